@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+// FederatedSearch: a federated search daemon (fedsearchd), its CLI (fedsearch),
+// the embedded engine and the InstantSearch-style client library.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "FederatedSearch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "fedsearchd", targets: ["fedsearchd"]),
+        .executable(name: "fedsearch", targets: ["fedsearch"]),
+        .library(name: "FederatedSearchCore", targets: ["FederatedSearchCore"]),
+        .library(name: "FederatedSearchEngine", targets: ["FederatedSearchEngine"]),
+        .library(name: "FederatedSearchClient", targets: ["FederatedSearchClient"]),
+    ],
+    targets: [
+        // C library, reached through one system-library target and imported only by the daemon module.
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent_pthreads",
+            providers: [.apt(["libevent-dev"])]
+        ),
+        // Core model: JSON values, queries, filters, results, the Searchable protocol, coded errors. No I/O.
+        .target(name: "FederatedSearchCore", swiftSettings: strict),
+        // The embedded engine: analysis, inverted index, matching, ranking, facets, highlighting.
+        .target(name: "FederatedSearchEngine", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
+        // Fan-out with task groups, deadlines, cancellation, and pure merge functions.
+        .target(name: "FederatedSearchFederation", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
+        // Wire protocol: request and frame types, NDJSON framing.
+        .target(name: "FederatedSearchProtocol", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
+        // The daemon: libevent loop, listener, connections, config. The only importer of CLibevent.
+        .target(
+            name: "FederatedSearchDaemon",
+            dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
+                           "FederatedSearchProtocol", "CLibevent"],
+            swiftSettings: strict
+        ),
+        // Client library: socket client and streaming API.
+        .target(name: "FederatedSearchClient", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
+                swiftSettings: strict),
+        .executableTarget(name: "fedsearchd", dependencies: ["FederatedSearchDaemon"], swiftSettings: strict),
+        .executableTarget(name: "fedsearch", dependencies: ["FederatedSearchClient"], swiftSettings: strict),
+        .executableTarget(
+            name: "fedsearch-bench",
+            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
+        .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
+        .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],
+                    swiftSettings: strict),
+        .testTarget(name: "FederatedSearchProtocolTests", dependencies: ["FederatedSearchProtocol"],
+                    swiftSettings: strict),
+        .testTarget(
+            name: "FederatedSearchDaemonTests",
+            dependencies: ["FederatedSearchDaemon", "FederatedSearchClient", "FederatedSearchEngine"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol"],
+            swiftSettings: strict
+        ),
+    ]
+)

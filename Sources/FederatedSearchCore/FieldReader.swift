@@ -1,0 +1,99 @@
+/// Reads typed fields out of a JSON object, throwing errors that name the field's JSON path.
+///
+/// Used for requests and configs alike, so every "wrong type" message has the same shape:
+/// `params.hitsPerPage: expected an integer, got string`.
+public struct FieldReader {
+    /// The object being read.
+    public let object: JSONObject
+    /// The JSON path of the object (`""` for the root, else `params` or `indices[2]`).
+    public let path: String
+    private var seen: Set<String> = []
+
+    public init(_ object: JSONObject, path: String = "") {
+        self.object = object
+        self.path = path
+    }
+
+    /// The path of a member of this object.
+    public func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private func typeError(_ key: String, _ expected: String, _ got: JSONValue) -> SearchError {
+        SearchError(.invalidField, "\(path(of: key)): expected \(expected), got \(got.typeName)")
+    }
+
+    /// The raw value of `key`, or nil when absent or JSON null.
+    public mutating func value(_ key: String) -> JSONValue? {
+        seen.insert(key)
+        guard let v = object[key], v != .null else { return nil }
+        return v
+    }
+
+    /// A required value.
+    public mutating func required(_ key: String) throws(SearchError) -> JSONValue {
+        guard let v = value(key) else { throw SearchError(.missingField, "\(path(of: key)): required field is missing") }
+        return v
+    }
+
+    public mutating func string(_ key: String) throws(SearchError) -> String? {
+        guard let v = value(key) else { return nil }
+        guard case .string(let s) = v else { throw typeError(key, "a string", v) }
+        return s
+    }
+
+    public mutating func requiredString(_ key: String) throws(SearchError) -> String {
+        let v = try required(key)
+        guard case .string(let s) = v else { throw typeError(key, "a string", v) }
+        return s
+    }
+
+    public mutating func bool(_ key: String) throws(SearchError) -> Bool? {
+        guard let v = value(key) else { return nil }
+        guard case .bool(let b) = v else { throw typeError(key, "a boolean", v) }
+        return b
+    }
+
+    public mutating func number(_ key: String) throws(SearchError) -> Double? {
+        guard let v = value(key) else { return nil }
+        guard case .number(let n) = v else { throw typeError(key, "a number", v) }
+        return n
+    }
+
+    /// An integer within `range`.
+    public mutating func int(_ key: String, in range: ClosedRange<Int>) throws(SearchError) -> Int? {
+        guard let v = value(key) else { return nil }
+        guard let i = v.intValue else { throw typeError(key, "an integer", v) }
+        guard range.contains(i) else {
+            throw SearchError(.invalidField, "\(path(of: key)): \(i) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+        return i
+    }
+
+    /// An array of strings; a single string is accepted as a one-element array when `allowSingle`.
+    public mutating func stringArray(_ key: String, allowSingle: Bool = false) throws(SearchError) -> [String]? {
+        guard let v = value(key) else { return nil }
+        if allowSingle, case .string(let s) = v { return [s] }
+        guard case .array(let items) = v else { throw typeError(key, "an array of strings", v) }
+        var out: [String] = []
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .string(let s) = item else {
+                throw SearchError(.invalidField, "\(path(of: key))[\(i)]: expected a string, got \(item.typeName)")
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    public mutating func objectValue(_ key: String) throws(SearchError) -> JSONObject? {
+        guard let v = value(key) else { return nil }
+        guard case .object(let o) = v else { throw typeError(key, "an object", v) }
+        return o
+    }
+
+    /// Throws `unknown_field` for the first key that no accessor asked for.
+    public func rejectUnknownKeys() throws(SearchError) {
+        for e in object.entries where !seen.contains(e.key) {
+            throw SearchError(.unknownField, "\(path(of: e.key)): unknown field")
+        }
+    }
+}

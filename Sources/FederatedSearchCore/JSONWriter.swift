@@ -1,0 +1,101 @@
+/// Serialises ``JSONValue``s to compact UTF-8 JSON, appending to a byte buffer.
+///
+/// Writing appends to one buffer rather than building strings, so a frame of hits is
+/// serialised with one allocation in the common case.
+public enum JSONWriter {
+    /// Returns the compact JSON text of `value` as bytes.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, into: &out)
+        return out
+    }
+
+    /// Returns the compact JSON text of `value`.
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// Appends the JSON text of `value` to `out`.
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let b):
+            if b { out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else {
+                out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+            }
+        case .number(let n): writeNumber(n, into: &out)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            var first = true
+            for v in a {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                write(v, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for e in o.entries {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(e.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(e.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends a number; integral values within 2^53 have no fraction, non-finite ones become null.
+    public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
+        guard n.isFinite else {
+            out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            return
+        }
+        if n.rounded() == n, abs(n) < 9.007_199_254_740_992e15 {
+            var v = Int64(n)
+            if v == 0 {
+                out.append(UInt8(ascii: "0"))
+                return
+            }
+            if v < 0 {
+                out.append(UInt8(ascii: "-"))
+                v = -v
+            }
+            var digits: [UInt8] = []
+            digits.reserveCapacity(16)
+            while v > 0 {
+                digits.append(UInt8(ascii: "0") + UInt8(v % 10))
+                v /= 10
+            }
+            out.append(contentsOf: digits.reversed())
+            return
+        }
+        out.append(contentsOf: Array(n.description.utf8))
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends a quoted, escaped string.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0xF)])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

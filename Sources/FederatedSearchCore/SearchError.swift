@@ -1,0 +1,68 @@
+/// A stable, machine-readable error code. The wire protocol sends `rawValue` as `code`.
+///
+/// Codes are part of the protocol contract (documented in docs/PROTOCOL.md): they never change
+/// meaning. Backends may define further codes with `ErrorCode(rawValue:)`.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    // User errors: the request was wrong.
+    /// The line is not valid JSON (the message gives the byte offset).
+    public static let invalidJSON = ErrorCode(rawValue: "invalid_json")
+    /// The request is JSON but not an object.
+    public static let invalidRequest = ErrorCode(rawValue: "invalid_request")
+    /// The `op` is not one the daemon knows.
+    public static let unknownOp = ErrorCode(rawValue: "unknown_op")
+    /// A required field is missing.
+    public static let missingField = ErrorCode(rawValue: "missing_field")
+    /// A field has the wrong type or an out-of-range value (the message names its path).
+    public static let invalidField = ErrorCode(rawValue: "invalid_field")
+    /// A field is not known (a typo is never silently ignored).
+    public static let unknownField = ErrorCode(rawValue: "unknown_field")
+    /// An index named in the request is not configured.
+    public static let unknownIndex = ErrorCode(rawValue: "unknown_index")
+    /// A filter expression is malformed (the message gives the position and what was expected).
+    public static let invalidFilter = ErrorCode(rawValue: "invalid_filter")
+    /// A request line is longer than the configured limit; the connection is closed after it.
+    public static let lineTooLong = ErrorCode(rawValue: "line_too_long")
+    /// A request reused the id of a request still running on the same connection.
+    public static let duplicateID = ErrorCode(rawValue: "duplicate_id")
+    /// `cancel` named a request that is not running.
+    public static let unknownRequest = ErrorCode(rawValue: "unknown_request")
+    /// The request text is not valid UTF-8.
+    public static let invalidUTF8 = ErrorCode(rawValue: "invalid_utf8")
+
+    // Source outcomes.
+    /// The searchable missed its deadline and was cancelled.
+    public static let timeout = ErrorCode(rawValue: "timeout")
+    /// The request was cancelled (by `cancel` or by the client going away).
+    public static let cancelled = ErrorCode(rawValue: "cancelled")
+    /// A backend failed.
+    public static let backendError = ErrorCode(rawValue: "backend_error")
+
+    // Internal.
+    /// A bug or an unexpected failure inside the daemon.
+    public static let internalError = ErrorCode(rawValue: "internal_error")
+}
+
+/// An error with a stable code and a human message that names the field or position at fault.
+public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// True for errors caused by the request rather than by the daemon or a backend.
+    public var isUserError: Bool {
+        switch code {
+        case .timeout, .cancelled, .backendError, .internalError: return false
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/// The search parameters a searchable receives: the Algolia parameters that the daemon
+/// understands, validated, with the filters already parsed.
+///
+/// Unknown parameters are rejected with `unknown_field`, so a misspelt parameter is never
+/// silently ignored.
+public struct SearchParameters: Sendable, Equatable {
+    /// Hits per page (default 20, at most 1000).
+    public var hitsPerPage: Int = 20
+    /// Zero-based page number.
+    public var page: Int = 0
+    /// Facets to count over all matches; `["*"]` means every faceting attribute.
+    public var facets: [String] = []
+    /// Maximum facet values returned per facet, by count then value.
+    public var maxValuesPerFacet: Int = 100
+    /// The `filters` string as sent (kept for `params` in the response).
+    public var filters: String?
+    /// `facetFilters` as sent.
+    public var facetFilters: JSONValue?
+    /// `numericFilters` as sent.
+    public var numericFilters: JSONValue?
+    /// `tagFilters` as sent.
+    public var tagFilters: JSONValue?
+    /// The conjunction of all filter parameters, parsed.
+    public var filter: FilterExpression?
+    /// Attributes to return in each hit (`nil` or `["*"]`: all).
+    public var attributesToRetrieve: [String]?
+    /// Attributes to highlight (`nil`: the searchable attributes).
+    public var attributesToHighlight: [String]?
+    /// Tag inserted before a highlighted match.
+    public var highlightPreTag: String = "<em>"
+    /// Tag inserted after a highlighted match.
+    public var highlightPostTag: String = "</em>"
+    /// Whether hits carry `_rankingInfo`.
+    public var getRankingInfo: Bool = false
+    /// Whether the last query word is matched as a prefix (`prefixLast`, the default),
+    /// every word (`prefixAll`), or none (`prefixNone`).
+    public var queryType: QueryType = .prefixLast
+    /// Whether typos are tolerated.
+    public var typoTolerance: Bool = true
+
+    public init() {}
+
+    /// How query words are matched as prefixes.
+    public enum QueryType: String, Sendable, Equatable {
+        case prefixLast, prefixAll, prefixNone
+    }
+
+    /// The largest `hitsPerPage` accepted.
+    public static let maxHitsPerPage = 1000
+
+    /// Decodes parameters from a request's `params` object; `path` names it in errors.
+    public static func decode(_ object: JSONObject, path: String = "params") throws(SearchError) -> SearchParameters {
+        var p = SearchParameters()
+        try p.apply(object, path: path)
+        return p
+    }
+
+    /// Overlays the fields present in `object` (used for per-index overrides).
+    public mutating func apply(_ object: JSONObject, path: String) throws(SearchError) {
+        var r = FieldReader(object, path: path)
+        if let v = try r.int("hitsPerPage", in: 0...Self.maxHitsPerPage) { hitsPerPage = v }
+        if let v = try r.int("page", in: 0...1_000_000) { page = v }
+        if let v = try r.stringArray("facets", allowSingle: true) { facets = v }
+        if let v = try r.int("maxValuesPerFacet", in: 1...10_000) { maxValuesPerFacet = v }
+        if let v = try r.string("filters") { filters = v.isEmpty ? nil : v }
+        if let v = r.value("facetFilters") { facetFilters = v }
+        if let v = r.value("numericFilters") { numericFilters = v }
+        if let v = r.value("tagFilters") { tagFilters = v }
+        if let v = try r.stringArray("attributesToRetrieve", allowSingle: true) { attributesToRetrieve = v }
+        if let v = try r.stringArray("attributesToHighlight", allowSingle: true) { attributesToHighlight = v }
+        if let v = try r.string("highlightPreTag") { highlightPreTag = v }
+        if let v = try r.string("highlightPostTag") { highlightPostTag = v }
+        if let v = try r.bool("getRankingInfo") { getRankingInfo = v }
+        if let v = try r.bool("typoTolerance") { typoTolerance = v }
+        if let v = try r.string("queryType") {
+            guard let q = QueryType(rawValue: v) else {
+                throw SearchError(.invalidField, "\(r.path(of: "queryType")): expected prefixLast, prefixAll or prefixNone, got '\(v)'")
+            }
+            queryType = q
+        }
+        try r.rejectUnknownKeys()
+        filter = try Self.combinedFilter(
+            filters: filters, facetFilters: facetFilters, numericFilters: numericFilters, tagFilters: tagFilters,
+            path: path)
+    }
+
+    /// Parses and combines all filter parameters into one expression.
+    static func combinedFilter(
+        filters: String?, facetFilters: JSONValue?, numericFilters: JSONValue?, tagFilters: JSONValue?, path: String
+    ) throws(SearchError) -> FilterExpression? {
+        var parts: [FilterExpression?] = []
+        if let filters {
+            do { parts.append(try FilterParser.parse(filters)) } catch {
+                throw SearchError(error.code, "\(path).filters: \(error.message)")
+            }
+        }
+        if let facetFilters {
+            parts.append(try nested(facetFilters, path: "\(path).facetFilters", FilterParser.parseFacetCondition))
+        }
+        if let numericFilters {
+            parts.append(try nested(numericFilters, path: "\(path).numericFilters", FilterParser.parseNumericCondition))
+        }
+        if let tagFilters {
+            parts.append(try nested(tagFilters, path: "\(path).tagFilters") { (s: String) throws(SearchError) in
+                FilterParser.parseTagCondition(s)
+            })
+        }
+        return FilterExpression.allOf(parts)
+    }
+
+    /// Algolia's nested-array form: a string, or an array whose items are strings (ANDed) or
+    /// arrays of strings (ORed).
+    static func nested(
+        _ value: JSONValue, path: String, _ parseItem: (String) throws(SearchError) -> FilterExpression
+    ) throws(SearchError) -> FilterExpression? {
+        func item(_ s: String, _ itemPath: String) throws(SearchError) -> FilterExpression {
+            do { return try parseItem(s) } catch { throw SearchError(error.code, "\(itemPath): \(error.message)") }
+        }
+        switch value {
+        case .string(let s):
+            // A comma-separated string is Algolia's legacy form of an AND list.
+            let pieces = s.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+            var ands: [FilterExpression] = []
+            for piece in pieces { ands.append(try item(piece, path)) }
+            return FilterExpression.allOf(ands)
+        case .array(let outer):
+            var ands: [FilterExpression] = []
+            for (i, element) in outer.enumerated() {
+                switch element {
+                case .string(let s): ands.append(try item(s, "\(path)[\(i)]"))
+                case .array(let inner):
+                    var ors: [FilterExpression] = []
+                    for (j, x) in inner.enumerated() {
+                        guard case .string(let s) = x else {
+                            throw SearchError(.invalidField, "\(path)[\(i)][\(j)]: expected a string, got \(x.typeName)")
+                        }
+                        ors.append(try item(s, "\(path)[\(i)][\(j)]"))
+                    }
+                    if !ors.isEmpty { ands.append(ors.count == 1 ? ors[0] : .or(ors)) }
+                default:
+                    throw SearchError(.invalidField, "\(path)[\(i)]: expected a string or an array of strings, got \(element.typeName)")
+                }
+            }
+            return FilterExpression.allOf(ands)
+        default:
+            throw SearchError(.invalidField, "\(path): expected a string or an array, got \(value.typeName)")
+        }
+    }
+
+    /// The parameters in Algolia's URL-encoded `params` form, as echoed in a response.
+    public func encodedForResponse(query: String) -> String {
+        var pairs: [(String, String)] = [("query", query), ("hitsPerPage", String(hitsPerPage)), ("page", String(page))]
+        if !facets.isEmpty { pairs.append(("facets", JSONWriter.string(.array(facets.map { .string($0) })))) }
+        if let filters { pairs.append(("filters", filters)) }
+        if let facetFilters { pairs.append(("facetFilters", JSONWriter.string(facetFilters))) }
+        if let numericFilters { pairs.append(("numericFilters", JSONWriter.string(numericFilters))) }
+        if let tagFilters { pairs.append(("tagFilters", JSONWriter.string(tagFilters))) }
+        return pairs.map { "\($0.0)=\(Self.percentEncode($0.1))" }.joined(separator: "&")
+    }
+
+    static func percentEncode(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,103 @@
+/// One hit: the retrieved attributes of a document plus the engine's annotations.
+public struct Hit: Sendable, Equatable {
+    /// The document's unique id.
+    public var objectID: String
+    /// The retrieved attributes (without `objectID`, which is written first).
+    public var attributes: JSONObject
+    /// Algolia's `_highlightResult`: per attribute, `value`, `matchLevel`, `matchedWords`, ...
+    public var highlightResult: JSONObject?
+    /// Algolia's `_snippetResult`.
+    public var snippetResult: JSONObject?
+    /// A relevance score in [0, 1], comparable across indices (the merge orders by it).
+    public var rankingScore: Double
+    /// Algolia's `_rankingInfo`, when asked for.
+    public var rankingInfo: JSONObject?
+
+    public init(
+        objectID: String, attributes: JSONObject, highlightResult: JSONObject? = nil,
+        snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
+    ) {
+        self.objectID = objectID
+        self.attributes = attributes
+        self.highlightResult = highlightResult
+        self.snippetResult = snippetResult
+        self.rankingScore = rankingScore
+        self.rankingInfo = rankingInfo
+    }
+}
+
+/// The counts of one facet's values, most frequent first.
+public struct FacetCounts: Sendable, Equatable {
+    public var attribute: String
+    /// Values with their number of matching documents, in display order.
+    public var values: [(value: String, count: Int)]
+
+    public init(attribute: String, values: [(value: String, count: Int)]) {
+        self.attribute = attribute
+        self.values = values
+    }
+
+    public static func == (a: FacetCounts, b: FacetCounts) -> Bool {
+        a.attribute == b.attribute && a.values.elementsEqual(b.values) { $0.value == $1.value && $0.count == $1.count }
+    }
+}
+
+/// Statistics of a numeric facet over all matches.
+public struct FacetStats: Sendable, Equatable {
+    public var attribute: String
+    public var min: Double
+    public var max: Double
+    public var avg: Double
+    public var sum: Double
+
+    public init(attribute: String, min: Double, max: Double, avg: Double, sum: Double) {
+        self.attribute = attribute
+        self.min = min
+        self.max = max
+        self.avg = avg
+        self.sum = sum
+    }
+}
+
+/// A searchable's answer, in the shape of an Algolia search response so that every client
+/// understands every backend.
+public struct SearchResults: Sendable, Equatable {
+    public var hits: [Hit]
+    /// The number of documents that match (not only those on the page).
+    public var nbHits: Int
+    public var page: Int
+    public var nbPages: Int
+    public var hitsPerPage: Int
+    /// Facet counts over all matches, in the order the facets were requested.
+    public var facets: [FacetCounts]
+    /// Numeric facet statistics.
+    public var facetsStats: [FacetStats]
+    /// Whether `nbHits` and facet counts are exact.
+    public var exhaustiveNbHits: Bool
+    public var processingTimeMS: Double
+    /// The query text.
+    public var query: String
+    /// The parameters, URL-encoded as Algolia echoes them.
+    public var params: String
+    /// The index that answered.
+    public var index: String
+
+    public init(
+        hits: [Hit] = [], nbHits: Int = 0, page: Int = 0, nbPages: Int = 0, hitsPerPage: Int = 20,
+        facets: [FacetCounts] = [], facetsStats: [FacetStats] = [], exhaustiveNbHits: Bool = true,
+        processingTimeMS: Double = 0, query: String = "", params: String = "", index: String = ""
+    ) {
+        self.hits = hits
+        self.nbHits = nbHits
+        self.page = page
+        self.nbPages = nbPages
+        self.hitsPerPage = hitsPerPage
+        self.facets = facets
+        self.facetsStats = facetsStats
+        self.exhaustiveNbHits = exhaustiveNbHits
+        self.processingTimeMS = processingTimeMS
+        self.query = query
+        self.params = params
+        self.index = index
+    }
+}

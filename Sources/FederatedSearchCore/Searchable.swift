@@ -1,0 +1,32 @@
+/// Something that answers searches: the embedded index or a custom backend.
+///
+/// This is InstantSearch's one-method contract: `search(query) -> SearchResults`, or an error.
+/// Implementations must be safe to call concurrently, should check `Task.isCancelled` (or
+/// use cancellable I/O) so that a cancelled or timed-out query stops working promptly, and
+/// should give each hit a `_rankingScore` in [0, 1].
+public protocol Searchable: Sendable {
+    /// What the daemon reports about this searchable in the `indices` op.
+    var description: SearchableDescription { get }
+
+    /// Runs one query.
+    func search(_ query: SearchQuery) async throws -> SearchResults
+}
+
+/// A searchable's self-description, as the `indices` op reports it.
+public struct SearchableDescription: Sendable, Equatable {
+    /// The backend kind (`embedded`, `http`, ...).
+    public var kind: String
+    /// The number of documents, when known.
+    public var documentCount: Int?
+    /// Attributes searched, in priority order.
+    public var searchableAttributes: [String]
+    /// Attributes that can be faceted and filtered on.
+    public var attributesForFaceting: [String]
+
+    public init(kind: String, documentCount: Int?, searchableAttributes: [String], attributesForFaceting: [String]) {
+        self.kind = kind
+        self.documentCount = documentCount
+        self.searchableAttributes = searchableAttributes
+        self.attributesForFaceting = attributesForFaceting
+    }
+}
