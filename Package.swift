@@ -47,6 +47,11 @@ let package = Package(
             dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon"],
             swiftSettings: strict
         ),
+        // The real daemon plus fault-injecting backend kinds, for the integration tests only.
+        .executableTarget(
+            name: "fedsearchd-faults", dependencies: ["FederatedSearchDaemon"], path: "Tests/FaultInjectionDaemon",
+            swiftSettings: strict
+        ),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],

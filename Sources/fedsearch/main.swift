@@ -1,1 +1,160 @@
-print("todo")
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// `fedsearch`: query fedsearchd from the command line.
+let defaultSocket = getenv("FEDSEARCH_SOCKET").map { String(cString: $0) } ?? "/tmp/fedsearchd/fedsearchd.sock"
+
+let mainUsage = """
+    usage: fedsearch [--socket PATH] COMMAND [ARGS]
+
+    commands:
+      search QUERY   search one or more indices (fedsearch search --help)
+      indices        list the indices the daemon serves
+      stats          show the daemon's counters and latencies
+      ping           check that the daemon answers
+
+    --socket PATH    the daemon's socket (default \(defaultSocket), or $FEDSEARCH_SOCKET)
+    exit codes: 0 success, 1 a source or the daemon failed, 2 usage error
+    """
+
+let searchUsage = """
+    usage: fedsearch search QUERY [--index a,b] [--facets f,g] [--filters EXPR] [--hits N] [--page N]
+                                  [--timeout MS] [--json] [--socket PATH]
+
+      QUERY            the text to search (quote it: "star wars"); "" matches everything
+      --index a,b      indices to search, in priority order (default: all)
+      --facets f,g     facets to count over all matches
+      --filters EXPR   an Algolia filter, e.g. 'genres:Drama AND year >= 2000'
+      --hits N         hits per page (default 10)
+      --page N         page, from 0
+      --timeout MS     deadline for each index
+      --json           print the raw NDJSON frames instead of text
+    """
+
+func fail(_ message: String, usage: String? = nil) -> Never {
+    writeToStandardError("fedsearch: \(message)\n")
+    if let usage { writeToStandardError(usage + "\n") }
+    exit(usage == nil ? 1 : 2)
+}
+
+func run() -> Int32 {
+    var args = CommandLine.arguments.dropFirst()
+    var socketPath = defaultSocket
+    // Global options before the command.
+    while let first = args.first, first.hasPrefix("-") {
+        if first == "--help" || first == "-h" {
+            print(mainUsage)
+            return 0
+        }
+        if first == "--socket" {
+            args = args.dropFirst()
+            guard let p = args.first else { fail("--socket needs a value", usage: mainUsage) }
+            socketPath = p
+            args = args.dropFirst()
+            continue
+        }
+        if first.hasPrefix("--socket=") {
+            socketPath = String(first.dropFirst("--socket=".count))
+            args = args.dropFirst()
+            continue
+        }
+        fail("unknown option '\(first)'", usage: mainUsage)
+    }
+    guard let command = args.first else { fail("missing command", usage: mainUsage) }
+    let rest = args.dropFirst()
+    switch command {
+    case "search":
+        return search(rest, socketPath: socketPath)
+    case "indices", "stats", "ping":
+        let usage = "usage: fedsearch \(command) [--json] [--socket PATH]"
+        let parsed: ParsedArguments
+        do { parsed = try parseArguments(rest, valueOptions: ["socket"], flags: ["json", "help"]) } catch let e as UsageError {
+            fail(e.message, usage: usage)
+        } catch { fail("\(error)") }
+        if parsed.flags.contains("help") {
+            print(usage)
+            return 0
+        }
+        guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: usage) }
+        return simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
+    case "help":
+        print(mainUsage)
+        return 0
+    default:
+        fail("unknown command '\(command)'", usage: mainUsage)
+    }
+}
+
+func simple(op: String, json: Bool, socketPath: String) -> Int32 {
+    do {
+        let connection = try SocketConnection(path: socketPath, timeoutSeconds: 30)
+        let frames = try connection.roundTrip(["id": "1", "op": .string(op)])
+        let out = HumanOutput()
+        var status: Int32 = 0
+        for f in frames {
+            if case .error = f { status = 1 }
+            if json { print(JSONWriter.string(f.json())) } else { out.print(f) }
+        }
+        return status
+    } catch {
+        fail("\(error)")
+    }
+}
+
+func search(_ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
+    let parsed: ParsedArguments
+    do {
+        parsed = try parseArguments(
+            args, valueOptions: ["index", "facets", "filters", "hits", "page", "timeout", "socket"], flags: ["json", "help"])
+    } catch let e as UsageError {
+        fail(e.message, usage: searchUsage)
+    } catch { fail("\(error)") }
+    if parsed.flags.contains("help") {
+        print(searchUsage)
+        return 0
+    }
+    guard parsed.positional.count <= 1 else {
+        fail("give the query as one argument (quote it): found \(parsed.positional.count)", usage: searchUsage)
+    }
+    var params = JSONObject()
+    var request = JSONObject([("id", "cli"), ("op", "search"), ("query", .string(parsed.positional.first ?? ""))])
+    do {
+        params["hitsPerPage"] = .number(Double(try intOption(parsed, "hits", range: 0...1000) ?? 10))
+        if let page = try intOption(parsed, "page", range: 0...100_000) { params["page"] = .number(Double(page)) }
+        if let t = try intOption(parsed, "timeout", range: 1...600_000) { request["timeoutMs"] = .number(Double(t)) }
+    } catch let e as UsageError {
+        fail(e.message, usage: searchUsage)
+    } catch { fail("\(error)") }
+    if let index = parsed.options["index"] {
+        request["indices"] = .array(index.split(separator: ",").map { .string(String($0)) })
+    }
+    if let facets = parsed.options["facets"] {
+        params["facets"] = .array(facets.split(separator: ",").map { .string(String($0)) })
+    }
+    if let filters = parsed.options["filters"] { params["filters"] = .string(filters) }
+    request["params"] = .object(params)
+    let json = parsed.flags.contains("json")
+    let out = HumanOutput()
+    var status: Int32 = 0
+    do {
+        let connection = try SocketConnection(path: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 60)
+        _ = try connection.roundTrip(.object(request)) { frame in
+            if json { print(JSONWriter.string(frame.json())) } else { out.print(frame) }
+            fflush(nil)
+            switch frame {
+            case .error: status = 1
+            case .done(_, let s, _, _) where s != .ok: status = 1
+            default: break
+            }
+        }
+    } catch {
+        fail("\(error)")
+    }
+    return status
+}
+
+exit(run())

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// A blocking connection to fedsearchd's Unix socket that sends request lines and reads
+/// frames. One connection may carry many pipelined requests; frames carry their request id.
+///
+/// Not thread-safe: use one connection per thread (or per task, from one task at a time).
+public final class SocketConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var readOffset = 0
+
+    /// An error talking to the daemon.
+    public struct ConnectionError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Connects to the socket at `path`; `timeoutSeconds` bounds each read (0: no limit).
+    public init(path: String, timeoutSeconds: Int = 0) throws {
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count <= 107 else {
+            throw ConnectionError(description: "socket path '\(path)' is empty or longer than 107 bytes")
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ConnectionError(description: "socket: \(String(cString: strerror(errno)))") }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard r == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw ConnectionError(description: "cannot connect to \(path): \(message) (is fedsearchd running?)")
+        }
+        if timeoutSeconds > 0 {
+            var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request (a JSON object) as a line.
+    public func send(_ request: JSONValue) throws {
+        var line = JSONWriter.bytes(request)
+        line.append(0x0A)
+        try sendRaw(line)
+    }
+
+    /// Sends raw bytes (tests use it to send malformed input).
+    public func sendRaw(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ConnectionError(description: "send: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Shuts down the sending side (the daemon still answers what was sent).
+    public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Reads the next line, or nil at end of stream.
+    public func readLine() throws -> [UInt8]? {
+        while true {
+            if let nl = buffer[readOffset...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[readOffset..<nl])
+                readOffset = nl + 1
+                if readOffset > 65536 {
+                    buffer.removeFirst(readOffset)
+                    readOffset = 0
+                }
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw ConnectionError(description: "timed out waiting for the daemon") }
+                throw ConnectionError(description: "recv: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Reads and decodes the next frame, or nil at end of stream.
+    public func readFrame() throws -> Frame? {
+        guard let line = try readLine() else { return nil }
+        return try FrameDecoder.decode(line)
+    }
+
+    /// Sends a request and reads frames with its id until the frame that ends it: `done` for a
+    /// search, the answer itself for other ops, or a request-level `error`.
+    public func roundTrip(_ request: JSONValue, onFrame: (Frame) throws -> Void = { _ in }) throws -> [Frame] {
+        try send(request)
+        let id = request.objectValue?["id"]?.stringValue
+        var frames: [Frame] = []
+        while let frame = try readFrame() {
+            guard frame.id == id else { continue }
+            frames.append(frame)
+            try onFrame(frame)
+            if Self.endsRequest(frame) { return frames }
+        }
+        throw ConnectionError(description: "the daemon closed the connection before answering")
+    }
+
+    /// Whether `frame` is the last frame of its request.
+    public static func endsRequest(_ frame: Frame) -> Bool {
+        switch frame {
+        case .results, .merged: return false
+        case .error(_, let index, _): return index == nil
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibevent
+import FederatedSearchFederation
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// One client connection, owned by the loop thread: its bufferevent, framer, protocol state
+/// and running tasks. Tasks never see this object; they address frames by `id`.
+final class Connection {
+    let id: UInt64
+    private(set) var bufferEvent: OpaquePointer?
+    private var framer: LineFramer
+    private var machine = ConnectionStateMachine()
+    private var tasks: [UInt64: Task<Void, Never>] = [:]
+    private var closeWhenFlushed = false
+    private var inputEnded = false
+    unowned let loop: EventLoop
+
+    init(id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, maxLineBytes: Int) {
+        self.id = id
+        self.bufferEvent = bufferEvent
+        self.loop = loop
+        self.framer = LineFramer(maxLineBytes: maxLineBytes)
+    }
+
+    /// Number of searches running for this connection.
+    var runningCount: Int { tasks.count }
+
+    /// Reads what arrived and acts on every complete line.
+    func readAvailable() {
+        guard let bev = bufferEvent else { return }
+        let input = bufferevent_get_input(bev)
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while bufferEvent != nil, evbuffer_get_length(input) > 0 {
+            let n = chunk.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            for event in framer.feed(chunk[0..<Int(n)]) {
+                for action in machine.handle(event) { perform(action) }
+            }
+        }
+    }
+
+    private func perform(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .send(let frame):
+            write(frame.line())
+        case .describeIndices(let id):
+            write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload()).line())
+        case .reportStats(let id):
+            write(Frame.info(id: id, type: "stats", payload: loop.stats.json(connections: loop.connectionCount)).line())
+        case .cancel(let key):
+            tasks[key]?.cancel()
+        case .closeAfterFlush:
+            closeAfterFlush()
+        case .startSearch(let key, let requestID, let request):
+            start(key: key, requestID: requestID, request: request)
+        }
+    }
+
+    private func start(key: UInt64, requestID: String?, request: SearchRequest) {
+        let sources: [FederatedSourceList]
+        do { sources = [FederatedSourceList(try SearchExecutor.sources(for: request, in: loop.catalog))] } catch {
+            machine.rejected(key: key, id: requestID)
+            write(Frame.error(id: requestID, index: nil, error: error).line())
+            return
+        }
+        let inbox: Inbox = loop.inbox
+        let stats = loop.stats
+        let connection = id
+        let limit = request.params.hitsPerPage
+        // Created from the loop thread, which is not an actor: the task runs on the global
+        // concurrent executor, never on the main actor.
+        tasks[key] = Task {
+            await SearchExecutor.run(id: requestID, sources: sources[0].sources, mergedLimit: limit, stats: stats) {
+                frame in inbox.post(.frame(connection: connection, bytes: frame.line()))
+            }
+            inbox.post(.requestFinished(connection: connection, key: key, id: requestID))
+        }
+    }
+
+    /// A search's task ended.
+    func finished(key: UInt64, id: String?) {
+        tasks[key] = nil
+        machine.finished(key: key, id: id)
+        if inputEnded, tasks.isEmpty { closeAfterFlush() }
+    }
+
+    /// The client sent EOF. A client that shut down only its sending side (`echo ... | socat`)
+    /// still gets the answers to what it sent; one that closed the socket is gone, so its
+    /// searches are cancelled at once. A Unix socket reports POLLHUP only in the second case.
+    func peerEndedInput() {
+        guard let bev = bufferEvent else { return }
+        inputEnded = true
+        var p = pollfd(fd: bufferevent_getfd(bev), events: 0, revents: 0)
+        let hungUp = poll(&p, 1, 0) > 0 && (Int32(p.revents) & Int32(POLLHUP)) != 0
+        if hungUp || tasks.isEmpty { closeAfterFlush() }
+        if hungUp { close() }
+    }
+
+    /// Queues bytes for the client.
+    func write(_ bytes: [UInt8]) {
+        guard let bev = bufferEvent else { return }
+        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+    }
+
+    /// Closes once everything queued has been written.
+    func closeAfterFlush() {
+        closeWhenFlushed = true
+        guard let bev = bufferEvent else { return }
+        bufferevent_disable(bev, Int16(EV_READ))
+        if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { close() }
+    }
+
+    /// The output buffer drained.
+    func wrote() {
+        if closeWhenFlushed { close() }
+    }
+
+    /// Frees the socket and cancels every running search of this connection.
+    func close() {
+        guard let bev = bufferEvent else { return }
+        bufferEvent = nil
+        for task in tasks.values { task.cancel() }
+        tasks.removeAll()
+        bufferevent_free(bev)
+        loop.removeConnection(id)
+    }
+}
+
+/// Carries resolved sources into the task (a plain wrapper keeps the closure's capture simple).
+struct FederatedSourceList: Sendable {
+    let sources: [FederatedSource]
+    init(_ sources: [FederatedSource]) { self.sources = sources }
+}

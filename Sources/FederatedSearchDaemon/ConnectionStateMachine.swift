@@ -1,0 +1,92 @@
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The protocol logic of one connection, as a pure state machine: it takes framed lines and
+/// completions and returns the actions the loop must perform. No socket, no tasks.
+struct ConnectionStateMachine {
+    /// An action for the loop.
+    enum Action {
+        /// Send this frame to the client.
+        case send(Frame)
+        /// Start a search task under `key`.
+        case startSearch(key: UInt64, id: String?, request: SearchRequest)
+        /// Cancel the task running under `key`.
+        case cancel(key: UInt64)
+        /// Answer `indices` / `stats` (the loop has the data).
+        case describeIndices(id: String?)
+        case reportStats(id: String?)
+        /// Send what is queued, then close.
+        case closeAfterFlush
+    }
+
+    private var nextKey: UInt64 = 1
+    /// Running requests by client id (requests without an id are not addressable by `cancel`).
+    private var running: [String: UInt64] = [:]
+    private var runningKeys: Set<UInt64> = []
+    private(set) var closing = false
+
+    /// Keys of every running request (to cancel them when the connection closes).
+    var runningRequestKeys: Set<UInt64> { runningKeys }
+
+    /// Handles one framing event.
+    mutating func handle(_ event: LineFramer.Event) -> [Action] {
+        guard !closing else { return [] }
+        switch event {
+        case .lineTooLong(let length):
+            closing = true
+            return [
+                .send(.error(id: nil, index: nil, error: SearchError(
+                    .lineTooLong, "request line of at least \(length) bytes is over the limit; closing the connection"))),
+                .closeAfterFlush,
+            ]
+        case .line(let bytes):
+            switch RequestDecoder.decode(bytes) {
+            case .failure(let e):
+                return [.send(.error(id: e.id, index: nil, error: e.error))]
+            case .success(let request):
+                return handle(request)
+            }
+        }
+    }
+
+    private mutating func handle(_ request: Request) -> [Action] {
+        switch request.operation {
+        case .ping:
+            return [.send(.pong(id: request.id, protocolVersion: ProtocolVersion.current, version: DaemonVersion.string))]
+        case .indices:
+            return [.describeIndices(id: request.id)]
+        case .stats:
+            return [.reportStats(id: request.id)]
+        case .cancel(let target):
+            guard let key = running[target] else {
+                return [.send(.error(id: request.id, index: nil, error: SearchError(
+                    .unknownRequest, "target: no running request with id '\(target)' on this connection")))]
+            }
+            return [.cancel(key: key), .send(.cancelAccepted(id: request.id, target: target))]
+        case .search(let search):
+            if let id = request.id, running[id] != nil {
+                return [.send(.error(id: id, index: nil, error: SearchError(
+                    .duplicateID, "id: request '\(id)' is still running on this connection")))]
+            }
+            let key = nextKey
+            nextKey += 1
+            if let id = request.id { running[id] = key }
+            runningKeys.insert(key)
+            return [.startSearch(key: key, id: request.id, request: search)]
+        }
+    }
+
+    /// A search ended (its `done` frame was queued).
+    mutating func finished(key: UInt64, id: String?) {
+        runningKeys.remove(key)
+        if let id, running[id] == key { running[id] = nil }
+    }
+
+    /// A search could not start (for example an unknown index): forget it.
+    mutating func rejected(key: UInt64, id: String?) { finished(key: key, id: id) }
+}
+
+/// The daemon's version string.
+public enum DaemonVersion {
+    public static let string = "0.1.0"
+}

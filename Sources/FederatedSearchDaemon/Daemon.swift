@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import FederatedSearchCore
+
+/// The daemon's entry point: parses the command line, loads the config, builds every
+/// searchable, then serves the socket on a dedicated loop thread until SIGINT or SIGTERM.
+public enum DaemonMain {
+    static let usage = """
+        usage: fedsearchd [--config FILE] [--socket PATH] [--log-level LEVEL]
+               fedsearchd --check-config FILE
+               fedsearchd --help | --version
+
+          --config FILE        config file (default /etc/fedsearchd/fedsearchd.json)
+          --socket PATH        listen on PATH instead of the config's "socket"
+          --log-level LEVEL    debug, info, warning or error (overrides the config)
+          --check-config FILE  validate FILE, build every searchable, report and exit
+        """
+
+    /// Runs the daemon and returns its exit code.
+    public static func run(arguments: [String], registry: BackendRegistry = .standard) -> Int32 {
+        var configPath = "/etc/fedsearchd/fedsearchd.json"
+        var socketOverride: String?
+        var levelOverride: Log.Level?
+        var checkOnly = false
+        var i = 1
+        func value(_ flag: String) -> String? {
+            i += 1
+            guard i < arguments.count else {
+                writeToStandardError("fedsearchd: \(flag) needs a value\n\(usage)\n")
+                return nil
+            }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--help", "-h":
+                print(usage)
+                return 0
+            case "--version":
+                print("fedsearchd \(DaemonVersion.string)")
+                return 0
+            case "--config":
+                guard let v = value("--config") else { return 2 }
+                configPath = v
+            case "--check-config":
+                guard let v = value("--check-config") else { return 2 }
+                configPath = v
+                checkOnly = true
+            case "--socket":
+                guard let v = value("--socket") else { return 2 }
+                socketOverride = v
+            case "--log-level":
+                guard let v = value("--log-level") else { return 2 }
+                guard let l = Log.Level(name: v) else {
+                    writeToStandardError("fedsearchd: --log-level: expected debug, info, warning or error, got '\(v)'\n")
+                    return 2
+                }
+                levelOverride = l
+            default:
+                writeToStandardError("fedsearchd: unknown argument '\(arguments[i])'\n\(usage)\n")
+                return 2
+            }
+            i += 1
+        }
+
+        let config: DaemonConfig
+        let catalog: Catalog
+        do {
+            let bytes = try FileReader.read(configPath, field: "--config")
+            let folder = configPath.contains("/") ? String(configPath[..<configPath.lastIndex(of: "/")!]) : "."
+            config = try DaemonConfig.parse(bytes, baseDirectory: folder)
+            Log.setLevel(levelOverride ?? config.logLevel)
+            let clock = ContinuousClock()
+            let start = clock.now
+            catalog = try Catalog.build(config, registry: registry)
+            let ms = (clock.now - start).components
+            Log.info("loaded \(catalog.entries.count) searchables in \(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms")
+        } catch let error as SearchError {
+            writeToStandardError("fedsearchd: \(configPath): \(error.message) [\(error.code.rawValue)]\n")
+            return 1
+        } catch {
+            writeToStandardError("fedsearchd: \(configPath): \(error)\n")
+            return 1
+        }
+        if checkOnly {
+            for e in catalog.entries {
+                let n = e.searchable.description.documentCount.map(String.init) ?? "?"
+                print("\(e.id.index): \(e.kind), \(n) documents")
+            }
+            print("\(configPath): OK")
+            return 0
+        }
+        return serve(config: config, catalog: catalog, socketPath: socketOverride ?? config.socketPath)
+    }
+
+    static func serve(config: DaemonConfig, catalog: Catalog, socketPath: String) -> Int32 {
+        // A parent may have started us with signals blocked (the mask is inherited across
+        // exec): unblock them all before any thread starts, or SIGTERM would never arrive.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+        // A client that goes away mid-write must not kill the daemon.
+        signal(SIGPIPE, SIG_IGN)
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(catalog: catalog, stats: DaemonStats(), maxLineBytes: config.maxLineBytes)
+            let fd = try UnixSocket.listen(path: socketPath, mode: config.socketMode)
+            try loop.serve(listeningSocket: fd)
+        } catch {
+            writeToStandardError("fedsearchd: \(error)\n")
+            return 1
+        }
+        Log.info("serving \(catalog.entries.map(\.id.index).joined(separator: ", ")) on \(socketPath)")
+        // The loop gets its own thread; the main thread only waits. Nothing here is main-actor
+        // isolated, so query tasks run on the global executor while the loop runs.
+        let finished = DispatchSemaphore(value: 0)
+        let handoff = LoopHandoff(loop)
+        let thread = Thread {
+            handoff.take().run()
+            finished.signal()
+        }
+        thread.name = "fedsearchd-loop"
+        thread.stackSize = 8 << 20
+        thread.start()
+        finished.wait()
+        unlink(socketPath)
+        Log.info("stopped")
+        return 0
+    }
+}
+
+/// Moves the loop to its thread.
+///
+/// `@unchecked Sendable` is safe: the loop is created on the main thread and handed over
+/// exactly once, before the loop thread starts; from then on only the loop thread uses it.
+private final class LoopHandoff: @unchecked Sendable {
+    private let loop: EventLoop
+    init(_ loop: EventLoop) { self.loop = loop }
+    func take() -> EventLoop { loop }
+}

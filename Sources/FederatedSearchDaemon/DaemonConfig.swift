@@ -1,0 +1,96 @@
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The daemon's configuration, read from a JSON file.
+///
+/// Every error names the JSON path of the bad field and why; unknown keys are errors, so a
+/// typo is never silently ignored. See README.md for the format.
+public struct DaemonConfig: Sendable {
+    /// Path of the Unix socket.
+    public var socketPath: String
+    /// File mode of the socket (default 0660).
+    public var socketMode: UInt32
+    /// Longest accepted request line, in bytes.
+    public var maxLineBytes: Int
+    /// Deadline for a source when neither the request nor the searchable sets one.
+    public var defaultTimeoutMs: Int
+    /// Log level name.
+    public var logLevel: Log.Level
+    /// The searchables, in config order.
+    public var searchables: [SearchableConfig]
+    /// The folder relative data paths are resolved against (the config file's folder).
+    public var baseDirectory: String
+
+    /// One searchable's configuration.
+    public struct SearchableConfig: Sendable {
+        public var name: String
+        /// The backend kind (`embedded` by default).
+        public var kind: String
+        /// This searchable's default deadline.
+        public var timeoutMs: Int?
+        /// The backend's own options (everything but `backend` and `timeoutMs`).
+        public var options: JSONObject
+        /// The JSON path of this searchable's object, for error messages.
+        public var path: String
+    }
+
+    /// Parses a config document. `baseDirectory` resolves relative paths.
+    public static func parse(_ bytes: [UInt8], baseDirectory: String) throws(SearchError) -> DaemonConfig {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
+            throw SearchError(.invalidJSON, "config: \(error.reason) at byte \(error.offset)")
+        }
+        guard case .object(let root) = value else {
+            throw SearchError(.invalidField, "config: expected an object, got \(value.typeName)")
+        }
+        var r = FieldReader(root)
+        let socketPath = try r.string("socket") ?? "/tmp/fedsearchd/fedsearchd.sock"
+        let modeText = try r.string("socketMode") ?? "0660"
+        guard let mode = UInt32(modeText, radix: 8), mode <= 0o777 else {
+            throw SearchError(.invalidField, "socketMode: expected an octal file mode like \"0660\", got '\(modeText)'")
+        }
+        let maxLine = try r.int("maxLineBytes", in: 1024...(64 << 20)) ?? ProtocolVersion.defaultMaxLineBytes
+        let defaultTimeout = try r.int("defaultTimeoutMs", in: 1...600_000) ?? 1000
+        let levelName = try r.string("logLevel") ?? "info"
+        guard let level = Log.Level(name: levelName) else {
+            throw SearchError(.invalidField, "logLevel: expected debug, info, warning or error, got '\(levelName)'")
+        }
+        guard let searchablesObject = try r.objectValue("searchables") else {
+            throw SearchError(.missingField, "searchables: required field is missing")
+        }
+        try r.rejectUnknownKeys()
+        guard !searchablesObject.isEmpty else { throw SearchError(.invalidField, "searchables: must not be empty") }
+        var searchables: [SearchableConfig] = []
+        for e in searchablesObject {
+            let path = "searchables.\(e.key)"
+            guard Self.isValidIndexName(e.key) else {
+                throw SearchError(.invalidField, "\(path): index names use letters, digits, '-', '_' and '.' (1 to 64)")
+            }
+            guard case .object(var o) = e.value else {
+                throw SearchError(.invalidField, "\(path): expected an object, got \(e.value.typeName)")
+            }
+            var sr = FieldReader(o, path: path)
+            let kind = try sr.string("backend") ?? "embedded"
+            let timeout = try sr.int("timeoutMs", in: 1...600_000)
+            o["backend"] = nil
+            o["timeoutMs"] = nil
+            searchables.append(SearchableConfig(name: e.key, kind: kind, timeoutMs: timeout, options: o, path: path))
+        }
+        return DaemonConfig(
+            socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,
+            logLevel: level, searchables: searchables, baseDirectory: baseDirectory)
+    }
+
+    static func isValidIndexName(_ name: String) -> Bool {
+        guard (1...64).contains(name.utf8.count) else { return false }
+        return name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+                || b == 0x2E
+        }
+    }
+
+    /// Resolves a path from the config against its folder.
+    public func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (baseDirectory.isEmpty ? path : "\(baseDirectory)/\(path)")
+    }
+}

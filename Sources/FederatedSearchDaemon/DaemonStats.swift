@@ -1,0 +1,68 @@
+import FederatedSearchCore
+import Synchronization
+
+/// Counters and latency samples for the `stats` op, safe to update from any task.
+public final class DaemonStats: Sendable {
+    private struct State {
+        var queries = 0
+        var errors = 0
+        /// The last `capacity` latencies per index, in milliseconds (a ring).
+        var samples: [String: Ring] = [:]
+    }
+
+    struct Ring {
+        var values: [Double] = []
+        var next = 0
+        mutating func add(_ v: Double, capacity: Int) {
+            if values.count < capacity { values.append(v) } else {
+                values[next] = v
+                next = (next + 1) % capacity
+            }
+        }
+    }
+
+    private let state = Mutex(State())
+    private let capacity = 2048
+    private let start = ContinuousClock.now
+
+    public init() {}
+
+    /// Records one finished request.
+    public func recordRequest(failed: Bool) {
+        state.withLock {
+            $0.queries += 1
+            if failed { $0.errors += 1 }
+        }
+    }
+
+    /// Records one source's latency.
+    public func recordSource(_ index: String, ms: Double) {
+        let cap = capacity
+        state.withLock { $0.samples[index, default: Ring()].add(ms, capacity: cap) }
+    }
+
+    /// The stats payload; `connections` comes from the loop, which owns that count.
+    public func json(connections: Int) -> JSONObject {
+        let (queries, errors, samples) = state.withLock { ($0.queries, $0.errors, $0.samples) }
+        let uptime = ContinuousClock.now - start
+        var perIndex = JSONObject()
+        for name in samples.keys.sorted() {
+            let sorted = samples[name]!.values.sorted()
+            func pct(_ p: Double) -> JSONValue {
+                guard !sorted.isEmpty else { return .null }
+                let i = min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)
+                return .number((sorted[max(0, i)] * 1000).rounded() / 1000)
+            }
+            perIndex.appendUnchecked(name, [
+                "samples": .number(Double(sorted.count)), "p50Ms": pct(0.5), "p90Ms": pct(0.9), "p99Ms": pct(0.99),
+            ])
+        }
+        return JSONObject([
+            ("uptimeSeconds", .number(Double(uptime.components.seconds))),
+            ("connections", .number(Double(connections))),
+            ("queriesServed", .number(Double(queries))),
+            ("queriesFailed", .number(Double(errors))),
+            ("latency", .object(perIndex)),
+        ])
+    }
+}

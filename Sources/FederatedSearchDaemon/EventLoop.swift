@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibevent
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The libevent loop: the listener, every connection, and the inbox. Everything here runs
+/// on the one loop thread; other threads reach it only through ``Inbox``.
+final class EventLoop {
+    let base: OpaquePointer
+    private(set) var inbox: Inbox!
+    private var wakeEvent: OpaquePointer?
+    private var signalEvents: [OpaquePointer] = []
+    private var listener: OpaquePointer?
+    private var connections: [UInt64: Connection] = [:]
+    private var nextConnectionID: UInt64 = 1
+    let catalog: Catalog
+    let stats: DaemonStats
+    let maxLineBytes: Int
+
+    init(catalog: Catalog, stats: DaemonStats, maxLineBytes: Int) throws {
+        // Must precede event_base_new: makes event_active safe from other threads.
+        guard evthread_use_pthreads() == 0, let base = event_base_new() else {
+            throw SystemCallError(call: "event_base_new", errno: errno)
+        }
+        self.base = base
+        self.catalog = catalog
+        self.stats = stats
+        self.maxLineBytes = maxLineBytes
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let wake = event_new(base, -1, 0, onWake, context) else {
+            throw SystemCallError(call: "event_new(wake)", errno: errno)
+        }
+        wakeEvent = wake
+        inbox = Inbox(wakeEvent: wake)
+        for signal in [SIGINT, SIGTERM] {
+            guard let ev = event_new(base, signal, Int16(EV_SIGNAL | EV_PERSIST), onSignal, context) else {
+                throw SystemCallError(call: "event_new(signal)", errno: errno)
+            }
+            event_add(ev, nil)
+            signalEvents.append(ev)
+        }
+    }
+
+    deinit {
+        if let listener { evconnlistener_free(listener) }
+        for ev in signalEvents { event_free(ev) }
+        if let wakeEvent { event_free(wakeEvent) }
+        event_base_free(base)
+    }
+
+    var connectionCount: Int { connections.count }
+
+    /// Starts accepting on a listening socket (the loop owns and closes it).
+    func serve(listeningSocket fd: Int32) throws {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // LEV_OPT_CLOSE_ON_FREE: the listener closes the socket when freed.
+        guard let l = evconnlistener_new(base, onAccept, context, UInt32(LEV_OPT_CLOSE_ON_FREE), -1, fd) else {
+            throw SystemCallError(call: "evconnlistener_new", errno: errno)
+        }
+        listener = l
+    }
+
+    /// Runs the loop until a signal or `stop()`; returns on the loop thread.
+    func run() {
+        event_base_dispatch(base)
+        for c in Array(connections.values) { c.close() }
+    }
+
+    /// Asks the loop to exit (loop thread only; signals arrive through libevent).
+    func stop() { event_base_loopbreak(base) }
+
+    fileprivate func accept(_ fd: Int32) {
+        guard let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            Glibc.close(fd)
+            return
+        }
+        let id = nextConnectionID
+        nextConnectionID += 1
+        let connection = Connection(id: id, bufferEvent: bev, loop: self, maxLineBytes: maxLineBytes)
+        connections[id] = connection
+        let context = Unmanaged.passUnretained(connection).toOpaque()
+        bufferevent_setcb(bev, onRead, onWrite, onEvent, context)
+        bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+    }
+
+    func removeConnection(_ id: UInt64) { connections[id] = nil }
+
+    fileprivate func drainInbox() {
+        for message in inbox.drain() {
+            switch message {
+            case .frame(let id, let bytes):
+                connections[id]?.write(bytes)
+            case .requestFinished(let id, let key, let requestID):
+                connections[id]?.finished(key: key, id: requestID)
+            }
+        }
+    }
+
+    /// The `indices` payload.
+    func indicesPayload() -> JSONObject {
+        let list: [JSONValue] = catalog.entries.map { e in
+            let d = e.searchable.description
+            var o = JSONObject()
+            o.appendUnchecked("name", .string(e.id.index))
+            o.appendUnchecked("backend", .string(e.kind))
+            o.appendUnchecked("documents", d.documentCount.map { .number(Double($0)) } ?? .null)
+            o.appendUnchecked("searchableAttributes", .array(d.searchableAttributes.map { .string($0) }))
+            o.appendUnchecked("attributesForFaceting", .array(d.attributesForFaceting.map { .string($0) }))
+            let t = e.defaultTimeout.components
+            o.appendUnchecked("timeoutMs", .number(Double(t.seconds * 1000 + t.attoseconds / 1_000_000_000_000_000)))
+            return .object(o)
+        }
+        return JSONObject([("indices", .array(list))])
+    }
+}
+
+// C callbacks: file-scope functions that get their object back through Unmanaged. The
+// objects outlive their events: connections are freed only after `bufferevent_free`, and the
+// loop only after its events.
+
+private func onWake(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().drainInbox()
+}
+
+private func onSignal(_ signal: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Log.info("received signal \(signal), stopping")
+    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().stop()
+}
+
+private func onAccept(
+    _ listener: OpaquePointer?, _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32,
+    _ context: UnsafeMutableRawPointer?
+) {
+    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().accept(fd)
+}
+
+private func onRead(_ bev: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue().readAvailable()
+}
+
+private func onWrite(_ bev: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue().wrote()
+}
+
+private func onEvent(_ bev: OpaquePointer?, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
+    let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
+    if Int32(events) & BEV_EVENT_ERROR != 0 {
+        connection.close()
+    } else if Int32(events) & BEV_EVENT_EOF != 0 {
+        connection.readAvailable()
+        connection.peerEndedInput()
+    }
+}

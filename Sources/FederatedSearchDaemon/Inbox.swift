@@ -1,0 +1,43 @@
+import CLibevent
+import Synchronization
+
+/// A message from a task to the loop thread.
+enum InboxMessage: Sendable {
+    /// Frame bytes for a connection (dropped if it has closed).
+    case frame(connection: UInt64, bytes: [UInt8])
+    /// A search finished after queuing its `done` frame.
+    case requestFinished(connection: UInt64, key: UInt64, id: String?)
+}
+
+/// The one way work re-enters the loop: a mutex-protected queue plus `event_active` on a
+/// wake-up event, as memcached's thread.c hands connections to its worker loops.
+///
+/// `@unchecked Sendable` is safe here: the queue is only touched under the `Mutex`, and the
+/// only use of `wakeEvent` from other threads is `event_active`, which libevent makes
+/// thread-safe once `evthread_use_pthreads()` has run (the loop calls it before creating the
+/// base). The event is freed only after the loop has stopped and every poster is gone.
+final class Inbox: @unchecked Sendable {
+    private let queue = Mutex<[InboxMessage]>([])
+    private let wakeEvent: OpaquePointer
+
+    init(wakeEvent: OpaquePointer) { self.wakeEvent = wakeEvent }
+
+    /// Queues a message and wakes the loop if the queue was empty.
+    func post(_ message: InboxMessage) {
+        let wasEmpty = queue.withLock { q in
+            let e = q.isEmpty
+            q.append(message)
+            return e
+        }
+        if wasEmpty { event_active(wakeEvent, Int32(EV_READ), 0) }
+    }
+
+    /// Takes every queued message (on the loop thread).
+    func drain() -> [InboxMessage] {
+        queue.withLock { q in
+            let all = q
+            q.removeAll(keepingCapacity: true)
+            return all
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import FederatedSearchCore
+import FederatedSearchFederation
+import FederatedSearchProtocol
+
+/// Runs one federated search and emits its frames: one `results` or `error` frame per source
+/// in completion order, then `merged`, then `done`. No socket here: frames go to `send`.
+enum SearchExecutor {
+    /// Resolves the request's indices and per-index parameters against the catalog.
+    /// Runs before any work starts, so a bad request fails whole with one error frame.
+    static func sources(for request: SearchRequest, in catalog: Catalog) throws(SearchError) -> [FederatedSource] {
+        let names = request.indices ?? catalog.entries.map(\.id.index)
+        for (name, _) in request.perIndex where !names.contains(name) {
+            throw SearchError(.invalidField, "perIndex.\(name): '\(name)' is not one of the searched indices")
+        }
+        var sources: [FederatedSource] = []
+        for (i, name) in names.enumerated() {
+            guard let entry = catalog.entry(name) else {
+                let path = request.indices == nil ? "indices" : "indices[\(i)]"
+                throw SearchError(.unknownIndex, "\(path): no index named '\(name)'")
+            }
+            let params = try request.parameters(for: name)
+            let timeout = request.timeoutMs.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
+            sources.append(FederatedSource(
+                name: name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params),
+                timeout: timeout))
+        }
+        return sources
+    }
+
+    /// Fans the query out and sends every frame of the reply.
+    static func run(
+        id: String?, sources: [FederatedSource], mergedLimit: Int, stats: DaemonStats,
+        send: @escaping @Sendable (Frame) -> Void
+    ) async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let completions = await FanOut.run(sources) { completion in
+            stats.recordSource(completion.name, ms: completion.milliseconds)
+            switch completion.outcome {
+            case .results(var results):
+                if results.index.isEmpty { results.index = completion.name }
+                send(.results(id: id, index: completion.name, results: results))
+            case .failed(let error):
+                send(.error(id: id, index: completion.name, error: error))
+            case .timedOut:
+                let ms = sources[completion.position].timeout.components
+                let limit = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
+                send(.error(id: id, index: completion.name, error: SearchError(
+                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")))
+            case .cancelled:
+                break
+            }
+        }
+        let cancelled = Task.isCancelled
+        var reports: [(name: String, report: SourceReport)] = []
+        var lists: [[RankedHit]] = []
+        var nbHits = 0
+        for c in completions {
+            switch c.outcome {
+            case .results(let r):
+                reports.append((c.name, SourceReport(status: .ok, ms: c.milliseconds, nbHits: r.nbHits)))
+                nbHits += r.nbHits
+                lists.append(r.hits.enumerated().map {
+                    RankedHit(sourcePosition: c.position, rank: $0.offset, score: $0.element.rankingScore, hit: $0.element)
+                })
+            case .failed(let e):
+                reports.append((c.name, SourceReport(status: .error, ms: c.milliseconds, errorCode: e.code)))
+            case .timedOut:
+                reports.append((c.name, SourceReport(status: .timeout, ms: c.milliseconds, errorCode: .timeout)))
+            case .cancelled:
+                reports.append((c.name, SourceReport(status: .cancelled, ms: c.milliseconds, errorCode: .cancelled)))
+            }
+        }
+        let okCount = reports.filter { $0.report.status == .ok }.count
+        let status: DoneStatus =
+            cancelled ? .cancelled : okCount == reports.count ? .ok : okCount == 0 ? .failed : .partial
+        if !cancelled {
+            let merged = ScoreMerge.merge(lists, limit: mergedLimit).map {
+                MergedHit(index: sources[$0.sourcePosition].name, hit: $0.hit)
+            }
+            send(.merged(id: id, results: MergedResults(hits: merged, nbHits: nbHits)))
+        }
+        stats.recordRequest(failed: status != .ok)
+        let elapsed = (clock.now - start).components
+        let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        send(.done(id: id, status: status, sources: reports, ms: ms))
+    }
+}

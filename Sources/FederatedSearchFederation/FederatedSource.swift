@@ -1,0 +1,48 @@
+import FederatedSearchCore
+
+/// One source of a federated query: a searchable, the query it is asked, and its deadline.
+public struct FederatedSource: Sendable {
+    /// The name the source answers under in frames (the index name).
+    public var name: String
+    public var searchable: any Searchable
+    public var query: SearchQuery
+    /// How long the source may take before it is cancelled and reported as `timeout`.
+    public var timeout: Duration
+
+    public init(name: String, searchable: any Searchable, query: SearchQuery, timeout: Duration) {
+        self.name = name
+        self.searchable = searchable
+        self.query = query
+        self.timeout = timeout
+    }
+}
+
+/// How one source ended.
+public enum SourceOutcome: Sendable {
+    case results(SearchResults)
+    case failed(SearchError)
+    case timedOut
+    case cancelled
+}
+
+/// A source's outcome and how long it took.
+public struct SourceCompletion: Sendable {
+    /// Position of the source in the request (for tie-breaking).
+    public var position: Int
+    public var name: String
+    public var outcome: SourceOutcome
+    public var elapsed: Duration
+
+    public init(position: Int, name: String, outcome: SourceOutcome, elapsed: Duration) {
+        self.position = position
+        self.name = name
+        self.outcome = outcome
+        self.elapsed = elapsed
+    }
+
+    /// Elapsed time in milliseconds.
+    public var milliseconds: Double {
+        let c = elapsed.components
+        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+    }
+}

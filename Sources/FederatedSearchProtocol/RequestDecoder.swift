@@ -1,0 +1,100 @@
+import FederatedSearchCore
+
+/// A request line that could not be decoded: the error to send, and the request id if one
+/// could be read, so the error frame can echo it.
+public struct RequestError: Error, Sendable, Equatable {
+    public var id: String?
+    public var error: SearchError
+
+    public init(id: String?, error: SearchError) {
+        self.id = id
+        self.error = error
+    }
+}
+
+/// Decodes one NDJSON request line into a ``Request``.
+///
+/// Every failure is a coded ``SearchError`` whose message names the field (`params.page`) or
+/// the byte position (`invalid_json`), never a crash.
+public enum RequestDecoder {
+    /// The longest query text accepted, in bytes.
+    public static let maxQueryBytes = 512
+
+    public static func decode(_ line: [UInt8]) -> Result<Request, RequestError> {
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch {
+            let code: ErrorCode = error.reason.contains("UTF-8") ? .invalidUTF8 : .invalidJSON
+            return .failure(RequestError(id: nil, error: SearchError(code, "\(error.reason) at byte \(error.offset)")))
+        }
+        guard case .object(let object) = value else {
+            return .failure(RequestError(
+                id: nil, error: SearchError(.invalidRequest, "a request must be a JSON object, got \(value.typeName)")))
+        }
+        var reader = FieldReader(object)
+        var id: String?
+        switch reader.value("id") {
+        case nil: id = nil
+        case .string(let s)?: id = s
+        case .number(let n)? where n.rounded() == n: id = String(Int(n))
+        case let other?:
+            return .failure(RequestError(
+                id: nil, error: SearchError(.invalidField, "id: expected a string or an integer, got \(other.typeName)")))
+        }
+        do {
+            return .success(Request(id: id, operation: try decodeOperation(&reader)))
+        } catch {
+            return .failure(RequestError(id: id, error: error))
+        }
+    }
+
+    static func decodeOperation(_ r: inout FieldReader) throws(SearchError) -> Request.Operation {
+        let op = try r.string("op") ?? "search"
+        switch op {
+        case "search":
+            return .search(try decodeSearch(&r))
+        case "cancel":
+            let target = try r.requiredString("target")
+            try r.rejectUnknownKeys()
+            return .cancel(target: target)
+        case "ping", "indices", "stats":
+            try r.rejectUnknownKeys()
+            return op == "ping" ? .ping : op == "indices" ? .indices : .stats
+        default:
+            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, ping, indices or stats")
+        }
+    }
+
+    static func decodeSearch(_ r: inout FieldReader) throws(SearchError) -> SearchRequest {
+        let query = try r.string("query") ?? ""
+        guard query.utf8.count <= maxQueryBytes else {
+            throw SearchError(.invalidField, "query: longer than \(maxQueryBytes) bytes")
+        }
+        let indices = try r.stringArray("indices", allowSingle: true)
+        if let indices {
+            guard !indices.isEmpty else { throw SearchError(.invalidField, "indices: must not be empty") }
+            var seen = Set<String>()
+            for (i, name) in indices.enumerated() where !seen.insert(name).inserted {
+                throw SearchError(.invalidField, "indices[\(i)]: '\(name)' is listed twice")
+            }
+        }
+        let rawParams = try r.objectValue("params") ?? JSONObject()
+        let params = try SearchParameters.decode(rawParams, path: "params")
+        var perIndex: [String: JSONObject] = [:]
+        if let overrides = try r.objectValue("perIndex") {
+            for e in overrides.entries {
+                guard case .object(let o) = e.value else {
+                    throw SearchError(.invalidField, "perIndex.\(e.key): expected an object, got \(e.value.typeName)")
+                }
+                perIndex[e.key] = o
+            }
+        }
+        let timeoutMs = try r.int("timeoutMs", in: 1...600_000)
+        try r.rejectUnknownKeys()
+        let request = SearchRequest(
+            query: query, indices: indices, params: params, rawParams: rawParams, perIndex: perIndex,
+            timeoutMs: timeoutMs)
+        // Validate every override now, so a bad one fails the request before any work starts.
+        for name in perIndex.keys.sorted() { _ = try request.parameters(for: name) }
+        return request
+    }
+}

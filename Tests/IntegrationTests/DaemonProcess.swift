@@ -1,0 +1,100 @@
+import Foundation
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The real daemon binary, started on a temporary socket and config for one test.
+final class DaemonProcess {
+    let process = Process()
+    let directory: URL
+    let socketPath: String
+    let stderrPipe = Pipe()
+
+    /// Where the built executables are: $FEDSEARCH_BIN_DIR, else the package's .build/debug.
+    static var binDirectory: URL {
+        if let dir = ProcessInfo.processInfo.environment["FEDSEARCH_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug")
+    }
+
+    /// A fresh temporary folder (short path: socket paths are limited to 107 bytes).
+    static func makeDirectory() throws -> URL {
+        let url = URL(fileURLWithPath: "/tmp/fst-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `config` (with `socket` set to a path in a fresh folder) and data files, then
+    /// starts `binary` and waits until it answers `ping`.
+    init(binary: String = "fedsearchd", config: JSONObject, files: [String: String] = [:]) throws {
+        directory = try Self.makeDirectory()
+        socketPath = directory.appendingPathComponent("d.sock").path
+        for (name, text) in files {
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        var config = config
+        config["socket"] = .string(socketPath)
+        let configURL = directory.appendingPathComponent("config.json")
+        try JSONWriter.string(.object(config)).write(to: configURL, atomically: true, encoding: .utf8)
+        process.executableURL = Self.binDirectory.appendingPathComponent(binary)
+        process.arguments = ["--config", configURL.path, "--log-level", "warning"]
+        process.standardError = stderrPipe
+        try process.run()
+        try waitUntilReady()
+    }
+
+    private func waitUntilReady() throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            guard process.isRunning else {
+                let err = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw DaemonError(description: "daemon exited with \(process.terminationStatus): \(err)")
+            }
+            if let c = try? SocketConnection(path: socketPath, timeoutSeconds: 5),
+                let frames = try? c.roundTrip(["id": "ready", "op": "ping"]), frames.count == 1
+            {
+                return
+            }
+            usleep(20_000)
+        }
+        throw DaemonError(description: "daemon did not answer ping within 60 s")
+    }
+
+    /// A new client connection with a 20 s read timeout.
+    func connect() throws -> SocketConnection { try SocketConnection(path: socketPath, timeoutSeconds: 20) }
+
+    /// Sends SIGTERM and waits for exit; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+        return process.terminationStatus
+    }
+
+    deinit { stop() }
+
+    struct DaemonError: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// Reads frames until one with `id` ends its request, collecting only that request's frames.
+func collect(_ connection: SocketConnection, id: String) throws -> [Frame] {
+    var frames: [Frame] = []
+    while let frame = try connection.readFrame() {
+        guard frame.id == id else { continue }
+        frames.append(frame)
+        if SocketConnection.endsRequest(frame) { return frames }
+    }
+    return frames
+}
+
+/// The error code of a request-level error frame, if `frame` is one.
+func errorCode(_ frame: Frame?) -> String? {
+    if case .error(_, nil, let e)? = frame { return e.code.rawValue }
+    return nil
+}

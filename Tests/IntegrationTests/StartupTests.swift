@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+
+/// Socket set-up and config validation, through the real binary's exit codes and messages.
+@Suite(.serialized)
+struct StartupTests {
+    /// Runs the daemon binary to completion and returns its status and stderr.
+    func runDaemon(_ arguments: [String], binary: String = "fedsearchd") throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent(binary)
+        p.arguments = arguments
+        let err = Pipe()
+        let out = Pipe()
+        p.standardError = err
+        p.standardOutput = out
+        try p.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    func writeConfig(_ text: String) throws -> (URL, String) {
+        let dir = try DaemonProcess.makeDirectory()
+        let url = dir.appendingPathComponent("c.json")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return (dir, url.path)
+    }
+
+    @Test func secondDaemonOnTheSameSocketRefusesToStart() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let (_, configPath) = try writeConfig(
+            #"{"searchables": {"s": {"backend": "test.fault"}}}"#)
+        let (status, _, err) = try runDaemon(["--config", configPath, "--socket", d.socketPath], binary: "fedsearchd-faults")
+        #expect(status != 0)
+        #expect(err.contains("already listening"))
+        #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+    }
+
+    @Test func staleSocketFileIsReplacedAndParentFolderCreated() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        // A socket file nobody listens on: bind, then close without unlinking.
+        let stale = dir.appendingPathComponent("sub/d.sock").path
+        try FileManager.default.createDirectory(atPath: dir.appendingPathComponent("sub").path, withIntermediateDirectories: true)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            let b = Array(stale.utf8)
+            raw.copyBytes(from: b)
+            raw[b.count] = 0
+        }
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        #expect(FileManager.default.fileExists(atPath: stale))
+        var config = FaultConfigs.config([("s", FaultConfigs.source())])
+        config["socketMode"] = "0600"
+        let configURL = dir.appendingPathComponent("c.json")
+        config["socket"] = .string(stale)
+        try JSONWriter.string(.object(config)).write(to: configURL, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults")
+        p.arguments = ["--config", configURL.path]
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        var answered = false
+        for _ in 0..<500 where !answered {
+            if let c = try? SocketConnection(path: stale, timeoutSeconds: 5), (try? c.roundTrip(["id": "p", "op": "ping"])) != nil {
+                answered = true
+            } else {
+                usleep(20_000)
+            }
+        }
+        #expect(answered)
+        let attrs = try FileManager.default.attributesOfItem(atPath: stale)
+        #expect((attrs[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func tooLongSocketPathIsRefused() throws {
+        let (_, configPath) = try writeConfig(#"{"searchables": {"s": {"backend": "test.fault"}}}"#)
+        let long = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
+        let (status, _, err) = try runDaemon(["--config", configPath, "--socket", long], binary: "fedsearchd-faults")
+        #expect(status == 1)
+        #expect(err.contains("limit is 107"))
+    }
+
+    @Test func configErrorsNameTheJSONPath() throws {
+        let cases: [(String, String)] = [
+            (#"{"searchables": {"m": {"backend": "embedded", "data": "x.ndjson", "searchableAttribute": ["t"]}}}"#,
+             "searchables.m.searchableAttribute"),
+            (#"{"socketMode": "rw", "searchables": {"m": {}}}"#, "socketMode"),
+            (#"{"searchables": {"m": {"backend": "nosuchkind"}}}"#, "searchables.m.backend"),
+            (#"{"searchables": {"m": {"timeoutMs": "fast"}}}"#, "searchables.m.timeoutMs"),
+            (#"{"searchable": {}}"#, "searchable"),
+            (#"{"searchables": {"m": {"data": "missing.ndjson"}}}"#, "searchables.m.data"),
+            (#"{"searchables": "#, "byte"),
+        ]
+        for (text, path) in cases {
+            let (_, configPath) = try writeConfig(text)
+            let (status, _, err) = try runDaemon(["--check-config", configPath])
+            #expect(status == 1, "\(text)")
+            #expect(err.contains(path), "\(text): stderr was \(err)")
+        }
+    }
+
+    @Test func checkConfigAcceptsTheDemoConfig() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let (status, out, err) = try runDaemon(["--check-config", root.appendingPathComponent("Configs/fedsearchd.json").path])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("movies: embedded, 2000 documents"))
+        #expect(out.contains("products: embedded, 2000 documents"))
+    }
+
+    @Test func unknownArgumentIsAUsageError() throws {
+        let (status, _, err) = try runDaemon(["--frobnicate"])
+        #expect(status == 2)
+        #expect(err.contains("unknown argument"))
+    }
+}
