@@ -76,7 +76,6 @@ struct IndexSnapshot: Sendable {
                 let term = text.dictionary.string(id)
                 groups[stemmer.stem(term), default: []].append(UInt32(id))
             }
-            groups = groups.filter { $0.value.count > 1 }
         }
         stemGroups = groups
         synonyms = SynonymTable(settings.synonyms, analyzer: analyzer)
