@@ -47,6 +47,8 @@ let package = Package(
             dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon"],
             swiftSettings: strict
         ),
+        // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
+        .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],
