@@ -24,9 +24,6 @@ struct IndexSnapshot: Sendable {
     let stemGroups: [String: [UInt32]]
     let synonyms: SynonymTable
     let stopWords: Set<String>
-    /// Per attribute slot: `priority << 10`, and whether positions count.
-    let slotPriority: [UInt32]
-    let slotOrdered: [Bool]
 
     var documentCount: Int { documents.count }
 
@@ -39,8 +36,6 @@ struct IndexSnapshot: Sendable {
         let searchable = settings.searchableAttributes.isEmpty
             ? Self.discoverTextAttributes(documents) : settings.searchableAttributes
         text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
-        slotPriority = text.slots.map { UInt32(min($0.priority, 1023)) << 10 }
-        slotOrdered = text.slots.map { !$0.unordered }
 
         var fields: [FacetField] = []
         var byName: [String: Int] = [:]

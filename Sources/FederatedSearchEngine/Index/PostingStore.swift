@@ -4,12 +4,13 @@
 /// Everything is flat arrays of integers: postings of term `t` are
 /// `termStart[t]..<termStart[t + 1]`; posting `p` is in document `docs[p]`, its positions are
 /// `positions[positionStart[p]..<positionStart[p + 1]]`, each packed as
-/// `attributeSlot << 22 | wordPosition`, ascending; `firstPosition[p]` repeats the first one,
-/// which is what the `attribute` rule reads, so ranking one word touches no other array.
+/// `attributeSlot << 22 | wordPosition`, ascending. `attributeKey[p]` is what the `attribute`
+/// rule reads for the first position (`priority << 10 | position`, position 0 in unordered
+/// attributes), precomputed so that ranking one word touches no other array.
 struct PostingStore: Sendable {
     let termStart: [UInt32]
     let docs: [UInt32]
-    let firstPosition: [UInt32]
+    let attributeKey: [UInt32]
     let positionStart: [UInt32]
     let positions: [UInt32]
 

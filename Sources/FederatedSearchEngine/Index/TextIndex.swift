@@ -94,14 +94,17 @@ struct TextIndex: Sendable {
                 while k < end && sortedDoc[k] == d { k += 1 }
                 if k - start > 1 { positions[start..<k].sort() }
                 docs.append(d)
-                first.append(positions[start])
+                let packed = positions[start]
+                let slot = slots[Int(PostingStore.slot(packed))]
+                let position = slot.unordered ? 0 : min(PostingStore.word(packed), 1023)
+                first.append(UInt32(min(slot.priority, 1023)) << 10 | position)
                 positionStart.append(UInt32(start))
             }
             termStart.append(UInt32(docs.count))
         }
         positionStart.append(UInt32(positions.count))
         postings = PostingStore(
-            termStart: termStart, docs: docs, firstPosition: first, positionStart: positionStart, positions: positions)
+            termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
         documentLength = lengths
         averageLength = documents.isEmpty ? 1 : max(1, Double(totalLength) / Double(documents.count))
         self.slots = slots

@@ -21,9 +21,14 @@ extension QueryExecutor {
             textDocs.removeAll { excluded.contains($0) }
         }
         var docs = filters.all.map { set in textDocs.filter { set.contains($0) } } ?? textDocs
+        let restrict = parameters.restrictSearchableAttributes
+        let cuts = restrict != nil || typoMode == .min || typoMode == .strict
+        if words.count == 1 && filters.all == nil && parsed.excluded.isEmpty && !cuts {
+            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]))
+        }
         var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words)
         try check.now()
-        if let restrict = parameters.restrictSearchableAttributes, !words.isEmpty {
+        if let restrict, !words.isEmpty {
             (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, to: Set(restrict))
             if !filters.isDisjunctive { textDocs = docs }
         }
@@ -44,7 +49,7 @@ extension QueryExecutor {
                 textDocs = docs
             }
         }
-        return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: hits)
+        return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .table(hits, width: words.count))
     }
 
     /// Documents containing any excluded term (exact terms only).

@@ -79,7 +79,7 @@ struct TextMatch {
     /// Matches passing every filter, ascending.
     var docs: [UInt32]
     /// Word hits of `docs`, row by row.
-    var hits: [UInt32]
+    var hits: HitTable
 }
 
 /// The page a query asks for.

@@ -24,6 +24,11 @@ struct Ranker {
     /// Per word: BM25 inverse document frequency.
     let idf: [Double]
     private let sorts: [(ordinals: [UInt32], shift: Int)]
+    private let attributeKeys: [UInt32]
+    private let customOrdinal: [UInt32]
+    private let positionStart: [UInt32]
+    private let positions: [UInt32]
+    private let documentLength: [UInt16]
     private let typoShift, geoShift, wordsShift, proximityShift, attributeShift, exactShift, customShift, bm25Shift: Int
 
     /// Largest proximity a pair of words contributes (also for words in different attributes).
@@ -43,6 +48,11 @@ struct Ranker {
             if case .sort(let rule) = f.field, let o = index.sortOrdinals[rule] { return (o, f.shift) }
             return nil
         }
+        attributeKeys = index.text.postings.attributeKey
+        customOrdinal = index.customOrdinal
+        positionStart = index.text.postings.positionStart
+        positions = index.text.postings.positions
+        documentLength = index.text.documentLength
         typoShift = layout.shift(.typo)
         geoShift = layout.shift(.geo)
         wordsShift = layout.shift(.words)
@@ -53,25 +63,22 @@ struct Ranker {
         bm25Shift = layout.shift(.bm25)
     }
 
-    /// The ranking key of document `doc` whose word hits are `hits[row * words.count ..< ...]`.
+    /// The ranking key of the document `doc` in row `row` of `hits`.
     @inline(__always)
-    func key(doc: UInt32, hits: [UInt32], row: Int) -> UInt128 {
-        let postings = index.text.postings
+    func key(doc: UInt32, hits: HitTable, row: Int) -> UInt128 {
         let w = words.count
         var key = UInt128(doc)
         if w > 0 {
             var typos = 0, matched = 0, nonExact = 0
             var attribute = UInt32.max
-            let base = row * w
             for i in 0..<w {
-                let h = hits[base + i]
+                let h = hits.hit(row, i)
                 if h == .max { continue }
                 matched += 1
                 let flags = h >> MatchFlags.shift
                 typos += MatchFlags.typos(flags)
                 nonExact += Int(flags & 1)
-                let packed = postings.firstPosition[Int(h & MatchFlags.postingMask)]
-                let a = attributeKey(packed)
+                let a = attributeKeys[Int(h & MatchFlags.postingMask)]
                 if a < attribute { attribute = a }
             }
             nonExact += w - matched
@@ -79,9 +86,9 @@ struct Ranker {
             if wordsShift >= 0 { key |= UInt128(w - matched) << wordsShift }
             if attributeShift >= 0 { key |= UInt128(attribute) << attributeShift }
             if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
-            if proximityShift >= 0 { key |= UInt128(min(proximity(hits, base: base), 255)) << proximityShift }
+            if proximityShift >= 0 { key |= UInt128(min(proximity(hits, row: row), 255)) << proximityShift }
             if bm25Shift >= 0 {
-                let q = UInt32(min(bm25(doc: doc, hits: hits, base: base) * 4096, Double((1 << 20) - 1)))
+                let q = UInt32(min(bm25(doc: doc, hits: hits, row: row) * 4096, Double((1 << 20) - 1)))
                 key |= UInt128((1 << 20) - 1 - q) << bm25Shift
             }
         }
@@ -89,24 +96,17 @@ struct Ranker {
             let units = geoDistance(doc).map { min($0 / 10, Double((1 << 20) - 1)) } ?? Double((1 << 20) - 1)
             key |= UInt128(UInt32(units)) << geoShift
         }
-        if customShift >= 0 { key |= UInt128(min(index.customOrdinal[Int(doc)], (1 << 22) - 1)) << customShift }
+        if customShift >= 0 { key |= UInt128(min(customOrdinal[Int(doc)], (1 << 22) - 1)) << customShift }
         for s in sorts { key |= UInt128(min(s.ordinals[Int(doc)], (1 << 22) - 1)) << s.shift }
         return key
     }
 
-    /// `priority << 10 | position` of a packed position (position 0 for unordered attributes).
-    @inline(__always) func attributeKey(_ packed: UInt32) -> UInt32 {
-        let slot = Int(PostingStore.slot(packed))
-        let position = index.slotOrdered[slot] ? min(PostingStore.word(packed), 1023) : 0
-        return index.slotPriority[slot] | position
-    }
-
     /// Sum over consecutive matched words of their smallest distance (capped at 8 a pair).
-    func proximity(_ hits: [UInt32], base: Int) -> Int {
+    func proximity(_ hits: HitTable, row: Int) -> Int {
         var total = 0
         var previous = UInt32.max
         for i in 0..<words.count {
-            let h = hits[base + i]
+            let h = hits.hit(row, i)
             if h == .max { continue }
             if previous != .max {
                 total += pairDistance(Int(previous & MatchFlags.postingMask), Int(h & MatchFlags.postingMask))
@@ -119,12 +119,11 @@ struct Ranker {
     /// The smallest distance between two postings' positions in the same attribute; a word
     /// after the other counts its gap, before it one more.
     func pairDistance(_ a: Int, _ b: Int) -> Int {
-        let postings = index.text.postings
-        let ra = postings.positionRange(a), rb = postings.positionRange(b)
-        var i = ra.lowerBound, j = rb.lowerBound
+        var i = Int(positionStart[a]), j = Int(positionStart[b])
+        let iEnd = Int(positionStart[a + 1]), jEnd = Int(positionStart[b + 1])
         var best = Self.maxPairDistance
-        while i < ra.upperBound && j < rb.upperBound {
-            let x = postings.positions[i], y = postings.positions[j]
+        while i < iEnd && j < jEnd {
+            let x = positions[i], y = positions[j]
             if PostingStore.slot(x) == PostingStore.slot(y) {
                 let d = y > x ? Int(y - x) : Int(x - y) + 1
                 if d < best {
@@ -138,16 +137,16 @@ struct Ranker {
     }
 
     /// BM25 over the matched words; typo and non-exact matches count less.
-    func bm25(doc: UInt32, hits: [UInt32], base: Int) -> Double {
-        let postings = index.text.postings
+    func bm25(doc: UInt32, hits: HitTable, row: Int) -> Double {
         let k1 = index.settings.bm25K1, b = index.settings.bm25B
-        let norm = k1 * (1 - b + b * Double(index.text.documentLength[Int(doc)]) / index.text.averageLength)
+        let norm = k1 * (1 - b + b * Double(documentLength[Int(doc)]) / index.text.averageLength)
         var score = 0.0
         for i in 0..<words.count {
-            let h = hits[base + i]
+            let h = hits.hit(row, i)
             if h == .max { continue }
             let flags = h >> MatchFlags.shift
-            let tf = Double(postings.positionRange(Int(h & MatchFlags.postingMask)).count)
+            let p = Int(h & MatchFlags.postingMask)
+            let tf = Double(positionStart[p + 1] &- positionStart[p])
             let weight = MatchFlags.isExact(flags) ? 1.0 : 0.8 / Double(1 + MatchFlags.typos(flags))
             score += weight * idf[i] * tf * (k1 + 1) / (tf + norm)
         }
@@ -163,33 +162,25 @@ struct Ranker {
     }
 
     /// Everything the rules measured for one document (for the page's hits only).
-    func measures(doc: UInt32, hits: [UInt32], row: Int) -> HitMeasures {
+    func measures(doc: UInt32, hits: HitTable, row: Int) -> HitMeasures {
         var m = HitMeasures()
-        let postings = index.text.postings
-        let base = row * words.count
         var attribute = UInt32.max
-        var first = UInt32.max
         for i in 0..<words.count {
-            let h = hits[base + i]
+            let h = hits.hit(row, i)
             if h == .max { continue }
             m.matchedWords += 1
             let flags = h >> MatchFlags.shift
             m.typos += MatchFlags.typos(flags)
             if MatchFlags.isExact(flags) { m.exactWords += 1 }
-            let packed = postings.firstPosition[Int(h & MatchFlags.postingMask)]
-            let a = attributeKey(packed)
-            if a < attribute {
-                attribute = a
-                first = packed
-            }
+            attribute = min(attribute, attributeKeys[Int(h & MatchFlags.postingMask)])
         }
         if attribute != .max {
             m.attributePriority = Int(attribute >> 10)
-            m.attributePosition = Int(PostingStore.word(first))
+            m.attributePosition = Int(attribute & 1023)
             m.firstMatchedWord = m.attributePriority * 1000 + min(m.attributePosition, 999)
         }
-        m.proximity = words.count > 1 ? proximity(hits, base: base) : 0
-        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, base: base)
+        m.proximity = words.count > 1 ? proximity(hits, row: row) : 0
+        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, row: row)
         m.geoDistance = geoDistance(doc)
         return m
     }
