@@ -8,6 +8,9 @@
 // the category facet over all matches.
 //
 //     BENCH_CORPUS=/tmp/fedsearch-bench/corpus .build/release/fedsearch-bench-engine
+//
+// With `--eval DIR` it measures ranking quality on a BEIR-layout collection instead
+// (see Evaluation.swift):  .build/release/fedsearch-bench-engine --eval ../shared/datasets/cranfield
 
 import FederatedSearchCore
 import FederatedSearchEngine
@@ -40,6 +43,11 @@ func percentile(_ xs: [Double], _ p: Double) -> Double {
 }
 
 func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--eval" {
+    do { try Evaluation.run(directory: CommandLine.arguments[2]) } catch { fail("\(error)") }
+    exit(0)
+}
 
 let corpus = ProcessInfo.processInfo.environment["BENCH_CORPUS"] ?? "/tmp/fedsearch-bench/corpus"
 var documents: [JSONObject] = []
