@@ -52,6 +52,8 @@ let package = Package(
             name: "fedsearchd-faults", dependencies: ["FederatedSearchDaemon"], path: "Tests/FaultInjectionDaemon",
             swiftSettings: strict
         ),
+        // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
+        .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],

@@ -38,6 +38,41 @@ public struct SearchParameters: Sendable, Equatable {
     /// Whether typos are tolerated.
     public var typoTolerance: Bool = true
 
+    // Engine parameters (decoded in SearchParameters+Engine.swift).
+    /// `typoTolerance` as sent when it is `"min"` or `"strict"` (or a Boolean); nil: the index's setting.
+    public var typoToleranceMode: TypoToleranceParameter?
+    /// First hit to return, with `length`; overrides `page`/`hitsPerPage` when set.
+    public var offset: Int?
+    /// Number of hits to return from `offset`.
+    public var length: Int?
+    /// Attributes to snippet, each optionally with a word count (`"extract:20"`, default 10).
+    public var attributesToSnippet: [String]?
+    /// Text marking a cut in a snippet.
+    public var snippetEllipsisText: String = "…"
+    /// Facets counted disjunctively: their counts ignore their own refinements.
+    public var disjunctiveFacets: [String] = []
+    /// How facet values are ordered.
+    public var sortFacetValuesBy: FacetValueOrder = .count
+    /// Words that documents may lack (a string of words, or a list).
+    public var optionalWords: [String] = []
+    /// What to drop from a query that matches nothing.
+    public var removeWordsIfNoResults: RemoveWordsMode = .none
+    /// `all`: every word must match; `any`: at least one (ranked by words matched and BM25).
+    public var matchingStrategy: MatchingStrategy = .all
+    /// Whether quoted phrases and `-exclusions` are understood.
+    public var advancedSyntax: Bool = true
+    /// Hits kept per `attributeForDistinct` value (nil: the index's setting).
+    public var distinct: Int?
+    /// Centre of a geo search, as `"lat, lng"`.
+    public var aroundLatLng: GeoPoint?
+    /// Radius of a geo search in metres (nil: no limit).
+    public var aroundRadius: Double?
+    /// Query-time overrides of the index's typo word sizes.
+    public var minWordSizefor1Typo: Int?
+    public var minWordSizefor2Typos: Int?
+    /// Restricts the search to these searchable attributes.
+    public var restrictSearchableAttributes: [String]?
+
     public init() {}
 
     /// How query words are matched as prefixes.
@@ -71,7 +106,7 @@ public struct SearchParameters: Sendable, Equatable {
         if let v = try r.string("highlightPreTag") { highlightPreTag = v }
         if let v = try r.string("highlightPostTag") { highlightPostTag = v }
         if let v = try r.bool("getRankingInfo") { getRankingInfo = v }
-        if let v = try r.bool("typoTolerance") { typoTolerance = v }
+        try applyEngineParameters(&r)
         if let v = try r.string("queryType") {
             guard let q = QueryType(rawValue: v) else {
                 throw SearchError(.invalidField, "\(r.path(of: "queryType")): expected prefixLast, prefixAll or prefixNone, got '\(v)'")

@@ -1,0 +1,12 @@
+/// Built-in stop word lists.
+enum StopWords {
+    /// Common English function words, dropped from queries when `removeStopWords` is on.
+    static let english: [String] = """
+        a about above after again against all am an and any are as at be because been before being below \
+        between both but by could did do does doing down during each few for from further had has have having \
+        he her here hers herself him himself his how i if in into is it its itself me more most my myself no \
+        nor not of off on once only or other our ours ourselves out over own same she should so some such than \
+        that the their theirs them themselves then there these they this those through to too under until up \
+        very was we were what when where which while who whom why will with would you your yours yourself yourselves
+        """.split(separator: " ").map(String.init)
+}

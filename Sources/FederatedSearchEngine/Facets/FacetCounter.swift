@@ -1,0 +1,101 @@
+import FederatedSearchCore
+
+/// Counts facet values over the matching documents, conjunctively or, for disjunctive
+/// facets, ignoring each facet's own refinements, in one pass over the text matches.
+struct FacetCounter {
+    let index: IndexSnapshot
+
+    /// Field indices of the requested facets: `*` means every counted faceting attribute;
+    /// names that are not faceting attributes (or are filter-only) are skipped.
+    func resolve(_ requested: [String]) -> [Int] {
+        var out: [Int] = []
+        for name in requested {
+            if name == "*" {
+                for a in index.settings.attributesForFaceting where a.mode != .filterOnly {
+                    if let i = index.facetByName[a.name], !out.contains(i) { out.append(i) }
+                }
+            } else if let i = index.facetByName[name], index.facets[i].mode != .filterOnly, !out.contains(i) {
+                out.append(i)
+            }
+        }
+        return out
+    }
+
+    /// Counts of every value of each field over `docs`.
+    func count(_ docs: [UInt32], fields: [Int], check: inout CancellationCheck) throws -> [[UInt32]] {
+        var counts = fields.map { [UInt32](repeating: 0, count: index.facets[$0].values.count) }
+        for (k, f) in fields.enumerated() {
+            let field = index.facets[f]
+            var c = counts[k]
+            for d in docs {
+                let r = Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1])
+                for i in r { c[Int(field.docValues[i])] &+= 1 }
+            }
+            counts[k] = c
+            try check.now()
+        }
+        return counts
+    }
+
+    /// Disjunctive counting. A text match passing `base` and every group counts for every
+    /// field; one failing exactly one group counts only for that group's field (its own
+    /// refinements ignored); any other is not counted.
+    func countDisjunctive(
+        _ textDocs: [UInt32], base: DocumentSet?, groups: [(field: Int, set: DocumentSet)], fields: [Int],
+        check: inout CancellationCheck
+    ) throws -> [[UInt32]] {
+        var counts = fields.map { [UInt32](repeating: 0, count: index.facets[$0].values.count) }
+        let groupSlot = groups.map { g in fields.firstIndex(of: g.field) }
+        for (n, d) in textDocs.enumerated() {
+            if n & 4095 == 4095 { try check.now() }
+            if let base, !base.contains(d) { continue }
+            var failed = -1, failures = 0
+            for (g, group) in groups.enumerated() where !group.set.contains(d) {
+                failures += 1
+                failed = g
+                if failures > 1 { break }
+            }
+            if failures > 1 { continue }
+            for (k, f) in fields.enumerated() {
+                if failures == 1 && groupSlot[failed] != k { continue }
+                let field = index.facets[f]
+                for i in Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1]) {
+                    counts[k][Int(field.docValues[i])] &+= 1
+                }
+            }
+        }
+        return counts
+    }
+
+    /// The top values of one field by count (then value) or by value.
+    func top(_ counts: [UInt32], field f: Int, limit: Int, order: FacetValueOrder) -> FacetCounts {
+        let field = index.facets[f]
+        var present: [(count: UInt32, id: Int)] = []
+        for (id, c) in counts.enumerated() where c > 0 { present.append((c, id)) }
+        switch order {
+        case .count: present.sort { $0.count != $1.count ? $0.count > $1.count : $0.id < $1.id }
+        case .alpha: break  // ids are in value order already
+        }
+        return FacetCounts(
+            attribute: field.name,
+            values: present.prefix(limit).map { (value: field.values[$0.id], count: Int($0.count)) })
+    }
+
+    /// min, max, avg and sum of the numeric values of `docs`, if any.
+    func stats(_ docs: [UInt32], field f: Int) -> FacetStats? {
+        let field = index.facets[f]
+        guard field.isNumeric else { return nil }
+        var lo = Double.infinity, hi = -Double.infinity, sum = 0.0, n = 0
+        for d in docs {
+            for i in Int(field.numberStart[Int(d)])..<Int(field.numberStart[Int(d) + 1]) {
+                let x = field.numbers[i]
+                lo = min(lo, x)
+                hi = max(hi, x)
+                sum += x
+                n += 1
+            }
+        }
+        guard n > 0 else { return nil }
+        return FacetStats(attribute: field.name, min: lo, max: hi, avg: sum / Double(n), sum: sum)
+    }
+}

@@ -1,0 +1,136 @@
+import FederatedSearchCore
+
+/// One faceting attribute, indexed both ways: document → values (for counting) and
+/// value → documents (for filters), plus its numeric values sorted (for numeric filters)
+/// and per document (for `facets_stats`).
+struct FacetField: Sendable {
+    let name: String
+    let mode: FacetingAttribute.Mode
+    /// Distinct values sorted by bytes; a value's id is its index.
+    let values: [String]
+    /// Folded value → ids, for filters written in another case or without accents.
+    let foldedValues: [String: [UInt32]]
+    /// Values of document `d`: `docValues[docStart[d]..<docStart[d + 1]]`.
+    let docStart: [UInt32]
+    let docValues: [UInt32]
+    /// Documents of value `v`, ascending: `valueDocs[valueStart[v]..<valueStart[v + 1]]`.
+    let valueStart: [UInt32]
+    let valueDocs: [UInt32]
+    /// Numeric values of document `d`: `numbers[numberStart[d]..<numberStart[d + 1]]`.
+    let numberStart: [UInt32]
+    let numbers: [Double]
+    /// All (number, document) pairs sorted by number.
+    let sortedNumbers: [Double]
+    let sortedNumberDocs: [UInt32]
+
+    /// Whether any document has a numeric value here.
+    var isNumeric: Bool { !numbers.isEmpty }
+
+    /// The ids of a filter value: exact first, else its folded form.
+    func ids(of value: String, analyzer: TextAnalyzer) -> [UInt32] {
+        if let i = exactId(value) { return [i] }
+        return foldedValues[analyzer.fold(value)] ?? []
+    }
+
+    private func exactId(_ value: String) -> UInt32? {
+        let key = Array(value.utf8)
+        var lo = 0, hi = values.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if values[mid].utf8.lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < values.count && values[lo] == value ? UInt32(lo) : nil
+    }
+
+    /// Builds the field from every document.
+    init(attribute: FacetingAttribute, documents: [JSONObject], analyzer: TextAnalyzer) {
+        name = attribute.name
+        mode = attribute.mode
+        let path = AttributePath(attribute.name)
+        var provisional: [String: UInt32] = [:]
+        var provisionalValues: [String] = []
+        var pairDoc: [UInt32] = [], pairValue: [UInt32] = []
+        var docStart: [UInt32] = [0]
+        var numberStart: [UInt32] = [0]
+        var numbers: [Double] = []
+        docStart.reserveCapacity(documents.count + 1)
+        numberStart.reserveCapacity(documents.count + 1)
+        for (d, doc) in documents.enumerated() {
+            var seen: [UInt32] = []
+            for leaf in path.leaves(in: doc) {
+                if case .number(let n) = leaf { numbers.append(n) }
+                guard let s = AttributePath.facetValue(of: leaf) else { continue }
+                let id: UInt32
+                if let known = provisional[s] { id = known } else {
+                    id = UInt32(provisionalValues.count)
+                    provisional[s] = id
+                    provisionalValues.append(s)
+                }
+                if !seen.contains(id) {
+                    seen.append(id)
+                    pairDoc.append(UInt32(d))
+                    pairValue.append(id)
+                }
+            }
+            docStart.append(UInt32(pairDoc.count))
+            numberStart.append(UInt32(numbers.count))
+        }
+        // Renumber values in byte order so that "value ascending" is "id ascending".
+        let order = provisionalValues.indices.sorted { provisionalValues[$0].utf8.lexicographicallyPrecedes(provisionalValues[$1].utf8) }
+        var remap = [UInt32](repeating: 0, count: order.count)
+        for (newId, old) in order.enumerated() { remap[old] = UInt32(newId) }
+        values = order.map { provisionalValues[$0] }
+        var docValues = pairValue.map { remap[Int($0)] }
+        for d in 0..<documents.count {  // keep each document's values sorted by id
+            let r = Int(docStart[d])..<Int(docStart[d + 1])
+            if r.count > 1 { docValues[r].sort() }
+        }
+        // Value → documents by counting sort; documents stay ascending.
+        var valueStart = [UInt32](repeating: 0, count: values.count + 1)
+        for v in docValues { valueStart[Int(v) + 1] += 1 }
+        for i in 0..<values.count { valueStart[i + 1] += valueStart[i] }
+        var fill = valueStart
+        var valueDocs = [UInt32](repeating: 0, count: docValues.count)
+        for d in 0..<documents.count {
+            for k in Int(docStart[d])..<Int(docStart[d + 1]) {
+                let v = Int(docValues[k])
+                valueDocs[Int(fill[v])] = UInt32(d)
+                fill[v] += 1
+            }
+        }
+        var folded: [String: [UInt32]] = [:]
+        for (i, v) in values.enumerated() { folded[analyzer.fold(v), default: []].append(UInt32(i)) }
+        // Numbers sorted with their documents.
+        var numberDocs: [UInt32] = []
+        numberDocs.reserveCapacity(numbers.count)
+        for d in 0..<documents.count {
+            for _ in Int(numberStart[d])..<Int(numberStart[d + 1]) { numberDocs.append(UInt32(d)) }
+        }
+        let numberOrder = numbers.indices.sorted { numbers[$0] < numbers[$1] || (numbers[$0] == numbers[$1] && numberDocs[$0] < numberDocs[$1]) }
+        self.docStart = docStart
+        self.docValues = docValues
+        self.valueStart = valueStart
+        self.valueDocs = valueDocs
+        self.foldedValues = folded
+        self.numberStart = numberStart
+        self.numbers = numbers
+        self.sortedNumbers = numberOrder.map { numbers[$0] }
+        self.sortedNumberDocs = numberOrder.map { numberDocs[$0] }
+    }
+
+    /// The documents of value `v`.
+    func documents(ofValue v: UInt32) -> ArraySlice<UInt32> {
+        valueDocs[Int(valueStart[Int(v)])..<Int(valueStart[Int(v) + 1])]
+    }
+
+    /// The first index in `sortedNumbers` whose number is not less than `x` (or greater, when `strictly`).
+    func numberBound(_ x: Double, strictly: Bool) -> Int {
+        var lo = 0, hi = sortedNumbers.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let below = strictly ? sortedNumbers[mid] <= x : sortedNumbers[mid] < x
+            if below { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

@@ -1,0 +1,128 @@
+import FederatedSearchCore
+
+/// Everything an index knows, built once and never mutated: queries read it without locks,
+/// and a later update would build a new snapshot and swap it in whole.
+struct IndexSnapshot: Sendable {
+    let settings: IndexSettings
+    let analyzer: TextAnalyzer
+    let documents: [JSONObject]
+    let objectIDs: [String]
+    let text: TextIndex
+    let facets: [FacetField]
+    let facetByName: [String: Int]
+    /// Rank of each document under `customRanking` (0 = first).
+    let customOrdinal: [UInt32]
+    /// Rank of each document under each `asc(attr)` / `desc(attr)` ranking rule, by rule text.
+    let sortOrdinals: [String: [UInt32]]
+    /// `_geoloc` of each document (NaN when absent); empty when no document has one.
+    let latitudes: [Double]
+    let longitudes: [Double]
+    /// Value id of `attributeForDistinct` per document (`UInt32.max`: none).
+    let distinctKeys: [UInt32]
+    let stemmer: EnglishStemmer?
+    /// Stem → ids of the indexed terms with that stem (when the stemmer is on).
+    let stemGroups: [String: [UInt32]]
+    let synonyms: SynonymTable
+    let stopWords: Set<String>
+
+    var documentCount: Int { documents.count }
+
+    init(settings: IndexSettings, documents: [JSONObject], objectIDs: [String]) {
+        self.settings = settings
+        self.documents = documents
+        self.objectIDs = objectIDs
+        let analyzer = TextAnalyzer(separatorsToIndex: settings.separatorsToIndex)
+        self.analyzer = analyzer
+        let searchable = settings.searchableAttributes.isEmpty
+            ? Self.discoverTextAttributes(documents) : settings.searchableAttributes
+        text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
+
+        var fields: [FacetField] = []
+        var byName: [String: Int] = [:]
+        var faceting = settings.attributesForFaceting
+        if !faceting.contains(where: { $0.name == "_tags" }) {
+            faceting.append(FacetingAttribute(name: "_tags", mode: .filterOnly))
+        }
+        for a in faceting where byName[a.name] == nil {
+            byName[a.name] = fields.count
+            fields.append(FacetField(attribute: a, documents: documents, analyzer: analyzer))
+        }
+        facets = fields
+        facetByName = byName
+
+        customOrdinal = SortOrdinals.compute(documents: documents, criteria: settings.customRanking)
+        var sorts: [String: [UInt32]] = [:]
+        for rule in settings.ranking {
+            if case .sort(let attribute, let ascending) = rule {
+                sorts[rule.description] = SortOrdinals.compute(
+                    documents: documents, criteria: [CustomRankingCriterion(attribute: attribute, ascending: ascending)])
+            }
+        }
+        sortOrdinals = sorts
+
+        (latitudes, longitudes) = Self.geolocations(documents)
+        distinctKeys = Self.distinctKeys(documents, attribute: settings.attributeForDistinct)
+
+        let stemmer = settings.stemsEnglish ? EnglishStemmer() : nil
+        self.stemmer = stemmer
+        var groups: [String: [UInt32]] = [:]
+        if let stemmer {
+            for id in 0..<text.dictionary.count {
+                let term = text.dictionary.string(id)
+                groups[stemmer.stem(term), default: []].append(UInt32(id))
+            }
+        }
+        stemGroups = groups
+        synonyms = SynonymTable(settings.synonyms, analyzer: analyzer)
+        stopWords = Set(settings.stopWords.flatMap { analyzer.queryTokens($0).map(\.term) })
+    }
+
+    /// Every top-level attribute holding text, in order of first appearance.
+    static func discoverTextAttributes(_ documents: [JSONObject]) -> [SearchableAttribute] {
+        var names: [String] = []
+        var seen: Set<String> = ["objectID"]
+        for doc in documents {
+            for e in doc.entries where !seen.contains(e.key) && !e.key.hasPrefix("_") {
+                let isText: Bool
+                switch e.value {
+                case .string: isText = true
+                case .array(let items): isText = items.contains { $0.stringValue != nil }
+                default: isText = false
+                }
+                if isText {
+                    seen.insert(e.key)
+                    names.append(e.key)
+                }
+            }
+        }
+        return names.enumerated().map { SearchableAttribute(name: $1, priority: $0) }
+    }
+
+    static func geolocations(_ documents: [JSONObject]) -> ([Double], [Double]) {
+        var lat = [Double](repeating: .nan, count: documents.count)
+        var lng = lat
+        var any = false
+        for (d, doc) in documents.enumerated() {
+            var g = doc["_geoloc"]
+            if case .array(let items)? = g { g = items.first }
+            guard case .object(let o)? = g, let a = o["lat"]?.numberValue, let b = o["lng"]?.numberValue else { continue }
+            lat[d] = a
+            lng[d] = b
+            any = true
+        }
+        return any ? (lat, lng) : ([], [])
+    }
+
+    static func distinctKeys(_ documents: [JSONObject], attribute: String?) -> [UInt32] {
+        guard let attribute else { return [] }
+        let path = AttributePath(attribute)
+        var ids: [String: UInt32] = [:]
+        return documents.map { doc in
+            guard let leaf = path.leaves(in: doc).first, let v = AttributePath.facetValue(of: leaf) else { return .max }
+            if let id = ids[v] { return id }
+            let id = UInt32(ids.count)
+            ids[v] = id
+            return id
+        }
+    }
+}

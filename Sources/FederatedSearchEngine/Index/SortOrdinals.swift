@@ -1,0 +1,42 @@
+import FederatedSearchCore
+
+/// Precomputed rank of every document under sort criteria (`customRanking`, `asc(price)`):
+/// ranking compares one integer per document instead of reading JSON. Equal values share an
+/// ordinal; documents without a value come last.
+enum SortOrdinals {
+    /// Dense ordinals (0 = best) of each document under `criteria`.
+    static func compute(documents: [JSONObject], criteria: [CustomRankingCriterion]) -> [UInt32] {
+        guard !criteria.isEmpty else { return [UInt32](repeating: 0, count: documents.count) }
+        let paths = criteria.map { AttributePath($0.attribute) }
+        // One key per document and criterion: the value, negated for descending; missing = +inf.
+        var keys = [Double](repeating: .infinity, count: documents.count * criteria.count)
+        for (d, doc) in documents.enumerated() {
+            for (c, path) in paths.enumerated() {
+                guard let leaf = path.leaves(in: doc).first else { continue }
+                let v: Double?
+                switch leaf {
+                case .number(let n): v = n
+                case .bool(let b): v = b ? 1 : 0
+                default: v = nil
+                }
+                if let v { keys[d * criteria.count + c] = criteria[c].ascending ? v : -v }
+            }
+        }
+        let n = criteria.count
+        func less(_ a: Int, _ b: Int) -> Bool {
+            for c in 0..<n {
+                let x = keys[a * n + c], y = keys[b * n + c]
+                if x != y { return x < y }
+            }
+            return false
+        }
+        let order = (0..<documents.count).sorted { less($0, $1) || (!less($1, $0) && $0 < $1) }
+        var ordinals = [UInt32](repeating: 0, count: documents.count)
+        var rank: UInt32 = 0
+        for (i, d) in order.enumerated() {
+            if i > 0 && less(order[i - 1], d) { rank += 1 }
+            ordinals[d] = rank
+        }
+        return ordinals
+    }
+}

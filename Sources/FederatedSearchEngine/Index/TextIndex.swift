@@ -1,0 +1,112 @@
+import FederatedSearchCore
+
+/// The full-text part of an index: term dictionary, postings and document lengths.
+struct TextIndex: Sendable {
+    let dictionary: TermDictionary
+    let postings: PostingStore
+    /// Words per document over all searchable attributes (for BM25), capped at 65535.
+    let documentLength: [UInt16]
+    let averageLength: Double
+    /// Searchable attributes by slot (the slot is packed into positions).
+    let slots: [SearchableAttribute]
+
+    /// Words left between array elements, so that words of different elements are never adjacent.
+    static let elementGap = 8
+    /// The most attribute slots a packed position can hold.
+    static let maxSlots = 1 << (32 - Int(PostingStore.positionBits))
+
+    /// Indexes the searchable attributes of every document.
+    init(documents: [JSONObject], attributes: [SearchableAttribute], analyzer: TextAnalyzer) {
+        let slots = Array(attributes.prefix(Self.maxSlots))
+        let paths = slots.map { AttributePath($0.name) }
+        var ids: [String: UInt32] = [:]
+        var terms: [String] = []
+        var occTerm: [UInt32] = [], occDoc: [UInt32] = [], occPos: [UInt32] = []
+        let estimate = documents.count * 8
+        occTerm.reserveCapacity(estimate)
+        occDoc.reserveCapacity(estimate)
+        occPos.reserveCapacity(estimate)
+        var lengths = [UInt16](repeating: 0, count: documents.count)
+        var totalLength = 0
+        let mask = Int(PostingStore.positionMask)
+
+        for (d, doc) in documents.enumerated() {
+            var length = 0
+            let doc32 = UInt32(d)
+            for (slot, path) in paths.enumerated() {
+                let slotBits = UInt32(slot) << PostingStore.positionBits
+                var position = 0
+                path.forEachText(in: doc) { text, element in
+                    if element > 0 { position += Self.elementGap }
+                    let start = position
+                    position = analyzer.forEachIndexTerm(in: text, firstPosition: position) { term, p in
+                        let id: UInt32
+                        if let known = ids[term] { id = known } else {
+                            id = UInt32(terms.count)
+                            ids[term] = id
+                            terms.append(term)
+                        }
+                        occTerm.append(id)
+                        occDoc.append(doc32)
+                        occPos.append(slotBits | UInt32(min(p, mask)))
+                    }
+                    length += position - start
+                }
+            }
+            lengths[d] = UInt16(min(length, Int(UInt16.max)))
+            totalLength += length
+        }
+
+        // Term ids in byte order, so a prefix is an id range.
+        let order = terms.indices.sorted { terms[$0].utf8.lexicographicallyPrecedes(terms[$1].utf8) }
+        var remap = [UInt32](repeating: 0, count: terms.count)
+        for (newId, old) in order.enumerated() { remap[old] = UInt32(newId) }
+        dictionary = TermDictionary(sortedTerms: order.map { terms[$0] })
+
+        // Counting sort of occurrences by term; within a term they stay in (document, position) order.
+        var termOcc = [UInt32](repeating: 0, count: terms.count + 1)
+        for t in occTerm { termOcc[Int(remap[Int(t)]) + 1] += 1 }
+        for i in 0..<terms.count { termOcc[i + 1] += termOcc[i] }
+        var fill = termOcc
+        var sortedDoc = [UInt32](repeating: 0, count: occTerm.count)
+        var positions = [UInt32](repeating: 0, count: occTerm.count)
+        for i in 0..<occTerm.count {
+            let t = Int(remap[Int(occTerm[i])])
+            let k = Int(fill[t])
+            sortedDoc[k] = occDoc[i]
+            positions[k] = occPos[i]
+            fill[t] = UInt32(k + 1)
+        }
+
+        // Group each term's occurrences by document into postings.
+        var termStart: [UInt32] = [0]
+        termStart.reserveCapacity(terms.count + 1)
+        var docs: [UInt32] = [], first: [UInt32] = [], positionStart: [UInt32] = []
+        docs.reserveCapacity(occTerm.count)
+        first.reserveCapacity(occTerm.count)
+        positionStart.reserveCapacity(occTerm.count + 1)
+        for t in 0..<terms.count {
+            var k = Int(termOcc[t])
+            let end = Int(termOcc[t + 1])
+            while k < end {
+                let d = sortedDoc[k]
+                let start = k
+                while k < end && sortedDoc[k] == d { k += 1 }
+                if k - start > 1 { positions[start..<k].sort() }
+                docs.append(d)
+                let packed = positions[start]
+                let slot = slots[Int(PostingStore.slot(packed))]
+                let position = slot.unordered ? 0 : min(PostingStore.word(packed), 1023)
+                first.append(UInt32(min(slot.priority, 1023)) << 10 | position)
+                positionStart.append(UInt32(start))
+            }
+            termStart.append(UInt32(docs.count))
+        }
+        positionStart.append(UInt32(positions.count))
+        postings = PostingStore(
+            termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
+        documentLength = lengths
+        averageLength = documents.isEmpty ? 1 : max(1, Double(totalLength) / Double(documents.count))
+        self.slots = slots
+    }
+}

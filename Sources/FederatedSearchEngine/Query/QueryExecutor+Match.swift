@@ -1,0 +1,103 @@
+import FederatedSearchCore
+
+extension QueryExecutor {
+    /// The documents the query's words match, then those passing the filters, with word hits.
+    mutating func matchText(_ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch) throws -> TextMatch {
+        let n = index.documentCount
+        let typos = typoMode != .disabled
+        var words: [WordMatches] = []
+        var textDocs: [UInt32]
+        if parsed.isEmpty {
+            textDocs = Array(0..<UInt32(n))
+        } else {
+            words.reserveCapacity(parsed.words.count)
+            for w in parsed.words { words.append(index.matches(of: w, typos: typos, scratch: &scratch)) }
+            textDocs = CandidateMatcher.documents(
+                words, required: parsed.words.map { !$0.isOptional }, documentCount: n)
+        }
+        try check.now()
+        if !parsed.excluded.isEmpty {
+            let excluded = excludedDocuments(parsed.excluded)
+            textDocs.removeAll { excluded.contains($0) }
+        }
+        var docs = filters.all.map { set in textDocs.filter { set.contains($0) } } ?? textDocs
+        let restrict = parameters.restrictSearchableAttributes
+        let cuts = restrict != nil || typoMode == .min || typoMode == .strict
+        if words.count == 1 && filters.all == nil && parsed.excluded.isEmpty && !cuts {
+            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]))
+        }
+        var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words)
+        try check.now()
+        if let restrict, !words.isEmpty {
+            (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, to: Set(restrict))
+            if !filters.isDisjunctive { textDocs = docs }
+        }
+        if (typoMode == .min || typoMode == .strict) && !words.isEmpty && !docs.isEmpty {
+            let w = words.count
+            func typos(_ hits: [UInt32], _ row: Int) -> Int {
+                var t = 0
+                for i in 0..<w where hits[row * w + i] != .max { t += MatchFlags.typos(hits[row * w + i] >> MatchFlags.shift) }
+                return t
+            }
+            let fewest = (0..<docs.count).map { typos(hits, $0) }.min() ?? 0
+            let allowed = typoMode == .min ? fewest : fewest + 1
+            (docs, hits) = compact(docs, hits, width: w) { typos(hits, $0) <= allowed }
+            if filters.isDisjunctive {
+                let textHits = CandidateMatcher.hits(textDocs, words)
+                textDocs = compact(textDocs, textHits, width: w) { typos(textHits, $0) <= allowed }.0
+            } else {
+                textDocs = docs
+            }
+        }
+        return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .table(hits, width: words.count))
+    }
+
+    /// Documents containing any excluded term (exact terms only).
+    func excludedDocuments(_ terms: [String]) -> DocumentSet {
+        var set = DocumentSet(capacity: index.documentCount)
+        for t in terms {
+            guard let id = index.text.dictionary.id(of: Array(t.utf8)) else { continue }
+            for p in index.text.postings.postings(id) { set.insert(index.text.postings.docs[p]) }
+        }
+        return set
+    }
+
+    /// Keeps the rows for which `keep(row)` holds.
+    func compact(_ docs: [UInt32], _ hits: [UInt32], width: Int, _ keep: (Int) -> Bool) -> ([UInt32], [UInt32]) {
+        var d2: [UInt32] = [], h2: [UInt32] = []
+        for row in 0..<docs.count where keep(row) {
+            d2.append(docs[row])
+            h2.append(contentsOf: hits[row * width..<(row + 1) * width])
+        }
+        return (d2, h2)
+    }
+
+    /// `restrictSearchableAttributes`: a word hit counts only if its best posting occurs in
+    /// one of the allowed attributes.
+    func restrictAttributes(_ docs: [UInt32], _ hits: [UInt32], words: [QueryWord], to names: Set<String>)
+        -> ([UInt32], [UInt32])
+    {
+        let allowed = Set(index.text.slots.indices.filter { names.contains(index.text.slots[$0].name) }.map(UInt32.init))
+        let postings = index.text.postings
+        let w = words.count
+        var hits = hits
+        for row in 0..<docs.count {
+            for i in 0..<w where hits[row * w + i] != .max {
+                let p = Int(hits[row * w + i] & MatchFlags.postingMask)
+                if !postings.positions[postings.positionRange(p)].contains(where: { allowed.contains(PostingStore.slot($0)) }) {
+                    hits[row * w + i] = .max
+                }
+            }
+        }
+        let anyOptional = words.contains { $0.isOptional }
+        return compact(docs, hits, width: w) { row in
+            var present = false
+            for i in 0..<w {
+                let has = hits[row * w + i] != .max
+                if !has && !words[i].isOptional { return false }
+                present = present || has
+            }
+            return present || !anyOptional
+        }
+    }
+}

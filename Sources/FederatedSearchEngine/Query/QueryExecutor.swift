@@ -1,0 +1,115 @@
+import FederatedSearchCore
+
+/// Runs one query against a snapshot: parse, match words, filter, rank, count facets,
+/// build the page. One executor per query; it owns nothing shared.
+struct QueryExecutor {
+    let index: IndexSnapshot
+    let name: String
+    let query: SearchQuery
+    var check = CancellationCheck()
+
+    init(index: IndexSnapshot, name: String, query: SearchQuery) {
+        self.index = index
+        self.name = name
+        self.query = query
+    }
+
+    var parameters: SearchParameters { query.parameters }
+
+    /// The typo mode in force: the query's, else the index's (a query `typoTolerance: false` wins).
+    var typoMode: TypoTolerance {
+        let p = parameters
+        if let m = p.typoToleranceMode { return TypoTolerance(rawValue: m.rawValue) ?? .enabled }
+        return p.typoTolerance ? index.settings.typoTolerance : .disabled
+    }
+
+    func parse() -> ParsedQuery {
+        let p = parameters
+        let parser = QueryParser(
+            analyzer: index.analyzer, stopWords: index.stopWords,
+            minWordSizefor1Typo: p.minWordSizefor1Typo ?? index.settings.minWordSizefor1Typo,
+            minWordSizefor2Typos: p.minWordSizefor2Typos ?? index.settings.minWordSizefor2Typos)
+        return parser.parse(query.text, parameters: p, typos: typoMode)
+    }
+
+    mutating func execute(scratch: inout Scratch) throws -> SearchResults {
+        let started = ContinuousClock.now
+        let p = parameters
+        var parsed = parse()
+        let filters = try FilterPlan(index: index, parameters: p)
+        try check.now()
+
+        var match = try matchText(parsed, filters: filters, scratch: &scratch)
+        // removeWordsIfNoResults: retry with fewer or optional words while nothing matches.
+        if match.docs.isEmpty && parsed.words.count > 1 && p.removeWordsIfNoResults != .none {
+            var words = parsed.words
+            while match.docs.isEmpty && words.count > 1 {
+                switch p.removeWordsIfNoResults {
+                case .lastWords: words.removeLast()
+                case .firstWords: words.removeFirst()
+                case .allOptional: for i in words.indices { words[i].isOptional = true }
+                case .none: break
+                }
+                parsed.words = words
+                match = try matchText(parsed, filters: filters, scratch: &scratch)
+                if p.removeWordsIfNoResults == .allOptional { break }
+            }
+        }
+        try check.now()
+
+        let page = PageRequest(parameters: p, limit: index.settings.paginationLimitedTo)
+        let ranked = try rank(match, parsed: parsed, page: page)
+        let facets = try countFacets(match, filters: filters)
+        let hits = buildHits(ranked, match: match, parsed: parsed)
+
+        let elapsed = ContinuousClock.now - started
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return SearchResults(
+            hits: hits, nbHits: ranked.nbHits, page: page.page, nbPages: page.pages(for: ranked.nbHits),
+            hitsPerPage: page.hitsPerPage, facets: facets.counts, facetsStats: facets.stats, exhaustiveNbHits: true,
+            processingTimeMS: ms, query: query.text, params: p.encodedForResponse(query: query.text), index: name)
+    }
+}
+
+/// The documents a query's text matches, before and after filters.
+struct TextMatch {
+    var words: [WordMatches]
+    /// Text matches (after exclusions and typo-mode cuts), before filters: disjunctive facets count these.
+    var textDocs: [UInt32]
+    /// Matches passing every filter, ascending.
+    var docs: [UInt32]
+    /// Word hits of `docs`, row by row.
+    var hits: HitTable
+}
+
+/// The page a query asks for.
+struct PageRequest {
+    var page: Int
+    var hitsPerPage: Int
+    /// First and past-the-end rank of the hits to return.
+    var start: Int
+    var end: Int
+    var limit: Int
+
+    init(parameters p: SearchParameters, limit: Int) {
+        self.limit = limit
+        if let offset = p.offset {
+            let length = p.length ?? p.hitsPerPage
+            hitsPerPage = length
+            page = length > 0 ? offset / length : 0
+            start = min(offset, limit)
+            end = min(offset + length, limit)
+        } else {
+            hitsPerPage = p.hitsPerPage
+            page = p.page
+            start = min(p.page * p.hitsPerPage, limit)
+            end = min(start + p.hitsPerPage, limit)
+        }
+    }
+
+    func pages(for nbHits: Int) -> Int {
+        guard hitsPerPage > 0 else { return 0 }
+        let reachable = min(nbHits, limit)
+        return (reachable + hitsPerPage - 1) / hitsPerPage
+    }
+}

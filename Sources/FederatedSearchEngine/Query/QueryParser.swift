@@ -1,0 +1,81 @@
+import FederatedSearchCore
+
+/// Turns the query text into a ``ParsedQuery`` with the index's analysis: quoted phrases and
+/// `-exclusions` (with `advancedSyntax`), prefix flags by `queryType`, typo budgets by word
+/// length, stop words and optional words.
+struct QueryParser {
+    let analyzer: TextAnalyzer
+    let stopWords: Set<String>
+    let minWordSizefor1Typo: Int
+    let minWordSizefor2Typos: Int
+    /// The most words a query keeps; later words are ignored.
+    static let maxWords = 32
+
+    func parse(_ text: String, parameters p: SearchParameters, typos: TypoTolerance) -> ParsedQuery {
+        var words: [QueryWord] = []
+        var excluded: [String] = []
+        let advanced = p.advancedSyntax
+        var segments: [(text: String, quoted: Bool)] = []
+        if advanced {
+            var quoted = false
+            for (i, part) in text.split(separator: "\"", omittingEmptySubsequences: false).enumerated() {
+                if i > 0 { quoted.toggle() }
+                segments.append((String(part), quoted))
+            }
+            // An unmatched quote opens no phrase.
+            if quoted, let last = segments.popLast() { segments.append((last.text, false)) }
+        } else {
+            segments = [(text, false)]
+        }
+        for segment in segments {
+            if segment.quoted {
+                let tokens = analyzer.queryTokens(segment.text)
+                guard !tokens.isEmpty else { continue }
+                words.append(QueryWord(
+                    terms: tokens.map(\.term), originals: tokens.map(\.original), isPrefix: false, maxTypos: 0,
+                    isOptional: false))
+                continue
+            }
+            for chunk in segment.text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+                if advanced && chunk.hasPrefix("-") && chunk.count > 1 {
+                    excluded += analyzer.queryTokens(String(chunk.dropFirst())).map(\.term)
+                    continue
+                }
+                for t in analyzer.queryTokens(String(chunk)) {
+                    words.append(QueryWord(terms: [t.term], originals: [t.original], isPrefix: false, maxTypos: 0, isOptional: false))
+                }
+            }
+        }
+        if words.count > Self.maxWords { words.removeLast(words.count - Self.maxWords) }
+        // Stop words go, unless nothing would be left.
+        if !stopWords.isEmpty {
+            let kept = words.filter { $0.isPhrase || !stopWords.contains($0.term) }
+            if !kept.isEmpty { words = kept }
+        }
+        let optional = Set(p.optionalWords.flatMap { analyzer.queryTokens($0).map(\.term) })
+        let allOptional = p.matchingStrategy == .any
+        for i in words.indices {
+            var w = words[i]
+            if !w.isPhrase {
+                switch p.queryType {
+                case .prefixAll: w.isPrefix = true
+                case .prefixLast: w.isPrefix = i == words.count - 1
+                case .prefixNone: w.isPrefix = false
+                }
+                w.maxTypos = typoBudget(w.term, typos)
+            }
+            w.isOptional = allOptional || (!w.isPhrase && optional.contains(w.term))
+            words[i] = w
+        }
+        return ParsedQuery(words: words, excluded: excluded)
+    }
+
+    /// Typos allowed for a word of this length (counted in characters).
+    func typoBudget(_ term: String, _ typos: TypoTolerance) -> Int {
+        if typos == .disabled { return 0 }
+        let n = term.unicodeScalars.count
+        if n >= minWordSizefor2Typos { return 2 }
+        if n >= minWordSizefor1Typo { return 1 }
+        return 0
+    }
+}

@@ -1,0 +1,30 @@
+/// One unit of a query that documents must (or, when optional, may) match: a word, or a
+/// quoted phrase whose words must be adjacent.
+struct QueryWord: Equatable {
+    /// Folded terms: one for a word, several for a phrase.
+    var terms: [String]
+    /// The words as typed (for `matchedWords`).
+    var originals: [String]
+    /// Whether the word also matches as a prefix of longer terms.
+    var isPrefix: Bool
+    /// The most typos allowed (0 for phrases).
+    var maxTypos: Int
+    /// Whether documents may lack it (optional words, `matchingStrategy: any`).
+    var isOptional: Bool
+
+    var isPhrase: Bool { terms.count > 1 }
+    /// The folded term of a single word.
+    var term: String { terms[0] }
+}
+
+/// A parsed query: the words to match and the terms to exclude.
+struct ParsedQuery: Equatable {
+    var words: [QueryWord]
+    /// Folded terms whose documents are removed (`-word`).
+    var excluded: [String]
+
+    /// Whether nothing is left to match (an empty query returns every document).
+    var isEmpty: Bool { words.isEmpty }
+    /// The words documents must match.
+    var requiredCount: Int { words.filter { !$0.isOptional }.count }
+}

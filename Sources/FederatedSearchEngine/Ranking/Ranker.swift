@@ -1,0 +1,216 @@
+import FederatedSearchCore
+import Foundation
+
+/// What the ranking rules measured for one hit (reported in `_rankingInfo`).
+struct HitMeasures {
+    var typos = 0
+    var matchedWords = 0
+    var proximity = 0
+    /// Priority of the best attribute matched, and the word position there.
+    var attributePriority = 0
+    var attributePosition = 0
+    var firstMatchedWord = 0
+    var exactWords = 0
+    var bm25 = 0.0
+    var geoDistance: Double?
+}
+
+/// Computes ranking keys and measures of candidate documents for one query.
+struct Ranker {
+    let index: IndexSnapshot
+    let words: [WordMatches]
+    let layout: RankingLayout
+    let center: GeoPoint?
+    /// Per word: BM25 inverse document frequency.
+    let idf: [Double]
+    private let sorts: [(ordinals: [UInt32], shift: Int)]
+    private let attributeKeys: [UInt32]
+    private let customOrdinal: [UInt32]
+    private let positionStart: [UInt32]
+    private let positions: [UInt32]
+    private let documentLength: [UInt16]
+    private let typoShift, geoShift, wordsShift, proximityShift, attributeShift, exactShift, customShift, bm25Shift: Int
+
+    /// Largest proximity a pair of words contributes (also for words in different attributes).
+    static let maxPairDistance = 8
+
+    init(index: IndexSnapshot, words: [WordMatches], layout: RankingLayout, center: GeoPoint?) {
+        self.index = index
+        self.words = words
+        self.layout = layout
+        self.center = center
+        let n = Double(max(index.documentCount, 1))
+        idf = words.map { w in
+            let df = Double(w.count)
+            return log(1 + (n - df + 0.5) / (df + 0.5))
+        }
+        sorts = layout.fields.compactMap { f in
+            if case .sort(let rule) = f.field, let o = index.sortOrdinals[rule] { return (o, f.shift) }
+            return nil
+        }
+        attributeKeys = index.text.postings.attributeKey
+        customOrdinal = index.customOrdinal
+        positionStart = index.text.postings.positionStart
+        positions = index.text.postings.positions
+        documentLength = index.text.documentLength
+        typoShift = layout.shift(.typo)
+        geoShift = layout.shift(.geo)
+        wordsShift = layout.shift(.words)
+        proximityShift = layout.shift(.proximity)
+        attributeShift = layout.shift(.attribute)
+        exactShift = layout.shift(.exact)
+        customShift = layout.shift(.custom)
+        bm25Shift = layout.shift(.bm25)
+    }
+
+    /// The ranking key of the document `doc` in row `row` of `hits`.
+    @inline(__always)
+    func key(doc: UInt32, hits: HitTable, row: Int) -> UInt128 {
+        let w = words.count
+        var key = UInt128(doc)
+        if w > 0 {
+            var typos = 0, matched = 0, nonExact = 0
+            var attribute = UInt32.max
+            for i in 0..<w {
+                let h = hits.hit(row, i)
+                if h == .max { continue }
+                matched += 1
+                let flags = h >> MatchFlags.shift
+                typos += MatchFlags.typos(flags)
+                nonExact += Int(flags & 1)
+                let a = attributeKeys[Int(h & MatchFlags.postingMask)]
+                if a < attribute { attribute = a }
+            }
+            nonExact += w - matched
+            if typoShift >= 0 { key |= UInt128(min(typos, 127)) << typoShift }
+            if wordsShift >= 0 { key |= UInt128(w - matched) << wordsShift }
+            if attributeShift >= 0 { key |= UInt128(attribute) << attributeShift }
+            if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
+            if proximityShift >= 0 { key |= UInt128(min(proximity(hits, row: row), 255)) << proximityShift }
+            if bm25Shift >= 0 {
+                let q = UInt32(min(bm25(doc: doc, hits: hits, row: row) * 4096, Double((1 << 20) - 1)))
+                key |= UInt128((1 << 20) - 1 - q) << bm25Shift
+            }
+        }
+        if geoShift >= 0 {
+            let units = geoDistance(doc).map { min($0 / 10, Double((1 << 20) - 1)) } ?? Double((1 << 20) - 1)
+            key |= UInt128(UInt32(units)) << geoShift
+        }
+        if customShift >= 0 { key |= UInt128(min(customOrdinal[Int(doc)], (1 << 22) - 1)) << customShift }
+        for s in sorts { key |= UInt128(min(s.ordinals[Int(doc)], (1 << 22) - 1)) << s.shift }
+        return key
+    }
+
+    /// Sum over consecutive matched words of their smallest distance (capped at 8 a pair).
+    func proximity(_ hits: HitTable, row: Int) -> Int {
+        var total = 0
+        var previous = UInt32.max
+        for i in 0..<words.count {
+            let h = hits.hit(row, i)
+            if h == .max { continue }
+            if previous != .max {
+                total += pairDistance(Int(previous & MatchFlags.postingMask), Int(h & MatchFlags.postingMask))
+            }
+            previous = h
+        }
+        return total
+    }
+
+    /// The smallest distance between two postings' positions in the same attribute; a word
+    /// after the other counts its gap, before it one more.
+    func pairDistance(_ a: Int, _ b: Int) -> Int {
+        var i = Int(positionStart[a]), j = Int(positionStart[b])
+        let iEnd = Int(positionStart[a + 1]), jEnd = Int(positionStart[b + 1])
+        var best = Self.maxPairDistance
+        while i < iEnd && j < jEnd {
+            let x = positions[i], y = positions[j]
+            if PostingStore.slot(x) == PostingStore.slot(y) {
+                let d = y > x ? Int(y - x) : Int(x - y) + 1
+                if d < best {
+                    best = d
+                    if d == 1 { return 1 }
+                }
+            }
+            if x < y { i += 1 } else { j += 1 }
+        }
+        return best
+    }
+
+    /// BM25 over the matched words; typo and non-exact matches count less.
+    func bm25(doc: UInt32, hits: HitTable, row: Int) -> Double {
+        let k1 = index.settings.bm25K1, b = index.settings.bm25B
+        let norm = k1 * (1 - b + b * Double(documentLength[Int(doc)]) / index.text.averageLength)
+        var score = 0.0
+        for i in 0..<words.count {
+            let h = hits.hit(row, i)
+            if h == .max { continue }
+            let flags = h >> MatchFlags.shift
+            let p = Int(h & MatchFlags.postingMask)
+            let tf = Double(positionStart[p + 1] &- positionStart[p])
+            let weight = MatchFlags.isExact(flags) ? 1.0 : 0.8 / Double(1 + MatchFlags.typos(flags))
+            score += weight * idf[i] * tf * (k1 + 1) / (tf + norm)
+        }
+        return score
+    }
+
+    /// Metres from the query's centre to the document, if both are known.
+    func geoDistance(_ doc: UInt32) -> Double? {
+        guard let center, !index.latitudes.isEmpty else { return nil }
+        let lat = index.latitudes[Int(doc)], lng = index.longitudes[Int(doc)]
+        guard !lat.isNaN else { return nil }
+        return Geo.distance(center, GeoPoint(lat: lat, lng: lng))
+    }
+
+    /// Everything the rules measured for one document (for the page's hits only).
+    func measures(doc: UInt32, hits: HitTable, row: Int) -> HitMeasures {
+        var m = HitMeasures()
+        var attribute = UInt32.max
+        for i in 0..<words.count {
+            let h = hits.hit(row, i)
+            if h == .max { continue }
+            m.matchedWords += 1
+            let flags = h >> MatchFlags.shift
+            m.typos += MatchFlags.typos(flags)
+            if MatchFlags.isExact(flags) { m.exactWords += 1 }
+            attribute = min(attribute, attributeKeys[Int(h & MatchFlags.postingMask)])
+        }
+        if attribute != .max {
+            m.attributePriority = Int(attribute >> 10)
+            m.attributePosition = Int(attribute & 1023)
+            m.firstMatchedWord = m.attributePriority * 1000 + min(m.attributePosition, 999)
+        }
+        m.proximity = words.count > 1 ? proximity(hits, row: row) : 0
+        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, row: row)
+        m.geoDistance = geoDistance(doc)
+        return m
+    }
+
+    /// A relevance score in [0, 1], comparable across indices: the share of query words
+    /// matched, times a blend of typo, proximity, attribute, exactness and BM25 factors, each
+    /// 1 at best. An empty query scores 1 for every document.
+    func score(_ m: HitMeasures) -> Double {
+        let w = words.count
+        guard w > 0 else { return 1 }
+        let wordsFactor = Double(m.matchedWords) / Double(w)
+        let typo = 1 / Double(1 + m.typos)
+        let proximity = m.matchedWords > 1 ? Double(m.matchedWords - 1) / Double(max(m.proximity, m.matchedWords - 1)) : 1
+        let attribute = 1 / (1 + 0.5 * Double(m.attributePriority))
+        let exact = Double(m.exactWords) / Double(w)
+        let relevance = m.bm25 / (m.bm25 + 3)
+        let blend = 0.35 + 0.2 * typo + 0.15 * proximity + 0.1 * attribute + 0.1 * exact + 0.1 * relevance
+        return min(1, max(0, wordsFactor * blend))
+    }
+}
+
+/// Great-circle distances.
+enum Geo {
+    static let earthRadius = 6_371_000.0
+
+    /// Haversine distance in metres.
+    static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+        let toRad = Double.pi / 180
+        let dLat = (b.lat - a.lat) * toRad, dLng = (b.lng - a.lng) * toRad
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * toRad) * cos(b.lat * toRad) * sin(dLng / 2) * sin(dLng / 2)
+        return 2 * earthRadius * asin(min(1, sqrt(h)))
+    }
+}

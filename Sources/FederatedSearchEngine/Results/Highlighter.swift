@@ -1,0 +1,136 @@
+import FederatedSearchCore
+
+/// Builds `_highlightResult` and `_snippetResult` entries in Algolia's shape. Tags are only
+/// ever inserted at scalar boundaries of the original text, never inside a UTF-8 sequence.
+struct Highlighter {
+    let analyzer: TextAnalyzer
+    let matcher: HighlightMatcher
+    let preTag: [UInt8]
+    let postTag: [UInt8]
+    let ellipsis: String
+
+    /// One string value, highlighted.
+    private struct Marked {
+        var tokens: [TextToken]
+        /// Per token: highlighted original end offset, or nil.
+        var marks: [Int?]
+        var units: Set<Int>
+        var fully: Bool
+    }
+
+    private func mark(_ text: String) -> Marked {
+        let tokens = analyzer.textTokens(text)
+        var marks: [Int?] = []
+        var units: Set<Int> = []
+        var fully = !tokens.isEmpty
+        for t in tokens {
+            if let m = matcher.match(t.term) {
+                units.insert(m.unit)
+                let end = t.originalEnd(coveringFolded: m.length)
+                marks.append(end)
+                if end < t.end { fully = false }
+            } else {
+                marks.append(nil)
+                fully = false
+            }
+        }
+        return Marked(tokens: tokens, marks: marks, units: units, fully: fully)
+    }
+
+    private func render(_ bytes: [UInt8], _ m: Marked, from: Int, to: Int, tokenRange: Range<Int>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(to - from + 16)
+        var cursor = from
+        for i in tokenRange {
+            guard let end = m.marks[i] else { continue }
+            let t = m.tokens[i]
+            out.append(contentsOf: bytes[cursor..<t.start])
+            out.append(contentsOf: preTag)
+            out.append(contentsOf: bytes[t.start..<end])
+            out.append(contentsOf: postTag)
+            cursor = end
+        }
+        if cursor < to { out.append(contentsOf: bytes[cursor..<to]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func level(_ units: Set<Int>) -> String {
+        if units.isEmpty { return "none" }
+        return units.count >= matcher.originals.count ? "full" : "partial"
+    }
+
+    private func matchedWords(_ units: Set<Int>) -> JSONValue {
+        .array(units.sorted().flatMap { matcher.originals[$0] }.map { .string($0) })
+    }
+
+    /// `_highlightResult` of a value: strings and numbers become highlight objects, arrays
+    /// arrays of them, objects objects of them.
+    func highlight(_ value: JSONValue) -> JSONValue? {
+        switch value {
+        case .array(let items): return .array(items.compactMap(highlight))
+        case .object(let o):
+            var out = JSONObject()
+            for e in o.entries { if let h = highlight(e.value) { out.appendUnchecked(e.key, h) } }
+            return .object(out)
+        default:
+            guard let text = AttributePath.text(of: value) else { return nil }
+            let m = mark(text)
+            let bytes = Array(text.utf8)
+            var o = JSONObject()
+            o.appendUnchecked("value", .string(render(bytes, m, from: 0, to: bytes.count, tokenRange: m.tokens.indices)))
+            let lv = level(m.units)
+            o.appendUnchecked("matchLevel", .string(lv))
+            if lv != "none" { o.appendUnchecked("fullyHighlighted", .bool(m.fully)) }
+            o.appendUnchecked("matchedWords", matchedWords(m.units))
+            return .object(o)
+        }
+    }
+
+    /// `_snippetResult` of a value: the window of `words` words with the most matches.
+    func snippet(_ value: JSONValue, words: Int) -> JSONValue? {
+        switch value {
+        case .array(let items): return .array(items.compactMap { snippet($0, words: words) })
+        case .object(let o):
+            var out = JSONObject()
+            for e in o.entries { if let s = snippet(e.value, words: words) { out.appendUnchecked(e.key, s) } }
+            return .object(out)
+        default:
+            guard let text = AttributePath.text(of: value) else { return nil }
+            let m = mark(text)
+            let bytes = Array(text.utf8)
+            let n = m.tokens.count
+            let size = max(1, words)
+            var start = 0
+            if n > size {
+                var best = -1, inWindow = 0
+                for i in 0..<n {
+                    if m.marks[i] != nil { inWindow += 1 }
+                    if i >= size && m.marks[i - size] != nil { inWindow -= 1 }
+                    if i >= size - 1 && inWindow > best {
+                        best = inWindow
+                        start = i - size + 1
+                    }
+                }
+                // Centre a lone match a little: show a few words of context before it.
+                if best > 0, let firstMark = (start..<min(n, start + size)).first(where: { m.marks[$0] != nil }) {
+                    start = max(0, min(firstMark - 2, n - size))
+                }
+            }
+            let end = min(n, start + size)
+            var value = ""
+            if n == 0 {
+                value = text
+            } else {
+                let from = start == 0 ? 0 : m.tokens[start].start
+                let to = end == n ? bytes.count : m.tokens[end - 1].end
+                value = render(bytes, m, from: from, to: to, tokenRange: start..<end)
+                if start > 0 { value = ellipsis + value }
+                if end < n { value += ellipsis }
+            }
+            var o = JSONObject()
+            o.appendUnchecked("value", .string(value))
+            o.appendUnchecked("matchLevel", .string(level(m.units)))
+            return .object(o)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import FederatedSearchCore
+
+extension QueryExecutor {
+    /// The page's hits: retrieved attributes, highlights, snippets, score and ranking info.
+    func buildHits(_ ranked: RankedPage, match m: TextMatch, parsed: ParsedQuery) -> [Hit] {
+        let p = parameters
+        let highlighter = Highlighter(
+            analyzer: index.analyzer,
+            matcher: HighlightMatcher(words: parsed.words, index: index, typos: typoMode != .disabled),
+            preTag: Array(p.highlightPreTag.utf8), postTag: Array(p.highlightPostTag.utf8),
+            ellipsis: p.snippetEllipsisText)
+        let highlightPaths = (p.attributesToHighlight ?? index.text.slots.map(\.name)).map(AttributePath.init)
+        let snippets: [(path: AttributePath, words: Int)] = (p.attributesToSnippet ?? []).map { spec in
+            if let colon = spec.lastIndex(of: ":"), let n = Int(spec[spec.index(after: colon)...]) {
+                return (AttributePath(String(spec[..<colon])), n)
+            }
+            return (AttributePath(spec), 10)
+        }
+        let unretrievable = Set(index.settings.unretrievableAttributes)
+        return ranked.rows.map { row in
+            let doc = m.docs[row]
+            let document = index.documents[Int(doc)]
+            var highlight = JSONObject()
+            for path in expand(highlightPaths, document) {
+                if unretrievable.contains(path.name) { continue }
+                if let v = path.value(in: document), let h = highlighter.highlight(v) { highlight.appendUnchecked(path.name, h) }
+            }
+            var snippet = JSONObject()
+            for s in snippets {
+                for path in expand([s.path], document) where !unretrievable.contains(path.name) {
+                    if let v = path.value(in: document), let h = highlighter.snippet(v, words: s.words) {
+                        snippet.appendUnchecked(path.name, h)
+                    }
+                }
+            }
+            let measures = ranked.ranker.measures(doc: doc, hits: m.hits, row: row)
+            return Hit(
+                objectID: index.objectIDs[Int(doc)], attributes: retrieve(document, unretrievable: unretrievable),
+                highlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
+                rankingScore: ranked.ranker.score(measures),
+                rankingInfo: p.getRankingInfo ? rankingInfo(measures, doc: doc) : nil)
+        }
+    }
+
+    /// `*` stands for every top-level attribute of the document.
+    private func expand(_ paths: [AttributePath], _ document: JSONObject) -> [AttributePath] {
+        guard paths.contains(where: { $0.name == "*" }) else { return paths }
+        return document.keys.filter { $0 != "objectID" }.map(AttributePath.init)
+    }
+
+    /// The attributes of `attributesToRetrieve` (`*` or nil: all; `-attr` with `*` excludes).
+    func retrieve(_ document: JSONObject, unretrievable: Set<String>) -> JSONObject {
+        let wanted = parameters.attributesToRetrieve
+        let all = wanted == nil || wanted!.contains("*")
+        let excluded = Set((wanted ?? []).filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) })
+        let listed = Set(wanted ?? [])
+        var out = JSONObject()
+        for e in document.entries where e.key != "objectID" && !unretrievable.contains(e.key) {
+            if all ? !excluded.contains(e.key) : listed.contains(e.key) { out.appendUnchecked(e.key, e.value) }
+        }
+        if !all {  // nested paths (`author.name`) come as their own keys
+            for name in wanted! where name.contains(".") && document[name] == nil && !unretrievable.contains(name) {
+                if let v = AttributePath(name).value(in: document) { out.appendUnchecked(name, v) }
+            }
+        }
+        return out
+    }
+
+    func rankingInfo(_ m: HitMeasures, doc: UInt32) -> JSONObject {
+        var o = JSONObject()
+        o.appendUnchecked("nbTypos", .number(Double(m.typos)))
+        o.appendUnchecked("firstMatchedWord", .number(Double(m.firstMatchedWord)))
+        o.appendUnchecked("proximityDistance", .number(Double(m.proximity)))
+        o.appendUnchecked("userScore", .number(Double(index.documentCount - Int(index.customOrdinal[Int(doc)]))))
+        o.appendUnchecked("geoDistance", .number(m.geoDistance.map { ($0).rounded() } ?? 0))
+        o.appendUnchecked("geoPrecision", .number(1))
+        o.appendUnchecked("nbExactWords", .number(Double(m.exactWords)))
+        o.appendUnchecked("words", .number(Double(m.matchedWords)))
+        o.appendUnchecked("filters", .number(0))
+        o.appendUnchecked("bm25", .number((m.bm25 * 1000).rounded() / 1000))
+        return o
+    }
+}

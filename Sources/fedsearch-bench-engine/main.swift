@@ -1,0 +1,129 @@
+// fedsearch-bench-engine: the embedded engine on the shared benchmark corpus, in process.
+//
+// Implements the contract of ../shared/bench/compare.py: indexes $BENCH_CORPUS/docs.ndjson
+// (title searchable, category a facet, price numeric), runs each query file with top-10
+// results (documents included, highlighting off), and prints one JSON line with p50/p99 per
+// class. Semantics per class: single/two exact words (AND, no prefix, no typos); prefix the
+// last word as a prefix; single_typo_d1 one edit allowed on every word; "+facets" also counts
+// the category facet over all matches.
+//
+//     BENCH_CORPUS=/tmp/fedsearch-bench/corpus .build/release/fedsearch-bench-engine
+//
+// With `--eval DIR` it measures ranking quality on a BEIR-layout collection instead
+// (see Evaluation.swift):  .build/release/fedsearch-bench-engine --eval ../shared/datasets/cranfield
+
+import FederatedSearchCore
+import FederatedSearchEngine
+import Foundation
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("fedsearch-bench-engine: \(message)\n".utf8))
+    exit(1)
+}
+
+func lines(_ path: String) -> [String] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
+    return text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+}
+
+func rssMB() -> Double {
+    for line in lines("/proc/self/status") where line.hasPrefix("VmRSS:") {
+        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+func percentile(_ xs: [Double], _ p: Double) -> Double {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return .nan }
+    let k = Double(s.count - 1) * p / 100
+    let f = Int(k), c = min(f + 1, s.count - 1)
+    return s[f] + (s[c] - s[f]) * (k - Double(f))
+}
+
+func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--eval" {
+    do { try Evaluation.run(directory: CommandLine.arguments[2]) } catch { fail("\(error)") }
+    exit(0)
+}
+
+let corpus = ProcessInfo.processInfo.environment["BENCH_CORPUS"] ?? "/tmp/fedsearch-bench/corpus"
+var documents: [JSONObject] = []
+for (i, line) in lines("\(corpus)/docs.ndjson").enumerated() {
+    guard let v = try? JSONParser.parse(line), let o = v.objectValue else { fail("docs.ndjson line \(i + 1) is not an object") }
+    documents.append(o)
+}
+
+var settings = IndexSettings()
+settings.searchableAttributes = [SearchableAttribute(name: "title", priority: 0)]
+settings.attributesForFaceting = [FacetingAttribute(name: "category"), FacetingAttribute(name: "price", mode: .filterOnly)]
+
+let rss0 = rssMB()
+let t0 = nanos()
+let index: EmbeddedIndex
+do { index = try EmbeddedIndex(name: "bench", settings: settings, documents: documents) } catch { fail("\(error)") }
+let buildSeconds = Double(nanos() - t0) / 1e9
+let rss1 = rssMB()
+
+func parameters(prefix: Bool, typos: Bool, facets: Bool) -> SearchParameters {
+    var p = SearchParameters()
+    p.hitsPerPage = 10
+    p.attributesToHighlight = []
+    p.queryType = prefix ? .prefixLast : .prefixNone
+    p.typoTolerance = typos
+    p.typoToleranceMode = typos ? .enabled : .disabled
+    if typos {
+        p.minWordSizefor1Typo = 1
+        p.minWordSizefor2Typos = 100
+    }
+    if facets {
+        p.facets = ["category"]
+        p.maxValuesPerFacet = 50
+    }
+    return p
+}
+
+var checksum = 0
+@MainActor func time(_ queries: [String], _ p: SearchParameters) -> [Double] {
+    for q in queries.prefix(50) { checksum &+= (try? index.searchSync(SearchQuery(text: q, parameters: p)))?.nbHits ?? 0 }
+    var out: [Double] = []
+    out.reserveCapacity(queries.count)
+    for q in queries {
+        let start = nanos()
+        let r = try? index.searchSync(SearchQuery(text: q, parameters: p))
+        out.append(Double(nanos() - start) / 1000)
+        checksum &+= r?.hits.count ?? 0
+    }
+    return out
+}
+
+let single = lines("\(corpus)/q_single.txt"), two = lines("\(corpus)/q_two.txt")
+let prefix = lines("\(corpus)/q_prefix.txt"), typo = lines("\(corpus)/q_typo.txt")
+var result: [(String, JSONValue)] = [
+    ("engine", "fedsearch-embedded"), ("n_docs", .number(Double(documents.count))),
+    ("build_s", .number((buildSeconds * 1000).rounded() / 1000)), ("index_rss_mb", .number(((rss1 - rss0) * 10).rounded() / 10)),
+]
+let exact = parameters(prefix: false, typos: false, facets: false)
+var hitsTwo = 0
+for q in two { hitsTwo += (try? index.searchSync(SearchQuery(text: q, parameters: exact)))?.nbHits ?? 0 }
+result.append(("mean_hits_two", .number(Double(hitsTwo) / Double(max(two.count, 1)))))
+let classes: [(String, [String], SearchParameters)] = [
+    ("single", single, exact), ("two", two, exact), ("prefix", prefix, parameters(prefix: true, typos: false, facets: false)),
+    ("single+facets", single, parameters(prefix: false, typos: false, facets: true)),
+    ("two+facets", two, parameters(prefix: false, typos: false, facets: true)),
+    ("prefix+facets", prefix, parameters(prefix: true, typos: false, facets: true)),
+    ("single_typo_d1", typo, parameters(prefix: false, typos: true, facets: false)),
+]
+for (name, queries, p) in classes {
+    let lat = time(queries, p)
+    result.append((name, .object(JSONObject([
+        ("p50_us", .number((percentile(lat, 50) * 10).rounded() / 10)),
+        ("p99_us", .number((percentile(lat, 99) * 10).rounded() / 10)),
+        ("mean_us", .number((lat.reduce(0, +) / Double(max(lat.count, 1)) * 10).rounded() / 10)),
+        ("n", .number(Double(lat.count))),
+    ]))))
+}
+result.append(("checksum", .number(Double(checksum))))
+print(JSONWriter.string(.object(JSONObject(result))))

@@ -1,0 +1,72 @@
+import FederatedSearchCore
+import Testing
+@testable import FederatedSearchEngine
+
+/// Analysis: folding, word boundaries, compounds, CJK, stemming. The same analysis runs at
+/// index and query time, so these properties are what makes "Amélie" find "amelie".
+@Suite struct AnalysisTests {
+    let analyzer = TextAnalyzer()
+
+    func indexTerms(_ text: String) -> [(String, Int)] {
+        var out: [(String, Int)] = []
+        _ = analyzer.forEachIndexTerm(in: text, firstPosition: 0) { out.append(($0, $1)) }
+        return out
+    }
+
+    @Test func foldsCaseDiacriticsAndWidth() {
+        #expect(analyzer.fold("Amélie") == "amelie")
+        #expect(analyzer.fold("ÉCOLE Straße") == "ecole strasse")
+        #expect(analyzer.fold("ＡＢＣ ﬁne") == "abc fine")
+        #expect(analyzer.fold("Œuvre Ærø") == "oeuvre aero")
+    }
+
+    @Test func keepsLettersAndDigitsTogether() {
+        #expect(analyzer.queryTokens("iPhone 15, 9200M!").map(\.term) == ["iphone", "15", "9200m"])
+    }
+
+    @Test func indexesJoinedWordsByPartsAndWhole() {
+        let terms = indexTerms("DDR2-SDRAM module")
+        #expect(terms.map(\.0) == ["ddr2", "sdram", "ddr2sdram", "module"])
+        #expect(terms.map(\.1) == [0, 1, 0, 2])
+    }
+
+    @Test func splitsCJKIntoCharacters() {
+        #expect(analyzer.queryTokens("東京タワー").map(\.term) == ["東", "京", "タ", "ワ", "ー"])
+        #expect(analyzer.queryTokens("東京 hotel").map(\.term) == ["東", "京", "hotel"])
+    }
+
+    @Test func separatorsToIndexAreKeptInWords() {
+        let a = TextAnalyzer(separatorsToIndex: "+#")
+        #expect(a.queryTokens("C++ and C#").map(\.term) == ["c++", "and", "c#"])
+        #expect(analyzer.queryTokens("C++").map(\.term) == ["c"])
+    }
+
+    @Test func textTokensMapFoldedPrefixesBackToTheOriginal() {
+        let tokens = analyzer.textTokens("Émile Zola")
+        #expect(tokens.count == 2)
+        #expect(tokens[0].start == 0 && tokens[0].end == 6)  // É is two bytes
+        #expect(tokens[0].originalEnd(coveringFolded: 2) == 3)  // "em" covers "Ém"
+    }
+
+    @Test func porterStemmer() {
+        let s = EnglishStemmer()
+        #expect(s.stem("connections") == "connect")
+        #expect(s.stem("connected") == "connect")
+        #expect(s.stem("ponies") == "poni")
+        #expect(s.stem("caresses") == "caress")
+        #expect(s.stem("relational") == "relat")
+        #expect(s.stem("hopping") == "hop")
+        #expect(s.stem("generalization") == "gener")
+        #expect(s.stem("été") == "été")
+    }
+
+    @Test func synonymsAreAnalyzed() {
+        let table = SynonymTable(
+            [Synonym(synonyms: ["TV", "Télévision"]), Synonym(input: "phone", synonyms: ["mobile phone"])],
+            analyzer: analyzer)
+        #expect(table.alternatives(of: "tv") == [["television"]])
+        #expect(table.alternatives(of: "television") == [["tv"]])
+        #expect(table.alternatives(of: "phone") == [["mobile", "phone"]])
+        #expect(table.alternatives(of: "mobile").isEmpty)
+    }
+}

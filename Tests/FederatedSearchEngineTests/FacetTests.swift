@@ -1,0 +1,63 @@
+import FederatedSearchCore
+import Testing
+@testable import FederatedSearchEngine
+
+/// Facets: counts over all matches (not only the page), sorted by count then value,
+/// `*`, maxValuesPerFacet, stats for numbers, disjunctive facets, facet value search.
+@Suite struct FacetTests {
+    let docs = """
+        {"objectID": "1", "title": "red shirt", "brand": "Acme", "genres": ["Drama", "Comedy"], "price": 10}
+        {"objectID": "2", "title": "red hat", "brand": "Bolt", "genres": ["Drama"], "price": 20}
+        {"objectID": "3", "title": "blue shirt", "brand": "Acme", "genres": ["Horror"], "price": 30}
+        {"objectID": "4", "title": "red scarf", "brand": "Crux", "genres": ["Comedy"], "price": 40}
+        """
+
+    func index() throws -> EmbeddedIndex {
+        try makeIndex(#"{"searchableAttributes": ["title"], "attributesForFaceting": ["brand", "searchable(genres)", "filterOnly(price)"]}"#, docs)
+    }
+
+    @Test func countsOverAllMatchesNotOnlyThePage() throws {
+        let r = try search(index(), "red", #"{"facets": ["brand", "genres"], "hitsPerPage": 1}"#)
+        #expect(r.hits.count == 1)
+        #expect(counts(r, "brand") == ["Acme": 1, "Bolt": 1, "Crux": 1])
+        #expect(counts(r, "genres") == ["Drama": 2, "Comedy": 2])
+    }
+
+    @Test func sortedByCountThenValueAndLimited() throws {
+        let r = try search(index(), "", #"{"facets": ["*"], "maxValuesPerFacet": 2}"#)
+        #expect(r.facets.map(\.attribute) == ["brand", "genres"])  // filterOnly is not counted
+        #expect(r.facets[0].values.map(\.value) == ["Acme", "Bolt"])
+        #expect(r.facets[1].values.map(\.value) == ["Comedy", "Drama"])
+        let alpha = try search(index(), "", #"{"facets": ["brand"], "sortFacetValuesBy": "alpha"}"#)
+        #expect(alpha.facets[0].values.map(\.value) == ["Acme", "Bolt", "Crux"])
+    }
+
+    @Test func statsForNumericFacets() throws {
+        let idx = try makeIndex(#"{"attributesForFaceting": ["price"]}"#, docs)
+        let r = try search(idx, "shirt", #"{"facets": ["price"]}"#)
+        #expect(r.facetsStats == [FacetStats(attribute: "price", min: 10, max: 30, avg: 20, sum: 40)])
+        #expect(counts(r, "price") == ["10": 1, "30": 1])
+    }
+
+    @Test func disjunctiveFacetIgnoresItsOwnRefinements() throws {
+        let r = try search(index(), "", #"{"facets": ["genres"], "disjunctiveFacets": ["brand"], "facetFilters": [["brand:Acme", "brand:Bolt"]]}"#)
+        #expect(Set(ids(r)) == ["1", "2", "3"])
+        #expect(counts(r, "brand") == ["Acme": 2, "Bolt": 1, "Crux": 1])
+        #expect(counts(r, "genres") == ["Drama": 2, "Comedy": 1, "Horror": 1])
+        // Other filters still apply to the disjunctive counts.
+        let r2 = try search(index(), "", #"{"disjunctiveFacets": ["brand"], "filters": "brand:Acme AND genres:Drama"}"#)
+        #expect(ids(r2) == ["1"])
+        #expect(counts(r2, "brand") == ["Acme": 1, "Bolt": 1])
+    }
+
+    @Test func searchForFacetValues() throws {
+        let idx = try index()
+        let all = try idx.searchForFacetValues(attribute: "genres", prefix: "d", query: SearchQuery(text: ""), maxValues: 10)
+        #expect(all.map(\.value) == ["Drama"] && all.map(\.count) == [2])
+        let underQuery = try idx.searchForFacetValues(attribute: "genres", prefix: "", query: SearchQuery(text: "shirt"), maxValues: 10)
+        #expect(underQuery.map(\.value) == ["Comedy", "Drama", "Horror"])
+        #expect(throws: SearchError.self) {
+            try idx.searchForFacetValues(attribute: "title", prefix: "", query: SearchQuery(text: ""), maxValues: 10)
+        }
+    }
+}

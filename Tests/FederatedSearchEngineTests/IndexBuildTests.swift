@@ -1,0 +1,93 @@
+import FederatedSearchCore
+import Testing
+@testable import FederatedSearchEngine
+
+/// Settings decoding and index building: unknown keys and wrong types are named by path,
+/// documents need string objectIDs, and the built structures hold what was indexed.
+@Suite struct IndexBuildTests {
+    @Test func decodesSettings() throws {
+        let s = try IndexSettings.decode(json("""
+            {"searchableAttributes": ["title,alt", "unordered(cast)"], "attributesForFaceting": ["genres", "searchable(brand)", "filterOnly(year)"],
+             "customRanking": ["desc(popularity)", "asc(price)"], "ranking": ["typo", "bm25", "asc(year)"],
+             "typoTolerance": "min", "synonyms": [{"type": "synonym", "synonyms": ["a", "b"]}, ["c", "d"]],
+             "attributeForDistinct": "group", "distinct": true, "paginationLimitedTo": 50, "ignorePlurals": ["en"]}
+            """).objectValue!, path: "searchables.movies")
+        #expect(s.searchableAttributes == [
+            SearchableAttribute(name: "title", priority: 0), SearchableAttribute(name: "alt", priority: 0),
+            SearchableAttribute(name: "cast", priority: 1, unordered: true),
+        ])
+        #expect(s.attributesForFaceting.map(\.mode) == [.normal, .searchable, .filterOnly])
+        #expect(s.customRanking == [CustomRankingCriterion(attribute: "popularity", ascending: false),
+                                    CustomRankingCriterion(attribute: "price", ascending: true)])
+        #expect(s.ranking == [.typo, .bm25, .sort(attribute: "year", ascending: true)])
+        #expect(s.typoTolerance == .min)
+        #expect(s.synonyms.count == 2)
+        #expect(s.distinct == 1 && s.paginationLimitedTo == 50 && s.ignorePlurals)
+    }
+
+    @Test func rejectsUnknownKeysAndWrongTypesByPath() {
+        #expect(throws: SearchError(.unknownField, "searchables.movies.searchableAttribute: unknown field")) {
+            try IndexSettings.decode(json(#"{"searchableAttribute": ["x"]}"#).objectValue!, path: "searchables.movies")
+        }
+        #expect(throws: SearchError(.invalidField, "searchables.movies.customRanking: expected an array of strings, got string")) {
+            try IndexSettings.decode(json(#"{"customRanking": "desc(x)"}"#).objectValue!, path: "searchables.movies")
+        }
+        #expect(throws: SearchError(.invalidField, "searchables.movies.customRanking[0]: expected asc(attribute) or desc(attribute), got 'x'")) {
+            try IndexSettings.decode(json(#"{"customRanking": ["x"]}"#).objectValue!, path: "searchables.movies")
+        }
+        #expect(throws: SearchError.self) {
+            try IndexSettings.decode(json(#"{"ranking": ["typos"]}"#).objectValue!, path: "s")
+        }
+        #expect(throws: SearchError.self) {
+            try IndexSettings.decode(json(#"{"typoTolerance": "sometimes"}"#).objectValue!, path: "s")
+        }
+    }
+
+    @Test func documentsNeedStringObjectIDs() {
+        #expect(throws: SearchError(.invalidField, "movies: document 1: objectID must be a string, got number")) {
+            try makeIndex("{}", #"{"objectID": "a"}"# + "\n" + #"{"objectID": 12}"#, name: "movies")
+        }
+        #expect(throws: SearchError(.invalidField, "movies: document 0: objectID is missing")) {
+            try makeIndex("{}", #"{"title": "x"}"#, name: "movies")
+        }
+    }
+
+    @Test func buildsSortedDictionaryAndPostings() throws {
+        let index = try makeIndex(#"{"searchableAttributes": ["title", "body"]}"#, """
+            {"objectID": "1", "title": "beta alpha", "body": "alpha"}
+            {"objectID": "2", "title": "gamma", "body": "alpha beta"}
+            """)
+        let text = index.snapshot.text
+        #expect((0..<text.dictionary.count).map { text.dictionary.string($0) } == ["alpha", "beta", "gamma"])
+        let alpha = text.postings.postings(0)
+        #expect(Array(text.postings.docs[alpha]) == [0, 1])
+        // doc 0: title position 1 (slot 0), body position 0 (slot 1)
+        let positions = Array(text.postings.positions[text.postings.positionRange(alpha.lowerBound)])
+        #expect(positions == [1, 1 << 22])
+        #expect(text.dictionary.prefixRange(Array("b".utf8)) == 1..<2)
+        #expect(text.dictionary.prefixRange(Array("z".utf8)).isEmpty)
+        #expect(index.description == SearchableDescription(
+            kind: "embedded", documentCount: 2, searchableAttributes: ["title", "body"], attributesForFaceting: []))
+    }
+
+    @Test func discoversTextAttributesWhenNoneAreConfigured() throws {
+        let index = try makeIndex("{}", """
+            {"objectID": "1", "title": "x", "year": 1999, "cast": ["a", "b"]}
+            {"objectID": "2", "plot": "y"}
+            """)
+        #expect(index.description.searchableAttributes == ["title", "cast", "plot"])
+    }
+
+    @Test func facetFieldsIndexArraysNestedPathsAndNumbers() throws {
+        let index = try makeIndex(#"{"attributesForFaceting": ["genres", "meta.year"]}"#, """
+            {"objectID": "1", "genres": ["Drama", "Comedy"], "meta": {"year": 1999}}
+            {"objectID": "2", "genres": ["Drama"], "meta": {"year": 2001.5}}
+            """)
+        let genres = index.snapshot.facets[index.snapshot.facetByName["genres"]!]
+        #expect(genres.values == ["Comedy", "Drama"])
+        #expect(Array(genres.documents(ofValue: 1)) == [0, 1])
+        let year = index.snapshot.facets[index.snapshot.facetByName["meta.year"]!]
+        #expect(year.values == ["1999", "2001.5"])
+        #expect(year.sortedNumbers == [1999, 2001.5])
+    }
+}

@@ -1,0 +1,131 @@
+import FederatedSearchCore
+import Testing
+@testable import FederatedSearchEngine
+
+/// Matching: which documents a query finds. All words are required; the last is a prefix
+/// by default; typos by length; phrases, exclusions, optional words and OR mode.
+@Suite struct MatchingTests {
+    let fixture = """
+        {"objectID": "1", "title": "Star Wars: A New Hope", "cast": ["Mark Hamill", "Harrison Ford"]}
+        {"objectID": "2", "title": "Star Trek", "cast": ["William Shatner"]}
+        {"objectID": "3", "title": "Wars of the Roses"}
+        {"objectID": "4", "title": "Amélie", "cast": ["Audrey Tautou"]}
+        {"objectID": "5", "title": "Star Wars Remake"}
+        {"objectID": "6", "title": "iPhone 15 case, DDR2-SDRAM inside"}
+        """
+
+    func index(_ settings: String = #"{"searchableAttributes": ["title", "cast"]}"#) throws -> EmbeddedIndex {
+        try makeIndex(settings, fixture)
+    }
+
+    @Test func allWordsMustMatch() throws {
+        #expect(Set(ids(try search(index(), "star wars"))) == ["1", "5"])
+        #expect(ids(try search(index(), "star roses")).isEmpty)
+    }
+
+    @Test func lastWordIsAPrefixByDefault() throws {
+        #expect(Set(ids(try search(index(), "star wa"))) == ["1", "5"])
+        #expect(Set(ids(try search(index(), "star w"))) == ["1", "2", "5"])  // w: William Shatner
+        #expect(ids(try search(index(), "star w", #"{"queryType": "prefixNone"}"#)).isEmpty)
+        #expect(Set(ids(try search(index(), "sta wa", #"{"queryType": "prefixAll"}"#))) == ["1", "5"])
+        #expect(ids(try search(index(), "sta wars", #"{"queryType": "prefixLast"}"#)).isEmpty)
+    }
+
+    @Test func foldedTextMatchesBothWays() throws {
+        #expect(ids(try search(index(), "amelie")) == ["4"])
+        #expect(ids(try search(index(), "AMÉLIE")) == ["4"])
+    }
+
+    @Test func arraysAreSearchedPerElement() throws {
+        #expect(ids(try search(index(), "harrison")) == ["1"])
+        #expect(ids(try search(index(), "tautou")) == ["4"])
+    }
+
+    @Test func productCodesMatchByPartsAndWhole() throws {
+        #expect(ids(try search(index(), "iphone 15")) == ["6"])
+        #expect(ids(try search(index(), "ddr2")) == ["6"])
+        #expect(ids(try search(index(), "sdram")) == ["6"])
+        #expect(ids(try search(index(), "ddr2sdram")) == ["6"])
+        #expect(ids(try search(index(), "DDR2-SDRAM")) == ["6"])
+    }
+
+    @Test func typosFollowWordLength() throws {
+        // "wars" has 4 letters: one typo allowed; "sar" has 3: none.
+        #expect(Set(ids(try search(index(), "wras", #"{"queryType": "prefixNone"}"#))) == ["1", "3", "5"])
+        #expect(ids(try search(index(), "sar", #"{"queryType": "prefixNone"}"#)).isEmpty)
+        // 8 letters and more: two typos.
+        #expect(ids(try search(index(), "harisson")) == ["1"])
+        #expect(ids(try search(index(), "wras", #"{"typoTolerance": false, "queryType": "prefixNone"}"#)).isEmpty)
+        #expect(ids(try search(index(), "wras", #"{"minWordSizefor1Typo": 5, "queryType": "prefixNone"}"#)).isEmpty)
+    }
+
+    @Test func prefixAndTypoTogetherOnTheLastWord() throws {
+        #expect(ids(try search(index(), "harri")) == ["1"])
+        #expect(ids(try search(index(), "hrari")) == ["1"])  // transposition inside a prefix
+    }
+
+    @Test func quotedPhrasesNeedAdjacentWords() throws {
+        #expect(Set(ids(try search(index(), "\"star wars\""))) == ["1", "5"])
+        #expect(ids(try search(index(), "\"wars star\"")).isEmpty)
+        #expect(Set(ids(try search(index(), "\"wars star\"", #"{"advancedSyntax": false}"#))) == ["1", "5"])
+    }
+
+    @Test func exclusionRemovesDocuments() throws {
+        #expect(ids(try search(index(), "star wars -remake")) == ["1"])
+        #expect(Set(ids(try search(index(), "star -trek"))) == ["1", "5"])
+    }
+
+    @Test func optionalWordsAndAnyMode() throws {
+        #expect(Set(ids(try search(index(), "star roses", #"{"optionalWords": ["roses"]}"#))) == ["1", "2", "5"])
+        #expect(Set(ids(try search(index(), "trek roses", #"{"matchingStrategy": "any"}"#))) == ["2", "3"])
+    }
+
+    @Test func removeWordsIfNoResults() throws {
+        #expect(ids(try search(index(), "trek zzzz", #"{"removeWordsIfNoResults": "lastWords"}"#)) == ["2"])
+        #expect(ids(try search(index(), "zzzz trek", #"{"removeWordsIfNoResults": "firstWords"}"#)) == ["2"])
+        #expect(Set(ids(try search(index(), "roses trek", #"{"removeWordsIfNoResults": "allOptional"}"#))) == ["2", "3"])
+        #expect(ids(try search(index(), "trek zzzz")).isEmpty)
+    }
+
+    @Test func emptyQueryReturnsEverything() throws {
+        let r = try search(index(), "")
+        #expect(r.nbHits == 6)
+        #expect(ids(r) == ["1", "2", "3", "4", "5", "6"])
+    }
+
+    @Test func stemmingAndSynonyms() throws {
+        let idx = try makeIndex(
+            #"{"ignorePlurals": true, "synonyms": [["car", "automobile"], {"type": "oneWaySynonym", "input": "tv", "synonyms": ["television set"]}]}"#,
+            """
+            {"objectID": "1", "title": "red cars"}
+            {"objectID": "2", "title": "an automobile"}
+            {"objectID": "3", "title": "a television set"}
+            {"objectID": "4", "title": "a tv"}
+            """)
+        #expect(Set(ids(try search(idx, "car", #"{"queryType": "prefixNone"}"#))) == ["1", "2"])
+        #expect(Set(ids(try search(idx, "tv"))) == ["3", "4"])
+        #expect(ids(try search(idx, "television")) == ["3"])
+    }
+
+    @Test func stopWordsAreDroppedFromQueries() throws {
+        let idx = try makeIndex(#"{"removeStopWords": true}"#, """
+            {"objectID": "1", "title": "lord rings"}
+            """)
+        #expect(ids(try search(idx, "the lord of the rings")) == ["1"])
+        #expect(ids(try search(idx, "the")).isEmpty)
+    }
+
+    @Test func restrictSearchableAttributes() throws {
+        #expect(ids(try search(index(), "ford")) == ["1"])
+        #expect(ids(try search(index(), "ford", #"{"restrictSearchableAttributes": ["title"]}"#)).isEmpty)
+    }
+
+    @Test func cancelledTaskStops() async throws {
+        let idx = try index()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await idx.search(SearchQuery(text: "star"))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
