@@ -16,6 +16,8 @@ final class Connection {
     private var tasks: [UInt64: Task<Void, Never>] = [:]
     private var closeWhenFlushed = false
     private var inputEnded = false
+    /// Closing: input is read and thrown away until the client closes.
+    private(set) var discarding = false
     unowned let loop: EventLoop
 
     init(id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, maxLineBytes: Int) {
@@ -31,6 +33,10 @@ final class Connection {
     /// Reads what arrived and acts on every complete line.
     func readAvailable() {
         guard let bev = bufferEvent else { return }
+        if discarding {
+            discardInput()
+            return
+        }
         let input = bufferevent_get_input(bev)
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while bufferEvent != nil, evbuffer_get_length(input) > 0 {
@@ -93,6 +99,10 @@ final class Connection {
     func peerEndedInput() {
         guard let bev = bufferEvent else { return }
         inputEnded = true
+        if discarding {
+            close()
+            return
+        }
         var p = pollfd(fd: bufferevent_getfd(bev), events: 0, revents: 0)
         let hungUp = poll(&p, 1, 0) > 0 && (Int32(p.revents) & Int32(POLLHUP)) != 0
         if hungUp || tasks.isEmpty { closeAfterFlush() }
@@ -109,13 +119,36 @@ final class Connection {
     func closeAfterFlush() {
         closeWhenFlushed = true
         guard let bev = bufferEvent else { return }
-        bufferevent_disable(bev, Int16(EV_READ))
-        if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { close() }
+        if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
     }
 
     /// The output buffer drained.
     func wrote() {
-        if closeWhenFlushed { close() }
+        if closeWhenFlushed { linger() }
+    }
+
+    /// Ends a connection without losing the last frame: closing a socket that still has
+    /// unread input makes the kernel reset it, and the client would never read our error. So
+    /// shut down our sending side (the client sees EOF after the frame), discard what the
+    /// client still sends, and close when it closes or after a second.
+    private func linger() {
+        guard let bev = bufferEvent, !discarding else { return }
+        if inputEnded {
+            close()
+            return
+        }
+        discarding = true
+        shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
+        var limit = timeval(tv_sec: 1, tv_usec: 0)
+        bufferevent_set_timeouts(bev, &limit, nil)
+        bufferevent_enable(bev, Int16(EV_READ))
+        discardInput()
+    }
+
+    private func discardInput() {
+        guard let bev = bufferEvent else { return }
+        let input = bufferevent_get_input(bev)
+        evbuffer_drain(input, evbuffer_get_length(input))
     }
 
     /// Frees the socket and cancels every running search of this connection.

@@ -146,7 +146,7 @@ private func onWrite(_ bev: OpaquePointer?, _ context: UnsafeMutableRawPointer?)
 
 private func onEvent(_ bev: OpaquePointer?, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
     let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
-    if Int32(events) & BEV_EVENT_ERROR != 0 {
+    if Int32(events) & (BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT) != 0 {
         connection.close()
     } else if Int32(events) & BEV_EVENT_EOF != 0 {
         connection.readAvailable()
