@@ -131,3 +131,9 @@ public struct JSONObject: Sendable, Equatable, Sequence {
 
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
 }
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements.map { Entry(key: $0.0, value: $0.1) })
+    }
+}

@@ -79,15 +79,18 @@ final class Connection {
         // Created from the loop thread, which is not an actor: the task runs on the global
         // concurrent executor, never on the main actor.
         tasks[key] = Task {
-            await SearchExecutor.run(id: requestID, sources: sources[0].sources, mergedLimit: limit, stats: stats) {
-                frame in inbox.post(.frame(connection: connection, bytes: frame.line()))
-            }
-            inbox.post(.requestFinished(connection: connection, key: key, id: requestID))
+            let done = await SearchExecutor.run(
+                id: requestID, sources: sources[0].sources, mergedLimit: limit, stats: stats
+            ) { frame in inbox.post(.frame(connection: connection, bytes: frame.line())) }
+            // One message for the last frame and the end, so the id is free exactly when the
+            // client can see `done` (a client may reuse it at once).
+            inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
         }
     }
 
     /// A search's task ended.
-    func finished(key: UInt64, id: String?) {
+    func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
+        write(lastFrame)
         tasks[key] = nil
         machine.finished(key: key, id: id)
         if inputEnded, tasks.isEmpty { closeAfterFlush() }

@@ -92,8 +92,8 @@ final class EventLoop {
             switch message {
             case .frame(let id, let bytes):
                 connections[id]?.write(bytes)
-            case .requestFinished(let id, let key, let requestID):
-                connections[id]?.finished(key: key, id: requestID)
+            case .requestFinished(let id, let key, let requestID, let lastFrame):
+                connections[id]?.finished(key: key, id: requestID, lastFrame: lastFrame)
             }
         }
     }

@@ -5,8 +5,8 @@ import Synchronization
 enum InboxMessage: Sendable {
     /// Frame bytes for a connection (dropped if it has closed).
     case frame(connection: UInt64, bytes: [UInt8])
-    /// A search finished after queuing its `done` frame.
-    case requestFinished(connection: UInt64, key: UInt64, id: String?)
+    /// A search finished: its last frame (`done`) and the end of the request, together.
+    case requestFinished(connection: UInt64, key: UInt64, id: String?, lastFrame: [UInt8])
 }
 
 /// The one way work re-enters the loop: a mutex-protected queue plus `event_active` on a

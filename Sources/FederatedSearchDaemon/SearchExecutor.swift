@@ -27,11 +27,12 @@ enum SearchExecutor {
         return sources
     }
 
-    /// Fans the query out and sends every frame of the reply.
+    /// Fans the query out, sends every frame of the reply but the last, and returns the
+    /// last (`done`), so the caller can hand it over together with the request's end.
     static func run(
         id: String?, sources: [FederatedSource], mergedLimit: Int, stats: DaemonStats,
         send: @escaping @Sendable (Frame) -> Void
-    ) async {
+    ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
         let completions = await FanOut.run(sources) { completion in
@@ -83,6 +84,6 @@ enum SearchExecutor {
         stats.recordRequest(failed: status != .ok)
         let elapsed = (clock.now - start).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        send(.done(id: id, status: status, sources: reports, ms: ms))
+        return .done(id: id, status: status, sources: reports, ms: ms)
     }
 }

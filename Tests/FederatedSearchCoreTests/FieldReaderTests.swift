@@ -1,0 +1,34 @@
+import Testing
+@testable import FederatedSearchCore
+
+/// Typed field access names the JSON path in every error and refuses unknown keys.
+struct FieldReaderTests {
+    @Test func wrongTypesNameThePath() {
+        var r = FieldReader(["n": "x", "a": [1]], path: "params")
+        #expect(throws: SearchError(.invalidField, "params.n: expected an integer, got string")) {
+            try r.int("n", in: 0...5)
+        }
+        #expect(throws: SearchError(.invalidField, "params.a[0]: expected a string, got number")) {
+            try r.stringArray("a")
+        }
+    }
+
+    @Test func rangesAreChecked() {
+        var r = FieldReader(["hitsPerPage": 5000])
+        #expect(throws: SearchError.self) { try r.int("hitsPerPage", in: 0...1000) }
+    }
+
+    @Test func unknownKeysAreRejected() throws {
+        var r = FieldReader(["page": 1, "pgae": 2], path: "params")
+        _ = try r.int("page", in: 0...10)
+        #expect(throws: SearchError(.unknownField, "params.pgae: unknown field")) { try r.rejectUnknownKeys() }
+    }
+
+    @Test func searchParametersDefaultsAndEncoding() throws {
+        let p = try SearchParameters.decode(["hitsPerPage": 5, "facets": "genres", "filters": "a:\"b c\""])
+        #expect(p.hitsPerPage == 5)
+        #expect(p.facets == ["genres"])
+        #expect(p.page == 0)
+        #expect(p.encodedForResponse(query: "star wars").hasPrefix("query=star%20wars&hitsPerPage=5&page=0"))
+    }
+}

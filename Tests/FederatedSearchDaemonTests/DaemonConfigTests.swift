@@ -1,0 +1,54 @@
+import Testing
+import FederatedSearchCore
+@testable import FederatedSearchDaemon
+
+/// Config parsing: defaults, paths in errors, unknown keys, and building the catalog.
+struct DaemonConfigTests {
+    func parse(_ s: String) throws(SearchError) -> DaemonConfig { try DaemonConfig.parse(Array(s.utf8), baseDirectory: "/etc/x") }
+
+    @Test func defaultsAndRelativePaths() throws {
+        let c = try parse(#"{"searchables":{"m":{"data":"d.ndjson"}}}"#)
+        #expect(c.socketPath == "/tmp/fedsearchd/fedsearchd.sock")
+        #expect(c.socketMode == 0o660)
+        #expect(c.maxLineBytes == 1 << 20)
+        #expect(c.searchables.map(\.kind) == ["embedded"])
+        #expect(c.resolve("d.ndjson") == "/etc/x/d.ndjson")
+        #expect(c.resolve("/abs") == "/abs")
+    }
+
+    @Test(arguments: [
+        (#"{"searchables":{}}"#, "searchables: must not be empty"),
+        (#"{"searchables":{"bad name":{}}}"#, "searchables.bad name"),
+        (#"{"searchables":{"m":[]}}"#, "searchables.m: expected an object"),
+        (#"{"searchables":{"m":{}},"sokcet":"x"}"#, "sokcet: unknown field"),
+        (#"{"searchables":{"m":{}},"maxLineBytes":10}"#, "maxLineBytes"),
+        (#"{"searchables":{"m":{}},"logLevel":"loud"}"#, "logLevel"),
+    ])
+    func errorsNameTheField(text: String, expected: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.message.contains(expected), "\(text): \(error.message)")
+        }
+    }
+
+    @Test func documentLoaderReportsTheLine() {
+        let ndjson = Array("{\"objectID\":\"1\"}\n\n{\"objectID\":2,}\n".utf8)
+        do {
+            _ = try DocumentLoader.parse(ndjson, file: "f.ndjson", field: "searchables.m.data")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message.contains("'f.ndjson' line 3"))
+        }
+        let array = Array("[{\"objectID\":\"1\"},{\"objectID\":\"2\"}]".utf8)
+        #expect((try? DocumentLoader.parse(array, file: "f.json", field: "d"))?.count == 2)
+    }
+
+    @Test func catalogBuildsEmbeddedIndicesAndRejectsUnknownKinds() throws {
+        var registry = BackendRegistry()
+        registry.register("embedded") { ctx in try EmbeddedBackend.make(ctx) }
+        let bad = try parse(#"{"searchables":{"m":{"backend":"nope"}}}"#)
+        #expect(throws: SearchError.self) { try Catalog.build(bad, registry: registry) }
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+import Synchronization
+import FederatedSearchCore
+@testable import FederatedSearchFederation
+
+/// A searchable for fault injection: waits, fails, or ignores cancellation.
+struct ScriptedSearchable: Searchable {
+    enum Behaviour: Sendable { case answer(after: Duration), fail, ignoreCancellation(for: Duration) }
+    let behaviour: Behaviour
+    var description: SearchableDescription {
+        SearchableDescription(kind: "test", documentCount: 0, searchableAttributes: [], attributesForFaceting: [])
+    }
+    func search(_ query: SearchQuery) async throws -> SearchResults {
+        switch behaviour {
+        case .answer(let d): try await Task.sleep(for: d)
+        case .fail: throw SearchError(.backendError, "boom")
+        case .ignoreCancellation(let d):
+            let end = ContinuousClock.now + d
+            while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        return SearchResults(hits: [Hit(objectID: "x", attributes: JSONObject(), rankingScore: 1)], nbHits: 1)
+    }
+}
+
+/// Fan-out: completion order, deadlines, failures and cancellation.
+struct FanOutTests {
+    func source(_ name: String, _ b: ScriptedSearchable.Behaviour, timeout: Duration = .seconds(5)) -> FederatedSource {
+        FederatedSource(name: name, searchable: ScriptedSearchable(behaviour: b), query: SearchQuery(text: "q"), timeout: timeout)
+    }
+
+    @Test func reportsInCompletionOrderAndReturnsInSourceOrder() async {
+        let order = Mutex<[String]>([])
+        let result = await FanOut.run([source("slow", .answer(after: .milliseconds(150))), source("fast", .answer(after: .zero))]) {
+            c in order.withLock { $0.append(c.name) }
+        }
+        #expect(order.withLock { $0 } == ["fast", "slow"])
+        #expect(result.map(\.name) == ["slow", "fast"])
+    }
+
+    @Test func lateSourceTimesOutOthersStand() async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await FanOut.run([
+            source("late", .answer(after: .seconds(10)), timeout: .milliseconds(50)), source("ok", .answer(after: .zero)),
+        ]) { _ in }
+        #expect(clock.now - start < .seconds(5))
+        guard case .timedOut = result[0].outcome, case .results = result[1].outcome else {
+            Issue.record("outcomes \(result.map(\.outcome))"); return
+        }
+    }
+
+    @Test func deadlineHoldsEvenIfTheSourceIgnoresCancellation() async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await FanOut.run([source("stuck", .ignoreCancellation(for: .seconds(3)), timeout: .milliseconds(50))]) { _ in }
+        #expect(clock.now - start < .seconds(2))
+        guard case .timedOut = result[0].outcome else { Issue.record("\(result[0].outcome)"); return }
+    }
+
+    @Test func failureIsReportedAsItsError() async {
+        let result = await FanOut.run([source("bad", .fail)]) { _ in }
+        guard case .failed(let e) = result[0].outcome else { Issue.record("\(result[0].outcome)"); return }
+        #expect(e.code == .backendError)
+    }
+
+    @Test func cancellingTheCallerCancelsEverySource() async {
+        let sources = [source("a", .answer(after: .seconds(10))), source("b", .answer(after: .seconds(10)))]
+        let task = Task { await FanOut.run(sources) { _ in } }
+        try? await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let result = await task.value
+        #expect(result.count == 2)
+        for c in result {
+            guard case .cancelled = c.outcome else { Issue.record("\(c.name): \(c.outcome)"); continue }
+        }
+    }
+}

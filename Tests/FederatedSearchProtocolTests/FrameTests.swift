@@ -1,0 +1,47 @@
+import Testing
+import FederatedSearchCore
+@testable import FederatedSearchProtocol
+
+/// Frames encode to one JSON line with `id` and `type` first, and decode back to equal frames.
+struct FrameTests {
+    static let hit = Hit(
+        objectID: "1", attributes: ["title": "Star Wars", "year": 1977],
+        highlightResult: ["title": ["value": "<em>Star</em> Wars", "matchLevel": "partial"]], rankingScore: 0.75)
+
+    static let frames: [Frame] = [
+        .results(id: "q", index: "movies", results: SearchResults(
+            hits: [hit], nbHits: 1, page: 0, nbPages: 1, hitsPerPage: 10,
+            facets: [FacetCounts(attribute: "genres", values: [("Drama", 3), ("Action", 1)])],
+            facetsStats: [FacetStats(attribute: "year", min: 1977, max: 2019, avg: 1990.5, sum: 3981)],
+            processingTimeMS: 0.5, query: "star", params: "query=star", index: "movies")),
+        .error(id: "q", index: "products", error: SearchError(.timeout, "products: late")),
+        .error(id: nil, index: nil, error: SearchError(.invalidJSON, "bad at byte 3")),
+        .merged(id: "q", results: MergedResults(hits: [MergedHit(index: "movies", hit: hit)], nbHits: 1)),
+        .done(id: "q", status: .partial, sources: [
+            ("movies", SourceReport(status: .ok, ms: 0.412, nbHits: 1)),
+            ("products", SourceReport(status: .timeout, ms: 200, errorCode: .timeout)),
+        ], ms: 200.5),
+        .pong(id: "p", protocolVersion: 1, version: "0.1.0"),
+        .cancelAccepted(id: "c", target: "q"),
+        .info(id: "i", type: "stats", payload: ["queriesServed": 3]),
+    ]
+
+    @Test(arguments: frames)
+    func roundTrips(frame: Frame) throws {
+        var line = frame.line()
+        #expect(line.last == 0x0A)
+        #expect(!line.dropLast().contains(0x0A))
+        line.removeLast()
+        #expect(try FrameDecoder.decode(line) == frame)
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix("{\"id\":"))
+    }
+
+    @Test func mergedHitsCarryTheirIndex() throws {
+        let json = Self.frames[3].json()
+        let first = json.objectValue?["hits"]?.arrayValue?.first?.objectValue
+        #expect(first?["_index"] == "movies")
+        #expect(first?["objectID"] == "1")
+        #expect(first?["_rankingScore"] == 0.75)
+    }
+}

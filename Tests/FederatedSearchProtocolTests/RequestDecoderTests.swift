@@ -1,0 +1,57 @@
+import Testing
+import FederatedSearchCore
+@testable import FederatedSearchProtocol
+
+/// Requests decode into typed operations; every failure has a code, a path, and the id when
+/// one was readable.
+struct RequestDecoderTests {
+    func decode(_ s: String) -> Result<Request, RequestError> { RequestDecoder.decode(Array(s.utf8)) }
+
+    @Test func decodesASearchWithEverything() throws {
+        let r = try decode(#"{"id":"q1","op":"search","query":"star wars","indices":["movies","products"],"params":{"hitsPerPage":3,"facets":["genres"]},"perIndex":{"movies":{"filters":"year > 2000"}},"timeoutMs":200}"#).get()
+        guard case .search(let s) = r.operation else { Issue.record("not a search"); return }
+        #expect(r.id == "q1")
+        #expect(s.indices == ["movies", "products"])
+        #expect(s.timeoutMs == 200)
+        #expect(s.params.hitsPerPage == 3)
+        let movies = try s.parameters(for: "movies")
+        #expect(movies.hitsPerPage == 3)
+        #expect(movies.filter == .numeric(attribute: "year", op: .greaterThan, value: 2000))
+        #expect(try s.parameters(for: "products").filter == nil)
+    }
+
+    @Test func opDefaultsToSearchAndIdMayBeANumber() throws {
+        let r = try decode(#"{"id":7,"query":"x"}"#).get()
+        #expect(r.id == "7")
+        #expect(r.opName == "search")
+    }
+
+    @Test(arguments: [
+        (#"nope"#, "invalid_json", nil as String?),
+        (#"5"#, "invalid_request", nil),
+        (#"{"id":"a","op":"fly"}"#, "unknown_op", "a"),
+        (#"{"id":"a","op":"cancel"}"#, "missing_field", "a"),
+        (#"{"id":"a","indices":[]}"#, "invalid_field", "a"),
+        (#"{"id":"a","indices":["m","m"]}"#, "invalid_field", "a"),
+        (#"{"id":"a","timeoutMs":0}"#, "invalid_field", "a"),
+        (#"{"id":"a","perIndex":{"m":{"page":"x"}}}"#, "invalid_field", "a"),
+        (#"{"id":"a","extra":1}"#, "unknown_field", "a"),
+        (#"{"id":{"x":1}}"#, "invalid_field", nil),
+        (#"{"id":"a","op":"ping","query":"x"}"#, "unknown_field", "a"),
+    ])
+    func badRequestsGetCodes(line: String, code: String, id: String?) {
+        switch decode(line) {
+        case .success(let r): Issue.record("decoded \(r)")
+        case .failure(let e):
+            #expect(e.error.code.rawValue == code, "\(line): \(e.error)")
+            #expect(e.id == id)
+        }
+    }
+
+    @Test func perIndexOverrideErrorsNameTheIndex() {
+        guard case .failure(let e) = decode(#"{"perIndex":{"movies":{"hitsPerPage":-1}}}"#) else {
+            Issue.record("accepted"); return
+        }
+        #expect(e.error.message.hasPrefix("perIndex.movies.hitsPerPage"))
+    }
+}
