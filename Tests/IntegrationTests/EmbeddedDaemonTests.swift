@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The shipped daemon on small embedded indices: real engine, real socket, real binary.
+@Suite(.serialized)
+struct EmbeddedDaemonTests {
+    static let movies = """
+        {"objectID":"m1","title":"Star Wars","year":1977,"genres":["Science Fiction","Action"]}
+        {"objectID":"m2","title":"The Empire Strikes Back","year":1980,"genres":["Science Fiction"],"extract":"The second Star Wars film."}
+        {"objectID":"m3","title":"Amélie","year":2001,"genres":["Comedy","Romance"]}
+        {"objectID":"m4","title":"Wars of the Roses","year":1989,"genres":["Comedy"]}
+        """
+    static let products = """
+        {"objectID":"p1","title":"Star Wars Lego Falcon","supplier":"Lego","price":159}
+        {"objectID":"p2","title":"Star Trek Phaser","supplier":"Mattel","price":30}
+        {"objectID":"p3","title":"Wars board game","supplier":"Hasbro","price":25}
+        """
+    static let config: JSONObject = [
+        "searchables": [
+            "movies": [
+                "data": "movies.ndjson", "searchableAttributes": ["title", "unordered(extract)"],
+                "attributesForFaceting": ["genres", "year"],
+            ],
+            "products": [
+                "data": "products.ndjson", "searchableAttributes": ["title", "supplier"],
+                "attributesForFaceting": ["supplier", "price"],
+            ],
+        ],
+    ]
+
+    func start() throws -> DaemonProcess {
+        try DaemonProcess(config: Self.config, files: ["movies.ndjson": Self.movies, "products.ndjson": Self.products])
+    }
+
+    @Test func twoIndexSearchYieldsBothResultsThenMergedThenDone() throws {
+        let d = try start()
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip([
+            "id": "q1", "query": "star wars", "indices": ["movies", "products"], "params": ["facets": ["genres", "supplier"]],
+        ])
+        #expect(frames.map(\.type) == ["results", "results", "merged", "done"])
+        var byIndex: [String: SearchResults] = [:]
+        for f in frames { if case .results(_, let index, let r) = f { byIndex[index] = r } }
+        #expect(Set(byIndex["movies"]?.hits.map(\.objectID) ?? []) == ["m1", "m2"])
+        #expect(byIndex["movies"]?.hits.first?.objectID == "m1", "a title match ranks above an extract match")
+        #expect(byIndex["products"]?.hits.map(\.objectID) == ["p1"])
+        #expect(byIndex["movies"]?.facets.first { $0.attribute == "genres" }?.values.first?.value == "Science Fiction")
+        #expect(byIndex["movies"]?.index == "movies")
+        let highlight = byIndex["movies"]?.hits.first?.highlightResult?["title"]?.objectValue?["value"]?.stringValue
+        #expect(highlight == "<em>Star</em> <em>Wars</em>")
+        for r in byIndex.values { #expect(r.hits.allSatisfy { (0...1).contains($0.rankingScore) }) }
+        guard case .merged(_, let merged) = frames[2] else { return }
+        #expect(merged.nbHits == 3)
+        #expect(Set(merged.hits.map(\.hit.objectID)) == ["m1", "m2", "p1"])
+        let scores = merged.hits.map(\.hit.rankingScore)
+        #expect(scores.count == 3)
+    }
+
+    @Test func filtersFacetFiltersAndPagination() throws {
+        let d = try start()
+        defer { d.stop() }
+        let c = try d.connect()
+        let filtered = try c.roundTrip([
+            "id": "f", "query": "", "indices": ["movies"],
+            "params": ["filters": "genres:Comedy AND year < 2000", "hitsPerPage": 10],
+        ])
+        guard case .results(_, _, let r) = filtered[0] else { Issue.record("\(filtered)"); return }
+        #expect(r.hits.map(\.objectID) == ["m4"])
+        let paged = try c.roundTrip(["id": "p", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 3, "page": 1]])
+        guard case .results(_, _, let p) = paged[0] else { return }
+        #expect(p.nbHits == 4)
+        #expect(p.nbPages == 2)
+        #expect(p.hits.count == 1)
+        let facetFiltered = try c.roundTrip([
+            "id": "ff", "query": "star", "indices": ["products"], "params": ["facetFilters": [["supplier:Lego", "supplier:Mattel"]],
+                                                                            "numericFilters": ["price > 100"]],
+        ])
+        guard case .results(_, _, let ff) = facetFiltered[0] else { return }
+        #expect(ff.hits.map(\.objectID) == ["p1"])
+    }
+
+    @Test func invalidFilterOnAnIndexIsReportedPerSource() throws {
+        let d = try start()
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip(["id": "x", "query": "star", "params": ["filters": "nosuchattr:1"]])
+        let errors = frames.compactMap { f -> SearchError? in
+            if case .error(_, _?, let e) = f { return e }
+            return nil
+        }
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.code == .invalidFilter })
+    }
+
+    @Test func perIndexOverridesApplyToOneIndex() throws {
+        let d = try start()
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip([
+            "id": "o", "query": "wars", "params": ["hitsPerPage": 10], "perIndex": ["movies": ["filters": "year > 1985"]],
+        ])
+        for f in frames {
+            if case .results(_, "movies", let r) = f { #expect(r.hits.map(\.objectID) == ["m4"]) }
+            if case .results(_, "products", let r) = f { #expect(Set(r.hits.map(\.objectID)) == ["p1", "p3"]) }
+        }
+    }
+
+    @Test func indicesAndStatsDescribeTheDaemon() throws {
+        let d = try start()
+        defer { d.stop() }
+        let c = try d.connect()
+        _ = try c.roundTrip(["id": "warm", "query": "star"])
+        guard case .info(_, "indices", let payload)? = try c.roundTrip(["id": "i", "op": "indices"]).first else {
+            Issue.record("no indices frame"); return
+        }
+        let list = payload["indices"]?.arrayValue ?? []
+        #expect(list.compactMap { $0.objectValue?["name"]?.stringValue } == ["movies", "products"])
+        #expect(list.first?.objectValue?["documents"] == 4)
+        #expect(list.first?.objectValue?["backend"] == "embedded")
+        #expect(list.first?.objectValue?["attributesForFaceting"] == ["genres", "year"])
+        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "s", "op": "stats"]).first else {
+            Issue.record("no stats frame"); return
+        }
+        #expect(stats["queriesServed"] == 1)
+        #expect(stats["latency"]?.objectValue?["movies"]?.objectValue?["samples"] == 1)
+        #expect(stats["latency"]?.objectValue?["movies"]?.objectValue?["p50Ms"]?.numberValue != nil)
+    }
+
+    @Test func cliSearchPrintsEachIndexThenMergedAndExitsZero() throws {
+        let d = try start()
+        defer { d.stop() }
+        let (status, out, _) = try runCLI(["--socket", d.socketPath, "search", "star wars", "--index", "movies,products", "--facets", "genres"])
+        #expect(status == 0)
+        #expect(out.contains("movies  2 hits"))
+        #expect(out.contains("products  1 hits"))
+        #expect(out.contains("merged  3 hits in all"))
+        #expect(out.contains("facet genres: Science Fiction (2)"))
+        #expect(out.contains("done (ok)"))
+        let (jsonStatus, json, _) = try runCLI(["search", "star", "--json", "--socket", d.socketPath])
+        #expect(jsonStatus == 0)
+        let types = json.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)).objectValue?["type"]?.stringValue }
+        #expect(types.last == "done")
+        #expect(types.filter { $0 == "results" }.count == 2)
+    }
+
+    @Test func cliExitCodes() throws {
+        let d = try start()
+        defer { d.stop() }
+        #expect(try runCLI(["--socket", d.socketPath, "ping"]).0 == 0)
+        #expect(try runCLI(["--socket", d.socketPath, "search", "x", "--index", "nope"]).0 == 1)
+        #expect(try runCLI(["--socket", d.socketPath, "search", "x", "--hits", "many"]).0 == 2)
+        #expect(try runCLI(["--socket", d.socketPath, "frobnicate"]).0 == 2)
+        #expect(try runCLI(["--socket", d.socketPath + ".missing", "ping"]).0 == 1)
+        let help = try runCLI(["search", "--help"])
+        #expect(help.0 == 0)
+        #expect(help.1.contains("--facets"))
+    }
+
+    func runCLI(_ arguments: [String]) throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearch")
+        p.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
