@@ -77,11 +77,13 @@ final class Connection {
         let connection = id
         let limit = request.params.hitsPerPage
         // Created from the loop thread, which is not an actor: the task runs on the global
-        // concurrent executor, never on the main actor.
-        tasks[key] = Task {
+        // concurrent executor (or on the loop's own executor for fast in-memory sources),
+        // never on the main actor.
+        let executor: (any TaskExecutor)? = QueryPlacement.runsOnLoop(sources[0].sources, stats: stats) ? loop.executor : nil
+        tasks[key] = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
                 id: requestID, sources: sources[0].sources, mergedLimit: limit, stats: stats
-            ) { frame in inbox.post(.frame(connection: connection, bytes: frame.line())) }
+            ) { line in inbox.post(.frame(connection: connection, bytes: line)) }
             // One message for the last frame and the end, so the id is free exactly when the
             // client can see `done` (a client may reuse it at once).
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))

@@ -8,6 +8,8 @@ public final class DaemonStats: Sendable {
         var errors = 0
         /// The last `capacity` latencies per index, in milliseconds (a ring).
         var samples: [String: Ring] = [:]
+        /// Exponentially weighted mean latency per index, in milliseconds.
+        var mean: [String: Double] = [:]
     }
 
     struct Ring {
@@ -38,7 +40,15 @@ public final class DaemonStats: Sendable {
     /// Records one source's latency.
     public func recordSource(_ index: String, ms: Double) {
         let cap = capacity
-        state.withLock { $0.samples[index, default: Ring()].add(ms, capacity: cap) }
+        state.withLock {
+            $0.samples[index, default: Ring()].add(ms, capacity: cap)
+            $0.mean[index] = $0.mean[index].map { $0 * 0.9 + ms * 0.1 } ?? ms
+        }
+    }
+
+    /// The recent mean latency of an index in milliseconds (0 before its first query).
+    public func meanLatency(_ index: String) -> Double {
+        state.withLock { $0.mean[index] ?? 0 }
     }
 
     /// The stats payload; `connections` comes from the loop, which owns that count.

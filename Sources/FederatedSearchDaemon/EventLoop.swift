@@ -10,6 +10,8 @@ import FederatedSearchProtocol
 final class EventLoop {
     let base: OpaquePointer
     private(set) var inbox: Inbox!
+    /// Runs fast in-memory queries' tasks on this thread.
+    private(set) var executor: LoopExecutor!
     private var wakeEvent: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
     private var listener: OpaquePointer?
@@ -34,6 +36,7 @@ final class EventLoop {
         }
         wakeEvent = wake
         inbox = Inbox(wakeEvent: wake)
+        executor = LoopExecutor(inbox: inbox)
         for signal in [SIGINT, SIGTERM] {
             guard let ev = event_new(base, signal, Int16(EV_SIGNAL | EV_PERSIST), onSignal, context) else {
                 throw SystemCallError(call: "event_new(signal)", errno: errno)
@@ -92,6 +95,8 @@ final class EventLoop {
             switch message {
             case .frame(let id, let bytes):
                 connections[id]?.write(bytes)
+            case .job(let job):
+                executor.run(job)
             case .requestFinished(let id, let key, let requestID, let lastFrame):
                 connections[id]?.finished(key: key, id: requestID, lastFrame: lastFrame)
             }

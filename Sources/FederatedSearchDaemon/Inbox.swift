@@ -5,6 +5,8 @@ import Synchronization
 enum InboxMessage: Sendable {
     /// Frame bytes for a connection (dropped if it has closed).
     case frame(connection: UInt64, bytes: [UInt8])
+    /// A job of a task that runs on the loop thread (see ``LoopExecutor``).
+    case job(UnownedJob)
     /// A search finished: its last frame (`done`) and the end of the request, together.
     case requestFinished(connection: UInt64, key: UInt64, id: String?, lastFrame: [UInt8])
 }

@@ -1,6 +1,7 @@
 import FederatedSearchCore
 import FederatedSearchFederation
 import FederatedSearchProtocol
+import Synchronization
 
 /// Runs one federated search and emits its frames: one `results` or `error` frame per source
 /// in completion order, then `merged`, then `done`. No socket here: frames go to `send`.
@@ -31,23 +32,27 @@ enum SearchExecutor {
     /// last (`done`), so the caller can hand it over together with the request's end.
     static func run(
         id: String?, sources: [FederatedSource], mergedLimit: Int, stats: DaemonStats,
-        send: @escaping @Sendable (Frame) -> Void
+        send: @escaping @Sendable ([UInt8]) -> Void
     ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
+        // Each source's hits, encoded once for its results frame and reused by the merge.
+        let encoded = EncodedHits(count: sources.count)
         let completions = await FanOut.run(sources) { completion in
             stats.recordSource(completion.name, ms: completion.milliseconds)
             switch completion.outcome {
             case .results(var results):
                 if results.index.isEmpty { results.index = completion.name }
-                send(.results(id: id, index: completion.name, results: results))
+                let (line, hits) = FrameWriter.results(id: id, index: completion.name, results: results)
+                encoded.set(completion.position, hits)
+                send(line)
             case .failed(let error):
-                send(.error(id: id, index: completion.name, error: error))
+                send(Frame.error(id: id, index: completion.name, error: error).line())
             case .timedOut:
                 let ms = sources[completion.position].timeout.components
                 let limit = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
-                send(.error(id: id, index: completion.name, error: SearchError(
-                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")))
+                send(Frame.error(id: id, index: completion.name, error: SearchError(
+                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")).line())
             case .cancelled:
                 break
             }
@@ -76,14 +81,23 @@ enum SearchExecutor {
         let status: DoneStatus =
             cancelled ? .cancelled : okCount == reports.count ? .ok : okCount == 0 ? .failed : .partial
         if !cancelled {
+            let bySource = encoded.all()
             let merged = ScoreMerge.merge(lists, limit: mergedLimit).map {
-                MergedHit(index: sources[$0.sourcePosition].name, hit: $0.hit)
+                (index: sources[$0.sourcePosition].name, hit: bySource[$0.sourcePosition][$0.rank])
             }
-            send(.merged(id: id, results: MergedResults(hits: merged, nbHits: nbHits)))
+            send(FrameWriter.merged(id: id, hits: merged, nbHits: nbHits))
         }
         stats.recordRequest(failed: status != .ok)
         let elapsed = (clock.now - start).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         return .done(id: id, status: status, sources: reports, ms: ms)
     }
+}
+
+/// Hits encoded by the results frames, kept for the merged frame.
+private final class EncodedHits: Sendable {
+    private let store: Mutex<[[FrameWriter.EncodedHit]]>
+    init(count: Int) { store = Mutex(Array(repeating: [], count: count)) }
+    func set(_ position: Int, _ hits: [FrameWriter.EncodedHit]) { store.withLock { $0[position] = hits } }
+    func all() -> [[FrameWriter.EncodedHit]] { store.withLock { $0 } }
 }

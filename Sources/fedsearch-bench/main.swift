@@ -1,1 +1,147 @@
-print("todo")
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchDaemon
+import FederatedSearchEngine
+import Synchronization
+
+/// `fedsearch-bench`: end-to-end latency over the daemon's socket with 1, 4 and 16 clients,
+/// against the same queries called in-process. Medians of `--runs` runs (default 3).
+///
+/// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
+var binDir = ""
+var configPath = "Configs/fedsearchd.json"
+var runs = 3
+var queryCount = 2000
+var extraParams = "{}"
+var args = CommandLine.arguments.dropFirst()
+while let a = args.first {
+    args = args.dropFirst()
+    guard let v = args.first else { writeToStandardError("fedsearch-bench: \(a) needs a value\n"); exit(2) }
+    args = args.dropFirst()
+    switch a {
+    case "--bin-dir": binDir = v
+    case "--config": configPath = v
+    case "--runs": runs = Int(v) ?? 3
+    case "--queries": queryCount = Int(v) ?? 2000
+    case "--params": extraParams = v
+    default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
+    }
+}
+
+// In-process: the same catalog the daemon builds.
+let configBytes = FileManager.default.contents(atPath: configPath).map { [UInt8]($0) } ?? []
+let folder = (configPath as NSString).deletingLastPathComponent
+let config = try DaemonConfig.parse(configBytes, baseDirectory: folder.isEmpty ? "." : folder)
+let catalog = try Catalog.build(config, registry: .standard)
+var titles: [String: [String]] = [:]
+let names = catalog.entries.map(\.id.index)
+for e in catalog.entries {
+    guard let index = e.searchable as? EmbeddedIndex else { continue }
+    let all = try index.searchSync(SearchQuery(text: "", parameters: try SearchParameters.decode(["hitsPerPage": 1000])))
+    titles[e.id.index] = all.hits.compactMap { $0.attributes["title"]?.stringValue }
+}
+let singleQueries = QuerySet.make(titles: titles, count: queryCount, indices: names, multiIndex: false)
+let multiQueries = QuerySet.make(titles: titles, count: queryCount, indices: names, multiIndex: true)
+var paramsBuilder: JSONObject = ["hitsPerPage": 10]
+for e in try JSONParser.parse(extraParams).objectValue ?? [:] { paramsBuilder[e.key] = e.value }
+let paramsObject = paramsBuilder
+let params = try SearchParameters.decode(paramsObject)
+
+func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
+    var samples: [Double] = []
+    samples.reserveCapacity(queries.count)
+    let start = ContinuousClock.now
+    for q in queries {
+        let t = ContinuousClock.now
+        for name in q.indices {
+            guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
+            _ = try index.searchSync(SearchQuery(text: q.text, parameters: params))
+        }
+        samples.append(microseconds(since: t))
+    }
+    return LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
+}
+
+// Over the socket: start the real daemon on a temporary socket.
+let socketPath = "/tmp/fedsearch-bench-\(getpid()).sock"
+let daemon = Process()
+daemon.executableURL = URL(fileURLWithPath: binDir.isEmpty ? "fedsearchd" : "\(binDir)/fedsearchd")
+daemon.arguments = ["--config", configPath, "--socket", socketPath, "--log-level", "warning"]
+try daemon.run()
+defer { daemon.terminate() }
+var ready = false
+for _ in 0..<600 where !ready {
+    if let c = try? SocketConnection(path: socketPath, timeoutSeconds: 5), (try? c.roundTrip(["id": "r", "op": "ping"])) != nil {
+        ready = true
+    } else {
+        usleep(50_000)
+    }
+}
+guard ready else { writeToStandardError("fedsearch-bench: the daemon did not start\n"); exit(1) }
+
+/// Collects per-client samples from client threads.
+final class SampleBox: Sendable {
+    let perClient: Mutex<[[Double]]>
+    init(_ n: Int) { perClient = Mutex(Array(repeating: [], count: n)) }
+}
+
+func overSocket(_ queries: [QuerySet.Query], clients: Int) throws -> LatencySummary {
+    let box = SampleBox(clients)
+    let done = DispatchSemaphore(value: 0)
+    let requests: [JSONValue] = queries.enumerated().map { i, q in
+        ["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
+         "params": .object(paramsObject)]
+    }
+    let start = ContinuousClock.now
+    for c in 0..<clients {
+        let thread = Thread {
+            defer { done.signal() }
+            guard let conn = try? SocketConnection(path: socketPath, timeoutSeconds: 30) else { return }
+            var samples: [Double] = []
+            var i = c
+            while i < requests.count {
+                let t = ContinuousClock.now
+                guard (try? rawRoundTrip(conn, requests[i])) == true else { return }
+                samples.append(microseconds(since: t))
+                i += clients
+            }
+            box.perClient.withLock { $0[c] = samples }
+        }
+        thread.start()
+    }
+    for _ in 0..<clients { done.wait() }
+    return LatencySummary(samples: box.perClient.withLock { $0.flatMap { $0 } }, seconds: microseconds(since: start) / 1e6)
+}
+
+func fmt(_ v: Double) -> String { String(Int(v.rounded())) }
+
+var report: [(String, LatencySummary)] = []
+for (label, queries) in [("single-index", singleQueries), ("two-index", multiQueries)] {
+    _ = try inProcess(queries)  // warm-up
+    _ = try overSocket(Array(queries.prefix(300)), clients: 1)
+    report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
+    for clients in [1, 4, 16] {
+        let med = LatencySummary.median(try (0..<runs).map { _ in try overSocket(queries, clients: clients) })
+        report.append(("\(label) socket, \(clients) client\(clients == 1 ? "" : "s")", med))
+    }
+}
+
+print("fedsearch-bench: \(config.searchables.count) indices from \(configPath), \(queryCount) queries per set, medians of \(runs) runs")
+print("set                                   p50 µs    p99 µs    queries/s")
+for (label, s) in report {
+    let pad = label.padding(toLength: 36, withPad: " ", startingAt: 0)
+    print("\(pad)  \(fmt(s.p50).leftPad(7))   \(fmt(s.p99).leftPad(7))   \(fmt(s.queriesPerSecond).leftPad(9))")
+}
+for label in ["single-index", "two-index"] {
+    let inproc = report.first { $0.0 == "\(label) in-process" }!.1
+    let one = report.first { $0.0 == "\(label) socket, 1 client" }!.1
+    print("\(label): daemon overhead at p50 (1 client minus in-process): \(fmt(one.p50 - inproc.p50)) µs; ratio \(String(format: "%.2f", one.p50 / max(inproc.p50, 0.001)))")
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

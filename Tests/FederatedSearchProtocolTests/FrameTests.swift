@@ -45,3 +45,14 @@ struct FrameTests {
         #expect(first?["_rankingScore"] == 0.75)
     }
 }
+
+/// The direct writer produces exactly the bytes of the generic encoder.
+struct FrameWriterTests {
+    @Test func resultsAndMergedMatchTheGenericEncoding() {
+        guard case .results(let id, let index, let results) = FrameTests.frames[0] else { return }
+        let (line, hits) = FrameWriter.results(id: id, index: index, results: results)
+        #expect(line == FrameTests.frames[0].line())
+        let merged = FrameWriter.merged(id: "q", hits: hits.map { ("movies", $0) }, nbHits: 1)
+        #expect(merged == FrameTests.frames[3].line())
+    }
+}

@@ -1,0 +1,84 @@
+import FederatedSearchCore
+
+/// Writes the large frames (results and merged) straight to bytes, without building a JSON
+/// tree first, and encodes each hit once: the merged frame reuses the bytes of the hits the
+/// results frames already encoded. Produces exactly the text of `Frame.line()`.
+public enum FrameWriter {
+    /// A hit's JSON without its closing brace, so `_index` can be appended for the merge.
+    public struct EncodedHit: Sendable {
+        public let open: [UInt8]
+    }
+
+    /// Encodes one hit as `Hit.json()` would, minus the final `}`.
+    public static func encode(_ hit: Hit) -> EncodedHit {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: Array(#"{"objectID":"#.utf8))
+        JSONWriter.writeString(hit.objectID, into: &out)
+        for e in hit.attributes.entries where e.key != "objectID" {
+            member(e.key, e.value, into: &out)
+        }
+        if let h = hit.highlightResult { member("_highlightResult", .object(h), into: &out) }
+        if let s = hit.snippetResult { member("_snippetResult", .object(s), into: &out) }
+        if let r = hit.rankingInfo { member("_rankingInfo", .object(r), into: &out) }
+        member("_rankingScore", .number(hit.rankingScore), into: &out)
+        return EncodedHit(open: out)
+    }
+
+    private static func member(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        JSONWriter.writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        JSONWriter.write(value, into: &out)
+    }
+
+    private static func header(id: String?, type: String, into out: inout [UInt8]) {
+        out.append(contentsOf: Array(#"{"id":"#.utf8))
+        if let id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+        out.append(contentsOf: Array(#","type":"#.utf8))
+        JSONWriter.writeString(type, into: &out)
+    }
+
+    /// The `results` frame line, and each hit's encoding for the merge.
+    public static func results(id: String?, index: String, results: SearchResults) -> (line: [UInt8], hits: [EncodedHit]) {
+        let hits = results.hits.map(encode)
+        var out: [UInt8] = []
+        out.reserveCapacity(hits.reduce(512) { $0 + $1.open.count + 2 })
+        header(id: id, type: "results", into: &out)
+        out.append(contentsOf: Array(#","index":"#.utf8))
+        JSONWriter.writeString(index, into: &out)
+        out.append(contentsOf: Array(#","results":{"hits":["#.utf8))
+        for (i, h) in hits.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: h.open)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        // The rest of the response is small: write it through the tree.
+        var rest = results
+        rest.hits = []
+        guard case .object(let tail) = rest.json() else { return (out, hits) }
+        for e in tail.entries where e.key != "hits" { member(e.key, e.value, into: &out) }
+        out.append(contentsOf: Array("}}\n".utf8))
+        return (out, hits)
+    }
+
+    /// The `merged` frame line from already-encoded hits and their indices.
+    public static func merged(id: String?, hits: [(index: String, hit: EncodedHit)], nbHits: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.open.count + $1.index.utf8.count + 16 })
+        header(id: id, type: "merged", into: &out)
+        out.append(contentsOf: Array(#","hits":["#.utf8))
+        for (i, h) in hits.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: h.hit.open)
+            out.append(contentsOf: Array(#","_index":"#.utf8))
+            JSONWriter.writeString(h.index, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: Array(#"],"nbHits":"#.utf8))
+        JSONWriter.writeNumber(Double(nbHits), into: &out)
+        out.append(contentsOf: Array("}\n".utf8))
+        return out
+    }
+}

@@ -1,0 +1,27 @@
+import FederatedSearchClient
+import FederatedSearchCore
+
+/// Sends a request and reads lines until its `done` (or a request-level error) without decoding
+/// the frames: the figure is the daemon's cost, not the client library's JSON parsing.
+func rawRoundTrip(_ conn: SocketConnection, _ request: JSONValue) throws -> Bool {
+    try conn.send(request)
+    let done = Array(#""type":"done""#.utf8)
+    let error = Array(#""type":"error""#.utf8)
+    while let line = try conn.readLine() {
+        let head = line.prefix(64)
+        if contains(head, done) { return true }
+        if contains(head, error), !contains(line.prefix(96), Array(#""index""#.utf8)) { return true }
+    }
+    return false
+}
+
+func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+    guard haystack.count >= needle.count else { return false }
+    var i = haystack.startIndex
+    while i + needle.count <= haystack.endIndex {
+        if haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        i += 1
+    }
+    return false
+}
+
