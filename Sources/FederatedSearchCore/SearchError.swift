@@ -38,6 +38,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let timeout = ErrorCode(rawValue: "timeout")
     /// The request was cancelled (by `cancel` or by the client going away).
     public static let cancelled = ErrorCode(rawValue: "cancelled")
+    /// A newer request of the same session replaced this one.
+    public static let superseded = ErrorCode(rawValue: "superseded")
+    /// The source was not asked: its circuit breaker is open after repeated failures.
+    public static let suspended = ErrorCode(rawValue: "suspended")
     /// A backend failed.
     public static let backendError = ErrorCode(rawValue: "backend_error")
 
@@ -61,7 +65,7 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True for errors caused by the request rather than by the daemon or a backend.
     public var isUserError: Bool {
         switch code {
-        case .timeout, .cancelled, .backendError, .internalError: return false
+        case .timeout, .cancelled, .superseded, .suspended, .backendError, .internalError: return false
         default: return true
         }
     }

@@ -13,7 +13,10 @@ final class Connection {
     private(set) var bufferEvent: OpaquePointer?
     private var framer: LineFramer
     private var machine = ConnectionStateMachine()
-    private var tasks: [UInt64: Task<Void, Never>] = [:]
+    /// Searches running for this connection, by request key.
+    private var tasks: [UInt64: RunningSearch] = [:]
+    /// Superseded searches whose tasks have not ended yet: their frames are dropped.
+    private var silenced: Set<UInt64> = []
     private var closeWhenFlushed = false
     private var inputEnded = false
     /// Closing: input is read and thrown away until the client closes.
@@ -57,7 +60,12 @@ final class Connection {
         case .reportStats(let id):
             write(Frame.info(id: id, type: "stats", payload: loop.stats.json(connections: loop.connectionCount)).line())
         case .cancel(let key):
-            tasks[key]?.cancel()
+            tasks[key]?.task.cancel()
+        case .supersede(let key):
+            supersede(key)
+        case .refuseStale(let id, let request):
+            let names = request.targets?.map(\.name) ?? loop.catalog.entries.map(\.id.index)
+            write(Self.supersededDone(id: id, names: names, ms: 0).line())
         case .closeAfterFlush:
             closeAfterFlush()
         case .startSearch(let key, let requestID, let request):
@@ -66,8 +74,8 @@ final class Connection {
     }
 
     private func start(key: UInt64, requestID: String?, request: SearchRequest) {
-        let sources: [FederatedSourceList]
-        do { sources = [FederatedSourceList(try SearchExecutor.sources(for: request, in: loop.catalog))] } catch {
+        let sources: [FederatedSource]
+        do { sources = try SearchExecutor.sources(for: request, in: loop.catalog) } catch {
             machine.rejected(key: key, id: requestID)
             write(Frame.error(id: requestID, index: nil, error: error).line())
             return
@@ -79,19 +87,44 @@ final class Connection {
         // Created from the loop thread, which is not an actor: the task runs on the global
         // concurrent executor (or on the loop's own executor for fast in-memory sources),
         // never on the main actor.
-        let executor: (any TaskExecutor)? = QueryPlacement.runsOnLoop(sources[0].sources, stats: stats) ? loop.executor : nil
-        tasks[key] = Task(executorPreference: executor) {
+        let onLoop = QueryPlacement.runsOnLoop(sources, stats: stats)
+        let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
+        let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
-                id: requestID, sources: sources[0].sources, mergedLimit: limit, stats: stats
-            ) { line in inbox.post(.frame(connection: connection, bytes: line)) }
+                id: requestID, sources: sources, mergedLimit: limit, stats: stats, inlineInParallel: !onLoop
+            ) { line in inbox.post(.frame(connection: connection, key: key, bytes: line)) }
             // One message for the last frame and the end, so the id is free exactly when the
             // client can see `done` (a client may reuse it at once).
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
         }
+        tasks[key] = RunningSearch(task: task, id: requestID, names: sources.map(\.name), started: .now)
+    }
+
+    /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
+    private func supersede(_ key: UInt64) {
+        guard let search = tasks.removeValue(forKey: key) else { return }
+        search.task.cancel()
+        silenced.insert(key)
+        let elapsed = (ContinuousClock.now - search.started).components
+        let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line())
+    }
+
+    static func supersededDone(id: String?, names: [String], ms: Double) -> Frame {
+        .done(id: id, status: .superseded, sources: names.map {
+            ($0, SourceReport(status: .superseded, ms: ms, errorCode: .superseded))
+        }, ms: ms)
+    }
+
+    /// A frame from a search's task (dropped if the search was superseded).
+    func deliver(key: UInt64, bytes: [UInt8]) {
+        guard !silenced.contains(key) else { return }
+        write(bytes)
     }
 
     /// A search's task ended.
     func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
+        if silenced.remove(key) != nil { return }
         write(lastFrame)
         tasks[key] = nil
         machine.finished(key: key, id: id)
@@ -160,15 +193,17 @@ final class Connection {
     func close() {
         guard let bev = bufferEvent else { return }
         bufferEvent = nil
-        for task in tasks.values { task.cancel() }
+        for search in tasks.values { search.task.cancel() }
         tasks.removeAll()
         bufferevent_free(bev)
         loop.removeConnection(id)
     }
 }
 
-/// Carries resolved sources into the task (a plain wrapper keeps the closure's capture simple).
-struct FederatedSourceList: Sendable {
-    let sources: [FederatedSource]
-    init(_ sources: [FederatedSource]) { self.sources = sources }
+/// A search running for a connection: its task and what its `done` frame needs.
+struct RunningSearch {
+    let task: Task<Void, Never>
+    let id: String?
+    let names: [String]
+    let started: ContinuousClock.Instant
 }

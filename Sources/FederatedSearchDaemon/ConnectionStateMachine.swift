@@ -12,6 +12,12 @@ struct ConnectionStateMachine {
         case startSearch(key: UInt64, id: String?, request: SearchRequest)
         /// Cancel the task running under `key`.
         case cancel(key: UInt64)
+        /// A newer request of its session replaced the one under `key`: cancel it, send its
+        /// `superseded` done frame now, and drop anything it still sends.
+        case supersede(key: UInt64)
+        /// The request arrived with a `seq` older than its session's newest: answer it at once
+        /// with a `superseded` done frame, without running it.
+        case refuseStale(id: String?, request: SearchRequest)
         /// Answer `indices` / `stats` (the loop has the data).
         case describeIndices(id: String?)
         case reportStats(id: String?)
@@ -23,6 +29,9 @@ struct ConnectionStateMachine {
     /// Running requests by client id (requests without an id are not addressable by `cancel`).
     private var running: [String: UInt64] = [:]
     private var runningKeys: Set<UInt64> = []
+    /// Per session: the newest `seq` seen and the key of the request that carried it.
+    /// Sessions are per connection, so one client can never cancel another's work.
+    private var sessions: [String: (seq: Int, key: UInt64)] = [:]
     private(set) var closing = false
 
     /// Keys of every running request (to cancel them when the connection closes).
@@ -68,11 +77,22 @@ struct ConnectionStateMachine {
                 return [.send(.error(id: id, index: nil, error: SearchError(
                     .duplicateID, "id: request '\(id)' is still running on this connection")))]
             }
+            var actions: [Action] = []
             let key = nextKey
+            if let session = search.session, let seq = search.seq {
+                if let newest = sessions[session] {
+                    if seq <= newest.seq { return [.refuseStale(id: request.id, request: search)] }
+                    if runningKeys.contains(newest.key) {
+                        actions.append(.supersede(key: newest.key))
+                        forget(key: newest.key)
+                    }
+                }
+                sessions[session] = (seq, key)
+            }
             nextKey += 1
             if let id = request.id { running[id] = key }
             runningKeys.insert(key)
-            return [.startSearch(key: key, id: request.id, request: search)]
+            return actions + [.startSearch(key: key, id: request.id, request: search)]
         }
     }
 
@@ -80,6 +100,12 @@ struct ConnectionStateMachine {
     mutating func finished(key: UInt64, id: String?) {
         runningKeys.remove(key)
         if let id, running[id] == key { running[id] = nil }
+    }
+
+    /// Frees a superseded request's key and id (its client already has its `done`).
+    private mutating func forget(key: UInt64) {
+        runningKeys.remove(key)
+        for (id, k) in running where k == key { running[id] = nil }
     }
 
     /// A search could not start (for example an unknown index): forget it.

@@ -93,8 +93,8 @@ final class EventLoop {
     fileprivate func drainInbox() {
         for message in inbox.drain() {
             switch message {
-            case .frame(let id, let bytes):
-                connections[id]?.write(bytes)
+            case .frame(let id, let key, let bytes):
+                connections[id]?.deliver(key: key, bytes: bytes)
             case .job(let job):
                 executor.run(job)
             case .requestFinished(let id, let key, let requestID, let lastFrame):

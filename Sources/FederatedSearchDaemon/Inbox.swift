@@ -3,8 +3,8 @@ import Synchronization
 
 /// A message from a task to the loop thread.
 enum InboxMessage: Sendable {
-    /// Frame bytes for a connection (dropped if it has closed).
-    case frame(connection: UInt64, bytes: [UInt8])
+    /// Frame bytes of a request (dropped if its connection has closed or it was superseded).
+    case frame(connection: UInt64, key: UInt64, bytes: [UInt8])
     /// A job of a task that runs on the loop thread (see ``LoopExecutor``).
     case job(UnownedJob)
     /// A search finished: its last frame (`done`) and the end of the request, together.

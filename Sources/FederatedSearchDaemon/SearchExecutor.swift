@@ -6,24 +6,26 @@ import Synchronization
 /// Runs one federated search and emits its frames: one `results` or `error` frame per source
 /// in completion order, then `merged`, then `done`. No socket here: frames go to `send`.
 enum SearchExecutor {
-    /// Resolves the request's indices and per-index parameters against the catalog.
+    /// Resolves the request's sources and their parameters against the catalog.
     /// Runs before any work starts, so a bad request fails whole with one error frame.
     static func sources(for request: SearchRequest, in catalog: Catalog) throws(SearchError) -> [FederatedSource] {
-        let names = request.indices ?? catalog.entries.map(\.id.index)
-        for (name, _) in request.perIndex where !names.contains(name) {
+        let targets = request.targets ?? catalog.entries.map { SearchTarget(index: $0.id.index) }
+        let names = Set(targets.map(\.name))
+        for name in request.perIndex.keys.sorted() where !names.contains(name) {
             throw SearchError(.invalidField, "perIndex.\(name): '\(name)' is not one of the searched indices")
         }
         var sources: [FederatedSource] = []
-        for (i, name) in names.enumerated() {
-            guard let entry = catalog.entry(name) else {
-                let path = request.indices == nil ? "indices" : "indices[\(i)]"
-                throw SearchError(.unknownIndex, "\(path): no index named '\(name)'")
+        for target in targets {
+            guard let entry = catalog.entry(target.index) else {
+                let path = request.targets == nil ? "indices" : target.path
+                throw SearchError(.unknownIndex, "\(path): no index named '\(target.index)'")
             }
-            let params = try request.parameters(for: name)
-            let timeout = request.timeoutMs.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
+            let params = try request.parameters(for: target)
+            let ms = target.timeoutMs ?? request.timeoutMs
+            let timeout = ms.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
             sources.append(FederatedSource(
-                name: name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params),
-                timeout: timeout))
+                name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params),
+                timeout: timeout, weight: target.weight))
         }
         return sources
     }
@@ -31,14 +33,14 @@ enum SearchExecutor {
     /// Fans the query out, sends every frame of the reply but the last, and returns the
     /// last (`done`), so the caller can hand it over together with the request's end.
     static func run(
-        id: String?, sources: [FederatedSource], mergedLimit: Int, stats: DaemonStats,
+        id: String?, sources: [FederatedSource], mergedLimit: Int, stats: DaemonStats, inlineInParallel: Bool = false,
         send: @escaping @Sendable ([UInt8]) -> Void
     ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
         // Each source's hits, encoded once for its results frame and reused by the merge.
         let encoded = EncodedHits(count: sources.count)
-        let completions = await FanOut.run(sources) { completion in
+        let completions = await FanOut.run(sources, inlineInParallel: inlineInParallel) { completion in
             stats.recordSource(completion.name, ms: completion.milliseconds)
             switch completion.outcome {
             case .results(var results):

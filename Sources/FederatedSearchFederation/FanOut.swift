@@ -9,14 +9,17 @@ import FederatedSearchCore
 /// Sources that do I/O run as child tasks, each racing its deadline. ``InlineSearchable``
 /// sources (in-memory indices) run one after another on the calling task while the children
 /// work: a search of a few microseconds is cheaper than the thread hand-offs a child costs.
+/// With `inlineInParallel` (for in-memory sources that have been slow), each runs in a child
+/// task instead, so a slow index never holds back a fast one's frame.
 public enum FanOut {
     public static func run(
-        _ sources: [FederatedSource], onCompletion: @Sendable (SourceCompletion) -> Void
+        _ sources: [FederatedSource], inlineInParallel: Bool = false, onCompletion: @Sendable (SourceCompletion) -> Void
     ) async -> [SourceCompletion] {
         let clock = ContinuousClock()
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
-        let remote = sources.indices.filter { !(sources[$0].searchable is any InlineSearchable) }
-        let inline = sources.indices.filter { sources[$0].searchable is any InlineSearchable }
+        let parallel = inlineInParallel && sources.count > 1
+        let remote = sources.indices.filter { parallel || !(sources[$0].searchable is any InlineSearchable) }
+        let inline = sources.indices.filter { !parallel && sources[$0].searchable is any InlineSearchable }
         func runInlineSources() {
             for position in inline {
                 let c = runInline(sources[position], position: position, clock: clock)
@@ -31,7 +34,11 @@ public enum FanOut {
         return await withTaskGroup(of: SourceCompletion.self) { group in
             for position in remote {
                 let source = sources[position]
-                group.addTask { await runRemote(source, position: position, clock: clock) }
+                if source.searchable is any InlineSearchable {
+                    group.addTask { runInline(source, position: position, clock: clock) }
+                } else {
+                    group.addTask { await runRemote(source, position: position, clock: clock) }
+                }
             }
             runInlineSources()
             for await completion in group {

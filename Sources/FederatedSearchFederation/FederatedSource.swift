@@ -8,12 +8,15 @@ public struct FederatedSource: Sendable {
     public var query: SearchQuery
     /// How long the source may take before it is cancelled and reported as `timeout`.
     public var timeout: Duration
+    /// The weight of this source's scores in the merge.
+    public var weight: Double
 
-    public init(name: String, searchable: any Searchable, query: SearchQuery, timeout: Duration) {
+    public init(name: String, searchable: any Searchable, query: SearchQuery, timeout: Duration, weight: Double = 1) {
         self.name = name
         self.searchable = searchable
         self.query = query
         self.timeout = timeout
+        self.weight = weight
     }
 }
 

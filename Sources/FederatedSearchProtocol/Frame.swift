@@ -34,6 +34,8 @@ public enum DoneStatus: String, Sendable, Equatable {
     case failed
     /// The request was cancelled (by `cancel` or the client going away).
     case cancelled
+    /// A newer request of the same session replaced it; no frame of it follows this one.
+    case superseded
 }
 
 /// One line the daemon sends. Every frame echoes the request's `id`.

@@ -35,7 +35,8 @@ public enum FrameDecoder {
                 let status = SourceReport.Status(rawValue: s["status"]?.stringValue ?? "") ?? .error
                 sources.append((e.key, SourceReport(
                     status: status, ms: s["ms"]?.numberValue ?? 0, nbHits: s["nbHits"]?.intValue,
-                    errorCode: s["code"]?.stringValue.map { ErrorCode(rawValue: $0) })))
+                    errorCode: s["code"]?.stringValue.map { ErrorCode(rawValue: $0) },
+                    suspendedForMs: s["suspendedForMs"]?.numberValue)))
             }
             let status = DoneStatus(rawValue: o["status"]?.stringValue ?? "") ?? .ok
             return .done(id: id, status: status, sources: sources, ms: o["ms"]?.numberValue ?? 0)

@@ -34,39 +34,98 @@ public struct Request: Sendable, Equatable {
     }
 }
 
+/// One source of a federated search: an index, the name it answers under, and its overrides.
+///
+/// `indices` entries are index names or objects
+/// `{"index": "movies", "as": "classics", "params": {...}, "weight": 2, "timeoutMs": 100}`,
+/// so one index can feed two columns of a dashboard under two names.
+public struct SearchTarget: Sendable, Equatable {
+    /// The configured index to search.
+    public var index: String
+    /// The name this source answers under in frames (`as`, else the index name). Unique.
+    public var name: String
+    /// Parameter overrides for this source, applied last.
+    public var params: JSONObject?
+    /// The weight of this source's scores in a `score` or `rrf` merge (default 1).
+    public var weight: Double
+    /// This source's deadline, overriding the request's.
+    public var timeoutMs: Int?
+    /// The JSON path of the entry, for error messages.
+    public var path: String
+
+    public init(index: String, name: String? = nil, params: JSONObject? = nil, weight: Double = 1, timeoutMs: Int? = nil,
+                path: String = "indices") {
+        self.index = index
+        self.name = name ?? index
+        self.params = params
+        self.weight = weight
+        self.timeoutMs = timeoutMs
+        self.path = path
+    }
+}
+
 /// A federated search: one query text sent to several indices.
 public struct SearchRequest: Sendable, Equatable {
     /// The query text.
     public var query: String
-    /// The indices to search, in request order (ties in the merge go to the earlier one);
-    /// nil means every configured index.
-    public var indices: [String]?
+    /// The sources, in request order (ties in the merge go to the earlier one); nil means
+    /// every configured index.
+    public var targets: [SearchTarget]?
     /// Parameters for every index.
     public var params: SearchParameters
     /// The raw `params` object, so per-index overrides can be applied on top of it.
     public var rawParams: JSONObject
-    /// Per-index parameter overrides, applied over `params`.
+    /// Per-source parameter overrides (by source name), applied over `params`.
     public var perIndex: [String: JSONObject]
     /// The request's deadline in milliseconds; nil means each index's configured default.
     public var timeoutMs: Int?
+    /// A client-chosen session: a newer `seq` in the same session supersedes older requests.
+    public var session: String?
+    /// The request's sequence number within its session.
+    public var seq: Int?
+    /// The raw `merge` object (strategy, offset, limit, quotas), validated by the daemon.
+    public var merge: JSONObject?
+    /// The raw `mergeFacets` object, validated by the daemon.
+    public var mergeFacets: JSONObject?
+    /// The raw `facetAliases` object, validated by the daemon.
+    public var facetAliases: JSONObject?
 
     public init(
-        query: String, indices: [String]? = nil, params: SearchParameters = SearchParameters(),
-        rawParams: JSONObject = JSONObject(), perIndex: [String: JSONObject] = [:], timeoutMs: Int? = nil
+        query: String, targets: [SearchTarget]? = nil, params: SearchParameters = SearchParameters(),
+        rawParams: JSONObject = JSONObject(), perIndex: [String: JSONObject] = [:], timeoutMs: Int? = nil,
+        session: String? = nil, seq: Int? = nil, merge: JSONObject? = nil, mergeFacets: JSONObject? = nil,
+        facetAliases: JSONObject? = nil
     ) {
         self.query = query
-        self.indices = indices
+        self.targets = targets
         self.params = params
         self.rawParams = rawParams
         self.perIndex = perIndex
         self.timeoutMs = timeoutMs
+        self.session = session
+        self.seq = seq
+        self.merge = merge
+        self.mergeFacets = mergeFacets
+        self.facetAliases = facetAliases
     }
 
-    /// The parameters for one index: `params` with that index's overrides applied.
-    public func parameters(for index: String) throws(SearchError) -> SearchParameters {
-        guard let overrides = perIndex[index] else { return params }
+    /// The index names searched, in order (nil: all).
+    public var indices: [String]? { targets?.map(\.index) }
+
+    /// The parameters for one source: `params`, then `perIndex[name]`, then the entry's own
+    /// `params`, each overlaying the previous.
+    public func parameters(for target: SearchTarget) throws(SearchError) -> SearchParameters {
+        let overrides = perIndex[target.name]
+        guard overrides != nil || target.params != nil else { return params }
         var merged = rawParams
-        for e in overrides.entries { merged[e.key] = e.value }
-        return try SearchParameters.decode(merged, path: "perIndex.\(index)")
+        for e in overrides ?? [:] { merged[e.key] = e.value }
+        for e in target.params ?? [:] { merged[e.key] = e.value }
+        let path = target.params != nil ? "\(target.path).params" : "perIndex.\(target.name)"
+        return try SearchParameters.decode(merged, path: path)
+    }
+
+    /// The parameters for an index searched under its own name.
+    public func parameters(for index: String) throws(SearchError) -> SearchParameters {
+        try parameters(for: SearchTarget(index: index))
     }
 }

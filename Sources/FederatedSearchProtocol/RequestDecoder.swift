@@ -69,14 +69,7 @@ public enum RequestDecoder {
         guard query.utf8.count <= maxQueryBytes else {
             throw SearchError(.invalidField, "query: longer than \(maxQueryBytes) bytes")
         }
-        let indices = try r.stringArray("indices", allowSingle: true)
-        if let indices {
-            guard !indices.isEmpty else { throw SearchError(.invalidField, "indices: must not be empty") }
-            var seen = Set<String>()
-            for (i, name) in indices.enumerated() where !seen.insert(name).inserted {
-                throw SearchError(.invalidField, "indices[\(i)]: '\(name)' is listed twice")
-            }
-        }
+        let targets = try decodeTargets(r.value("indices"))
         let rawParams = try r.objectValue("params") ?? JSONObject()
         let params = try SearchParameters.decode(rawParams, path: "params")
         var perIndex: [String: JSONObject] = [:]
@@ -89,12 +82,62 @@ public enum RequestDecoder {
             }
         }
         let timeoutMs = try r.int("timeoutMs", in: 1...600_000)
+        let session = try r.string("session")
+        let seq = try r.int("seq", in: 0...Int(Int64.max / 2))
+        if session != nil, seq == nil { throw SearchError(.missingField, "seq: required with session") }
+        if seq != nil, session == nil { throw SearchError(.missingField, "session: required with seq") }
+        let merge = try r.objectValue("merge")
+        let mergeFacets = try r.objectValue("mergeFacets")
+        let facetAliases = try r.objectValue("facetAliases")
         try r.rejectUnknownKeys()
         let request = SearchRequest(
-            query: query, indices: indices, params: params, rawParams: rawParams, perIndex: perIndex,
-            timeoutMs: timeoutMs)
+            query: query, targets: targets, params: params, rawParams: rawParams, perIndex: perIndex,
+            timeoutMs: timeoutMs, session: session, seq: seq, merge: merge, mergeFacets: mergeFacets,
+            facetAliases: facetAliases)
         // Validate every override now, so a bad one fails the request before any work starts.
-        for name in perIndex.keys.sorted() { _ = try request.parameters(for: name) }
+        for target in targets ?? [] { _ = try request.parameters(for: target) }
+        for name in perIndex.keys.sorted() where targets == nil { _ = try request.parameters(for: name) }
         return request
+    }
+
+    /// `indices`: a name, or an array of names and `{"index", "as", "params", "weight", "timeoutMs"}` objects.
+    static func decodeTargets(_ value: JSONValue?) throws(SearchError) -> [SearchTarget]? {
+        guard let value else { return nil }
+        let items: [JSONValue]
+        switch value {
+        case .string: items = [value]
+        case .array(let a): items = a
+        default: throw SearchError(.invalidField, "indices: expected an array, got \(value.typeName)")
+        }
+        guard !items.isEmpty else { throw SearchError(.invalidField, "indices: must not be empty") }
+        var targets: [SearchTarget] = []
+        var names = Set<String>()
+        for (i, item) in items.enumerated() {
+            let path = "indices[\(i)]"
+            let target: SearchTarget
+            switch item {
+            case .string(let name):
+                target = SearchTarget(index: name, path: path)
+            case .object(let o):
+                var r = FieldReader(o, path: path)
+                let index = try r.requiredString("index")
+                let name = try r.string("as")
+                let params = try r.objectValue("params")
+                let weight = try r.number("weight") ?? 1
+                guard weight > 0, weight.isFinite else {
+                    throw SearchError(.invalidField, "\(path).weight: must be a positive number")
+                }
+                let timeout = try r.int("timeoutMs", in: 1...600_000)
+                try r.rejectUnknownKeys()
+                target = SearchTarget(index: index, name: name, params: params, weight: weight, timeoutMs: timeout, path: path)
+            default:
+                throw SearchError(.invalidField, "\(path): expected an index name or an object, got \(item.typeName)")
+            }
+            guard names.insert(target.name).inserted else {
+                throw SearchError(.invalidField, "\(path): '\(target.name)' is listed twice (give one of them another name with \"as\")")
+            }
+            targets.append(target)
+        }
+        return targets
     }
 }

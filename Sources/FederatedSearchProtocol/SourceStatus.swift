@@ -4,7 +4,9 @@ import FederatedSearchCore
 public struct SourceReport: Sendable, Equatable {
     /// How the source ended.
     public enum Status: String, Sendable, Equatable {
-        case ok, timeout, error, cancelled
+        case ok, timeout, error, cancelled, superseded
+        /// Not asked: its circuit breaker is open (see `suspendedUntil`).
+        case skipped
     }
 
     public var status: Status
@@ -14,12 +16,15 @@ public struct SourceReport: Sendable, Equatable {
     public var nbHits: Int?
     /// The error code, when it failed.
     public var errorCode: ErrorCode?
+    /// For a skipped source: milliseconds until its breaker lets a probe through.
+    public var suspendedForMs: Double?
 
-    public init(status: Status, ms: Double, nbHits: Int? = nil, errorCode: ErrorCode? = nil) {
+    public init(status: Status, ms: Double, nbHits: Int? = nil, errorCode: ErrorCode? = nil, suspendedForMs: Double? = nil) {
         self.status = status
         self.ms = ms
         self.nbHits = nbHits
         self.errorCode = errorCode
+        self.suspendedForMs = suspendedForMs
     }
 
     func json() -> JSONValue {
@@ -28,6 +33,7 @@ public struct SourceReport: Sendable, Equatable {
         o.appendUnchecked("ms", .number(Frame.roundMs(ms)))
         if let nbHits { o.appendUnchecked("nbHits", .number(Double(nbHits))) }
         if let errorCode { o.appendUnchecked("code", .string(errorCode.rawValue)) }
+        if let suspendedForMs { o.appendUnchecked("suspendedForMs", .number(Frame.roundMs(suspendedForMs))) }
         return .object(o)
     }
 }

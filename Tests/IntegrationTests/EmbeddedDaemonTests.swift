@@ -172,3 +172,25 @@ struct EmbeddedDaemonTests {
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 }
+
+/// `indices` objects on the real engine: one index feeds two columns with different filters.
+@Suite(.serialized)
+struct EmbeddedTargetTests {
+    @Test func sameIndexTwiceWithDifferentParams() throws {
+        let d = try DaemonProcess(
+            config: EmbeddedDaemonTests.config,
+            files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip([
+            "id": "c", "query": "",
+            "indices": [
+                ["index": "movies", "as": "classics", "params": ["filters": "year < 1985"]],
+                ["index": "movies", "as": "recent", "params": ["filters": "year >= 1985"]],
+            ],
+        ])
+        var byName: [String: [String]] = [:]
+        for f in frames { if case .results(_, let name, let r) = f { byName[name] = r.hits.map(\.objectID).sorted() } }
+        #expect(byName["classics"] == ["m1", "m2"])
+        #expect(byName["recent"] == ["m3", "m4"])
+    }
+}

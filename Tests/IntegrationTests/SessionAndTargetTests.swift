@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Sessions (a newer seq supersedes older work on the server) and `indices` objects (one
+/// index under two names, per-source params, weights and deadlines).
+@Suite(.serialized)
+struct SessionAndTargetTests {
+    @Test func newerSeqSupersedesTheOlderRequest() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
+            ("slow", FaultConfigs.source(delayMs: 3000)),
+        ]))
+        defer { d.stop() }
+        let c = try d.connect()
+        let started = Date()
+        try c.send(["id": "k1", "query": "s", "session": "typing", "seq": 1])
+        usleep(50_000)
+        try c.send(["id": "k2", "query": "st", "session": "typing", "seq": 2, "timeoutMs": 100])
+        var frames: [Frame] = []
+        while let f = try c.readFrame() {
+            frames.append(f)
+            if f.id == "k2", f.type == "done" { break }
+        }
+        #expect(Date().timeIntervalSince(started) < 2.5, "k1's 3 s of work must not be waited for")
+        let k1 = frames.filter { $0.id == "k1" }
+        #expect(k1.count == 1, "only the superseded done frame of k1: \(k1)")
+        guard case .done(_, let status, let sources, _)? = k1.first else { Issue.record("no done for k1"); return }
+        #expect(status == .superseded)
+        #expect(sources.map(\.report.status) == [.superseded])
+        // k1's done comes before anything of k2, and nothing of k1 comes later.
+        #expect(frames.firstIndex { $0.id == "k1" }! < frames.firstIndex { $0.id == "k2" }!)
+        // The superseded task's late frames are dropped: wait past its delay and check.
+        usleep(200_000)
+        #expect(try c.roundTrip(["id": "p", "op": "ping"]).map(\.type) == ["pong"])
+    }
+
+    @Test func staleSeqIsAnsweredAsSupersededWithoutRunning() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let c = try d.connect()
+        _ = try c.roundTrip(["id": "a", "query": "x", "session": "t", "seq": 5])
+        let frames = try c.roundTrip(["id": "b", "query": "x", "session": "t", "seq": 4])
+        #expect(frames.count == 1)
+        guard case .done(_, .superseded, _, _)? = frames.first else { Issue.record("\(frames)"); return }
+        // Other sessions and requests without a session are independent.
+        #expect(try c.roundTrip(["id": "c", "query": "x", "session": "u", "seq": 1]).last?.type == "done")
+        #expect(try c.roundTrip(["id": "d", "query": "x"]).map(\.type) == ["results", "merged", "done"])
+    }
+
+    @Test func sessionNeedsSeq() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip(["id": "a", "query": "x", "session": "t"])
+        #expect(errorCode(frames.first) == "missing_field")
+    }
+
+    @Test func oneIndexUnderTwoNamesWithItsOwnDeadlines() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
+            ("slow", FaultConfigs.source(delayMs: 300, hits: 2)),
+        ]))
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip([
+            "id": "t", "query": "x",
+            "indices": [["index": "slow", "as": "patient"], ["index": "slow", "as": "hasty", "timeoutMs": 50]],
+        ])
+        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done"); return }
+        #expect(status == .partial)
+        #expect(sources.map(\.name) == ["patient", "hasty"])
+        #expect(sources.map(\.report.status) == [.ok, .timeout])
+        #expect(frames.contains { if case .results(_, "patient", _) = $0 { return true } else { return false } })
+    }
+
+    @Test func duplicateSourceNamesAreRefused() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip(["id": "t", "query": "x", "indices": ["s", ["index": "s"]]])
+        #expect(errorCode(frames.first) == "invalid_field")
+        if case .error(_, _, let e)? = frames.first { #expect(e.message.contains("indices[1]")) }
+    }
+}
