@@ -22,6 +22,12 @@ let package = Package(
             pkgConfig: "libevent_pthreads",
             providers: [.apt(["libevent-dev"])]
         ),
+        // libsystemd: sd_notify, sd_listen_fds, the journal. Imported only by the daemon module.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         // Core model: JSON values, queries, filters, results, the Searchable protocol, coded errors. No I/O.
         .target(name: "FederatedSearchCore", swiftSettings: strict),
         // The embedded engine: analysis, inverted index, matching, ranking, facets, highlighting.
@@ -34,7 +40,7 @@ let package = Package(
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "CLibevent"],
+                           "FederatedSearchProtocol", "CLibevent", "CSystemd"],
             swiftSettings: strict
         ),
         // Client library: socket client and streaming API.

@@ -33,6 +33,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The request text is not valid UTF-8.
     public static let invalidUTF8 = ErrorCode(rawValue: "invalid_utf8")
 
+    /// The peer may not do this (the message names the operation or index).
+    public static let forbidden = ErrorCode(rawValue: "forbidden")
+    /// A reload failed; the previous configuration keeps serving (the message says why).
+    public static let reloadFailed = ErrorCode(rawValue: "reload_failed")
+
     // Source outcomes.
     /// The searchable missed its deadline and was cancelled.
     public static let timeout = ErrorCode(rawValue: "timeout")

@@ -9,6 +9,8 @@ public final class Catalog: Sendable {
         public let kind: String
         /// The deadline used when the request sets none.
         public let defaultTimeout: Duration
+        /// Identifies the config and data it was built from (a reload keeps the entry if equal).
+        public let fingerprint: String
     }
 
     /// The entries in config order.
@@ -26,21 +28,24 @@ public final class Catalog: Sendable {
 
     /// Builds every searchable of a config. Errors name the searchable's JSON path.
     public static func build(_ config: DaemonConfig, registry: BackendRegistry) throws -> Catalog {
-        var entries: [Entry] = []
-        for s in config.searchables {
-            guard let factory = registry.factory(for: s.kind) else {
-                throw SearchError(
-                    .invalidField,
-                    "\(s.path).backend: unknown backend kind '\(s.kind)', expected one of \(registry.kinds.joined(separator: ", "))")
-            }
-            let base = config
-            let context = BackendContext(
-                name: s.name, options: s.options, path: s.path, resolvePath: { base.resolve($0) })
-            let searchable = try factory(context)
-            entries.append(Entry(
-                id: SearcherId(index: s.name), searchable: searchable, kind: s.kind,
-                defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs)))
+        Catalog(entries: try config.searchables.map {
+            try buildEntry($0, config: config, registry: registry, fingerprint: CatalogLoader.fingerprint($0, config: config))
+        })
+    }
+
+    /// Builds one searchable.
+    static func buildEntry(
+        _ s: DaemonConfig.SearchableConfig, config: DaemonConfig, registry: BackendRegistry, fingerprint: String
+    ) throws -> Entry {
+        guard let factory = registry.factory(for: s.kind) else {
+            throw SearchError(
+                .invalidField,
+                "\(s.path).backend: unknown backend kind '\(s.kind)', expected one of \(registry.kinds.joined(separator: ", "))")
         }
-        return Catalog(entries: entries)
+        let base = config
+        let context = BackendContext(name: s.name, options: s.options, path: s.path, resolvePath: { base.resolve($0) })
+        return Entry(
+            id: SearcherId(index: s.name), searchable: try factory(context), kind: s.kind,
+            defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint)
     }
 }

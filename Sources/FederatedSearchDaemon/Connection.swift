@@ -23,8 +23,12 @@ final class Connection {
     private(set) var discarding = false
     unowned let loop: EventLoop
 
-    init(id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, maxLineBytes: Int) {
+    /// Who is on the other end (SO_PEERCRED at accept).
+    let peer: PeerCredentials?
+
+    init(id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, maxLineBytes: Int, peer: PeerCredentials?) {
         self.id = id
+        self.peer = peer
         self.bufferEvent = bufferEvent
         self.loop = loop
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
@@ -55,6 +59,13 @@ final class Connection {
         switch action {
         case .send(let frame):
             write(frame.line())
+        case .reload(let id):
+            guard peer?.isAdministrator == true else {
+                write(Frame.error(id: id, index: nil, error: SearchError(
+                    .forbidden, "op: reload is allowed to root and the daemon's own user only")).line())
+                return
+            }
+            loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
         case .describeIndices(let id):
             write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload()).line())
         case .reportStats(let id):

@@ -20,6 +20,8 @@ struct ConnectionStateMachine {
         case refuseStale(id: String?, request: SearchRequest)
         /// Answer `indices` / `stats` (the loop has the data).
         case describeIndices(id: String?)
+        /// Reload the config (the loop checks the peer's rights).
+        case reload(id: String?)
         case reportStats(id: String?)
         /// Send what is queued, then close.
         case closeAfterFlush
@@ -66,6 +68,8 @@ struct ConnectionStateMachine {
             return [.describeIndices(id: request.id)]
         case .stats:
             return [.reportStats(id: request.id)]
+        case .reload:
+            return [.reload(id: request.id)]
         case .cancel(let target):
             guard let key = running[target] else {
                 return [.send(.error(id: request.id, index: nil, error: SearchError(

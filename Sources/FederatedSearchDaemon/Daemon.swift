@@ -65,18 +65,18 @@ public enum DaemonMain {
             i += 1
         }
 
-        let config: DaemonConfig
-        let catalog: Catalog
+        let loader = CatalogLoader(configPath: configPath, registry: registry)
+        let loaded: CatalogLoader.Loaded
         do {
-            let bytes = try FileReader.read(configPath, field: "--config")
-            let folder = configPath.contains("/") ? String(configPath[..<configPath.lastIndex(of: "/")!]) : "."
-            config = try DaemonConfig.parse(bytes, baseDirectory: folder)
-            Log.setLevel(levelOverride ?? config.logLevel)
             let clock = ContinuousClock()
             let start = clock.now
-            catalog = try Catalog.build(config, registry: registry)
+            if let levelOverride { Log.setLevel(levelOverride) }
+            loaded = try loader.load { step in
+                if !checkOnly { Systemd.notify("STATUS=\(step)") }
+            }
+            if levelOverride == nil { Log.setLevel(loaded.config.logLevel) }
             let ms = (clock.now - start).components
-            Log.info("loaded \(catalog.entries.count) searchables in \(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms")
+            Log.info("loaded \(loaded.catalog.entries.count) searchables in \(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms")
         } catch let error as SearchError {
             writeToStandardError("fedsearchd: \(configPath): \(error.message) [\(error.code.rawValue)]\n")
             return 1
@@ -85,17 +85,19 @@ public enum DaemonMain {
             return 1
         }
         if checkOnly {
-            for e in catalog.entries {
+            for e in loaded.catalog.entries {
                 let n = e.searchable.description.documentCount.map(String.init) ?? "?"
                 print("\(e.id.index): \(e.kind), \(n) documents")
             }
             print("\(configPath): OK")
             return 0
         }
-        return serve(config: config, catalog: catalog, socketPath: socketOverride ?? config.socketPath)
+        var config = loaded.config
+        if let socketOverride { config.socketPath = socketOverride }
+        return serve(config: config, catalog: loaded.catalog, loader: loader)
     }
 
-    static func serve(config: DaemonConfig, catalog: Catalog, socketPath: String) -> Int32 {
+    static func serve(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader) -> Int32 {
         // A parent may have started us with signals blocked (the mask is inherited across
         // exec): unblock them all before any thread starts, or SIGTERM would never arrive.
         var none = sigset_t()
@@ -104,15 +106,22 @@ public enum DaemonMain {
         // A client that goes away mid-write must not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
         let loop: EventLoop
+        let activated = Systemd.activatedSockets()
         do {
-            loop = try EventLoop(catalog: catalog, stats: DaemonStats(), maxLineBytes: config.maxLineBytes)
-            let fd = try UnixSocket.listen(path: socketPath, mode: config.socketMode)
-            try loop.serve(listeningSocket: fd)
+            loop = try EventLoop(config: config, catalog: catalog, loader: loader, stats: DaemonStats())
+            if activated.isEmpty {
+                try loop.serve(listeningSocket: try UnixSocket.listen(path: config.socketPath, mode: config.socketMode))
+            } else {
+                for fd in activated { try loop.serve(listeningSocket: fd) }
+            }
         } catch {
             writeToStandardError("fedsearchd: \(error)\n")
             return 1
         }
-        Log.info("serving \(catalog.entries.map(\.id.index).joined(separator: ", ")) on \(socketPath)")
+        if let interval = Systemd.watchdogInterval() { loop.startWatchdog(every: interval) }
+        let listening = activated.isEmpty ? config.socketPath : "\(activated.count) socket(s) passed by systemd"
+        Log.info("serving \(catalog.entries.map(\.id.index).joined(separator: ", ")) on \(listening)")
+        Systemd.notify("READY=1\nSTATUS=serving \(catalog.entries.count) indices")
         // The loop gets its own thread; the main thread only waits. Nothing here is main-actor
         // isolated, so query tasks run on the global executor while the loop runs.
         let finished = DispatchSemaphore(value: 0)
@@ -125,7 +134,8 @@ public enum DaemonMain {
         thread.stackSize = 8 << 20
         thread.start()
         finished.wait()
-        unlink(socketPath)
+        // Only a socket we created is ours to remove.
+        if activated.isEmpty { unlink(config.socketPath) }
         Log.info("stopped")
         return 0
     }

@@ -16,6 +16,8 @@ public struct DaemonConfig: Sendable {
     public var defaultTimeoutMs: Int
     /// Log level name.
     public var logLevel: Log.Level
+    /// How long SIGTERM waits for running searches before stopping anyway.
+    public var drainTimeoutMs: Int
     /// The searchables, in config order.
     public var searchables: [SearchableConfig]
     /// The folder relative data paths are resolved against (the config file's folder).
@@ -51,6 +53,7 @@ public struct DaemonConfig: Sendable {
         }
         let maxLine = try r.int("maxLineBytes", in: 1024...(64 << 20)) ?? ProtocolVersion.defaultMaxLineBytes
         let defaultTimeout = try r.int("defaultTimeoutMs", in: 1...600_000) ?? 1000
+        let drain = try r.int("drainTimeoutMs", in: 0...600_000) ?? 10_000
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
             throw SearchError(.invalidField, "logLevel: expected debug, info, warning or error, got '\(levelName)'")
@@ -78,7 +81,7 @@ public struct DaemonConfig: Sendable {
         }
         return DaemonConfig(
             socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,
-            logLevel: level, searchables: searchables, baseDirectory: baseDirectory)
+            logLevel: level, drainTimeoutMs: drain, searchables: searchables, baseDirectory: baseDirectory)
     }
 
     static func isValidIndexName(_ name: String) -> Bool {

@@ -5,31 +5,41 @@ import CLibevent
 import FederatedSearchCore
 import FederatedSearchProtocol
 
-/// The libevent loop: the listener, every connection, and the inbox. Everything here runs
-/// on the one loop thread; other threads reach it only through ``Inbox``.
+/// The libevent loop: the listeners, every connection, the inbox, signals and timers.
+/// Everything here runs on the one loop thread; other threads reach it only through ``Inbox``.
 final class EventLoop {
     let base: OpaquePointer
     private(set) var inbox: Inbox!
     /// Runs fast in-memory queries' tasks on this thread.
     private(set) var executor: LoopExecutor!
     private var wakeEvent: OpaquePointer?
-    private var signalEvents: [OpaquePointer] = []
-    private var listener: OpaquePointer?
-    private var connections: [UInt64: Connection] = [:]
+    var signalEvents: [OpaquePointer] = []
+    var timerEvents: [OpaquePointer] = []
+    var listeners: [OpaquePointer] = []
+    private(set) var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
-    let catalog: Catalog
+    /// The searchables new requests use; replaced whole by a reload. Running requests keep
+    /// the sources they resolved at their start.
+    var catalog: Catalog
+    /// The config in force (the last one that loaded).
+    var config: DaemonConfig
+    let loader: CatalogLoader
     let stats: DaemonStats
-    let maxLineBytes: Int
+    /// Set once SIGTERM or SIGINT arrives: no new connections, exit when running work is done.
+    var draining = false
+    /// A reload in progress, and who asked for it.
+    var reload: ReloadState?
 
-    init(catalog: Catalog, stats: DaemonStats, maxLineBytes: Int) throws {
+    init(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, stats: DaemonStats) throws {
         // Must precede event_base_new: makes event_active safe from other threads.
         guard evthread_use_pthreads() == 0, let base = event_base_new() else {
             throw SystemCallError(call: "event_base_new", errno: errno)
         }
         self.base = base
         self.catalog = catalog
+        self.config = config
+        self.loader = loader
         self.stats = stats
-        self.maxLineBytes = maxLineBytes
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let wake = event_new(base, -1, 0, onWake, context) else {
             throw SystemCallError(call: "event_new(wake)", errno: errno)
@@ -37,23 +47,20 @@ final class EventLoop {
         wakeEvent = wake
         inbox = Inbox(wakeEvent: wake)
         executor = LoopExecutor(inbox: inbox)
-        for signal in [SIGINT, SIGTERM] {
-            guard let ev = event_new(base, signal, Int16(EV_SIGNAL | EV_PERSIST), onSignal, context) else {
-                throw SystemCallError(call: "event_new(signal)", errno: errno)
-            }
-            event_add(ev, nil)
-            signalEvents.append(ev)
-        }
+        try installSignals()
     }
 
     deinit {
-        if let listener { evconnlistener_free(listener) }
-        for ev in signalEvents { event_free(ev) }
+        for l in listeners { evconnlistener_free(l) }
+        for ev in signalEvents + timerEvents { event_free(ev) }
         if let wakeEvent { event_free(wakeEvent) }
         event_base_free(base)
     }
 
     var connectionCount: Int { connections.count }
+
+    /// Searches running on every connection.
+    var runningSearchCount: Int { connections.values.reduce(0) { $0 + $1.runningCount } }
 
     /// Starts accepting on a listening socket (the loop owns and closes it).
     func serve(listeningSocket fd: Int32) throws {
@@ -62,33 +69,37 @@ final class EventLoop {
         guard let l = evconnlistener_new(base, onAccept, context, UInt32(LEV_OPT_CLOSE_ON_FREE), -1, fd) else {
             throw SystemCallError(call: "evconnlistener_new", errno: errno)
         }
-        listener = l
+        listeners.append(l)
     }
 
-    /// Runs the loop until a signal or `stop()`; returns on the loop thread.
+    /// Runs the loop until it is stopped; returns on the loop thread.
     func run() {
         event_base_dispatch(base)
         for c in Array(connections.values) { c.close() }
     }
 
-    /// Asks the loop to exit (loop thread only; signals arrive through libevent).
+    /// Makes the loop return at once.
     func stop() { event_base_loopbreak(base) }
 
     fileprivate func accept(_ fd: Int32) {
-        guard let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+        guard !draining, let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             Glibc.close(fd)
             return
         }
         let id = nextConnectionID
         nextConnectionID += 1
-        let connection = Connection(id: id, bufferEvent: bev, loop: self, maxLineBytes: maxLineBytes)
+        let connection = Connection(
+            id: id, bufferEvent: bev, loop: self, maxLineBytes: config.maxLineBytes, peer: PeerCredentials(socket: fd))
         connections[id] = connection
         let context = Unmanaged.passUnretained(connection).toOpaque()
         bufferevent_setcb(bev, onRead, onWrite, onEvent, context)
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
     }
 
-    func removeConnection(_ id: UInt64) { connections[id] = nil }
+    func removeConnection(_ id: UInt64) {
+        connections[id] = nil
+        if draining, connections.isEmpty { stop() }
+    }
 
     fileprivate func drainInbox() {
         for message in inbox.drain() {
@@ -99,6 +110,9 @@ final class EventLoop {
                 executor.run(job)
             case .requestFinished(let id, let key, let requestID, let lastFrame):
                 connections[id]?.finished(key: key, id: requestID, lastFrame: lastFrame)
+                if draining { finishDrainIfIdle() }
+            case .reloaded(let outcome):
+                finishReload(outcome)
             }
         }
     }
@@ -127,11 +141,6 @@ final class EventLoop {
 
 private func onWake(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
     Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().drainInbox()
-}
-
-private func onSignal(_ signal: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Log.info("received signal \(signal), stopping")
-    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().stop()
 }
 
 private func onAccept(

@@ -9,6 +9,8 @@ enum InboxMessage: Sendable {
     case job(UnownedJob)
     /// A search finished: its last frame (`done`) and the end of the request, together.
     case requestFinished(connection: UInt64, key: UInt64, id: String?, lastFrame: [UInt8])
+    /// A reload finished loading (or failed) off the loop.
+    case reloaded(ReloadOutcome)
 }
 
 /// The one way work re-enters the loop: a mutex-protected queue plus `event_active` on a

@@ -79,6 +79,19 @@ public enum Frame: Sendable, Equatable {
         }
     }
 
+    /// The same frame answering another request id.
+    public func withID(_ newID: String?) -> Frame {
+        switch self {
+        case .results(_, let i, let r): return .results(id: newID, index: i, results: r)
+        case .error(_, let i, let e): return .error(id: newID, index: i, error: e)
+        case .merged(_, let m): return .merged(id: newID, results: m)
+        case .done(_, let s, let src, let ms): return .done(id: newID, status: s, sources: src, ms: ms)
+        case .pong(_, let p, let v): return .pong(id: newID, protocolVersion: p, version: v)
+        case .cancelAccepted(_, let t): return .cancelAccepted(id: newID, target: t)
+        case .info(_, let t, let p): return .info(id: newID, type: t, payload: p)
+        }
+    }
+
     /// Milliseconds rounded to microseconds, so frames stay short.
     static func roundMs(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
 

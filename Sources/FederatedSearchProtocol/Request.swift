@@ -20,6 +20,8 @@ public struct Request: Sendable, Equatable {
         case ping
         case indices
         case stats
+        /// Re-read the daemon's config (admin: root or the daemon's own user).
+        case reload
     }
 
     /// The operation's name on the wire.
@@ -30,6 +32,7 @@ public struct Request: Sendable, Equatable {
         case .ping: return "ping"
         case .indices: return "indices"
         case .stats: return "stats"
+        case .reload: return "reload"
         }
     }
 }

@@ -56,11 +56,16 @@ public enum RequestDecoder {
             let target = try r.requiredString("target")
             try r.rejectUnknownKeys()
             return .cancel(target: target)
-        case "ping", "indices", "stats":
+        case "ping", "indices", "stats", "reload":
             try r.rejectUnknownKeys()
-            return op == "ping" ? .ping : op == "indices" ? .indices : .stats
+            switch op {
+            case "ping": return .ping
+            case "indices": return .indices
+            case "stats": return .stats
+            default: return .reload
+            }
         default:
-            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, ping, indices or stats")
+            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, ping, indices, stats or reload")
         }
     }
 

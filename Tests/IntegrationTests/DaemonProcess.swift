@@ -9,6 +9,8 @@ final class DaemonProcess {
     let directory: URL
     let socketPath: String
     let stderrPipe = Pipe()
+    /// The config file the daemon reads (tests rewrite it before a reload).
+    private(set) var configPath = ""
 
     /// Where the built executables are: $FEDSEARCH_BIN_DIR, else the package's .build/debug.
     static var binDirectory: URL {
@@ -27,7 +29,10 @@ final class DaemonProcess {
 
     /// Writes `config` (with `socket` set to a path in a fresh folder) and data files, then
     /// starts `binary` and waits until it answers `ping`.
-    init(binary: String = "fedsearchd", config: JSONObject, files: [String: String] = [:]) throws {
+    init(
+        binary: String = "fedsearchd", config: JSONObject, files: [String: String] = [:],
+        environment: [String: String] = [:], waitForReady: Bool = true
+    ) throws {
         directory = try Self.makeDirectory()
         socketPath = directory.appendingPathComponent("d.sock").path
         for (name, text) in files {
@@ -40,11 +45,32 @@ final class DaemonProcess {
         process.executableURL = Self.binDirectory.appendingPathComponent(binary)
         process.arguments = ["--config", configURL.path, "--log-level", "warning"]
         process.standardError = stderrPipe
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        configPath = configURL.path
         try process.run()
-        try waitUntilReady()
+        if waitForReady { try waitUntilReady() }
     }
 
-    private func waitUntilReady() throws {
+    /// Rewrites the config file (keeping the socket), for reload tests.
+    func rewriteConfig(_ config: JSONObject) throws {
+        var config = config
+        config["socket"] = .string(socketPath)
+        try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    /// Sends a signal to the daemon.
+    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+    /// Waits up to `seconds` for the daemon to exit; returns its status, or nil if it still runs.
+    func waitForExit(seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func waitUntilReady() throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             guard process.isRunning else {

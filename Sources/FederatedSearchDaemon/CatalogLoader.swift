@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchCore
+
+/// Reads the config file and builds the catalog: at start, and again on every reload.
+public struct CatalogLoader: Sendable {
+    /// The config file.
+    public let configPath: String
+    public let registry: BackendRegistry
+
+    /// A loaded config, its catalog, and what a reload changed.
+    public struct Loaded: Sendable {
+        public let config: DaemonConfig
+        public let catalog: Catalog
+        /// Indices built anew (new, or changed config or data files).
+        public let rebuilt: [String]
+        /// Indices carried over from the previous catalog unchanged.
+        public let kept: [String]
+        /// Indices of the previous catalog that are gone (closed once their last query ends).
+        public let removed: [String]
+    }
+
+    public init(configPath: String, registry: BackendRegistry) {
+        self.configPath = configPath
+        self.registry = registry
+    }
+
+    /// Parses and validates the config, then builds every searchable, reusing the previous
+    /// catalog's entries whose config and data files have not changed.
+    public func load(reusing previous: Catalog? = nil, progress: (String) -> Void = { _ in }) throws -> Loaded {
+        let bytes = try FileReader.read(configPath, field: "--config")
+        let folder = configPath.contains("/") ? String(configPath[..<configPath.lastIndex(of: "/")!]) : "."
+        let config = try DaemonConfig.parse(bytes, baseDirectory: folder)
+        var entries: [Catalog.Entry] = []
+        var rebuilt: [String] = []
+        var kept: [String] = []
+        for s in config.searchables {
+            let fingerprint = Self.fingerprint(s, config: config)
+            if let old = previous?.entry(s.name), old.fingerprint == fingerprint {
+                entries.append(old)
+                kept.append(s.name)
+                continue
+            }
+            progress("loading \(s.name)")
+            entries.append(try Catalog.buildEntry(s, config: config, registry: registry, fingerprint: fingerprint))
+            rebuilt.append(s.name)
+        }
+        let names = Set(config.searchables.map(\.name))
+        let removed = previous?.entries.map(\.id.index).filter { !names.contains($0) } ?? []
+        return Loaded(config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed)
+    }
+
+    /// What decides whether a searchable must be rebuilt: its whole config object, the daemon
+    /// default timeout it inherits, and the size and modification time of its data files.
+    static func fingerprint(_ s: DaemonConfig.SearchableConfig, config: DaemonConfig) -> String {
+        var text = "\(s.kind)|\(s.timeoutMs ?? config.defaultTimeoutMs)|" + JSONWriter.string(.object(s.options))
+        let files: [String]
+        switch s.options["data"] {
+        case .string(let f)?: files = [f]
+        case .array(let a)?: files = a.compactMap(\.stringValue)
+        default: files = []
+        }
+        for f in files {
+            var st = stat()
+            if stat(config.resolve(f), &st) == 0 {
+                text += "|\(f):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+            } else {
+                text += "|\(f):missing"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Graceful stop, reload (SIGHUP and the `reload` op), and the admin check.
+@Suite(.serialized)
+struct LifecycleTests {
+    @Test func sigtermLetsRunningQueriesFinishThenExitsZero() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
+            ("slow", FaultConfigs.source(delayMs: 500)),
+        ]))
+        defer { d.stop() }
+        let c = try d.connect()
+        try c.send(["id": "q", "query": "x"])
+        usleep(100_000)
+        d.signal(SIGTERM)
+        let frames = try collect(c, id: "q")
+        #expect(frames.map(\.type) == ["results", "merged", "done"])
+        #expect(d.waitForExit(seconds: 10) == 0)
+        #expect(!FileManager.default.fileExists(atPath: d.socketPath))
+    }
+
+    @Test func secondSignalStopsAtOnce() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
+            ("slow", FaultConfigs.source(delayMs: 30_000)),
+        ], defaultTimeoutMs: 60_000))
+        defer { d.stop() }
+        let c = try d.connect()
+        try c.send(["id": "q", "query": "x"])
+        usleep(100_000)
+        d.signal(SIGTERM)
+        usleep(100_000)
+        #expect(d.process.isRunning, "the first signal waits for the running query")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 5) == 0)
+    }
+
+    @Test func drainTimeoutBoundsTheWait() throws {
+        var config = FaultConfigs.config([("slow", FaultConfigs.source(delayMs: 30_000))], defaultTimeoutMs: 60_000)
+        config["drainTimeoutMs"] = 200
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        try d.connect().send(["id": "q", "query": "x"])
+        usleep(100_000)
+        d.signal(SIGINT)
+        #expect(d.waitForExit(seconds: 5) == 0)
+    }
+
+    @Test func sighupReloadsAddsAndKeepsIndices() throws {
+        let first = FaultConfigs.config([("a", FaultConfigs.source())])
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: first)
+        defer { d.stop() }
+        try d.rewriteConfig(FaultConfigs.config([("a", FaultConfigs.source()), ("b", FaultConfigs.source(hits: 1))]))
+        d.signal(SIGHUP)
+        var names: [String] = []
+        for _ in 0..<200 {
+            guard case .info(_, _, let p)? = try d.connect().roundTrip(["id": "i", "op": "indices"]).first else { break }
+            names = (p["indices"]?.arrayValue ?? []).compactMap { $0.objectValue?["name"]?.stringValue }
+            if names == ["a", "b"] { break }
+            usleep(20_000)
+        }
+        #expect(names == ["a", "b"])
+    }
+
+    @Test func reloadOpReportsWhatChangedAndBadConfigKeepsTheOldOne() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
+            ("a", FaultConfigs.source()), ("b", FaultConfigs.source()),
+        ]))
+        defer { d.stop() }
+        let c = try d.connect()
+        try d.rewriteConfig(FaultConfigs.config([("a", FaultConfigs.source()), ("c", FaultConfigs.source())]))
+        let frames = try c.roundTrip(["id": "r", "op": "reload"])
+        guard case .info(_, "reload", let p)? = frames.first else { Issue.record("\(frames)"); return }
+        #expect(p["kept"] == ["a"])
+        #expect(p["rebuilt"] == ["c"])
+        #expect(p["removed"] == ["b"])
+        // A broken config: the error names the field, and the daemon keeps serving a and c.
+        try "{\"searchables\": {\"a\": {\"backend\": \"test.fault\", \"dleayMs\": 1}}}"
+            .write(toFile: d.configPath, atomically: true, encoding: .utf8)
+        let bad = try c.roundTrip(["id": "r2", "op": "reload"])
+        guard case .error(_, nil, let e)? = bad.first else { Issue.record("\(bad)"); return }
+        #expect(e.code == .reloadFailed)
+        #expect(e.message.contains("searchables.a.dleayMs"))
+        let after = try c.roundTrip(["id": "q", "query": "x"])
+        guard case .done(_, .ok, let sources, _)? = after.last else { Issue.record("\(after)"); return }
+        #expect(sources.map(\.name) == ["a", "c"])
+    }
+
+    @Test func reloadUnderContinuousLoadDropsNoQuery() throws {
+        let config = FaultConfigs.config([("a", FaultConfigs.source(delayMs: 2)), ("b", FaultConfigs.source())])
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let c = try d.connect()
+        var failures: [String] = []
+        for i in 0..<150 {
+            if i % 30 == 10 {
+                // Alternate between two configs so each reload changes something.
+                let b: JSONValue = i % 60 == 10 ? FaultConfigs.source(hits: 2) : FaultConfigs.source(hits: 4)
+                try d.rewriteConfig(FaultConfigs.config([("a", FaultConfigs.source(delayMs: 2)), ("b", b)]))
+                d.signal(SIGHUP)
+            }
+            let frames = try c.roundTrip(["id": .string("q\(i)"), "query": "x", "indices": ["a", "b"]])
+            guard case .done(_, .ok, _, _)? = frames.last else {
+                failures.append("q\(i): \(frames.map(\.type))")
+                continue
+            }
+        }
+        #expect(failures.isEmpty)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+
+/// The systemd protocols, checked the way systemd would see them: a NOTIFY_SOCKET datagram
+/// listener for readiness, reload, stop and watchdog messages, and systemd-socket-activate
+/// for socket activation.
+@Suite(.serialized)
+struct SystemdTests {
+    /// A Unix datagram socket standing in for systemd's notification socket.
+    final class NotifyListener {
+        let path: String
+        let fd: Int32
+        init() throws {
+            path = "/tmp/fst-notify-\(UUID().uuidString.prefix(8)).sock"
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var addr = sockaddr_un()
+            addr.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+                let b = Array(path.utf8)
+                raw.copyBytes(from: b)
+                raw[b.count] = 0
+            }
+            let r = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard r == 0 else { throw DaemonProcess.DaemonError(description: "bind notify socket") }
+            var tv = timeval(tv_sec: 0, tv_usec: 100_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+        deinit {
+            close(fd)
+            unlink(path)
+        }
+        /// Messages received within `seconds`, until one contains `until`.
+        func receive(until marker: String, seconds: Double) -> [String] {
+            var out: [String] = []
+            let deadline = Date().addingTimeInterval(seconds)
+            var buf = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n > 0 {
+                    let m = String(decoding: buf[0..<n], as: UTF8.self)
+                    out.append(m)
+                    if m.contains(marker) { break }
+                }
+            }
+            return out
+        }
+    }
+
+    @Test func readinessReloadStoppingAndWatchdogAreNotified() throws {
+        let notify = try NotifyListener()
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults", config: FaultConfigs.config([("a", FaultConfigs.source())]),
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        defer { d.stop() }
+        let startup = notify.receive(until: "READY=1", seconds: 10)
+        #expect(startup.contains { $0.contains("READY=1") })
+        #expect(startup.contains { $0.hasPrefix("STATUS=loading") })
+        // The ping answered before READY=1 was read? READY comes only after the socket serves.
+        let pings = notify.receive(until: "WATCHDOG=1", seconds: 3)
+        #expect(pings.contains("WATCHDOG=1"))
+        d.signal(SIGHUP)
+        let reload = notify.receive(until: "READY=1", seconds: 10)
+        #expect(reload.contains { $0.contains("RELOADING=1") })
+        #expect(reload.last?.contains("READY=1") == true)
+        d.signal(SIGTERM)
+        let stop = notify.receive(until: "STOPPING=1", seconds: 10)
+        #expect(stop.contains { $0.contains("STOPPING=1") })
+        #expect(d.waitForExit(seconds: 10) == 0)
+    }
+
+    @Test func socketActivationServesThePassedSocket() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate") else {
+            print("systemd-socket-activate is not installed; skipping")
+            return
+        }
+        let dir = try DaemonProcess.makeDirectory()
+        let socketPath = dir.appendingPathComponent("act.sock").path
+        let configURL = dir.appendingPathComponent("c.json")
+        // The config names another path: an activated daemon must not bind it.
+        let unused = dir.appendingPathComponent("unused.sock").path
+        try #"{"socket": "\#(unused)", "searchables": {"a": {"backend": "test.fault"}}}"#
+            .write(to: configURL, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        p.arguments = ["-l", socketPath, DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults").path,
+                       "--config", configURL.path]
+        p.standardError = Pipe()
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        var pong = false
+        for _ in 0..<300 where !pong {
+            if let c = try? SocketConnection(path: socketPath, timeoutSeconds: 10),
+                let frames = try? c.roundTrip(["id": "p", "op": "ping"])
+            {
+                pong = frames.first?.type == "pong"
+            } else {
+                usleep(20_000)
+            }
+        }
+        #expect(pong)
+        #expect(!FileManager.default.fileExists(atPath: unused))
+    }
+}
