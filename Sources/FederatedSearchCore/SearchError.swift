@@ -33,6 +33,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The request text is not valid UTF-8.
     public static let invalidUTF8 = ErrorCode(rawValue: "invalid_utf8")
 
+    /// The daemon serves its maximum number of connections; this one is closed.
+    public static let tooManyConnections = ErrorCode(rawValue: "too_many_connections")
+    /// The connection has its maximum number of searches running; wait for one to end.
+    public static let tooManyRequests = ErrorCode(rawValue: "too_many_requests")
     /// The peer may not do this (the message names the operation or index).
     public static let forbidden = ErrorCode(rawValue: "forbidden")
     /// A reload failed; the previous configuration keeps serving (the message says why).

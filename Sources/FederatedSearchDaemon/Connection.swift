@@ -26,13 +26,25 @@ final class Connection {
     /// Who is on the other end (SO_PEERCRED at accept).
     let peer: PeerCredentials?
 
-    init(id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, maxLineBytes: Int, peer: PeerCredentials?) {
+    let limits: DaemonConfig.Limits
+    /// Reading is paused because the client is not reading its answers.
+    private var throttled = false
+
+    init(
+        id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, limits: DaemonConfig.Limits, maxLineBytes: Int,
+        peer: PeerCredentials?
+    ) {
         self.id = id
+        self.limits = limits
         self.peer = peer
         self.bufferEvent = bufferEvent
         self.loop = loop
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
     }
+
+    /// Whether the connection is on its way out (flushing or discarding before close); such
+    /// connections do not count against `limits.maxConnections`.
+    var isClosing: Bool { closeWhenFlushed || discarding }
 
     /// Number of searches running for this connection.
     var runningCount: Int { tasks.count }
@@ -84,12 +96,47 @@ final class Connection {
         }
     }
 
+    /// Sets the idle timeout and the output watermark (the write callback fires once the
+    /// output drains to half the limit, which resumes reading a throttled client).
+    func applyLimits() {
+        guard let bev = bufferEvent else { return }
+        if limits.idleTimeoutMs > 0 {
+            var idle = EventLoop.timeval(.milliseconds(limits.idleTimeoutMs))
+            bufferevent_set_timeouts(bev, &idle, nil)
+        }
+        bufferevent_setwatermark(bev, Int16(EV_WRITE), limits.maxPendingOutputBytes / 2, 0)
+    }
+
+    /// The idle timer fired. A connection waiting for its searches is not idle: keep it.
+    func readTimedOut() {
+        guard let bev = bufferEvent else { return }
+        if discarding || tasks.isEmpty {
+            Log.debug("closing idle connection \(id)")
+            close()
+        } else {
+            bufferevent_enable(bev, Int16(EV_READ))
+        }
+    }
+
     private func start(key: UInt64, requestID: String?, request: SearchRequest) {
+        guard tasks.count < limits.maxRequestsPerConnection else {
+            machine.rejected(key: key, id: requestID)
+            write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .tooManyRequests,
+                "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)")).line())
+            return
+        }
         let sources: [FederatedSource]
         do { sources = try SearchExecutor.sources(for: request, in: loop.catalog) } catch {
             machine.rejected(key: key, id: requestID)
             write(Frame.error(id: requestID, index: nil, error: error).line())
             return
+        }
+        if Log.enabled(.debug) {
+            Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
+                ("REQUEST_ID", requestID ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
+                ("PEER_UID", peer.map { String($0.uid) } ?? "-"),
+            ])
         }
         let inbox: Inbox = loop.inbox
         let stats = loop.stats
@@ -158,22 +205,37 @@ final class Connection {
         if hungUp { close() }
     }
 
-    /// Queues bytes for the client.
+    /// Queues bytes for the client. A client that lets its answers pile up first stops being
+    /// read (so it cannot queue more work), then is disconnected.
     func write(_ bytes: [UInt8]) {
         guard let bev = bufferEvent else { return }
         _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        let pending = evbuffer_get_length(bufferevent_get_output(bev))
+        if pending > 4 * limits.maxPendingOutputBytes {
+            Log.warning("disconnecting connection \(id): \(pending) bytes of answers unread")
+            close()
+        } else if pending > limits.maxPendingOutputBytes, !throttled, !discarding {
+            throttled = true
+            bufferevent_disable(bev, Int16(EV_READ))
+        }
     }
 
     /// Closes once everything queued has been written.
     func closeAfterFlush() {
         closeWhenFlushed = true
         guard let bev = bufferEvent else { return }
+        bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
         if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
     }
 
-    /// The output buffer drained.
+    /// The output buffer drained (to the low watermark).
     func wrote() {
-        if closeWhenFlushed { linger() }
+        if closeWhenFlushed {
+            linger()
+        } else if throttled, let bev = bufferEvent {
+            throttled = false
+            bufferevent_enable(bev, Int16(EV_READ))
+        }
     }
 
     /// Ends a connection without losing the last frame: closing a socket that still has

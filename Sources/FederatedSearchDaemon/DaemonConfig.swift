@@ -18,6 +18,34 @@ public struct DaemonConfig: Sendable {
     public var logLevel: Log.Level
     /// How long SIGTERM waits for running searches before stopping anyway.
     public var drainTimeoutMs: Int
+    /// Per-connection and global limits.
+    public var limits: Limits = Limits()
+
+    /// Resource limits, each configurable under `limits`.
+    public struct Limits: Sendable, Equatable {
+        /// Connections served at once; one more gets `too_many_connections` and is closed.
+        public var maxConnections = 1024
+        /// Searches running at once on one connection; one more gets `too_many_requests`.
+        public var maxRequestsPerConnection = 64
+        /// A connection with nothing running that sends nothing for this long is closed (0: never).
+        public var idleTimeoutMs = 300_000
+        /// Unsent output a connection may hold before the daemon stops reading its requests;
+        /// at four times this the client is disconnected (it is not reading its answers).
+        public var maxPendingOutputBytes = 4 << 20
+
+        public init() {}
+
+        static func decode(_ object: JSONObject) throws(SearchError) -> Limits {
+            var r = FieldReader(object, path: "limits")
+            var l = Limits()
+            if let v = try r.int("maxConnections", in: 1...1_000_000) { l.maxConnections = v }
+            if let v = try r.int("maxRequestsPerConnection", in: 1...100_000) { l.maxRequestsPerConnection = v }
+            if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }
+            if let v = try r.int("maxPendingOutputBytes", in: 4096...(1 << 30)) { l.maxPendingOutputBytes = v }
+            try r.rejectUnknownKeys()
+            return l
+        }
+    }
     /// The searchables, in config order.
     public var searchables: [SearchableConfig]
     /// The folder relative data paths are resolved against (the config file's folder).
@@ -54,6 +82,7 @@ public struct DaemonConfig: Sendable {
         let maxLine = try r.int("maxLineBytes", in: 1024...(64 << 20)) ?? ProtocolVersion.defaultMaxLineBytes
         let defaultTimeout = try r.int("defaultTimeoutMs", in: 1...600_000) ?? 1000
         let drain = try r.int("drainTimeoutMs", in: 0...600_000) ?? 10_000
+        let limits = try r.objectValue("limits").map { (o: JSONObject) throws(SearchError) in try Limits.decode(o) } ?? Limits()
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
             throw SearchError(.invalidField, "logLevel: expected debug, info, warning or error, got '\(levelName)'")
@@ -81,7 +110,7 @@ public struct DaemonConfig: Sendable {
         }
         return DaemonConfig(
             socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,
-            logLevel: level, drainTimeoutMs: drain, searchables: searchables, baseDirectory: baseDirectory)
+            logLevel: level, drainTimeoutMs: drain, limits: limits, searchables: searchables, baseDirectory: baseDirectory)
     }
 
     static func isValidIndexName(_ name: String) -> Bool {

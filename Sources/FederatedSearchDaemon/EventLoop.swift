@@ -89,11 +89,20 @@ final class EventLoop {
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, bufferEvent: bev, loop: self, maxLineBytes: config.maxLineBytes, peer: PeerCredentials(socket: fd))
+            id: id, bufferEvent: bev, loop: self, limits: config.limits, maxLineBytes: config.maxLineBytes,
+            peer: PeerCredentials(socket: fd))
+        let full = connections.values.lazy.filter { !$0.isClosing }.count >= config.limits.maxConnections
         connections[id] = connection
         let context = Unmanaged.passUnretained(connection).toOpaque()
         bufferevent_setcb(bev, onRead, onWrite, onEvent, context)
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+        connection.applyLimits()
+        if full {
+            Log.warning("refusing a connection: \(config.limits.maxConnections) connections already open")
+            connection.write(Frame.error(id: nil, index: nil, error: SearchError(
+                .tooManyConnections, "the daemon already serves \(config.limits.maxConnections) connections (limits.maxConnections)")).line())
+            connection.closeAfterFlush()
+        }
     }
 
     func removeConnection(_ id: UInt64) {
@@ -160,8 +169,10 @@ private func onWrite(_ bev: OpaquePointer?, _ context: UnsafeMutableRawPointer?)
 
 private func onEvent(_ bev: OpaquePointer?, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
     let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
-    if Int32(events) & (BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT) != 0 {
+    if Int32(events) & BEV_EVENT_ERROR != 0 {
         connection.close()
+    } else if Int32(events) & BEV_EVENT_TIMEOUT != 0 {
+        connection.readTimedOut()
     } else if Int32(events) & BEV_EVENT_EOF != 0 {
         connection.readAvailable()
         connection.peerEndedInput()

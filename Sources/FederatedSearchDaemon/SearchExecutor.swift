@@ -92,6 +92,12 @@ enum SearchExecutor {
         stats.recordRequest(failed: status != .ok)
         let elapsed = (clock.now - start).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        if Log.enabled(.debug) {
+            Log.debug("request done: \(status.rawValue) in \(ms) ms", [
+                ("REQUEST_ID", id ?? "-"), ("STATUS", status.rawValue),
+                ("SOURCES", reports.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
+            ])
+        }
         return .done(id: id, status: status, sources: reports, ms: ms)
     }
 }
