@@ -11,61 +11,60 @@ struct Candidate {
 /// `score` and `interleave` are produced lazily, so a merge that needs only the first few
 /// entries reads only the heads of the sources; `rrf` is fused and sorted up front.
 struct MergeOrder: IteratorProtocol {
-    private enum Kind {
-        case score(heads: [Int])
-        case interleave(order: [Int], rank: Int, next: Int)
-        case fused(entries: [Candidate], next: Int)
-    }
-
+    private let strategy: MergeOptions.Strategy
     private let sources: [SourceHits]
-    private var kind: Kind
+    /// `score`: the next rank of each source.
+    private var heads: [Int]
+    /// `interleave`: sources in request order, the current rank and the next source at it.
+    private var order: [Int] = []
+    private var rank = 0
+    private var nextSource = 0
+    private let longest: Int
+    /// `rrf`: the fused documents in order, and the next one.
+    private var fused: [Candidate] = []
+    private var nextFused = 0
 
     init(_ sources: [SourceHits], options: MergeOptions) {
         self.sources = sources
-        switch options.strategy {
+        strategy = options.strategy
+        heads = Array(repeating: 0, count: sources.count)
+        longest = sources.reduce(0) { max($0, $1.hits.count) }
+        switch strategy {
         case .score, .grouped:
-            kind = .score(heads: Array(repeating: 0, count: sources.count))
+            break
         case .interleave:
-            let order = sources.indices.sorted { (sources[$0].position, $0) < (sources[$1].position, $1) }
-            kind = .interleave(order: order, rank: 0, next: 0)
+            order = sources.indices.sorted { (sources[$0].position, $0) < (sources[$1].position, $1) }
         case .rrf:
-            kind = .fused(entries: ReciprocalRankFusion.fuse(sources, k: options.k, identity: options.distinctKey), next: 0)
+            fused = ReciprocalRankFusion.fuse(sources, k: options.k, identity: options.distinctKey)
         }
     }
 
     mutating func next() -> Candidate? {
-        switch kind {
-        case .score(var heads):
-            guard let best = bestHead(heads) else { return nil }
-            let c = candidate(best, rank: heads[best])
+        switch strategy {
+        case .score, .grouped:
+            guard let best = bestHead() else { return nil }
             heads[best] += 1
-            kind = .score(heads: heads)
-            return c
-        case .interleave(let order, var rank, var next):
-            let longest = sources.reduce(0) { max($0, $1.hits.count) }
+            return candidate(best, rank: heads[best] - 1)
+        case .interleave:
             while rank < longest {
-                while next < order.count {
-                    let s = order[next]
-                    next += 1
-                    if rank < sources[s].hits.count {
-                        kind = .interleave(order: order, rank: rank, next: next)
-                        return candidate(s, rank: rank)
-                    }
+                while nextSource < order.count {
+                    let s = order[nextSource]
+                    nextSource += 1
+                    if rank < sources[s].hits.count { return candidate(s, rank: rank) }
                 }
                 rank += 1
-                next = 0
+                nextSource = 0
             }
-            kind = .interleave(order: order, rank: rank, next: next)
             return nil
-        case .fused(let entries, let next):
-            guard next < entries.count else { return nil }
-            kind = .fused(entries: entries, next: next + 1)
-            return entries[next]
+        case .rrf:
+            guard nextFused < fused.count else { return nil }
+            nextFused += 1
+            return fused[nextFused - 1]
         }
     }
 
     /// The source whose head goes first under ``FederatedMerge/precedes(_:_:)``.
-    private func bestHead(_ heads: [Int]) -> Int? {
+    private func bestHead() -> Int? {
         var best: Int?
         var bestScore = 0.0
         for i in sources.indices where heads[i] < sources[i].hits.count {
