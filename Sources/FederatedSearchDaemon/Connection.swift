@@ -81,7 +81,9 @@ final class Connection {
         case .describeIndices(let id):
             write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload()).line())
         case .reportStats(let id):
-            write(Frame.info(id: id, type: "stats", payload: loop.stats.json(connections: loop.connectionCount)).line())
+            var payload = loop.stats.json(connections: loop.connectionCount)
+            payload["circuitBreakers"] = .object(loop.health.json(now: .now))
+            write(Frame.info(id: id, type: "stats", payload: payload).line())
         case .cancel(let key):
             tasks[key]?.task.cancel()
         case .supersede(let key):
@@ -127,7 +129,13 @@ final class Connection {
             return
         }
         let sources: [FederatedSource]
-        do { sources = try SearchExecutor.sources(for: request, in: loop.catalog) } catch {
+        let plan: MergePlan
+        do {
+            var resolved = try SearchExecutor.sources(for: request, in: loop.catalog)
+            plan = try MergePlan.decode(request)
+            try plan.apply(to: &resolved)
+            sources = resolved
+        } catch {
             machine.rejected(key: key, id: requestID)
             write(Frame.error(id: requestID, index: nil, error: error).line())
             return
@@ -141,7 +149,7 @@ final class Connection {
         let inbox: Inbox = loop.inbox
         let stats = loop.stats
         let connection = id
-        let limit = request.params.hitsPerPage
+        let health = loop.health
         // Created from the loop thread, which is not an actor: the task runs on the global
         // concurrent executor (or on the loop's own executor for fast in-memory sources),
         // never on the main actor.
@@ -149,19 +157,21 @@ final class Connection {
         let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
         let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
-                id: requestID, sources: sources, mergedLimit: limit, stats: stats, inlineInParallel: !onLoop
+                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inlineInParallel: !onLoop
             ) { line in inbox.post(.frame(connection: connection, key: key, bytes: line)) }
             // One message for the last frame and the end, so the id is free exactly when the
             // client can see `done` (a client may reuse it at once).
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
         }
-        tasks[key] = RunningSearch(task: task, id: requestID, names: sources.map(\.name), started: .now)
+        tasks[key] = RunningSearch(
+            task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now)
     }
 
     /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
     private func supersede(_ key: UInt64) {
         guard let search = tasks.removeValue(forKey: key) else { return }
         search.task.cancel()
+        for index in search.indices { loop.health.abandonProbe(index) }
         silenced.insert(key)
         let elapsed = (ContinuousClock.now - search.started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
@@ -278,5 +288,6 @@ struct RunningSearch {
     let task: Task<Void, Never>
     let id: String?
     let names: [String]
+    let indices: [String]
     let started: ContinuousClock.Instant
 }

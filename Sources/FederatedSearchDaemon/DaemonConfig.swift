@@ -20,6 +20,8 @@ public struct DaemonConfig: Sendable {
     public var drainTimeoutMs: Int
     /// Per-connection and global limits.
     public var limits: Limits = Limits()
+    /// When a failing index is suspended, and for how long.
+    var circuitBreaker = SourceHealth.Settings()
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -83,6 +85,9 @@ public struct DaemonConfig: Sendable {
         let defaultTimeout = try r.int("defaultTimeoutMs", in: 1...600_000) ?? 1000
         let drain = try r.int("drainTimeoutMs", in: 0...600_000) ?? 10_000
         let limits = try r.objectValue("limits").map { (o: JSONObject) throws(SearchError) in try Limits.decode(o) } ?? Limits()
+        let breaker = try r.objectValue("circuitBreaker").map { (o: JSONObject) throws(SearchError) in
+            try SourceHealth.Settings.decode(o)
+        } ?? SourceHealth.Settings()
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
             throw SearchError(.invalidField, "logLevel: expected debug, info, warning or error, got '\(levelName)'")
@@ -108,9 +113,11 @@ public struct DaemonConfig: Sendable {
             o["timeoutMs"] = nil
             searchables.append(SearchableConfig(name: e.key, kind: kind, timeoutMs: timeout, options: o, path: path))
         }
-        return DaemonConfig(
+        var config = DaemonConfig(
             socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,
             logLevel: level, drainTimeoutMs: drain, limits: limits, searchables: searchables, baseDirectory: baseDirectory)
+        config.circuitBreaker = breaker
+        return config
     }
 
     static func isValidIndexName(_ name: String) -> Bool {

@@ -55,6 +55,7 @@ extension EventLoop {
             }
             Log.setLevel(loaded.config.logLevel)
             catalog = loaded.catalog
+            health.update(loaded.config.circuitBreaker)
             config = loaded.config
             let summary = "rebuilt [\(loaded.rebuilt.joined(separator: ", "))], kept [\(loaded.kept.joined(separator: ", "))], removed [\(loaded.removed.joined(separator: ", "))]"
             Log.info("reloaded: \(summary)")

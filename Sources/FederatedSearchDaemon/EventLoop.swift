@@ -25,6 +25,8 @@ final class EventLoop {
     var config: DaemonConfig
     let loader: CatalogLoader
     let stats: DaemonStats
+    /// Circuit breakers per index.
+    let health: SourceHealth
     /// Set once SIGTERM or SIGINT arrives: no new connections, exit when running work is done.
     var draining = false
     /// A reload in progress, and who asked for it.
@@ -40,6 +42,7 @@ final class EventLoop {
         self.config = config
         self.loader = loader
         self.stats = stats
+        self.health = SourceHealth(settings: config.circuitBreaker)
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let wake = event_new(base, -1, 0, onWake, context) else {
             throw SystemCallError(call: "event_new(wake)", errno: errno)

@@ -25,7 +25,7 @@ enum SearchExecutor {
             let timeout = ms.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
             sources.append(FederatedSource(
                 name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params),
-                timeout: timeout, weight: target.weight))
+                timeout: timeout, weight: target.weight, index: target.index))
         }
         return sources
     }
@@ -33,25 +33,43 @@ enum SearchExecutor {
     /// Fans the query out, sends every frame of the reply but the last, and returns the
     /// last (`done`), so the caller can hand it over together with the request's end.
     static func run(
-        id: String?, sources: [FederatedSource], mergedLimit: Int, stats: DaemonStats, inlineInParallel: Bool = false,
-        send: @escaping @Sendable ([UInt8]) -> Void
+        id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
+        inlineInParallel: Bool = false, send: @escaping @Sendable ([UInt8]) -> Void
     ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
+        // Sources whose breaker is open are not asked.
+        var askedSources: [FederatedSource] = []
+        var askedSourcePositions: [Int] = []
+        var skipped: [Int: Double] = [:]
+        for (position, source) in sources.enumerated() {
+            switch health.admit(source.index, now: start) {
+            case .allow, .probe:
+                askedSources.append(source)
+                askedSourcePositions.append(position)
+            case .skip(let until):
+                let c = (until - start).components
+                skipped[position] = max(0, Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15)
+            }
+        }
         // Each source's hits, encoded once for its results frame and reused by the merge.
         let encoded = EncodedHits(count: sources.count)
-        let completions = await FanOut.run(sources, inlineInParallel: inlineInParallel) { completion in
+        let asked = askedSources
+        let askedPositions = askedSourcePositions
+        let completions = await FanOut.run(asked, inlineInParallel: inlineInParallel) { completion in
+            let source = asked[completion.position]
             stats.recordSource(completion.name, ms: completion.milliseconds)
+            health.record(source.index, outcome: completion.outcome, now: clock.now)
             switch completion.outcome {
             case .results(var results):
                 if results.index.isEmpty { results.index = completion.name }
                 let (line, hits) = FrameWriter.results(id: id, index: completion.name, results: results)
-                encoded.set(completion.position, hits)
+                encoded.set(askedPositions[completion.position], hits)
                 send(line)
             case .failed(let error):
                 send(Frame.error(id: id, index: completion.name, error: error).line())
             case .timedOut:
-                let ms = sources[completion.position].timeout.components
+                let ms = source.timeout.components
                 let limit = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
                 send(Frame.error(id: id, index: completion.name, error: SearchError(
                     .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")).line())
@@ -60,34 +78,22 @@ enum SearchExecutor {
             }
         }
         let cancelled = Task.isCancelled
-        var reports: [(name: String, report: SourceReport)] = []
-        var lists: [[RankedHit]] = []
-        var nbHits = 0
+        var outcomes: [SourceOutcome?] = Array(repeating: nil, count: sources.count)
+        var reports: [SourceReport?] = Array(repeating: nil, count: sources.count)
         for c in completions {
-            switch c.outcome {
-            case .results(let r):
-                reports.append((c.name, SourceReport(status: .ok, ms: c.milliseconds, nbHits: r.nbHits)))
-                nbHits += r.nbHits
-                lists.append(r.hits.enumerated().map {
-                    RankedHit(sourcePosition: c.position, rank: $0.offset, score: $0.element.rankingScore, hit: $0.element)
-                })
-            case .failed(let e):
-                reports.append((c.name, SourceReport(status: .error, ms: c.milliseconds, errorCode: e.code)))
-            case .timedOut:
-                reports.append((c.name, SourceReport(status: .timeout, ms: c.milliseconds, errorCode: .timeout)))
-            case .cancelled:
-                reports.append((c.name, SourceReport(status: .cancelled, ms: c.milliseconds, errorCode: .cancelled)))
-            }
+            let position = askedPositions[c.position]
+            outcomes[position] = c.outcome
+            reports[position] = report(c)
         }
-        let okCount = reports.filter { $0.report.status == .ok }.count
+        for (position, ms) in skipped {
+            reports[position] = SourceReport(status: .skipped, ms: 0, errorCode: .suspended, suspendedForMs: ms)
+        }
+        let named = sources.indices.map { (name: sources[$0].name, report: reports[$0]!) }
+        let okCount = named.filter { $0.report.status == .ok }.count
         let status: DoneStatus =
-            cancelled ? .cancelled : okCount == reports.count ? .ok : okCount == 0 ? .failed : .partial
-        if !cancelled {
-            let bySource = encoded.all()
-            let merged = ScoreMerge.merge(lists, limit: mergedLimit).map {
-                (index: sources[$0.sourcePosition].name, hit: bySource[$0.sourcePosition][$0.rank])
-            }
-            send(FrameWriter.merged(id: id, hits: merged, nbHits: nbHits))
+            cancelled ? .cancelled : okCount == named.count ? .ok : okCount == 0 ? .failed : .partial
+        if !cancelled, plan.options.strategy != .grouped {
+            send(mergedFrame(id: id, sources: sources, outcomes: outcomes, encoded: encoded.all(), plan: plan))
         }
         stats.recordRequest(failed: status != .ok)
         let elapsed = (clock.now - start).components
@@ -95,10 +101,53 @@ enum SearchExecutor {
         if Log.enabled(.debug) {
             Log.debug("request done: \(status.rawValue) in \(ms) ms", [
                 ("REQUEST_ID", id ?? "-"), ("STATUS", status.rawValue),
-                ("SOURCES", reports.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
+                ("SOURCES", named.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
             ])
         }
-        return .done(id: id, status: status, sources: reports, ms: ms)
+        return .done(id: id, status: status, sources: named, ms: ms)
+    }
+
+    static func report(_ c: SourceCompletion) -> SourceReport {
+        switch c.outcome {
+        case .results(let r): return SourceReport(status: .ok, ms: c.milliseconds, nbHits: r.nbHits)
+        case .failed(let e): return SourceReport(status: .error, ms: c.milliseconds, errorCode: e.code)
+        case .timedOut: return SourceReport(status: .timeout, ms: c.milliseconds, errorCode: .timeout)
+        case .cancelled: return SourceReport(status: .cancelled, ms: c.milliseconds, errorCode: .cancelled)
+        }
+    }
+
+    /// The merged frame: the page of the merged hit list, and the merged facets if asked.
+    static func mergedFrame(
+        id: String?, sources: [FederatedSource], outcomes: [SourceOutcome?], encoded: [[FrameWriter.EncodedHit]],
+        plan: MergePlan
+    ) -> [UInt8] {
+        var lists: [SourceHits] = []
+        var nbHits = 0
+        var facetSources: [FacetSource] = []
+        for (position, source) in sources.enumerated() {
+            var results: SearchResults?
+            if case .results(let r)? = outcomes[position] {
+                results = r
+                nbHits += r.nbHits
+                lists.append(SourceHits(name: source.name, position: position, weight: source.weight, hits: r.hits))
+            }
+            facetSources.append(FacetSource(name: source.name, results: results))
+        }
+        let entries = FederatedMerge.merge(lists, options: plan.options)
+        let hits = entries.map {
+            FrameWriter.MergedHitBytes(
+                index: $0.name, rank: $0.rank, weightedScore: $0.weightedScore, hit: encoded[$0.sourcePosition][$0.rank])
+        }
+        var extra = JSONObject()
+        if plan.explicit {
+            extra.appendUnchecked("strategy", .string(plan.options.strategy.rawValue))
+            extra.appendUnchecked("offset", .number(Double(plan.options.offset)))
+            extra.appendUnchecked("limit", .number(Double(plan.options.limit)))
+        }
+        if let facetOptions = plan.facets {
+            for e in FacetMerge.merge(facetSources, options: facetOptions).json() { extra.appendUnchecked(e.key, e.value) }
+        }
+        return FrameWriter.merged(id: id, hits: hits, nbHits: nbHits, extra: extra)
     }
 }
 

@@ -10,9 +10,15 @@ public struct FederatedSource: Sendable {
     public var timeout: Duration
     /// The weight of this source's scores in the merge.
     public var weight: Double
+    /// The configured index behind the source (several sources may share one).
+    public var index: String
 
-    public init(name: String, searchable: any Searchable, query: SearchQuery, timeout: Duration, weight: Double = 1) {
+    public init(
+        name: String, searchable: any Searchable, query: SearchQuery, timeout: Duration, weight: Double = 1,
+        index: String? = nil
+    ) {
         self.name = name
+        self.index = index ?? name
         self.searchable = searchable
         self.query = query
         self.timeout = timeout

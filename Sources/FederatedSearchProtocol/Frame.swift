@@ -5,10 +5,16 @@ public struct MergedHit: Sendable, Equatable {
     /// The name the source answered under.
     public var index: String
     public var hit: Hit
+    /// The hit's rank within its source, from 0.
+    public var rank: Int
+    /// The value the merge ordered by (`_rankingScore × weight`, or the RRF sum).
+    public var weightedScore: Double
 
-    public init(index: String, hit: Hit) {
+    public init(index: String, hit: Hit, rank: Int = 0, weightedScore: Double? = nil) {
         self.index = index
         self.hit = hit
+        self.rank = rank
+        self.weightedScore = weightedScore ?? hit.rankingScore
     }
 }
 
@@ -17,10 +23,14 @@ public struct MergedResults: Sendable, Equatable {
     public var hits: [MergedHit]
     /// The sum of the answering sources' nbHits.
     public var nbHits: Int
+    /// The other members: `strategy`, `offset`, `limit` for an explicit merge, and the merged
+    /// `facets`, `facets_stats` and `exhaustive` when a facet merge was asked for.
+    public var extra: JSONObject
 
-    public init(hits: [MergedHit], nbHits: Int) {
+    public init(hits: [MergedHit], nbHits: Int, extra: JSONObject = [:]) {
         self.hits = hits
         self.nbHits = nbHits
+        self.extra = extra
     }
 }
 
@@ -111,9 +121,13 @@ public enum Frame: Sendable, Equatable {
             o.appendUnchecked("hits", .array(merged.hits.map { m in
                 guard case .object(var h) = m.hit.json() else { return .null }
                 h["_index"] = .string(m.index)
+                h["_federation"] = [
+                    "index": .string(m.index), "rank": .number(Double(m.rank)), "weightedScore": .number(m.weightedScore),
+                ]
                 return .object(h)
             }))
             o.appendUnchecked("nbHits", .number(Double(merged.nbHits)))
+            for e in merged.extra.entries { o.appendUnchecked(e.key, e.value) }
         case .done(_, let status, let sources, let ms):
             o.appendUnchecked("status", .string(status.rawValue))
             var s = JSONObject()

@@ -24,10 +24,15 @@ public enum FrameDecoder {
         case "merged":
             var hits: [MergedHit] = []
             for (i, h) in (o["hits"]?.arrayValue ?? []).enumerated() {
+                let federation = h.objectValue?["_federation"]?.objectValue
+                let hit = try Hit(json: h, path: "hits[\(i)]")
                 hits.append(MergedHit(
-                    index: h.objectValue?["_index"]?.stringValue ?? "", hit: try Hit(json: h, path: "hits[\(i)]")))
+                    index: h.objectValue?["_index"]?.stringValue ?? "", hit: hit, rank: federation?["rank"]?.intValue ?? 0,
+                    weightedScore: federation?["weightedScore"]?.numberValue))
             }
-            return .merged(id: id, results: MergedResults(hits: hits, nbHits: o["nbHits"]?.intValue ?? hits.count))
+            var extra = JSONObject()
+            for e in o.entries where !["id", "type", "hits", "nbHits"].contains(e.key) { extra.appendUnchecked(e.key, e.value) }
+            return .merged(id: id, results: MergedResults(hits: hits, nbHits: o["nbHits"]?.intValue ?? hits.count, extra: extra))
         case "done":
             var sources: [(name: String, report: SourceReport)] = []
             for e in o["sources"]?.objectValue ?? JSONObject() {

@@ -63,10 +63,26 @@ public enum FrameWriter {
         return (out, hits)
     }
 
-    /// The `merged` frame line from already-encoded hits and their indices.
-    public static func merged(id: String?, hits: [(index: String, hit: EncodedHit)], nbHits: Int) -> [UInt8] {
+    /// A merged hit: its encoding and where it came from.
+    public struct MergedHitBytes: Sendable {
+        public let index: String
+        public let rank: Int
+        public let weightedScore: Double
+        public let hit: EncodedHit
+
+        public init(index: String, rank: Int, weightedScore: Double, hit: EncodedHit) {
+            self.index = index
+            self.rank = rank
+            self.weightedScore = weightedScore
+            self.hit = hit
+        }
+    }
+
+    /// The `merged` frame line from already-encoded hits. Each hit gets `_index` and
+    /// `_federation: {index, rank, weightedScore}`; `extra` members follow `nbHits`.
+    public static func merged(id: String?, hits: [MergedHitBytes], nbHits: Int, extra: JSONObject = [:]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.open.count + $1.index.utf8.count + 16 })
+        out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.open.count + 2 * $1.index.utf8.count + 80 })
         header(id: id, type: "merged", into: &out)
         out.append(contentsOf: Array(#","hits":["#.utf8))
         for (i, h) in hits.enumerated() {
@@ -74,10 +90,17 @@ public enum FrameWriter {
             out.append(contentsOf: h.hit.open)
             out.append(contentsOf: Array(#","_index":"#.utf8))
             JSONWriter.writeString(h.index, into: &out)
-            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: Array(#","_federation":{"index":"#.utf8))
+            JSONWriter.writeString(h.index, into: &out)
+            out.append(contentsOf: Array(#","rank":"#.utf8))
+            JSONWriter.writeNumber(Double(h.rank), into: &out)
+            out.append(contentsOf: Array(#","weightedScore":"#.utf8))
+            JSONWriter.writeNumber(h.weightedScore, into: &out)
+            out.append(contentsOf: Array("}}".utf8))
         }
         out.append(contentsOf: Array(#"],"nbHits":"#.utf8))
         JSONWriter.writeNumber(Double(nbHits), into: &out)
+        for e in extra.entries { member(e.key, e.value, into: &out) }
         out.append(contentsOf: Array("}\n".utf8))
         return out
     }

@@ -52,7 +52,9 @@ struct FrameWriterTests {
         guard case .results(let id, let index, let results) = FrameTests.frames[0] else { return }
         let (line, hits) = FrameWriter.results(id: id, index: index, results: results)
         #expect(line == FrameTests.frames[0].line())
-        let merged = FrameWriter.merged(id: "q", hits: hits.map { ("movies", $0) }, nbHits: 1)
+        let merged = FrameWriter.merged(
+            id: "q", hits: hits.map { FrameWriter.MergedHitBytes(index: "movies", rank: 0, weightedScore: 0.75, hit: $0) },
+            nbHits: 1)
         #expect(merged == FrameTests.frames[3].line())
     }
 }

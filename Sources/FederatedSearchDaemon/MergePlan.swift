@@ -1,0 +1,52 @@
+import FederatedSearchCore
+import FederatedSearchFederation
+import FederatedSearchProtocol
+
+/// How a request's answers are merged: the hit merge and, when asked for, the facet merge.
+/// Decoded and validated on the loop before any work starts.
+struct MergePlan: Sendable {
+    /// The hit merge; `explicit` when the request carried a `merge` object.
+    var options: MergeOptions
+    var explicit: Bool
+    /// The facet merge, when the request carried `mergeFacets` or `facetAliases`.
+    var facets: FacetMergeOptions?
+
+    static func decode(_ request: SearchRequest) throws(SearchError) -> MergePlan {
+        var plan = MergePlan(options: MergeOptions(limit: request.params.hitsPerPage), explicit: false, facets: nil)
+        if let merge = request.merge {
+            plan.options = try MergeOptions.decode(merge, path: "merge")
+            plan.explicit = true
+        }
+        if request.mergeFacets != nil || request.facetAliases != nil {
+            plan.facets = try FacetMergeOptions.decode(mergeFacets: request.mergeFacets, facetAliases: request.facetAliases)
+        }
+        return plan
+    }
+
+    /// Adjusts each source's query for the merge: with an explicit merge, every source is
+    /// asked for its first `offset + limit` hits (and no more), so any page of the merged list
+    /// is exact; with a facet merge, each source counts its own attribute for an aliased facet
+    /// and at least `maxValuesPerFacet` values.
+    func apply(to sources: inout [FederatedSource]) throws(SearchError) {
+        let names = sources.map(\.name)
+        if explicit {
+            try options.validate(sourceNames: names, path: "merge")
+            let depth = options.fetchDepth
+            guard depth <= SearchParameters.maxHitsPerPage else {
+                throw SearchError(.invalidField, "merge: offset + limit is \(depth); at most \(SearchParameters.maxHitsPerPage) hits can be merged")
+            }
+            for i in sources.indices {
+                sources[i].query.parameters.page = 0
+                sources[i].query.parameters.hitsPerPage = depth
+            }
+        }
+        if let facets {
+            for i in sources.indices {
+                var p = sources[i].query.parameters
+                p.facets = p.facets.map { facets.aliases[$0]?[sources[i].name] ?? $0 }
+                p.maxValuesPerFacet = max(p.maxValuesPerFacet, facets.maxValuesPerFacet)
+                sources[i].query.parameters = p
+            }
+        }
+    }
+}
