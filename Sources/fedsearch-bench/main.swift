@@ -120,7 +120,7 @@ func overSocket(_ queries: [QuerySet.Query], clients: Int) throws -> LatencySumm
 func fmt(_ v: Double) -> String { String(Int(v.rounded())) }
 
 var report: [(String, LatencySummary)] = []
-for (label, queries) in [("single-index", singleQueries), ("two-index", multiQueries)] {
+for (label, queries) in [("single-index", singleQueries), ("all-index", multiQueries)] {
     _ = try inProcess(queries)  // warm-up
     _ = try overSocket(Array(queries.prefix(300)), clients: 1)
     report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
@@ -136,7 +136,21 @@ for (label, s) in report {
     let pad = label.padding(toLength: 36, withPad: " ", startingAt: 0)
     print("\(pad)  \(fmt(s.p50).leftPad(7))   \(fmt(s.p99).leftPad(7))   \(fmt(s.queriesPerSecond).leftPad(9))")
 }
-for label in ["single-index", "two-index"] {
+// Keystrokes: 20-letter typing sequences 5 ms apart, with and without a session.
+let typedWords = (titles.values.flatMap { $0 }.flatMap { QuerySet.words($0) }.filter { $0.count >= 8 }.prefix(400))
+let sequence = Array(Set(typedWords)).sorted().prefix(25).map { String($0.prefix(20)) }
+var withSession: [Double] = []
+var withoutSession: [Double] = []
+for _ in 0..<runs {
+    withoutSession.append(try KeystrokeBench.run(
+        socket: socketPath, daemonPID: daemon.processIdentifier, words: sequence, indices: names, session: false))
+    withSession.append(try KeystrokeBench.run(
+        socket: socketPath, daemonPID: daemon.processIdentifier, words: sequence, indices: names, session: true))
+}
+let keystrokes = sequence.reduce(0) { $0 + $1.count }
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+for label in ["single-index", "all-index"] {
     let inproc = report.first { $0.0 == "\(label) in-process" }!.1
     let one = report.first { $0.0 == "\(label) socket, 1 client" }!.1
     print("\(label): daemon overhead at p50 (1 client minus in-process): \(fmt(one.p50 - inproc.p50)) µs; ratio \(String(format: "%.2f", one.p50 / max(inproc.p50, 0.001)))")
@@ -145,3 +159,6 @@ for label in ["single-index", "two-index"] {
 extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }
+print("keystrokes: \(keystrokes) typed 5 ms apart over \(names.count) indices; daemon CPU (median of \(runs)): "
+    + "\(fmt(median(withoutSession))) ms without a session, \(fmt(median(withSession))) ms with one "
+    + "(\(String(format: "%.2f", median(withSession) / max(median(withoutSession), 0.001))) of the work)")
