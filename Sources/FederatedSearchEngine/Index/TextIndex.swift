@@ -4,6 +4,8 @@ import FederatedSearchCore
 struct TextIndex: Sendable {
     let dictionary: TermDictionary
     let postings: PostingStore
+    /// Bitmaps of the frequent terms.
+    let bitmaps: TermBitmaps
     /// Words per document over all searchable attributes (for BM25), capped at 65535.
     let documentLength: [UInt16]
     let averageLength: Double
@@ -103,8 +105,10 @@ struct TextIndex: Sendable {
             termStart.append(UInt32(docs.count))
         }
         positionStart.append(UInt32(positions.count))
-        postings = PostingStore(
+        let store = PostingStore(
             termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
+        postings = store
+        bitmaps = TermBitmaps(postings: store, termCount: terms.count, documentCount: documents.count)
         documentLength = lengths
         averageLength = documents.isEmpty ? 1 : max(1, Double(totalLength) / Double(documents.count))
         self.slots = slots

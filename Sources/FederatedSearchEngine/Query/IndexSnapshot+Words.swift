@@ -41,10 +41,14 @@ extension IndexSnapshot {
         let phrases = synonyms.alternatives(of: word.term).filter { $0.count > 1 }.map { phraseMatches($0) }
         if phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 {
             let r = text.postings.postings(spans[0].lo)
-            return WordMatches(docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound, constantFlags: spans[0].flags)
+            return WordMatches(
+                docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound, constantFlags: spans[0].flags,
+                minFlags: spans[0].flags, bitmap: text.bitmaps.slot(ofTerm: spans[0].lo))
         }
         if spans.isEmpty && phrases.isEmpty { return .empty }
-        return union(spans: spans, lists: phrases, scratch: &scratch)
+        var merged = union(spans: spans, lists: phrases, scratch: &scratch)
+        merged.minFlags = phrases.isEmpty ? spans.map(\.flags).min() ?? 0 : 0
+        return merged
     }
 
     /// Merges the postings of many term ranges (and prepared lists), keeping each

@@ -13,7 +13,7 @@ extension QueryExecutor {
             words.reserveCapacity(parsed.words.count)
             for w in parsed.words { words.append(index.matches(of: w, typos: typos, scratch: &scratch)) }
             textDocs = CandidateMatcher.documents(
-                words, required: parsed.words.map { !$0.isOptional }, documentCount: n)
+                words, required: parsed.words.map { !$0.isOptional }, bitmaps: index.text.bitmaps, scratch: &scratch)
         }
         try check.now()
         if !parsed.excluded.isEmpty {
@@ -26,7 +26,10 @@ extension QueryExecutor {
         if words.count == 1 && filters.all == nil && parsed.excluded.isEmpty && !cuts {
             return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]))
         }
-        var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words)
+        if !cuts {  // ranking looks up the hits of the documents it visits
+            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: nil)
+        }
+        var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words, bitmaps: index.text.bitmaps)
         try check.now()
         if let restrict, !words.isEmpty {
             (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, to: Set(restrict))
@@ -43,7 +46,7 @@ extension QueryExecutor {
             let allowed = typoMode == .min ? fewest : fewest + 1
             (docs, hits) = compact(docs, hits, width: w) { typos(hits, $0) <= allowed }
             if filters.isDisjunctive {
-                let textHits = CandidateMatcher.hits(textDocs, words)
+                let textHits = CandidateMatcher.hits(textDocs, words, bitmaps: index.text.bitmaps)
                 textDocs = compact(textDocs, textHits, width: w) { typos(textHits, $0) <= allowed }.0
             } else {
                 textDocs = docs

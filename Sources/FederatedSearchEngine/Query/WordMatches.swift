@@ -9,6 +9,10 @@ struct WordMatches {
     var hits: [UInt32]?
     var firstPosting: Int
     var constantFlags: UInt32
+    /// The best flags any of its hits can have (a lower bound for ranking).
+    var minFlags: UInt32 = 0
+    /// The bitmap slot (``TermBitmaps``) of the one frequent term this word is, if it is.
+    var bitmap: Int? = nil
 
     static let empty = WordMatches(docs: [], hits: [], firstPosting: 0, constantFlags: 0)
 
@@ -41,5 +45,16 @@ struct WordMatches {
             if docs[base + mid] < doc { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// The offset in the list of document `doc`, or nil. Lookups must come in ascending
+    /// document order: `cursor` (start at 0) remembers where the last one ended. With a
+    /// bitmap the lookup is a bit test and a rank, without one a gallop from the cursor.
+    @inline(__always) func find(_ doc: UInt32, cursor: inout Int, bitmaps: TermBitmaps) -> Int? {
+        if let bitmap {
+            return bitmaps.contains(bitmap, doc) ? bitmaps.rank(bitmap, doc) : nil
+        }
+        cursor = seek(doc, from: cursor)
+        return cursor < docs.count && docs[docs.startIndex &+ cursor] == doc ? cursor : nil
     }
 }

@@ -63,16 +63,30 @@ struct Ranker {
         bm25Shift = layout.shift(.bm25)
     }
 
-    /// The ranking key of the document `doc` in row `row` of `hits`.
+    /// The ranking key of the document `doc` whose word hits are `hits[base..<base + words.count]`.
     @inline(__always)
-    func key(doc: UInt32, hits: HitTable, row: Int) -> UInt128 {
+    func key(doc: UInt32, hits: [UInt32], base: Int) -> UInt128 {
+        compose(doc: doc, hits: hits, base: base, bounding: false)
+    }
+
+    /// A lower bound of ``key(doc:hits:base:)`` that reads no positions: proximity at its
+    /// least (one per pair of matched words), BM25 at its best, geo distance zero; every
+    /// other component exact. A document whose bound is not below the k-th best key so far
+    /// cannot enter the top k.
+    @inline(__always)
+    func bound(doc: UInt32, hits: [UInt32], base: Int) -> UInt128 {
+        compose(doc: doc, hits: hits, base: base, bounding: true)
+    }
+
+    @inline(__always)
+    private func compose(doc: UInt32, hits: [UInt32], base: Int, bounding: Bool) -> UInt128 {
         let w = words.count
         var key = UInt128(doc)
         if w > 0 {
             var typos = 0, matched = 0, nonExact = 0
             var attribute = UInt32.max
             for i in 0..<w {
-                let h = hits.hit(row, i)
+                let h = hits[base &+ i]
                 if h == .max { continue }
                 matched += 1
                 let flags = h >> MatchFlags.shift
@@ -86,13 +100,16 @@ struct Ranker {
             if wordsShift >= 0 { key |= UInt128(w - matched) << wordsShift }
             if attributeShift >= 0 { key |= UInt128(attribute) << attributeShift }
             if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
-            if proximityShift >= 0 { key |= UInt128(min(proximity(hits, row: row), 255)) << proximityShift }
-            if bm25Shift >= 0 {
-                let q = UInt32(min(bm25(doc: doc, hits: hits, row: row) * 4096, Double((1 << 20) - 1)))
+            if proximityShift >= 0 {
+                let p = bounding ? max(matched - 1, 0) : proximity(hits, base: base)
+                key |= UInt128(min(p, 255)) << proximityShift
+            }
+            if bm25Shift >= 0 && !bounding {
+                let q = UInt32(min(bm25(doc: doc, hits: hits, base: base) * 4096, Double((1 << 20) - 1)))
                 key |= UInt128((1 << 20) - 1 - q) << bm25Shift
             }
         }
-        if geoShift >= 0 {
+        if geoShift >= 0 && !bounding {
             let units = geoDistance(doc).map { min($0 / 10, Double((1 << 20) - 1)) } ?? Double((1 << 20) - 1)
             key |= UInt128(UInt32(units)) << geoShift
         }
@@ -101,12 +118,32 @@ struct Ranker {
         return key
     }
 
+    /// The least key any document could have, document bits zero: each word matched with its
+    /// best flags, words adjacent, everything else at its best. Once the k-th best key has
+    /// these components, no later document (higher id) can enter the top k.
+    static func bestPrefix(words: [WordMatches], requiredCount: Int, layout: RankingLayout) -> UInt128 {
+        let w = words.count
+        guard w > 0 else { return 0 }
+        let allRequired = requiredCount == w
+        var typos = 0, nonExact = 0
+        for word in words {
+            if allRequired { typos += MatchFlags.typos(word.minFlags) }
+            nonExact += Int(word.minFlags & 1)
+        }
+        var key: UInt128 = 0
+        let typoShift = layout.shift(.typo), exactShift = layout.shift(.exact), proximityShift = layout.shift(.proximity)
+        if typoShift >= 0 { key |= UInt128(min(typos, 127)) << typoShift }
+        if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
+        if proximityShift >= 0 && allRequired { key |= UInt128(min(w - 1, 255)) << proximityShift }
+        return key
+    }
+
     /// Sum over consecutive matched words of their smallest distance (capped at 8 a pair).
-    func proximity(_ hits: HitTable, row: Int) -> Int {
+    func proximity(_ hits: [UInt32], base: Int) -> Int {
         var total = 0
         var previous = UInt32.max
         for i in 0..<words.count {
-            let h = hits.hit(row, i)
+            let h = hits[base &+ i]
             if h == .max { continue }
             if previous != .max {
                 total += pairDistance(Int(previous & MatchFlags.postingMask), Int(h & MatchFlags.postingMask))
@@ -137,12 +174,12 @@ struct Ranker {
     }
 
     /// BM25 over the matched words; typo and non-exact matches count less.
-    func bm25(doc: UInt32, hits: HitTable, row: Int) -> Double {
+    func bm25(doc: UInt32, hits: [UInt32], base: Int) -> Double {
         let k1 = index.settings.bm25K1, b = index.settings.bm25B
         let norm = k1 * (1 - b + b * Double(documentLength[Int(doc)]) / index.text.averageLength)
         var score = 0.0
         for i in 0..<words.count {
-            let h = hits.hit(row, i)
+            let h = hits[base &+ i]
             if h == .max { continue }
             let flags = h >> MatchFlags.shift
             let p = Int(h & MatchFlags.postingMask)
@@ -162,11 +199,11 @@ struct Ranker {
     }
 
     /// Everything the rules measured for one document (for the page's hits only).
-    func measures(doc: UInt32, hits: HitTable, row: Int) -> HitMeasures {
+    func measures(doc: UInt32, hits: [UInt32], base: Int) -> HitMeasures {
         var m = HitMeasures()
         var attribute = UInt32.max
         for i in 0..<words.count {
-            let h = hits.hit(row, i)
+            let h = hits[base &+ i]
             if h == .max { continue }
             m.matchedWords += 1
             let flags = h >> MatchFlags.shift
@@ -179,8 +216,8 @@ struct Ranker {
             m.attributePosition = Int(attribute & 1023)
             m.firstMatchedWord = m.attributePriority * 1000 + min(m.attributePosition, 999)
         }
-        m.proximity = words.count > 1 ? proximity(hits, row: row) : 0
-        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, row: row)
+        m.proximity = words.count > 1 ? proximity(hits, base: base) : 0
+        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, base: base)
         m.geoDistance = geoDistance(doc)
         return m
     }
