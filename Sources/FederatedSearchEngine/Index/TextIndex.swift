@@ -6,6 +6,8 @@ struct TextIndex: Sendable {
     let postings: PostingStore
     /// Bitmaps of the frequent terms.
     let bitmaps: TermBitmaps
+    /// Each document's postings.
+    let forward: ForwardIndex
     /// Words per document over all searchable attributes (for BM25), capped at 65535.
     let documentLength: [UInt16]
     let averageLength: Double
@@ -109,6 +111,7 @@ struct TextIndex: Sendable {
             termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
         postings = store
         bitmaps = TermBitmaps(postings: store, termCount: terms.count, documentCount: documents.count)
+        forward = ForwardIndex(docs: docs, documentCount: documents.count)
         documentLength = lengths
         averageLength = documents.isEmpty ? 1 : max(1, Double(totalLength) / Double(documents.count))
         self.slots = slots

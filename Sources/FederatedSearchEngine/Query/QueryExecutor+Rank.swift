@@ -32,26 +32,23 @@ extension QueryExecutor {
             sortRules: Set(index.sortOrdinals.keys))
         let ranker = Ranker(index: index, words: m.words, layout: layout, center: p.aroundLatLng)
         let distinct = p.distinct ?? index.settings.distinct
-        let visitor = RankVisitor(match: m, bitmaps: index.text.bitmaps)
+        let visitor = RankVisitor(match: m, text: index.text)
         if distinct > 0 && !index.distinctKeys.isEmpty {
             return try rankDistinct(m, ranker: ranker, visitor: visitor, page: page, distinct: distinct)
         }
-        let pruning = self.pruning
-        let best = Ranker.bestPrefix(words: m.words, requiredCount: parsed.requiredCount, layout: layout) >> 32
-        var visit = visitor
         var top = TopKeys(k: page.end)
-        let w = m.words.count
-        var row = [UInt32](repeating: .max, count: w)
-        for (r, d) in m.docs.enumerated() where top.k > 0 {
-            if r & 4095 == 4095 { try check.now() }
-            visit.hits(r, d, into: &row)
-            if pruning && top.isFull {
-                // Skip what cannot enter; stop once the k-th key is the best any document can have
-                // (every later document has a higher id, so a higher key).
-                if top.worst >> 32 == best { break }
-                if ranker.bound(doc: d, hits: row, base: 0) >= top.worst { continue }
+        if page.end > 0 {
+            if pruning {
+                try rankPruned(m, ranker: ranker, visitor: visitor, requiredCount: parsed.requiredCount, top: &top)
+            } else {
+                var visit = visitor
+                var row = [UInt32](repeating: .max, count: m.words.count)
+                for (r, d) in m.docs.enumerated() {
+                    if r & 4095 == 4095 { try check.now() }
+                    visit.hits(r, d, into: &row)
+                    top.offer(ranker.key(doc: d, hits: row, base: 0))
+                }
             }
-            top.offer(ranker.key(doc: d, hits: row, base: 0))
         }
         let pageKeys = page.start < top.keys.count ? Array(top.keys[page.start...]) : []
         return makePage(pageKeys, match: m, ranker: ranker, visitor: visitor, nbHits: m.docs.count)
@@ -93,13 +90,8 @@ extension QueryExecutor {
         var hits = [UInt32](repeating: .max, count: docs.count * w)
         var row = [UInt32](repeating: .max, count: w)
         for (i, d) in docs.enumerated() {
-            var lo = 0, hi = m.docs.count
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if m.docs[mid] < d { lo = mid + 1 } else { hi = mid }
-            }
             var fresh = visitor  // a page is short: a fresh lookup per document
-            fresh.hits(lo, d, into: &row)
+            fresh.hits(m.row(of: d) ?? 0, d, into: &row)
             for k in 0..<w { hits[i * w + k] = row[k] }
         }
         return RankedPage(nbHits: nbHits, docs: docs, hits: hits, ranker: ranker)
@@ -127,9 +119,9 @@ struct RankVisitor {
     let table: HitTable?
     var cursors: HitCursors
 
-    init(match m: TextMatch, bitmaps: TermBitmaps) {
+    init(match m: TextMatch, text: TextIndex) {
         table = m.hits
-        cursors = HitCursors(words: m.words, bitmaps: bitmaps)
+        cursors = HitCursors(words: m.words, text: text)
     }
 
     /// The hits of row `r` (document `d`) into `row`.

@@ -14,6 +14,17 @@ enum MatchFlags {
     static func make(typos: Int, exact: Bool) -> UInt32 { UInt32(typos) << 1 | (exact ? 0 : 1) }
     @inline(__always) static func typos(_ flags: UInt32) -> Int { Int(flags >> 1) }
     @inline(__always) static func isExact(_ flags: UInt32) -> Bool { flags & 1 == 0 }
+
+    /// Flags no better than any of `flags` in each component (fewest typos, exact if any is).
+    static func floor(_ flags: [UInt32]) -> UInt32 {
+        guard let first = flags.first else { return 0 }
+        var typos = Self.typos(first), nonExact = first & 1
+        for f in flags.dropFirst() {
+            typos = min(typos, Self.typos(f))
+            nonExact = min(nonExact, f & 1)
+        }
+        return UInt32(typos) << 1 | nonExact
+    }
 }
 
 /// Finds the terms within a Damerau-Levenshtein distance (optimal string alignment) of a

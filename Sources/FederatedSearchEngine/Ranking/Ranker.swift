@@ -121,14 +121,15 @@ struct Ranker {
     /// The least key any document could have, document bits zero: each word matched with its
     /// best flags, words adjacent, everything else at its best. Once the k-th best key has
     /// these components, no later document (higher id) can enter the top k.
-    static func bestPrefix(words: [WordMatches], requiredCount: Int, layout: RankingLayout) -> UInt128 {
-        let w = words.count
+    /// `flags` holds, per word, the best flags it can have in the documents considered.
+    static func bestPrefix(flags: [UInt32], requiredCount: Int, layout: RankingLayout) -> UInt128 {
+        let w = flags.count
         guard w > 0 else { return 0 }
         let allRequired = requiredCount == w
         var typos = 0, nonExact = 0
-        for word in words {
-            if allRequired { typos += MatchFlags.typos(word.minFlags) }
-            nonExact += Int(word.minFlags & 1)
+        for f in flags {
+            if allRequired { typos += MatchFlags.typos(f) }
+            nonExact += Int(f & 1)
         }
         var key: UInt128 = 0
         let typoShift = layout.shift(.typo), exactShift = layout.shift(.exact), proximityShift = layout.shift(.proximity)
