@@ -28,7 +28,6 @@ struct Ranker {
     private let customOrdinal: [UInt32]
     private let positionStart: [UInt32]
     private let positions: [UInt32]
-    private let documentLength: [UInt16]
     private let typoShift, geoShift, wordsShift, proximityShift, attributeShift, exactShift, customShift, bm25Shift: Int
 
     /// Largest proximity a pair of words contributes (also for words in different attributes).
@@ -52,7 +51,6 @@ struct Ranker {
         customOrdinal = index.customOrdinal
         positionStart = index.text.postings.positionStart
         positions = index.text.postings.positions
-        documentLength = index.text.documentLength
         typoShift = layout.shift(.typo)
         geoShift = layout.shift(.geo)
         wordsShift = layout.shift(.words)
@@ -174,21 +172,53 @@ struct Ranker {
         return best
     }
 
-    /// BM25 over the matched words; typo and non-exact matches count less.
+    /// BM25F over the matched words. A word's term frequency sums every term it matched in
+    /// the document (all inflections of a stemmed word, typo variants, prefix completions),
+    /// each occurrence weighted by how its term matched (exact 1, other forms 0.8 / (1 +
+    /// typos)) and by its attribute: the attribute's ``TextIndex/slotWeights`` entry over
+    /// that attribute's length normalisation (`1 - b + b * length / average length`).
     func bm25(doc: UInt32, hits: [UInt32], base: Int) -> Double {
-        let k1 = index.settings.bm25K1, b = index.settings.bm25B
-        let norm = k1 * (1 - b + b * Double(documentLength[Int(doc)]) / index.text.averageLength)
+        let k1 = index.settings.bm25K1
         var score = 0.0
         for i in 0..<words.count {
             let h = hits[base &+ i]
             if h == .max { continue }
-            let flags = h >> MatchFlags.shift
-            let p = Int(h & MatchFlags.postingMask)
-            let tf = Double(positionStart[p + 1] &- positionStart[p])
-            let weight = MatchFlags.isExact(flags) ? 1.0 : 0.8 / Double(1 + MatchFlags.typos(flags))
-            score += weight * idf[i] * tf * (k1 + 1) / (tf + norm)
+            var tf = 0.0
+            let spans = words[i].spans
+            if spans.isEmpty {
+                tf = Self.matchWeight(h >> MatchFlags.shift) * occurrences(Int(h & MatchFlags.postingMask), doc: doc)
+            } else {
+                let forward = index.text.forward
+                for k in Int(forward.start[Int(doc)])..<Int(forward.start[Int(doc) + 1]) {
+                    let p = forward.postings[k]
+                    var flags = UInt32.max
+                    for s in spans where p >= s.lo && p < s.hi { flags = min(flags, s.flags) }
+                    if flags != .max { tf += Self.matchWeight(flags) * occurrences(Int(p), doc: doc) }
+                }
+            }
+            score += idf[i] * tf * (k1 + 1) / (tf + k1)
         }
         return score
+    }
+
+    /// How much an occurrence counts by how its term matched the word.
+    static func matchWeight(_ flags: UInt32) -> Double {
+        MatchFlags.isExact(flags) ? 1.0 : 0.8 / Double(1 + MatchFlags.typos(flags))
+    }
+
+    /// The occurrences of posting `p` in document `doc`, each weighted by its attribute and
+    /// normalised by that attribute's length in the document.
+    func occurrences(_ p: Int, doc: UInt32) -> Double {
+        let text = index.text
+        let b = index.settings.bm25B
+        let row = Int(doc) * text.slots.count
+        var total = 0.0
+        for k in Int(positionStart[p])..<Int(positionStart[p + 1]) {
+            let slot = Int(PostingStore.slot(positions[k]))
+            let length = Double(text.fieldLength[row + slot]) / text.averageFieldLength[slot]
+            total += text.slotWeights[slot] / (1 - b + b * length)
+        }
+        return total
     }
 
     /// Metres from the query's centre to the document, if both are known.
