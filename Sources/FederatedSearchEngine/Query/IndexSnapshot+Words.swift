@@ -37,12 +37,22 @@ extension IndexSnapshot {
     /// What a word matches, before its documents are gathered: its term spans, synonym
     /// phrases, and how many postings they hold (an upper bound of its documents).
     func plan(_ word: QueryWord, typos: Bool) -> WordPlan {
-        if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0) }
+        if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0, gatherCost: 0) }
         let spans = spans(of: word, typos: typos)
         let phrases = synonyms.alternatives(of: word.term).filter { $0.count > 1 }.map { phraseMatches($0) }
         var postings = phrases.reduce(0) { $0 + $1.count }
         for s in spans { postings += Int(text.postings.termStart[s.hi] &- text.postings.termStart[s.lo]) }
-        return WordPlan(word: word, spans: spans, phrases: phrases, postings: postings)
+        var plan = WordPlan(word: word, spans: spans, phrases: phrases, postings: postings, gatherCost: postings)
+        if !plan.isSingleTerm {  // a frequent term is ORed in as a bitmap, a word per 64 documents
+            var cost = 0
+            for s in spans {
+                for t in s.lo..<s.hi {
+                    cost += text.bitmaps.slot(ofTerm: t) == nil ? text.postings.documentFrequency(t) : text.bitmaps.wordCount / 4
+                }
+            }
+            plan.gatherCost = cost
+        }
+        return plan
     }
 
     /// The documents matching a planned word (or phrase), with their best hits. A word of
@@ -127,6 +137,7 @@ extension IndexSnapshot {
         }
         var docs: [UInt32] = []
         guard highWord >= lowWord else { return docs }
+        docs.reserveCapacity(spans.reduce(0) { $0 + Int(postings.termStart[$1.hi] &- postings.termStart[$1.lo]) })
         for w in lowWord...highWord {
             var bits = scratch.marks[w]
             if bits == 0 { continue }
@@ -231,6 +242,9 @@ struct WordPlan {
     var phrases: [WordMatches]
     /// Postings of its spans and phrases: an upper bound of the documents it matches.
     var postings: Int
+    /// The work of gathering its documents into a bitmap, in posting visits (a frequent
+    /// term's bitmap counts a quarter per 64-bit word).
+    var gatherCost: Int
 
     /// Whether it is one indexed term (its posting list is its document list as it is).
     var isSingleTerm: Bool { !word.isPhrase && phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 }

@@ -1,9 +1,10 @@
 import FederatedSearchCore
 
 extension QueryExecutor {
-    /// A many-term word with this many times the postings of the rarest required word is
-    /// checked on that word's candidates instead of being gathered.
-    static let deferralRatio = 8
+    /// What checking one candidate against a many-term word costs through the forward index
+    /// (random reads of the document's postings), in the posting visits of ``WordPlan/gatherCost``:
+    /// the word is deferred when checking the rarest word's candidates costs less than gathering it.
+    static let lookupCost = 16
 
     /// The documents the query's words match, then those passing the filters, with word hits.
     mutating func matchText(_ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch) throws -> TextMatch {
@@ -16,14 +17,14 @@ extension QueryExecutor {
         } else {
             let required = parsed.words.map { !$0.isOptional }
             let plans = parsed.words.map { index.plan($0, typos: typos) }
-            // A many-term word far commoner than a required one-term word is never gathered:
-            // it is checked on that word's candidates only.
+            // A many-term word costlier to gather than to check on a required one-term word's
+            // candidates is never gathered: it is checked on those candidates only.
             var rarest = Int.max
             for (i, plan) in plans.enumerated() where required[i] && plan.isSingleTerm { rarest = min(rarest, plan.postings) }
             words.reserveCapacity(plans.count)
             for (i, plan) in plans.enumerated() {
                 let deferred = required[i] && !plan.isSingleTerm && !plan.word.isPhrase && plan.phrases.isEmpty
-                    && rarest < Int.max && plan.postings > rarest * Self.deferralRatio
+                    && rarest < Int.max && rarest * Self.lookupCost < plan.gatherCost
                 let intersected = required[i] && required.filter { $0 }.count > 1
                 words.append(index.matches(plan, deferred: deferred, intersected: intersected, scratch: &scratch))
             }
