@@ -73,10 +73,12 @@ public final class EmbeddedIndex: Searchable {
         try run(query)
     }
 
-    private func run(_ query: SearchQuery) throws -> SearchResults {
+    /// Runs a query; `pruning: false` ranks every candidate (for tests comparing the two).
+    func run(_ query: SearchQuery, pruning: Bool = true) throws -> SearchResults {
         var scratch = scratchPool.take()
         defer { scratchPool.give(scratch) }
         var executor = QueryExecutor(index: snapshot, name: name, query: query)
+        executor.pruning = pruning
         return try executor.execute(scratch: &scratch)
     }
 }

@@ -116,7 +116,20 @@ let classes: [(String, [String], SearchParameters)] = [
     ("prefix+facets", prefix, parameters(prefix: true, typos: false, facets: true)),
     ("single_typo_d1", typo, parameters(prefix: false, typos: true, facets: false)),
 ]
-for (name, queries, p) in classes {
+// BENCH_ONLY=prefix,two runs only those classes (for profiling); BENCH_REPEAT=n repeats each.
+let only = ProcessInfo.processInfo.environment["BENCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
+let repeats = Int(ProcessInfo.processInfo.environment["BENCH_REPEAT"] ?? "") ?? 1
+// BENCH_DUMP=prefix prints that class's nbHits, microseconds and query, one query a line, instead.
+if let dump = ProcessInfo.processInfo.environment["BENCH_DUMP"], let c = classes.first(where: { $0.0 == dump }) {
+    for q in c.1 {
+        let start = nanos()
+        let n = (try? index.searchSync(SearchQuery(text: q, parameters: c.2)))?.nbHits ?? -1
+        print("\(n)\t\(Double(nanos() - start) / 1000)\t\(q)")
+    }
+    exit(0)
+}
+for (name, queries, p) in classes where only?.contains(name) ?? true {
+    for _ in 1..<max(repeats, 1) { _ = time(queries, p) }
     let lat = time(queries, p)
     result.append((name, .object(JSONObject([
         ("p50_us", .number((percentile(lat, 50) * 10).rounded() / 10)),

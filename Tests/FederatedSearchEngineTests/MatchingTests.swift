@@ -128,4 +128,19 @@ import Testing
         }
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+
+    /// Typos count characters, not bytes: one substituted or dropped Cyrillic letter (two
+    /// bytes each) is one typo, and the highlight covers whole characters.
+    @Test func typosCountCharactersNotBytes() throws {
+        let idx = try makeIndex(#"{"searchableAttributes": ["title"]}"#, """
+            {"objectID": "1", "title": "москва река"}
+            {"objectID": "2", "title": "берлин"}
+            """)
+        #expect(ids(try search(idx, "мрсква", #"{"queryType": "prefixNone"}"#)) == ["1"])
+        #expect(ids(try search(idx, "моска", #"{"queryType": "prefixNone"}"#)) == ["1"])
+        #expect(ids(try search(idx, "мрск")) == ["1"])  // prefix with one typo
+        #expect(ids(try search(idx, "мрсква", #"{"typoTolerance": false}"#)).isEmpty)
+        let hit = try search(idx, "мрск").hits[0]
+        #expect(hit.highlightResult?["title"]?.objectValue?["value"]?.stringValue == "<em>моск</em>ва река")
+    }
 }

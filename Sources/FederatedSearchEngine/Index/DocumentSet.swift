@@ -10,6 +10,12 @@ struct DocumentSet: Sendable, Equatable {
         words = [UInt64](repeating: 0, count: (capacity + 63) >> 6)
     }
 
+    /// The set whose bitmap is `words` (one bit per document, `(capacity + 63) / 64` words).
+    init(capacity: Int, words: [UInt64]) {
+        self.capacity = capacity
+        self.words = words
+    }
+
     /// Every document of `capacity`.
     static func all(_ capacity: Int) -> DocumentSet {
         var s = DocumentSet(capacity: capacity)

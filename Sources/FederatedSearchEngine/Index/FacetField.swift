@@ -76,7 +76,11 @@ struct FacetField: Sendable {
             numberStart.append(UInt32(numbers.count))
         }
         // Renumber values in byte order so that "value ascending" is "id ascending".
-        let order = provisionalValues.indices.sorted { provisionalValues[$0].utf8.lexicographicallyPrecedes(provisionalValues[$1].utf8) }
+        // ASCII strings compare by bytes with `<` (its fast path); others need the UTF-8 view.
+        let ascii = provisionalValues.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let order = ascii
+            ? provisionalValues.indices.sorted { provisionalValues[$0] < provisionalValues[$1] }
+            : provisionalValues.indices.sorted { provisionalValues[$0].utf8.lexicographicallyPrecedes(provisionalValues[$1].utf8) }
         var remap = [UInt32](repeating: 0, count: order.count)
         for (newId, old) in order.enumerated() { remap[old] = UInt32(newId) }
         values = order.map { provisionalValues[$0] }
@@ -106,7 +110,8 @@ struct FacetField: Sendable {
         for d in 0..<documents.count {
             for _ in Int(numberStart[d])..<Int(numberStart[d + 1]) { numberDocs.append(UInt32(d)) }
         }
-        let numberOrder = numbers.indices.sorted { numbers[$0] < numbers[$1] || (numbers[$0] == numbers[$1] && numberDocs[$0] < numberDocs[$1]) }
+        var pairs = (0..<numbers.count).map { NumberEntry(number: numbers[$0], doc: numberDocs[$0]) }
+        pairs.sort { $0.number < $1.number || ($0.number == $1.number && $0.doc < $1.doc) }
         self.docStart = docStart
         self.docValues = docValues
         self.valueStart = valueStart
@@ -114,8 +119,8 @@ struct FacetField: Sendable {
         self.foldedValues = folded
         self.numberStart = numberStart
         self.numbers = numbers
-        self.sortedNumbers = numberOrder.map { numbers[$0] }
-        self.sortedNumberDocs = numberOrder.map { numberDocs[$0] }
+        self.sortedNumbers = pairs.map(\.number)
+        self.sortedNumberDocs = pairs.map(\.doc)
     }
 
     /// The documents of value `v`.
@@ -133,4 +138,10 @@ struct FacetField: Sendable {
         }
         return lo
     }
+}
+
+/// A number with its document, for sorting a field's numbers.
+private struct NumberEntry {
+    var number: Double
+    var doc: UInt32
 }

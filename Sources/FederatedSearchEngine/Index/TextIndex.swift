@@ -4,9 +4,17 @@ import FederatedSearchCore
 struct TextIndex: Sendable {
     let dictionary: TermDictionary
     let postings: PostingStore
-    /// Words per document over all searchable attributes (for BM25), capped at 65535.
-    let documentLength: [UInt16]
-    let averageLength: Double
+    /// Bitmaps of the frequent terms.
+    let bitmaps: TermBitmaps
+    /// Each document's postings.
+    let forward: ForwardIndex
+    /// Words of document `d` in attribute slot `s` at `fieldLength[d * slots.count + s]`
+    /// (capped at 65535), for BM25F's per-attribute length normalisation.
+    let fieldLength: [UInt16]
+    /// Average words per document in each slot (at least 1).
+    let averageFieldLength: [Double]
+    /// BM25F weight of each attribute slot: an occurrence in it counts this much.
+    let slotWeights: [Double]
     /// Searchable attributes by slot (the slot is packed into positions).
     let slots: [SearchableAttribute]
 
@@ -26,16 +34,15 @@ struct TextIndex: Sendable {
         occTerm.reserveCapacity(estimate)
         occDoc.reserveCapacity(estimate)
         occPos.reserveCapacity(estimate)
-        var lengths = [UInt16](repeating: 0, count: documents.count)
-        var totalLength = 0
+        var lengths = [UInt16](repeating: 0, count: documents.count * slots.count)
+        var totals = [Double](repeating: 0, count: slots.count)
         let mask = Int(PostingStore.positionMask)
 
         for (d, doc) in documents.enumerated() {
-            var length = 0
             let doc32 = UInt32(d)
             for (slot, path) in paths.enumerated() {
                 let slotBits = UInt32(slot) << PostingStore.positionBits
-                var position = 0
+                var position = 0, length = 0
                 path.forEachText(in: doc) { text, element in
                     if element > 0 { position += Self.elementGap }
                     let start = position
@@ -52,9 +59,9 @@ struct TextIndex: Sendable {
                     }
                     length += position - start
                 }
+                lengths[d * slots.count + slot] = UInt16(min(length, Int(UInt16.max)))
+                totals[slot] += Double(length)
             }
-            lengths[d] = UInt16(min(length, Int(UInt16.max)))
-            totalLength += length
         }
 
         // Term ids in byte order, so a prefix is an id range.
@@ -103,10 +110,22 @@ struct TextIndex: Sendable {
             termStart.append(UInt32(docs.count))
         }
         positionStart.append(UInt32(positions.count))
-        postings = PostingStore(
+        let store = PostingStore(
             termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
-        documentLength = lengths
-        averageLength = documents.isEmpty ? 1 : max(1, Double(totalLength) / Double(documents.count))
+        postings = store
+        bitmaps = TermBitmaps(postings: store, termCount: terms.count, documentCount: documents.count)
+        forward = ForwardIndex(docs: docs, documentCount: documents.count)
+        fieldLength = lengths
+        averageFieldLength = totals.map { max(1, $0 / Double(max(documents.count, 1))) }
+        slotWeights = slots.map { Self.weight(of: $0) }
         self.slots = slots
+    }
+
+    /// The BM25F weight of an attribute: the first searchable attribute (or group of
+    /// attributes listed together), by convention the title or name, counts double; the
+    /// others once. Each attribute is also length-normalised on its own, so a word in a short
+    /// title already outweighs one in a long body.
+    static func weight(of attribute: SearchableAttribute) -> Double {
+        attribute.priority == 0 ? 2 : 1
     }
 }

@@ -1,45 +1,87 @@
 /// Combines the words' document lists into the candidate documents of a query.
 enum CandidateMatcher {
-    /// Documents containing every required word (smallest list first, galloping through the
-    /// others), or, when every word is optional, at least one word.
-    static func documents(_ words: [WordMatches], required: [Bool], documentCount: Int) -> [UInt32] {
-        let order = words.indices.filter { required[$0] }.sorted { words[$0].count < words[$1].count }
-        if let first = order.first {
-            var current = Array(words[first].docs)
-            for w in order.dropFirst() {
-                if current.isEmpty { break }
-                let list = words[w]
-                var out: [UInt32] = []
-                out.reserveCapacity(current.count)
-                var j = 0
-                let base = list.docs.startIndex
-                for d in current {
-                    j = list.seek(d, from: j)
-                    if j >= list.count { break }
-                    if list.docs[base + j] == d { out.append(d) }
-                }
-                current = out
+    /// Documents containing every required word, or, when every word is optional, at least
+    /// one word, ascending.
+    ///
+    /// The smallest document list drives, each of its documents looked up in the other words
+    /// (a bit test for a word with a bitmap, a gallop for a list, the document's postings for
+    /// a deferred word). When no word has a list, the words' bitmaps are ANDed word-parallel
+    /// and their members checked against the deferred words.
+    static func documents(_ words: [WordMatches], required: [Bool], text: TextIndex, scratch: inout Scratch) -> [UInt32] {
+        let bitmaps = text.bitmaps
+        let requiredWords = words.indices.filter { required[$0] }.map { words[$0] }
+        guard !requiredWords.isEmpty else { return union(words, text: text, scratch: &scratch) }
+        let listed = requiredWords.filter { $0.docBits == nil && !$0.isDeferred }.sorted { $0.count < $1.count }
+        let mapped = requiredWords.filter { $0.bitmap != nil || $0.docBits != nil }
+        let undeferred = requiredWords.filter { !$0.isDeferred }.count
+        // AND word-parallel when every word has a bitmap and the smallest list is long.
+        let and = mapped.count == undeferred && mapped.count > 1
+            && (listed.first.map { $0.count * 2 > bitmaps.wordCount * mapped.count } ?? true)
+        if let driver = listed.first, !and {
+            let others = requiredWords.filter { $0 !== driver }
+            if others.isEmpty { return Array(driver.docs) }
+            var cursors = HitCursors(words: others, text: text)
+            var out: [UInt32] = []
+            out.reserveCapacity(driver.count)
+            candidates: for d in driver.docs {
+                for k in 0..<others.count where cursors.hit(k, d) == .max { continue candidates }
+                out.append(d)
             }
-            return current
+            return out
         }
-        var set = DocumentSet(capacity: documentCount)
-        for w in words { for d in w.docs { set.insert(d) } }
+        // Every word not deferred has a bitmap (a deferred word always has a rarer one-term
+        // word, so at least one is here).
+        let n = bitmaps.wordCount
+        var first = true
+        for w in requiredWords where !w.isDeferred {
+            if let slot = w.bitmap {
+                let base = slot * n
+                if first { for i in 0..<n { scratch.bits[i] = bitmaps.bits[base &+ i] } }
+                else { for i in 0..<n { scratch.bits[i] &= bitmaps.bits[base &+ i] } }
+            } else if let own = w.docBits {
+                if first { for i in 0..<n { scratch.bits[i] = own[i] } }
+                else { for i in 0..<n { scratch.bits[i] &= own[i] } }
+            }
+            first = false
+        }
+        return members(scratch.bits, through: requiredWords.filter(\.isDeferred), text: text)
+    }
+
+    /// Documents holding at least one word.
+    private static func union(_ words: [WordMatches], text: TextIndex, scratch: inout Scratch) -> [UInt32] {
+        var set = DocumentSet(capacity: scratch.best.count)
+        for w in words {
+            if let own = w.docBits {
+                set.formUnion(DocumentSet(capacity: set.capacity, words: own))
+            } else {
+                for d in w.docs { set.insert(d) }
+            }
+        }
         return set.members()
     }
 
-    /// The hit of every word in every candidate, row by row (`UInt32.max`: the word is absent).
-    static func hits(_ docs: [UInt32], _ words: [WordMatches]) -> [UInt32] {
-        let n = words.count
-        var out = [UInt32](repeating: .max, count: docs.count * n)
-        for (w, list) in words.enumerated() {
-            var j = 0
-            let base = list.docs.startIndex
-            for (i, d) in docs.enumerated() {
-                j = list.seek(d, from: j)
-                if j >= list.count { break }
-                if list.docs[base + j] == d { out[i * n + w] = list.hit(j) }
+    /// The members of `bitmap` that hold every word of `others`, ascending.
+    static func members(_ bitmap: [UInt64], through others: [WordMatches], text: TextIndex) -> [UInt32] {
+        var out: [UInt32] = []
+        var cursors = HitCursors(words: others, text: text)
+        for (i, w0) in bitmap.enumerated() where w0 != 0 {
+            var w = w0
+            candidates: while w != 0 {
+                let d = UInt32(i << 6 | w.trailingZeroBitCount)
+                w &= w &- 1
+                for k in 0..<others.count where cursors.hit(k, d) == .max { continue candidates }
+                out.append(d)
             }
         }
+        return out
+    }
+
+    /// The hit of every word in every candidate, row by row (`UInt32.max`: the word is absent).
+    static func hits(_ docs: [UInt32], _ words: [WordMatches], text: TextIndex) -> [UInt32] {
+        let n = words.count
+        var out = [UInt32](repeating: .max, count: docs.count * n)
+        var cursors = HitCursors(words: words, text: text)
+        for (i, d) in docs.enumerated() { cursors.fill(d, into: &out, at: i * n) }
         return out
     }
 }

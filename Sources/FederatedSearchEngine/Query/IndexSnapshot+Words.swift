@@ -34,17 +34,120 @@ extension IndexSnapshot {
         return spans
     }
 
-    /// The documents matching a word (or phrase), with their best hits.
-    func matches(of word: QueryWord, typos: Bool, scratch: inout Scratch) -> WordMatches {
-        if word.isPhrase { return phraseMatches(word.terms) }
+    /// What a word matches, before its documents are gathered: its term spans, synonym
+    /// phrases, and how many postings they hold (an upper bound of its documents).
+    func plan(_ word: QueryWord, typos: Bool) -> WordPlan {
+        if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0, gatherCost: 0) }
         let spans = spans(of: word, typos: typos)
         let phrases = synonyms.alternatives(of: word.term).filter { $0.count > 1 }.map { phraseMatches($0) }
-        if phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 {
-            let r = text.postings.postings(spans[0].lo)
-            return WordMatches(docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound, constantFlags: spans[0].flags)
+        var postings = phrases.reduce(0) { $0 + $1.count }
+        for s in spans { postings += Int(text.postings.termStart[s.hi] &- text.postings.termStart[s.lo]) }
+        var plan = WordPlan(word: word, spans: spans, phrases: phrases, postings: postings, gatherCost: postings)
+        if !plan.isSingleTerm {  // a frequent term is ORed in as a bitmap, a word per 64 documents
+            var cost = 0
+            for s in spans {
+                for t in s.lo..<s.hi {
+                    cost += text.bitmaps.slot(ofTerm: t) == nil ? text.postings.documentFrequency(t) : text.bitmaps.wordCount / 4
+                }
+            }
+            plan.gatherCost = cost
         }
-        if spans.isEmpty && phrases.isEmpty { return .empty }
-        return union(spans: spans, lists: phrases, scratch: &scratch)
+        return plan
+    }
+
+    /// The documents matching a planned word (or phrase), with their best hits. A word of
+    /// one term refers to its posting list; a word of many terms gets its documents merged
+    /// (hits read later from the forward index) into a list, or into a bitmap when it is
+    /// `intersected` with other words and has many postings, or with `deferred` not at all:
+    /// it is then only checked on other words' candidates.
+    func matches(_ plan: WordPlan, deferred: Bool, intersected: Bool, scratch: inout Scratch) -> WordMatches {
+        let word = plan.word
+        if word.isPhrase { return phraseMatches(word.terms) }
+        let spans = plan.spans
+        if plan.phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 {
+            let r = text.postings.postings(spans[0].lo)
+            return WordMatches(
+                docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound, constantFlags: spans[0].flags,
+                minFlags: spans[0].flags, bitmap: text.bitmaps.slot(ofTerm: spans[0].lo))
+        }
+        if spans.isEmpty && plan.phrases.isEmpty { return .empty }
+        if !plan.phrases.isEmpty {
+            let merged = union(spans: spans, lists: plan.phrases, scratch: &scratch)
+            merged.minFlags = 0
+            return merged
+        }
+        let termStart = text.postings.termStart
+        let out = WordMatches(docs: [], hits: nil, firstPosting: 0, constantFlags: 0)
+        out.minFlags = MatchFlags.floor(spans.map(\.flags))
+        out.spans = spans.map { PostingSpan(lo: termStart[$0.lo], hi: termStart[$0.hi], flags: $0.flags) }
+        out.isDeferred = deferred
+        if deferred { return out }
+        if !intersected || plan.postings < text.bitmaps.wordCount {
+            out.docs = documents(of: spans, scratch: &scratch)[...]
+        } else {
+            out.docBits = bitmap(of: spans)
+        }
+        return out
+    }
+
+    /// The documents holding any term of `spans` as a bitmap: frequent terms' bitmaps ORed
+    /// in whole, other terms' documents set one by one.
+    func bitmap(of spans: [TermSpan]) -> [UInt64] {
+        let postings = text.postings, bitmaps = text.bitmaps
+        var out = [UInt64](repeating: 0, count: bitmaps.wordCount)
+        for span in spans {
+            for t in span.lo..<span.hi {
+                if let slot = bitmaps.slot(ofTerm: t) {
+                    let base = slot * bitmaps.wordCount
+                    for i in 0..<bitmaps.wordCount { out[i] |= bitmaps.bits[base &+ i] }
+                } else {
+                    for p in postings.postings(t) {
+                        let d = postings.docs[p]
+                        out[Int(d >> 6)] |= 1 << UInt64(d & 63)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The documents holding any term of `spans`, ascending: bits set in the scratch marks
+    /// (a frequent term's bitmap ORed in whole), then read out and cleared.
+    func documents(of spans: [TermSpan], scratch: inout Scratch) -> [UInt32] {
+        let postings = text.postings, bitmaps = text.bitmaps
+        var lowWord = Int.max, highWord = -1
+        for span in spans {
+            for t in span.lo..<span.hi {
+                if let slot = bitmaps.slot(ofTerm: t) {
+                    let base = slot * bitmaps.wordCount
+                    for i in 0..<bitmaps.wordCount { scratch.marks[i] |= bitmaps.bits[base &+ i] }
+                    lowWord = 0
+                    highWord = bitmaps.wordCount - 1
+                    continue
+                }
+                let r = postings.postings(t)
+                if r.isEmpty { continue }
+                for p in r {
+                    let d = Int(postings.docs[p])
+                    scratch.marks[d >> 6] |= 1 << UInt64(d & 63)
+                }
+                lowWord = min(lowWord, Int(postings.docs[r.lowerBound]) >> 6)
+                highWord = max(highWord, Int(postings.docs[r.upperBound - 1]) >> 6)
+            }
+        }
+        var docs: [UInt32] = []
+        guard highWord >= lowWord else { return docs }
+        docs.reserveCapacity(spans.reduce(0) { $0 + Int(postings.termStart[$1.hi] &- postings.termStart[$1.lo]) })
+        for w in lowWord...highWord {
+            var bits = scratch.marks[w]
+            if bits == 0 { continue }
+            scratch.marks[w] = 0
+            while bits != 0 {
+                docs.append(UInt32(w << 6 | bits.trailingZeroBitCount))
+                bits &= bits &- 1
+            }
+        }
+        return docs
     }
 
     /// Merges the postings of many term ranges (and prepared lists), keeping each
@@ -62,8 +165,11 @@ extension IndexSnapshot {
                 if h < scratch.best[d] { scratch.best[d] = h }
                 scratch.marks[d >> 6] |= 1 << UInt64(d & 63)
             }
-            lowWord = min(lowWord, Int(postings.docs[r.lowerBound]) >> 6)
-            highWord = max(highWord, Int(postings.docs[r.upperBound - 1]) >> 6)
+            for t in span.lo..<span.hi where postings.documentFrequency(t) > 0 {  // each term's list is ascending
+                let tr = postings.postings(t)
+                lowWord = min(lowWord, Int(postings.docs[tr.lowerBound]) >> 6)
+                highWord = max(highWord, Int(postings.docs[tr.upperBound - 1]) >> 6)
+            }
         }
         for list in lists where list.count > 0 {
             for i in 0..<list.count {
@@ -127,4 +233,19 @@ extension IndexSnapshot {
         }
         return WordMatches(docs: docs[...], hits: hits, firstPosting: 0, constantFlags: 0)
     }
+}
+
+/// A query word's term spans and synonym phrases, before its documents are gathered.
+struct WordPlan {
+    var word: QueryWord
+    var spans: [TermSpan]
+    var phrases: [WordMatches]
+    /// Postings of its spans and phrases: an upper bound of the documents it matches.
+    var postings: Int
+    /// The work of gathering its documents into a bitmap, in posting visits (a frequent
+    /// term's bitmap counts a quarter per 64-bit word).
+    var gatherCost: Int
+
+    /// Whether it is one indexed term (its posting list is its document list as it is).
+    var isSingleTerm: Bool { !word.isPhrase && phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 }
 }

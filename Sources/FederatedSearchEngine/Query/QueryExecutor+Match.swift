@@ -1,6 +1,11 @@
 import FederatedSearchCore
 
 extension QueryExecutor {
+    /// What checking one candidate against a many-term word costs through the forward index
+    /// (random reads of the document's postings), in the posting visits of ``WordPlan/gatherCost``:
+    /// the word is deferred when checking the rarest word's candidates costs less than gathering it.
+    static let lookupCost = 16
+
     /// The documents the query's words match, then those passing the filters, with word hits.
     mutating func matchText(_ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch) throws -> TextMatch {
         let n = index.documentCount
@@ -10,10 +15,20 @@ extension QueryExecutor {
         if parsed.isEmpty {
             textDocs = Array(0..<UInt32(n))
         } else {
-            words.reserveCapacity(parsed.words.count)
-            for w in parsed.words { words.append(index.matches(of: w, typos: typos, scratch: &scratch)) }
-            textDocs = CandidateMatcher.documents(
-                words, required: parsed.words.map { !$0.isOptional }, documentCount: n)
+            let required = parsed.words.map { !$0.isOptional }
+            let plans = parsed.words.map { index.plan($0, typos: typos) }
+            // A many-term word costlier to gather than to check on a required one-term word's
+            // candidates is never gathered: it is checked on those candidates only.
+            var rarest = Int.max
+            for (i, plan) in plans.enumerated() where required[i] && plan.isSingleTerm { rarest = min(rarest, plan.postings) }
+            words.reserveCapacity(plans.count)
+            for (i, plan) in plans.enumerated() {
+                let deferred = required[i] && !plan.isSingleTerm && !plan.word.isPhrase && plan.phrases.isEmpty
+                    && rarest < Int.max && rarest * Self.lookupCost < plan.gatherCost
+                let intersected = required[i] && required.filter { $0 }.count > 1
+                words.append(index.matches(plan, deferred: deferred, intersected: intersected, scratch: &scratch))
+            }
+            textDocs = CandidateMatcher.documents(words, required: required, text: index.text, scratch: &scratch)
         }
         try check.now()
         if !parsed.excluded.isEmpty {
@@ -23,10 +38,13 @@ extension QueryExecutor {
         var docs = filters.all.map { set in textDocs.filter { set.contains($0) } } ?? textDocs
         let restrict = parameters.restrictSearchableAttributes
         let cuts = restrict != nil || typoMode == .min || typoMode == .strict
-        if words.count == 1 && filters.all == nil && parsed.excluded.isEmpty && !cuts {
+        if words.count == 1 && words[0].spans.isEmpty && filters.all == nil && parsed.excluded.isEmpty && !cuts {
             return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]))
         }
-        var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words)
+        if !cuts {  // ranking looks up the hits of the documents it visits
+            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: nil)
+        }
+        var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words, text: index.text)
         try check.now()
         if let restrict, !words.isEmpty {
             (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, to: Set(restrict))
@@ -43,7 +61,7 @@ extension QueryExecutor {
             let allowed = typoMode == .min ? fewest : fewest + 1
             (docs, hits) = compact(docs, hits, width: w) { typos(hits, $0) <= allowed }
             if filters.isDisjunctive {
-                let textHits = CandidateMatcher.hits(textDocs, words)
+                let textHits = CandidateMatcher.hits(textDocs, words, text: index.text)
                 textDocs = compact(textDocs, textHits, width: w) { typos(textHits, $0) <= allowed }.0
             } else {
                 textDocs = docs

@@ -1,9 +1,11 @@
 import FederatedSearchCore
 
-/// The ranked page: rows of ``TextMatch/docs`` in display order, and the hit count.
+/// The ranked page: its documents in display order with their word hits, and the hit count.
 struct RankedPage {
     var nbHits: Int
-    var rows: [Int]
+    var docs: [UInt32]
+    /// Word hits of `docs`, row by row (`ranker.words.count` per row).
+    var hits: [UInt32]
     var ranker: Ranker
 }
 
@@ -30,47 +32,69 @@ extension QueryExecutor {
             sortRules: Set(index.sortOrdinals.keys))
         let ranker = Ranker(index: index, words: m.words, layout: layout, center: p.aroundLatLng)
         let distinct = p.distinct ?? index.settings.distinct
-        var pageKeys: [UInt128]
-        var nbHits = m.docs.count
+        let visitor = RankVisitor(match: m, text: index.text)
         if distinct > 0 && !index.distinctKeys.isEmpty {
-            var keys: [UInt128] = []
-            keys.reserveCapacity(m.docs.count)
-            for (row, d) in m.docs.enumerated() {
-                if row & 4095 == 4095 { try check.now() }
-                keys.append(ranker.key(doc: d, hits: m.hits, row: row))
-            }
-            keys.sort()
-            var perGroup: [UInt32: Int] = [:]
-            var kept: [UInt128] = []
-            for k in keys {
-                let g = index.distinctKeys[Int(UInt32(truncatingIfNeeded: k))]
-                if g != .max {
-                    let seen = perGroup[g, default: 0]
-                    if seen >= distinct { continue }
-                    perGroup[g] = seen + 1
+            return try rankDistinct(m, ranker: ranker, visitor: visitor, page: page, distinct: distinct)
+        }
+        var top = TopKeys(k: page.end)
+        if page.end > 0 {
+            if pruning {
+                try rankPruned(m, ranker: ranker, visitor: visitor, requiredCount: parsed.requiredCount, top: &top)
+            } else {
+                var visit = visitor
+                var row = [UInt32](repeating: .max, count: m.words.count)
+                for (r, d) in m.docs.enumerated() {
+                    if r & 4095 == 4095 { try check.now() }
+                    visit.hits(r, d, into: &row)
+                    top.offer(ranker.key(doc: d, hits: row, base: 0))
                 }
-                kept.append(k)
             }
-            nbHits = kept.count
-            pageKeys = page.start < kept.count ? Array(kept[page.start..<min(page.end, kept.count)]) : []
-        } else {
-            var top = TopKeys(k: page.end)
-            for (row, d) in m.docs.enumerated() {
-                if row & 4095 == 4095 { try check.now() }
-                top.offer(ranker.key(doc: d, hits: m.hits, row: row))
-            }
-            pageKeys = page.start < top.keys.count ? Array(top.keys[page.start...]) : []
         }
-        let rows = pageKeys.map { k -> Int in
-            let d = UInt32(truncatingIfNeeded: k)
-            var lo = 0, hi = m.docs.count
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if m.docs[mid] < d { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
+        let pageKeys = page.start < top.keys.count ? Array(top.keys[page.start...]) : []
+        return makePage(pageKeys, match: m, ranker: ranker, visitor: visitor, nbHits: m.docs.count)
+    }
+
+    /// Ranking with `distinct`: every key, sorted, then at most `distinct` hits per group.
+    private mutating func rankDistinct(
+        _ m: TextMatch, ranker: Ranker, visitor: RankVisitor, page: PageRequest, distinct: Int
+    ) throws -> RankedPage {
+        var visit = visitor
+        var row = [UInt32](repeating: .max, count: m.words.count)
+        var keys: [UInt128] = []
+        keys.reserveCapacity(m.docs.count)
+        for (r, d) in m.docs.enumerated() {
+            if r & 4095 == 4095 { try check.now() }
+            visit.hits(r, d, into: &row)
+            keys.append(ranker.key(doc: d, hits: row, base: 0))
         }
-        return RankedPage(nbHits: nbHits, rows: rows, ranker: ranker)
+        keys.sort()
+        var perGroup: [UInt32: Int] = [:]
+        var kept: [UInt128] = []
+        for k in keys {
+            let g = index.distinctKeys[Int(UInt32(truncatingIfNeeded: k))]
+            if g != .max {
+                let seen = perGroup[g, default: 0]
+                if seen >= distinct { continue }
+                perGroup[g] = seen + 1
+            }
+            kept.append(k)
+        }
+        let pageKeys = page.start < kept.count ? Array(kept[page.start..<min(page.end, kept.count)]) : []
+        return makePage(pageKeys, match: m, ranker: ranker, visitor: visitor, nbHits: kept.count)
+    }
+
+    /// The page's documents (from the keys' low bits) with their hits.
+    private func makePage(_ keys: [UInt128], match m: TextMatch, ranker: Ranker, visitor: RankVisitor, nbHits: Int) -> RankedPage {
+        let w = m.words.count
+        let docs = keys.map { UInt32(truncatingIfNeeded: $0) }
+        var hits = [UInt32](repeating: .max, count: docs.count * w)
+        var row = [UInt32](repeating: .max, count: w)
+        for (i, d) in docs.enumerated() {
+            var fresh = visitor  // a page is short: a fresh lookup per document
+            fresh.hits(m.row(of: d) ?? 0, d, into: &row)
+            for k in 0..<w { hits[i * w + k] = row[k] }
+        }
+        return RankedPage(nbHits: nbHits, docs: docs, hits: hits, ranker: ranker)
     }
 
     mutating func countFacets(_ m: TextMatch, filters: FilterPlan) throws -> (counts: [FacetCounts], stats: [FacetStats]) {
@@ -86,5 +110,22 @@ extension QueryExecutor {
         }
         let stats = fields.compactMap { counter.stats(m.docs, field: $0) }
         return (facetCounts, stats)
+    }
+}
+
+/// The word hits of the candidates, row by row in ascending order: copied from the match's
+/// table when it has one, else looked up as ranking visits each document.
+struct RankVisitor {
+    let table: HitTable?
+    var cursors: HitCursors
+
+    init(match m: TextMatch, text: TextIndex) {
+        table = m.hits
+        cursors = HitCursors(words: m.words, text: text)
+    }
+
+    /// The hits of row `r` (document `d`) into `row`.
+    @inline(__always) mutating func hits(_ r: Int, _ d: UInt32, into row: inout [UInt32]) {
+        if let table { table.copyRow(r, into: &row, at: 0) } else { cursors.fill(d, into: &row, at: 0) }
     }
 }

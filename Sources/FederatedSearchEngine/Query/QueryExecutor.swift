@@ -7,6 +7,9 @@ struct QueryExecutor {
     let name: String
     let query: SearchQuery
     var check = CancellationCheck()
+    /// Whether ranking may skip documents that cannot enter the page (off only in tests,
+    /// which check that pruning changes nothing).
+    var pruning = true
 
     init(index: IndexSnapshot, name: String, query: SearchQuery) {
         self.index = index
@@ -78,8 +81,8 @@ struct TextMatch {
     var textDocs: [UInt32]
     /// Matches passing every filter, ascending.
     var docs: [UInt32]
-    /// Word hits of `docs`, row by row.
-    var hits: HitTable
+    /// Word hits of `docs`, row by row; nil when ranking looks them up as it visits documents.
+    var hits: HitTable?
 }
 
 /// The page a query asks for.

@@ -8,10 +8,13 @@ import Synchronization
 struct Scratch: Sendable {
     var best: [UInt32]
     var marks: [UInt64]
+    /// A bitmap for word-parallel intersections; every use overwrites it whole.
+    var bits: [UInt64]
 
     init(documentCount: Int) {
         best = [UInt32](repeating: .max, count: documentCount)
         marks = [UInt64](repeating: 0, count: (documentCount + 63) >> 6)
+        bits = marks
     }
 }
 

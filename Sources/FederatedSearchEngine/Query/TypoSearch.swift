@@ -14,16 +14,32 @@ enum MatchFlags {
     static func make(typos: Int, exact: Bool) -> UInt32 { UInt32(typos) << 1 | (exact ? 0 : 1) }
     @inline(__always) static func typos(_ flags: UInt32) -> Int { Int(flags >> 1) }
     @inline(__always) static func isExact(_ flags: UInt32) -> Bool { flags & 1 == 0 }
+
+    /// Flags no better than any of `flags` in each component (fewest typos, exact if any is).
+    static func floor(_ flags: [UInt32]) -> UInt32 {
+        guard let first = flags.first else { return 0 }
+        var typos = Self.typos(first), nonExact = first & 1
+        for f in flags.dropFirst() {
+            typos = min(typos, Self.typos(f))
+            nonExact = min(nonExact, f & 1)
+        }
+        return UInt32(typos) << 1 | nonExact
+    }
 }
 
 /// Finds the terms within a Damerau-Levenshtein distance (optimal string alignment) of a
 /// query word by walking the sorted dictionary as an implicit trie: terms sharing a prefix
 /// are one id range, each trie node extends one row of the edit-distance table, and a node
 /// whose row exceeds the budget everywhere is skipped with its whole subtree. In prefix
-/// mode a node within budget matches its whole subtree. Distances count UTF-8 bytes.
+/// mode a node within budget matches its whole subtree.
+///
+/// Distances count Unicode scalars, not bytes: the walk descends byte by byte, but the
+/// bytes of a multi-byte character only extend the table once the character is complete,
+/// so replacing "é" by "è" or dropping a Cyrillic letter is one edit.
 struct TypoSearch {
     let dictionary: TermDictionary
-    let query: [UInt8]
+    /// The query word's scalars.
+    let query: [UInt32]
     let maxTypos: Int
     let prefix: Bool
     private var rows: [Int]
@@ -31,10 +47,10 @@ struct TypoSearch {
 
     init(dictionary: TermDictionary, query: [UInt8], maxTypos: Int, prefix: Bool) {
         self.dictionary = dictionary
-        self.query = query
+        self.query = String(decoding: query, as: UTF8.self).unicodeScalars.map(\.value)
         self.maxTypos = maxTypos
         self.prefix = prefix
-        rows = [Int](repeating: 0, count: (query.count + maxTypos + 3) * (query.count + 1))
+        rows = [Int](repeating: 0, count: (self.query.count + maxTypos + 3) * (self.query.count + 1))
     }
 
     /// Runs the search; matches with at least one typo are in ``spans`` (exact and plain
@@ -42,27 +58,35 @@ struct TypoSearch {
     mutating func run() {
         let m = query.count
         for k in 0...m { rows[k] = k }
-        descend(lo: 0, hi: dictionary.count, depth: 0, lastByte: 0)
+        descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0)
     }
 
-    private mutating func descend(lo: Int, hi: Int, depth: Int, lastByte: UInt8) {
+    /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes. `level`
+    /// is the number of complete characters in those bytes (the table row), `last` the last of
+    /// them; `partial` holds the bits of a character still missing `pending` bytes.
+    private mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int) {
         let m = query.count
         let width = m + 1
-        let row = depth * width
-        let distance = rows[row + m]
+        let row = level * width
         var i = lo
-        if i < hi && dictionary.length(i) == depth {
-            if !prefix && distance > 0 && distance <= maxTypos {
-                spans.append(TermSpan(lo: i, hi: i + 1, flags: MatchFlags.make(typos: distance, exact: false)))
+        if pending > 0 {
+            // Inside a character: no table row to check, and no valid term ends here.
+            if i < hi && dictionary.length(i) == depth { i += 1 }
+        } else {
+            let distance = rows[row + m]
+            if i < hi && dictionary.length(i) == depth {
+                if !prefix && distance > 0 && distance <= maxTypos {
+                    spans.append(TermSpan(lo: i, hi: i + 1, flags: MatchFlags.make(typos: distance, exact: false)))
+                }
+                i += 1
             }
-            i += 1
-        }
-        if prefix && distance <= maxTypos {
-            if distance == 0 { return }
-            spans.append(TermSpan(lo: lo, hi: hi, flags: MatchFlags.make(typos: distance, exact: false)))
-            var best = distance
-            for k in 0..<m where rows[row + k] < best { best = rows[row + k] }
-            if best >= distance { return }
+            if prefix && distance <= maxTypos {
+                if distance == 0 { return }
+                spans.append(TermSpan(lo: lo, hi: hi, flags: MatchFlags.make(typos: distance, exact: false)))
+                var best = distance
+                for k in 0..<m where rows[row + k] < best { best = rows[row + k] }
+                if best >= distance { return }
+            }
         }
         let next = row + width
         guard next + width <= rows.count else { return }
@@ -73,19 +97,37 @@ struct TypoSearch {
                 let mid = (a + z) >> 1
                 if dictionary.byte(mid, depth) <= b { a = mid + 1 } else { z = mid }
             }
-            rows[next] = depth + 1
-            var rowMin = depth + 1
+            let (c, need) = Self.decode(b, partial: partial, pending: pending)
+            if need > 0 {
+                descend(lo: i, hi: a, depth: depth + 1, level: level, last: last, partial: c, pending: need)
+                i = a
+                continue
+            }
+            rows[next] = level + 1
+            var rowMin = level + 1
             for k in 1...m {
-                let cost = query[k - 1] == b ? 0 : 1
+                let cost = query[k - 1] == c ? 0 : 1
                 var v = min(rows[row + k] + 1, rows[next + k - 1] + 1, rows[row + k - 1] + cost)
-                if k > 1 && depth > 0 && query[k - 1] == lastByte && query[k - 2] == b {
+                if k > 1 && level > 0 && query[k - 1] == last && query[k - 2] == c {
                     v = min(v, rows[row - width + k - 2] + 1)
                 }
                 rows[next + k] = v
                 if v < rowMin { rowMin = v }
             }
-            if rowMin <= maxTypos { descend(lo: i, hi: a, depth: depth + 1, lastByte: b) }
+            if rowMin <= maxTypos {
+                descend(lo: i, hi: a, depth: depth + 1, level: level + 1, last: c, partial: 0, pending: 0)
+            }
             i = a
         }
+    }
+
+    /// Adds byte `b` to a character being read: the bits so far and the bytes still missing.
+    @inline(__always) static func decode(_ b: UInt8, partial: UInt32, pending: Int) -> (UInt32, Int) {
+        let v = UInt32(b)
+        if pending > 0 { return (partial << 6 | (v & 0x3F), pending - 1) }
+        if v < 0x80 { return (v, 0) }
+        if v >= 0xF0 { return (v & 0x07, 3) }
+        if v >= 0xE0 { return (v & 0x0F, 2) }
+        return (v & 0x1F, 1)
     }
 }

@@ -3,14 +3,42 @@
 ///
 /// A word that is one term refers to that term's posting slice without copying; a word
 /// that expands to many terms (prefix, typos, stems, synonyms) owns a merged list.
-struct WordMatches {
+///
+/// A class, so that the per-document lookups of ranking read it in place, never copying it.
+final class WordMatches {
     var docs: ArraySlice<UInt32>
     /// Per document hit, or nil when every hit is `constantFlags` + consecutive postings.
     var hits: [UInt32]?
     var firstPosting: Int
     var constantFlags: UInt32
+    /// The best flags any of its hits can have (a lower bound for ranking).
+    var minFlags: UInt32 = 0
+    /// The bitmap slot (``TermBitmaps``) of the one frequent term this word is, if it is.
+    var bitmap: Int? = nil
+    /// When not empty, hits are not stored: a document's hit is its best posting within these
+    /// spans, read from the forward index (``hit(_:)`` must not be used).
+    var spans: [PostingSpan] = []
+    /// Whether `docs` was left empty because the query's other words are far rarer: the word
+    /// is then only checked on their candidates (through `spans`), never enumerated.
+    var isDeferred = false
+    /// The word's documents as a bitmap, for a word of many terms with many postings: `docs`
+    /// is then empty (read them with ``CandidateMatcher``), hits come through `spans`.
+    var docBits: [UInt64]? = nil
 
-    static let empty = WordMatches(docs: [], hits: [], firstPosting: 0, constantFlags: 0)
+    init(
+        docs: ArraySlice<UInt32>, hits: [UInt32]?, firstPosting: Int, constantFlags: UInt32, minFlags: UInt32 = 0,
+        bitmap: Int? = nil
+    ) {
+        self.docs = docs
+        self.hits = hits
+        self.firstPosting = firstPosting
+        self.constantFlags = constantFlags
+        self.minFlags = minFlags
+        self.bitmap = bitmap
+    }
+
+    /// A word that matches nothing.
+    static var empty: WordMatches { WordMatches(docs: [], hits: [], firstPosting: 0, constantFlags: 0) }
 
     var count: Int { docs.count }
 

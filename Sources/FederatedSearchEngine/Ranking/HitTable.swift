@@ -23,4 +23,9 @@ struct HitTable {
         if let constantBase { return constantBase &+ UInt32(truncatingIfNeeded: row) }
         return values[row &* width &+ word]
     }
+
+    /// Copies the hits of row `row` to `out[base..<base + width]`.
+    @inline(__always) func copyRow(_ row: Int, into out: inout [UInt32], at base: Int) {
+        for w in 0..<width { out[base &+ w] = hit(row, w) }
+    }
 }

@@ -28,7 +28,6 @@ struct Ranker {
     private let customOrdinal: [UInt32]
     private let positionStart: [UInt32]
     private let positions: [UInt32]
-    private let documentLength: [UInt16]
     private let typoShift, geoShift, wordsShift, proximityShift, attributeShift, exactShift, customShift, bm25Shift: Int
 
     /// Largest proximity a pair of words contributes (also for words in different attributes).
@@ -52,7 +51,6 @@ struct Ranker {
         customOrdinal = index.customOrdinal
         positionStart = index.text.postings.positionStart
         positions = index.text.postings.positions
-        documentLength = index.text.documentLength
         typoShift = layout.shift(.typo)
         geoShift = layout.shift(.geo)
         wordsShift = layout.shift(.words)
@@ -63,16 +61,30 @@ struct Ranker {
         bm25Shift = layout.shift(.bm25)
     }
 
-    /// The ranking key of the document `doc` in row `row` of `hits`.
+    /// The ranking key of the document `doc` whose word hits are `hits[base..<base + words.count]`.
     @inline(__always)
-    func key(doc: UInt32, hits: HitTable, row: Int) -> UInt128 {
+    func key(doc: UInt32, hits: [UInt32], base: Int) -> UInt128 {
+        compose(doc: doc, hits: hits, base: base, bounding: false)
+    }
+
+    /// A lower bound of ``key(doc:hits:base:)`` that reads no positions: proximity at its
+    /// least (one per pair of matched words), BM25 at its best, geo distance zero; every
+    /// other component exact. A document whose bound is not below the k-th best key so far
+    /// cannot enter the top k.
+    @inline(__always)
+    func bound(doc: UInt32, hits: [UInt32], base: Int) -> UInt128 {
+        compose(doc: doc, hits: hits, base: base, bounding: true)
+    }
+
+    @inline(__always)
+    private func compose(doc: UInt32, hits: [UInt32], base: Int, bounding: Bool) -> UInt128 {
         let w = words.count
         var key = UInt128(doc)
         if w > 0 {
             var typos = 0, matched = 0, nonExact = 0
             var attribute = UInt32.max
             for i in 0..<w {
-                let h = hits.hit(row, i)
+                let h = hits[base &+ i]
                 if h == .max { continue }
                 matched += 1
                 let flags = h >> MatchFlags.shift
@@ -86,13 +98,16 @@ struct Ranker {
             if wordsShift >= 0 { key |= UInt128(w - matched) << wordsShift }
             if attributeShift >= 0 { key |= UInt128(attribute) << attributeShift }
             if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
-            if proximityShift >= 0 { key |= UInt128(min(proximity(hits, row: row), 255)) << proximityShift }
-            if bm25Shift >= 0 {
-                let q = UInt32(min(bm25(doc: doc, hits: hits, row: row) * 4096, Double((1 << 20) - 1)))
+            if proximityShift >= 0 {
+                let p = bounding ? max(matched - 1, 0) : proximity(hits, base: base)
+                key |= UInt128(min(p, 255)) << proximityShift
+            }
+            if bm25Shift >= 0 && !bounding {
+                let q = UInt32(min(bm25(doc: doc, hits: hits, base: base) * 4096, Double((1 << 20) - 1)))
                 key |= UInt128((1 << 20) - 1 - q) << bm25Shift
             }
         }
-        if geoShift >= 0 {
+        if geoShift >= 0 && !bounding {
             let units = geoDistance(doc).map { min($0 / 10, Double((1 << 20) - 1)) } ?? Double((1 << 20) - 1)
             key |= UInt128(UInt32(units)) << geoShift
         }
@@ -101,12 +116,33 @@ struct Ranker {
         return key
     }
 
+    /// The least key any document could have, document bits zero: each word matched with its
+    /// best flags, words adjacent, everything else at its best. Once the k-th best key has
+    /// these components, no later document (higher id) can enter the top k.
+    /// `flags` holds, per word, the best flags it can have in the documents considered.
+    static func bestPrefix(flags: [UInt32], requiredCount: Int, layout: RankingLayout) -> UInt128 {
+        let w = flags.count
+        guard w > 0 else { return 0 }
+        let allRequired = requiredCount == w
+        var typos = 0, nonExact = 0
+        for f in flags {
+            if allRequired { typos += MatchFlags.typos(f) }
+            nonExact += Int(f & 1)
+        }
+        var key: UInt128 = 0
+        let typoShift = layout.shift(.typo), exactShift = layout.shift(.exact), proximityShift = layout.shift(.proximity)
+        if typoShift >= 0 { key |= UInt128(min(typos, 127)) << typoShift }
+        if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
+        if proximityShift >= 0 && allRequired { key |= UInt128(min(w - 1, 255)) << proximityShift }
+        return key
+    }
+
     /// Sum over consecutive matched words of their smallest distance (capped at 8 a pair).
-    func proximity(_ hits: HitTable, row: Int) -> Int {
+    func proximity(_ hits: [UInt32], base: Int) -> Int {
         var total = 0
         var previous = UInt32.max
         for i in 0..<words.count {
-            let h = hits.hit(row, i)
+            let h = hits[base &+ i]
             if h == .max { continue }
             if previous != .max {
                 total += pairDistance(Int(previous & MatchFlags.postingMask), Int(h & MatchFlags.postingMask))
@@ -136,21 +172,53 @@ struct Ranker {
         return best
     }
 
-    /// BM25 over the matched words; typo and non-exact matches count less.
-    func bm25(doc: UInt32, hits: HitTable, row: Int) -> Double {
-        let k1 = index.settings.bm25K1, b = index.settings.bm25B
-        let norm = k1 * (1 - b + b * Double(documentLength[Int(doc)]) / index.text.averageLength)
+    /// BM25F over the matched words. A word's term frequency sums every term it matched in
+    /// the document (all inflections of a stemmed word, typo variants, prefix completions),
+    /// each occurrence weighted by how its term matched (exact 1, other forms 0.8 / (1 +
+    /// typos)) and by its attribute: the attribute's ``TextIndex/slotWeights`` entry over
+    /// that attribute's length normalisation (`1 - b + b * length / average length`).
+    func bm25(doc: UInt32, hits: [UInt32], base: Int) -> Double {
+        let k1 = index.settings.bm25K1
         var score = 0.0
         for i in 0..<words.count {
-            let h = hits.hit(row, i)
+            let h = hits[base &+ i]
             if h == .max { continue }
-            let flags = h >> MatchFlags.shift
-            let p = Int(h & MatchFlags.postingMask)
-            let tf = Double(positionStart[p + 1] &- positionStart[p])
-            let weight = MatchFlags.isExact(flags) ? 1.0 : 0.8 / Double(1 + MatchFlags.typos(flags))
-            score += weight * idf[i] * tf * (k1 + 1) / (tf + norm)
+            var tf = 0.0
+            let spans = words[i].spans
+            if spans.isEmpty {
+                tf = Self.matchWeight(h >> MatchFlags.shift) * occurrences(Int(h & MatchFlags.postingMask), doc: doc)
+            } else {
+                let forward = index.text.forward
+                for k in Int(forward.start[Int(doc)])..<Int(forward.start[Int(doc) + 1]) {
+                    let p = forward.postings[k]
+                    var flags = UInt32.max
+                    for s in spans where p >= s.lo && p < s.hi { flags = min(flags, s.flags) }
+                    if flags != .max { tf += Self.matchWeight(flags) * occurrences(Int(p), doc: doc) }
+                }
+            }
+            score += idf[i] * tf * (k1 + 1) / (tf + k1)
         }
         return score
+    }
+
+    /// How much an occurrence counts by how its term matched the word.
+    static func matchWeight(_ flags: UInt32) -> Double {
+        MatchFlags.isExact(flags) ? 1.0 : 0.8 / Double(1 + MatchFlags.typos(flags))
+    }
+
+    /// The occurrences of posting `p` in document `doc`, each weighted by its attribute and
+    /// normalised by that attribute's length in the document.
+    func occurrences(_ p: Int, doc: UInt32) -> Double {
+        let text = index.text
+        let b = index.settings.bm25B
+        let row = Int(doc) * text.slots.count
+        var total = 0.0
+        for k in Int(positionStart[p])..<Int(positionStart[p + 1]) {
+            let slot = Int(PostingStore.slot(positions[k]))
+            let length = Double(text.fieldLength[row + slot]) / text.averageFieldLength[slot]
+            total += text.slotWeights[slot] / (1 - b + b * length)
+        }
+        return total
     }
 
     /// Metres from the query's centre to the document, if both are known.
@@ -162,11 +230,11 @@ struct Ranker {
     }
 
     /// Everything the rules measured for one document (for the page's hits only).
-    func measures(doc: UInt32, hits: HitTable, row: Int) -> HitMeasures {
+    func measures(doc: UInt32, hits: [UInt32], base: Int) -> HitMeasures {
         var m = HitMeasures()
         var attribute = UInt32.max
         for i in 0..<words.count {
-            let h = hits.hit(row, i)
+            let h = hits[base &+ i]
             if h == .max { continue }
             m.matchedWords += 1
             let flags = h >> MatchFlags.shift
@@ -179,8 +247,8 @@ struct Ranker {
             m.attributePosition = Int(attribute & 1023)
             m.firstMatchedWord = m.attributePriority * 1000 + min(m.attributePosition, 999)
         }
-        m.proximity = words.count > 1 ? proximity(hits, row: row) : 0
-        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, row: row)
+        m.proximity = words.count > 1 ? proximity(hits, base: base) : 0
+        m.bm25 = words.isEmpty ? 0 : bm25(doc: doc, hits: hits, base: base)
         m.geoDistance = geoDistance(doc)
         return m
     }

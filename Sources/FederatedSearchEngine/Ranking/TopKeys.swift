@@ -21,4 +21,10 @@ struct TopKeys {
         }
         keys.insert(key, at: lo)
     }
+
+    /// Whether `k` keys are held.
+    @inline(__always) var isFull: Bool { keys.count == k && k > 0 }
+
+    /// The k-th smallest key (only when full).
+    @inline(__always) var worst: UInt128 { keys[k - 1] }
 }

@@ -1,9 +1,9 @@
-/// Damerau-Levenshtein distance (optimal string alignment) on short byte strings, for
-/// checking single tokens at highlight time (the index uses ``TypoSearch`` instead).
+/// Damerau-Levenshtein distance (optimal string alignment) on short strings of Unicode
+/// scalars, for checking single tokens at highlight time (the index uses ``TypoSearch``).
 enum EditDistance {
     /// The distance between `a` and `b`, or the distance to the closest prefix of `b` when
     /// `prefix` (how far `a` is from being a prefix of `b`).
-    static func distance(_ a: [UInt8], _ b: [UInt8], prefix: Bool) -> Int {
+    static func distance(_ a: [UInt32], _ b: [UInt32], prefix: Bool) -> Int {
         let m = a.count, n = b.count
         if m == 0 { return 0 }
         var prev2 = [Int](repeating: 0, count: m + 1)
@@ -22,5 +22,10 @@ enum EditDistance {
             (prev2, prev, cur) = (prev, cur, prev2)
         }
         return prefix ? best : prev[m]
+    }
+
+    /// The Unicode scalars of UTF-8 bytes.
+    static func scalars(_ bytes: [UInt8]) -> [UInt32] {
+        String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value)
     }
 }

@@ -51,12 +51,23 @@ struct HighlightMatcher {
             let stem = stemmer.stem(String(decoding: token, as: UTF8.self))
             for s in specs where s.stem == stem { return (s.unit, token.count) }
         }
-        for s in specs where s.maxTypos > 0 {
-            if EditDistance.distance(s.term, token, prefix: false) <= s.maxTypos { return (s.unit, token.count) }
-            if s.prefix && EditDistance.distance(s.term, token, prefix: true) <= s.maxTypos {
-                return (s.unit, min(token.count, s.term.count))
+        let typoSpecs = specs.filter { $0.maxTypos > 0 }
+        guard !typoSpecs.isEmpty else { return nil }
+        let tokenScalars = EditDistance.scalars(token)
+        for s in typoSpecs {
+            let term = EditDistance.scalars(s.term)
+            if EditDistance.distance(term, tokenScalars, prefix: false) <= s.maxTypos { return (s.unit, token.count) }
+            if s.prefix && EditDistance.distance(term, tokenScalars, prefix: true) <= s.maxTypos {
+                // As many characters of the token as the query word has, in bytes.
+                let kept = tokenScalars.prefix(term.count).reduce(0) { $0 + Self.utf8Length($1) }
+                return (s.unit, min(token.count, kept))
             }
         }
         return nil
+    }
+
+    /// The UTF-8 length of a scalar.
+    static func utf8Length(_ scalar: UInt32) -> Int {
+        scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
     }
 }

@@ -17,8 +17,9 @@ extension QueryExecutor {
             return (AttributePath(spec), 10)
         }
         let unretrievable = Set(index.settings.unretrievableAttributes)
-        return ranked.rows.map { row in
-            let doc = m.docs[row]
+        let width = ranked.ranker.words.count
+        return ranked.docs.indices.map { row in
+            let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
             var highlight = JSONObject()
             for path in expand(highlightPaths, document) {
@@ -33,7 +34,7 @@ extension QueryExecutor {
                     }
                 }
             }
-            let measures = ranked.ranker.measures(doc: doc, hits: m.hits, row: row)
+            let measures = ranked.ranker.measures(doc: doc, hits: ranked.hits, base: row * width)
             return Hit(
                 objectID: index.objectIDs[Int(doc)], attributes: retrieve(document, unretrievable: unretrievable),
                 highlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,

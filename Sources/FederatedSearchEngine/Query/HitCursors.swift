@@ -1,0 +1,64 @@
+/// Looks up the hits of query words in documents visited in ascending order: membership
+/// tests of an intersection, and the hits ranking reads for the documents it visits.
+///
+/// A frequent term answers with a bit test and a rank, a list with a gallop from where the
+/// previous lookup ended, and a word resolved through posting spans (many terms) reads the
+/// document's own postings from the forward index. The index arrays are held here, so the
+/// per-document path touches no struct copies.
+struct HitCursors {
+    let words: [WordMatches]
+    private let forwardStart: [UInt32]
+    private let forwardPostings: [UInt32]
+    private let bits: [UInt64]
+    private let ranks: [UInt32]
+    private let wordCount: Int
+    private var cursors: [Int]
+
+    init(words: [WordMatches], text: TextIndex) {
+        self.words = words
+        forwardStart = text.forward.start
+        forwardPostings = text.forward.postings
+        bits = text.bitmaps.bits
+        ranks = text.bitmaps.ranks
+        wordCount = text.bitmaps.wordCount
+        cursors = [Int](repeating: 0, count: words.count)
+    }
+
+    /// The hit of word `w` in `doc`, or `UInt32.max` when the word is absent from it.
+    @inline(__always) mutating func hit(_ w: Int, _ doc: UInt32) -> UInt32 {
+        let word = words[w]
+        if word.isDeferred { return bestHit(doc, word.spans) }
+        if let docBits = word.docBits {
+            guard docBits[Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0 else { return .max }
+            return bestHit(doc, word.spans)
+        }
+        if let slot = word.bitmap {
+            let i = slot &* wordCount &+ Int(doc >> 6)
+            let bit: UInt64 = 1 << UInt64(doc & 63)
+            guard bits[i] & bit != 0 else { return .max }
+            return word.hit(Int(ranks[i]) &+ (bits[i] & (bit &- 1)).nonzeroBitCount)
+        }
+        let c = word.seek(doc, from: cursors[w])
+        cursors[w] = c
+        guard c < word.count && word.docs[word.docs.startIndex &+ c] == doc else { return .max }
+        return word.spans.isEmpty ? word.hit(c) : bestHit(doc, word.spans)
+    }
+
+    /// Writes the hit of each word in `doc` (`UInt32.max` when absent) to `out[base...]`.
+    @inline(__always) mutating func fill(_ doc: UInt32, into out: inout [UInt32], at base: Int) {
+        for w in 0..<words.count { out[base &+ w] = hit(w, doc) }
+    }
+
+    /// The best hit (lowest `flags << 28 | posting`) of `doc` among the postings of `spans`.
+    @inline(__always) private func bestHit(_ doc: UInt32, _ spans: [PostingSpan]) -> UInt32 {
+        var best = UInt32.max
+        for k in Int(forwardStart[Int(doc)])..<Int(forwardStart[Int(doc) &+ 1]) {
+            let p = forwardPostings[k]
+            for s in spans where p >= s.lo && p < s.hi {
+                let h = s.flags << MatchFlags.shift | p
+                if h < best { best = h }
+            }
+        }
+        return best
+    }
+}
