@@ -11,6 +11,8 @@ public final class Catalog: Sendable {
         public let defaultTimeout: Duration
         /// Identifies the config and data it was built from (a reload keeps the entry if equal).
         public let fingerprint: String
+        /// Who may search and write it.
+        public let access: AccessPolicy
     }
 
     /// The entries in config order.
@@ -46,6 +48,7 @@ public final class Catalog: Sendable {
         let context = BackendContext(name: s.name, options: s.options, path: s.path, resolvePath: { base.resolve($0) })
         return Entry(
             id: SearcherId(index: s.name), searchable: try factory(context), kind: s.kind,
-            defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint)
+            defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint,
+            access: s.access)
     }
 }

@@ -38,7 +38,10 @@ public struct CatalogLoader: Sendable {
         for s in config.searchables {
             let fingerprint = Self.fingerprint(s, config: config)
             if let old = previous?.entry(s.name), old.fingerprint == fingerprint {
-                entries.append(old)
+                // Same index; the access policy may still have changed.
+                entries.append(Catalog.Entry(
+                    id: old.id, searchable: old.searchable, kind: old.kind, defaultTimeout: old.defaultTimeout,
+                    fingerprint: old.fingerprint, access: s.access))
                 kept.append(s.name)
                 continue
             }

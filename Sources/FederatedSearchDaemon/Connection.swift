@@ -25,6 +25,8 @@ final class Connection {
 
     /// Who is on the other end (SO_PEERCRED at accept).
     let peer: PeerCredentials?
+    /// The peer's user and groups, resolved on first use.
+    private lazy var identity: PeerIdentity? = peer.map(PeerIdentity.init)
 
     let limits: DaemonConfig.Limits
     /// Reading is paused because the client is not reading its answers.
@@ -79,7 +81,7 @@ final class Connection {
             }
             loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
         case .describeIndices(let id):
-            write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload()).line())
+            write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload(visibleTo: identity)).line())
         case .reportStats(let id):
             var payload = loop.stats.json(connections: loop.connectionCount)
             payload["circuitBreakers"] = .object(loop.health.json(now: .now))
@@ -131,7 +133,7 @@ final class Connection {
         let sources: [FederatedSource]
         let plan: MergePlan
         do {
-            var resolved = try SearchExecutor.sources(for: request, in: loop.catalog)
+            var resolved = try SearchExecutor.sources(for: request, in: loop.catalog, peer: identity)
             plan = try MergePlan.decode(request)
             try plan.apply(to: &resolved)
             sources = resolved

@@ -60,6 +60,8 @@ public struct DaemonConfig: Sendable {
         public var kind: String
         /// This searchable's default deadline.
         public var timeoutMs: Int?
+        /// Who may search and write it.
+        public var access: AccessPolicy
         /// The backend's own options (everything but `backend` and `timeoutMs`).
         public var options: JSONObject
         /// The JSON path of this searchable's object, for error messages.
@@ -109,9 +111,14 @@ public struct DaemonConfig: Sendable {
             var sr = FieldReader(o, path: path)
             let kind = try sr.string("backend") ?? "embedded"
             let timeout = try sr.int("timeoutMs", in: 1...600_000)
+            let access = try sr.objectValue("access").map { (a: JSONObject) throws(SearchError) in
+                try AccessPolicy.decode(a, path: "\(path).access")
+            } ?? AccessPolicy()
             o["backend"] = nil
             o["timeoutMs"] = nil
-            searchables.append(SearchableConfig(name: e.key, kind: kind, timeoutMs: timeout, options: o, path: path))
+            o["access"] = nil
+            searchables.append(SearchableConfig(
+                name: e.key, kind: kind, timeoutMs: timeout, access: access, options: o, path: path))
         }
         var config = DaemonConfig(
             socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,

@@ -129,9 +129,9 @@ final class EventLoop {
         }
     }
 
-    /// The `indices` payload.
-    func indicesPayload() -> JSONObject {
-        let list: [JSONValue] = catalog.entries.map { e in
+    /// The `indices` payload: the indices `peer` may search.
+    func indicesPayload(visibleTo peer: PeerIdentity?) -> JSONObject {
+        let list: [JSONValue] = catalog.entries.filter { $0.access.maySearch(peer) }.map { e in
             let d = e.searchable.description
             var o = JSONObject()
             o.appendUnchecked("name", .string(e.id.index))

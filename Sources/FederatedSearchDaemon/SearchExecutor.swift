@@ -8,8 +8,13 @@ import Synchronization
 enum SearchExecutor {
     /// Resolves the request's sources and their parameters against the catalog.
     /// Runs before any work starts, so a bad request fails whole with one error frame.
-    static func sources(for request: SearchRequest, in catalog: Catalog) throws(SearchError) -> [FederatedSource] {
-        let targets = request.targets ?? catalog.entries.map { SearchTarget(index: $0.id.index) }
+    static func sources(
+        for request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?
+    ) throws(SearchError) -> [FederatedSource] {
+        // Without `indices`, every index the peer may search.
+        let targets = request.targets
+            ?? catalog.entries.filter { $0.access.maySearch(peer) }.map { SearchTarget(index: $0.id.index) }
+        guard !targets.isEmpty else { throw SearchError(.forbidden, "indices: this peer may search no index") }
         let names = Set(targets.map(\.name))
         for name in request.perIndex.keys.sorted() where !names.contains(name) {
             throw SearchError(.invalidField, "perIndex.\(name): '\(name)' is not one of the searched indices")
@@ -19,6 +24,9 @@ enum SearchExecutor {
             guard let entry = catalog.entry(target.index) else {
                 let path = request.targets == nil ? "indices" : target.path
                 throw SearchError(.unknownIndex, "\(path): no index named '\(target.index)'")
+            }
+            guard entry.access.maySearch(peer) else {
+                throw SearchError(.forbidden, "\(target.path): this peer (uid \(peer.map { String($0.uid) } ?? "?")) may not search '\(target.index)'")
             }
             let params = try request.parameters(for: target)
             let ms = target.timeoutMs ?? request.timeoutMs

@@ -16,6 +16,7 @@ let mainUsage = """
       indices        list the indices the daemon serves
       stats          show the daemon's counters and latencies
       ping           check that the daemon answers
+      reload         make the daemon re-read its config (root or the daemon's user)
 
     --socket PATH    the daemon's socket (default \(defaultSocket), or $FEDSEARCH_SOCKET)
     exit codes: 0 success, 1 a source or the daemon failed, 2 usage error
@@ -69,7 +70,7 @@ func run() -> Int32 {
     switch command {
     case "search":
         return search(rest, socketPath: socketPath)
-    case "indices", "stats", "ping":
+    case "indices", "stats", "ping", "reload":
         let usage = "usage: fedsearch \(command) [--json] [--socket PATH]"
         let parsed: ParsedArguments
         do { parsed = try parseArguments(rest, valueOptions: ["socket"], flags: ["json", "help"]) } catch let e as UsageError {

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import FederatedSearchCore
+
+/// Per-index search rights from peer credentials, checked with a real client process running
+/// as another user (`setpriv`, as root).
+@Suite(.serialized)
+struct AccessControlTests {
+    func asNobody(_ arguments: [String]) throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups",
+                       DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func restrictedIndexIsForbiddenAndHiddenForOthers() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("needs root and setpriv to run a client as another user; skipping")
+            return
+        }
+        var config = FaultConfigs.config([
+            ("public", FaultConfigs.source()),
+            ("secret", ["backend": "test.fault", "access": ["search": ["uid:0"]]]),
+        ])
+        config["socketMode"] = "0666"
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
+        // Root sees both.
+        guard case .info(_, _, let all)? = try d.connect().roundTrip(["id": "i", "op": "indices"]).first else { return }
+        #expect(all["indices"]?.arrayValue?.count == 2)
+        // Nobody sees only the public one, is refused the secret one, and searches only public by default.
+        let (listStatus, listOut, _) = try asNobody(["--socket", d.socketPath, "indices", "--json"])
+        #expect(listStatus == 0)
+        #expect(listOut.contains("\"public\""))
+        #expect(!listOut.contains("\"secret\""))
+        let (status, _, err) = try asNobody(["--socket", d.socketPath, "search", "x", "--index", "secret"])
+        #expect(status == 1)
+        #expect(err.contains("forbidden"))
+        #expect(err.contains("secret"))
+        let (allStatus, allOut, _) = try asNobody(["--socket", d.socketPath, "search", "x", "--json"])
+        #expect(allStatus == 0)
+        #expect(allOut.contains("\"index\":\"public\""))
+        #expect(!allOut.contains("\"index\":\"secret\""))
+        // Nobody may ping but not reload.
+        #expect(try asNobody(["--socket", d.socketPath, "ping"]).0 == 0)
+        let (reloadStatus, _, reloadErr) = try asNobody(["--socket", d.socketPath, "reload"])
+        #expect(reloadStatus == 1)
+        #expect(reloadErr.contains("forbidden"))
+    }
+
+    @Test func unknownUserInAccessIsAConfigError() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        let path = dir.appendingPathComponent("c.json").path
+        try #"{"searchables": {"s": {"backend": "test.fault", "access": {"search": ["user:no-such-user-here"]}}}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults")
+        p.arguments = ["--check-config", path]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1)
+        #expect(text.contains("searchables.s.access.search[0]"))
+    }
+}
