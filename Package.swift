@@ -28,6 +28,8 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // glibc declarations missing from Swift's Glibc module (malloc_trim, struct ucred).
+        .systemLibrary(name: "CGlibcExtras"),
         // Core model: JSON values, queries, filters, results, the Searchable protocol, coded errors. No I/O.
         .target(name: "FederatedSearchCore", swiftSettings: strict),
         // The embedded engine: analysis, inverted index, matching, ranking, facets, highlighting.
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "CLibevent", "CSystemd"],
+                           "FederatedSearchProtocol", "CLibevent", "CSystemd", "CGlibcExtras"],
             swiftSettings: strict
         ),
         // Client library: socket client and streaming API.

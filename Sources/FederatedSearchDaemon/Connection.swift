@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CGlibcExtras
 import CLibevent
 import FederatedSearchFederation
 import FederatedSearchCore
@@ -123,11 +124,15 @@ final class Connection {
     }
 
     private func start(key: UInt64, requestID: String?, request: SearchRequest) {
-        guard tasks.count < limits.maxRequestsPerConnection else {
+        let busy: String? =
+            tasks.count >= limits.maxRequestsPerConnection
+            ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
+            : loop.runningSearchCount >= limits.maxRunningSearches
+                ? "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches); retry shortly"
+                : nil
+        if let busy {
             machine.rejected(key: key, id: requestID)
-            write(Frame.error(id: requestID, index: nil, error: SearchError(
-                .tooManyRequests,
-                "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)")).line())
+            write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line())
             return
         }
         let sources: [FederatedSource]
@@ -165,6 +170,7 @@ final class Connection {
             // client can see `done` (a client may reuse it at once).
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
         }
+        loop.runningSearchCount += 1
         tasks[key] = RunningSearch(
             task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now)
     }
@@ -172,6 +178,7 @@ final class Connection {
     /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
     private func supersede(_ key: UInt64) {
         guard let search = tasks.removeValue(forKey: key) else { return }
+        loop.runningSearchCount -= 1
         search.task.cancel()
         for index in search.indices { loop.health.abandonProbe(index) }
         silenced.insert(key)
@@ -196,7 +203,7 @@ final class Connection {
     func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
         if silenced.remove(key) != nil { return }
         write(lastFrame)
-        tasks[key] = nil
+        if tasks.removeValue(forKey: key) != nil { loop.runningSearchCount -= 1 }
         machine.finished(key: key, id: id)
         if inputEnded, tasks.isEmpty { closeAfterFlush() }
     }
@@ -223,9 +230,12 @@ final class Connection {
         guard let bev = bufferEvent else { return }
         _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         let pending = evbuffer_get_length(bufferevent_get_output(bev))
-        if pending > 4 * limits.maxPendingOutputBytes {
+        if pending > 2 * limits.maxPendingOutputBytes {
             Log.warning("disconnecting connection \(id): \(pending) bytes of answers unread")
             close()
+            // Give the freed output buffers back to the system: glibc keeps freed heap
+            // otherwise, and a burst of slow readers would leave the daemon's RSS high.
+            malloc_trim(0)
         } else if pending > limits.maxPendingOutputBytes, !throttled, !discarding {
             throttled = true
             bufferevent_disable(bev, Int16(EV_READ))
@@ -279,6 +289,7 @@ final class Connection {
         guard let bev = bufferEvent else { return }
         bufferEvent = nil
         for search in tasks.values { search.task.cancel() }
+        loop.runningSearchCount -= tasks.count
         tasks.removeAll()
         bufferevent_free(bev)
         loop.removeConnection(id)

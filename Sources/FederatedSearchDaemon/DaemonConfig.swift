@@ -28,12 +28,15 @@ public struct DaemonConfig: Sendable {
         /// Connections served at once; one more gets `too_many_connections` and is closed.
         public var maxConnections = 1024
         /// Searches running at once on one connection; one more gets `too_many_requests`.
-        public var maxRequestsPerConnection = 64
+        public var maxRequestsPerConnection = 16
+        /// Searches running at once in the whole daemon; one more gets `too_many_requests`.
+        /// Bounds the work (and the answers queued) however many clients pile up.
+        public var maxRunningSearches = 256
         /// A connection with nothing running that sends nothing for this long is closed (0: never).
         public var idleTimeoutMs = 300_000
         /// Unsent output a connection may hold before the daemon stops reading its requests;
-        /// at four times this the client is disconnected (it is not reading its answers).
-        public var maxPendingOutputBytes = 4 << 20
+        /// at twice this the client is disconnected (it is not reading its answers).
+        public var maxPendingOutputBytes = 1 << 20
 
         public init() {}
 
@@ -42,6 +45,7 @@ public struct DaemonConfig: Sendable {
             var l = Limits()
             if let v = try r.int("maxConnections", in: 1...1_000_000) { l.maxConnections = v }
             if let v = try r.int("maxRequestsPerConnection", in: 1...100_000) { l.maxRequestsPerConnection = v }
+            if let v = try r.int("maxRunningSearches", in: 1...1_000_000) { l.maxRunningSearches = v }
             if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }
             if let v = try r.int("maxPendingOutputBytes", in: 4096...(1 << 30)) { l.maxPendingOutputBytes = v }
             try r.rejectUnknownKeys()

@@ -62,8 +62,8 @@ final class EventLoop {
 
     var connectionCount: Int { connections.count }
 
-    /// Searches running on every connection.
-    var runningSearchCount: Int { connections.values.reduce(0) { $0 + $1.runningCount } }
+    /// Searches running on every connection (kept by the connections as they start and end).
+    var runningSearchCount = 0
 
     /// Starts accepting on a listening socket (the loop owns and closes it).
     func serve(listeningSocket fd: Int32) throws {

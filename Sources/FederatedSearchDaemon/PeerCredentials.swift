@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
+import CGlibcExtras
 
 /// The process on the other end of a Unix socket, from SO_PEERCRED (read once at accept).
 struct PeerCredentials: Equatable {
