@@ -42,6 +42,23 @@ struct LimitTests {
         #expect(try collect(c, id: "r0").last?.type == "done")
     }
 
+    @Test func searchesRunningInTheWholeDaemonAreBounded() throws {
+        let d = try daemon(limits: ["maxRunningSearches": 2], delayMs: 400)
+        defer { d.stop() }
+        let a = try d.connect()
+        let b = try d.connect()
+        let c = try d.connect()
+        try a.send(["id": "a", "query": "x"])
+        try b.send(["id": "b", "query": "x"])
+        usleep(100_000)
+        let refused = try c.roundTrip(["id": "c", "query": "x"])
+        #expect(errorCode(refused.first) == "too_many_requests")
+        #expect(try collect(a, id: "a").last?.type == "done")
+        #expect(try collect(b, id: "b").last?.type == "done")
+        // Capacity is back once they end.
+        #expect(try c.roundTrip(["id": "c2", "query": "x"]).last?.type == "done")
+    }
+
     @Test func idleConnectionsAreClosedButWaitingOnesAreNot() throws {
         let d = try daemon(limits: ["idleTimeoutMs": 200], delayMs: 500)
         defer { d.stop() }
