@@ -160,7 +160,8 @@ final class Connection {
         // Created from the loop thread, which is not an actor: the task runs on the global
         // concurrent executor (or on the loop's own executor for fast in-memory sources),
         // never on the main actor.
-        let onLoop = QueryPlacement.runsOnLoop(sources, stats: stats)
+        let onLoop = QueryPlacement.runsOnLoop(sources, stats: stats, searchesOnLoop: loop.searchesOnLoop)
+        if onLoop { loop.searchesOnLoop += 1 }
         let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
         let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
@@ -172,13 +173,14 @@ final class Connection {
         }
         loop.runningSearchCount += 1
         tasks[key] = RunningSearch(
-            task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now)
+            task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now,
+            onLoop: onLoop)
     }
 
     /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
     private func supersede(_ key: UInt64) {
         guard let search = tasks.removeValue(forKey: key) else { return }
-        loop.runningSearchCount -= 1
+        loop.searchEnded(search)
         search.task.cancel()
         for index in search.indices { loop.health.abandonProbe(index) }
         silenced.insert(key)
@@ -203,7 +205,7 @@ final class Connection {
     func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
         if silenced.remove(key) != nil { return }
         write(lastFrame)
-        if tasks.removeValue(forKey: key) != nil { loop.runningSearchCount -= 1 }
+        if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
         machine.finished(key: key, id: id)
         if inputEnded, tasks.isEmpty { closeAfterFlush() }
     }
@@ -288,8 +290,10 @@ final class Connection {
     func close() {
         guard let bev = bufferEvent else { return }
         bufferEvent = nil
-        for search in tasks.values { search.task.cancel() }
-        loop.runningSearchCount -= tasks.count
+        for search in tasks.values {
+            search.task.cancel()
+            loop.searchEnded(search)
+        }
         tasks.removeAll()
         bufferevent_free(bev)
         loop.removeConnection(id)
@@ -303,4 +307,6 @@ struct RunningSearch {
     let names: [String]
     let indices: [String]
     let started: ContinuousClock.Instant
+    /// Whether its task runs on the loop's executor.
+    let onLoop: Bool
 }

@@ -64,6 +64,14 @@ final class EventLoop {
 
     /// Searches running on every connection (kept by the connections as they start and end).
     var runningSearchCount = 0
+    /// Of those, the ones whose task runs on the loop's own executor.
+    var searchesOnLoop = 0
+
+    /// A connection's search ended or was dropped.
+    func searchEnded(_ search: RunningSearch) {
+        runningSearchCount -= 1
+        if search.onLoop { searchesOnLoop -= 1 }
+    }
 
     /// Starts accepting on a listening socket (the loop owns and closes it).
     func serve(listeningSocket fd: Int32) throws {
