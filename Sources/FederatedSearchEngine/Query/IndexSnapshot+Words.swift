@@ -87,11 +87,16 @@ extension IndexSnapshot {
         out.minFlags = MatchFlags.floor(spans.map(\.flags))
         out.spans = spans.map { PostingSpan(lo: termStart[$0.lo], hi: termStart[$0.hi], flags: $0.flags) }
         out.isDeferred = deferred
-        if deferred { return out }
+        if deferred {
+            out.unlistedFrequency = plan.postings
+            return out
+        }
         if !intersected || plan.postings < text.bitmaps.wordCount {
             out.docs = documents(of: spans, scratch: &scratch)[...]
         } else {
-            out.docBits = bitmap(of: spans)
+            let bits = bitmap(of: spans)
+            out.docBits = bits
+            out.unlistedFrequency = bits.reduce(0) { $0 + $1.nonzeroBitCount }
         }
         return out
     }
