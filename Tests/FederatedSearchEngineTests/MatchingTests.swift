@@ -143,4 +143,25 @@ import Testing
         let hit = try search(idx, "мрск").hits[0]
         #expect(hit.highlightResult?["title"]?.objectValue?["value"]?.stringValue == "<em>моск</em>ва река")
     }
+
+    /// Multi-word synonym inputs: "big cat" also finds "tiger" (and one-way "new york" finds
+    /// "nyc"), while still finding documents with both words anywhere; the words of the
+    /// input keep their own prefix and typo rules.
+    @Test func multiWordSynonymInputs() throws {
+        let idx = try makeIndex(
+            #"{"searchableAttributes": ["title"], "synonyms": [["big cat", "tiger"], {"type": "oneWaySynonym", "input": "new york", "synonyms": ["nyc"]}]}"#,
+            """
+            {"objectID": "1", "title": "a tiger at rest"}
+            {"objectID": "2", "title": "big fluffy cat"}
+            {"objectID": "3", "title": "big dog"}
+            {"objectID": "4", "title": "nyc marathon"}
+            {"objectID": "5", "title": "new york marathon"}
+            """)
+        #expect(Set(ids(try search(idx, "big cat"))) == ["1", "2"])
+        #expect(ids(try search(idx, "tiger")) == ["1"])  // the reverse direction: "big cat" as a phrase
+        #expect(Set(ids(try search(idx, "new york marathon"))) == ["4", "5"])
+        #expect(Set(ids(try search(idx, "nyc"))) == ["4"])  // one-way
+        let hit = try search(idx, "big cat").hits.first { $0.objectID == "1" }!
+        #expect(hit.highlightResult?["title"]?.objectValue?["value"]?.stringValue == "a <em>tiger</em> at rest")
+    }
 }

@@ -1,18 +1,31 @@
-/// Synonyms after analysis: for a folded query word, the alternatives it also matches, each
-/// a list of folded terms (one term, or a phrase). Only single-word inputs are looked up.
+/// Synonyms after analysis: for a folded query word, or a run of consecutive query words,
+/// the alternatives it also matches, each a list of folded terms (one term, or a phrase).
 struct SynonymTable: Sendable {
     private let table: [String: [[String]]]
+    /// Inputs of several words (`big cat` → `tiger`), by their terms.
+    private let groups: [[String]: [[String]]]
+    /// The most words of a multi-word input (0 when there is none).
+    let longestGroup: Int
 
-    static let empty = SynonymTable(table: [:])
+    static let empty = SynonymTable(table: [:], groups: [:])
 
-    private init(table: [String: [[String]]]) { self.table = table }
+    private init(table: [String: [[String]]], groups: [[String]: [[String]]]) {
+        self.table = table
+        self.groups = groups
+        longestGroup = groups.keys.map(\.count).max() ?? 0
+    }
 
     init(_ synonyms: [Synonym], analyzer: TextAnalyzer) {
         var table: [String: [[String]]] = [:]
+        var groups: [[String]: [[String]]] = [:]
         func terms(_ s: String) -> [String] { analyzer.queryTokens(s).map(\.term) }
         func add(_ from: [String], _ to: [String]) {
-            guard from.count == 1, !to.isEmpty, from != to else { return }
-            if !(table[from[0]]?.contains(to) ?? false) { table[from[0], default: []].append(to) }
+            guard !from.isEmpty, !to.isEmpty, from != to else { return }
+            if from.count > 1 {
+                if !(groups[from]?.contains(to) ?? false) { groups[from, default: []].append(to) }
+            } else if !(table[from[0]]?.contains(to) ?? false) {
+                table[from[0], default: []].append(to)
+            }
         }
         for s in synonyms {
             let outputs = s.synonyms.map(terms)
@@ -22,11 +35,14 @@ struct SynonymTable: Sendable {
                 for a in outputs { for b in outputs { add(a, b) } }
             }
         }
-        self.table = table
+        self.init(table: table, groups: groups)
     }
 
     /// The alternatives of a folded word.
     func alternatives(of term: String) -> [[String]] { table[term] ?? [] }
 
-    var isEmpty: Bool { table.isEmpty }
+    /// The alternatives of consecutive folded words (at least two).
+    func alternatives(ofGroup terms: [String]) -> [[String]] { groups[terms] ?? [] }
+
+    var isEmpty: Bool { table.isEmpty && groups.isEmpty }
 }

@@ -55,8 +55,9 @@ struct FacetField: Sendable {
         var numbers: [Double] = []
         docStart.reserveCapacity(documents.count + 1)
         numberStart.reserveCapacity(documents.count + 1)
+        var seen: [UInt32] = []
         for (d, doc) in documents.enumerated() {
-            var seen: [UInt32] = []
+            seen.removeAll(keepingCapacity: true)
             for leaf in path.leaves(in: doc) {
                 if case .number(let n) = leaf { numbers.append(n) }
                 guard let s = AttributePath.facetValue(of: leaf) else { continue }

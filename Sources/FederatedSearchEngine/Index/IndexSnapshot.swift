@@ -1,8 +1,9 @@
 import FederatedSearchCore
 
 /// Everything an index knows, built once and never mutated: queries read it without locks,
-/// and a later update would build a new snapshot and swap it in whole.
-struct IndexSnapshot: Sendable {
+/// and a later update would build a new snapshot and swap it in whole. A class, so that the
+/// parts of a query holding it share one reference instead of copying its many arrays.
+final class IndexSnapshot: Sendable {
     let settings: IndexSettings
     let analyzer: TextAnalyzer
     let documents: [JSONObject]
@@ -35,7 +36,8 @@ struct IndexSnapshot: Sendable {
         self.analyzer = analyzer
         let searchable = settings.searchableAttributes.isEmpty
             ? Self.discoverTextAttributes(documents) : settings.searchableAttributes
-        text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
+        let text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
+        self.text = text
 
         var fields: [FacetField] = []
         var byName: [String: Int] = [:]

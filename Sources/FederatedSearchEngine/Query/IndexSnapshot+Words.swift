@@ -38,6 +38,11 @@ extension IndexSnapshot {
     /// phrases, and how many postings they hold (an upper bound of its documents).
     func plan(_ word: QueryWord, typos: Bool) -> WordPlan {
         if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0, gatherCost: 0) }
+        if word.isGroup {
+            var plan = WordPlan(word: word, spans: [], phrases: [], postings: 0, gatherCost: 0)
+            plan.members = word.members.map { self.plan($0, typos: typos) }
+            return plan
+        }
         let spans = spans(of: word, typos: typos)
         let phrases = synonyms.alternatives(of: word.term).filter { $0.count > 1 }.map { phraseMatches($0) }
         var postings = phrases.reduce(0) { $0 + $1.count }
@@ -63,6 +68,7 @@ extension IndexSnapshot {
     func matches(_ plan: WordPlan, deferred: Bool, intersected: Bool, scratch: inout Scratch) -> WordMatches {
         let word = plan.word
         if word.isPhrase { return phraseMatches(word.terms) }
+        if word.isGroup { return groupMatches(plan, scratch: &scratch) }
         let spans = plan.spans
         if plan.phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 {
             let r = text.postings.postings(spans[0].lo)
@@ -81,13 +87,40 @@ extension IndexSnapshot {
         out.minFlags = MatchFlags.floor(spans.map(\.flags))
         out.spans = spans.map { PostingSpan(lo: termStart[$0.lo], hi: termStart[$0.hi], flags: $0.flags) }
         out.isDeferred = deferred
-        if deferred { return out }
+        if deferred {
+            out.unlistedFrequency = plan.postings
+            return out
+        }
         if !intersected || plan.postings < text.bitmaps.wordCount {
             out.docs = documents(of: spans, scratch: &scratch)[...]
         } else {
-            out.docBits = bitmap(of: spans)
+            let bits = bitmap(of: spans)
+            out.docBits = bits
+            out.unlistedFrequency = bits.reduce(0) { $0 + $1.nonzeroBitCount }
         }
         return out
+    }
+
+    /// A multi-word synonym input: the documents holding all its words (hit: the first
+    /// word's) or any alternative (hit: the alternative's first term).
+    func groupMatches(_ plan: WordPlan, scratch: inout Scratch) -> WordMatches {
+        let members = plan.members.map { matches($0, deferred: false, intersected: true, scratch: &scratch) }
+        let docs = CandidateMatcher.documents(
+            members, required: members.map { _ in true }, text: text, scratch: &scratch)
+        var first = HitCursors(words: [members[0]], text: text)
+        let all = WordMatches(docs: docs[...], hits: docs.map { first.hit(0, $0) }, firstPosting: 0, constantFlags: 0)
+        var lists = [all]
+        for alternative in synonyms.alternatives(ofGroup: plan.word.terms) {
+            if alternative.count > 1 {
+                lists.append(phraseMatches(alternative))
+            } else if let id = text.dictionary.id(of: Array(alternative[0].utf8)) {
+                let r = text.postings.postings(id)
+                lists.append(WordMatches(
+                    docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound,
+                    constantFlags: MatchFlags.make(typos: 0, exact: false)))
+            }
+        }
+        return union(spans: [], lists: lists, scratch: &scratch)
     }
 
     /// The documents holding any term of `spans` as a bitmap: frequent terms' bitmaps ORed
@@ -245,7 +278,11 @@ struct WordPlan {
     /// The work of gathering its documents into a bitmap, in posting visits (a frequent
     /// term's bitmap counts a quarter per 64-bit word).
     var gatherCost: Int
+    /// The plans of a multi-word synonym input's words.
+    var members: [WordPlan] = []
 
     /// Whether it is one indexed term (its posting list is its document list as it is).
-    var isSingleTerm: Bool { !word.isPhrase && phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1 }
+    var isSingleTerm: Bool {
+        !word.isPhrase && !word.isGroup && phrases.isEmpty && spans.count == 1 && spans[0].hi == spans[0].lo + 1
+    }
 }

@@ -23,7 +23,8 @@ extension QueryExecutor {
             for (i, plan) in plans.enumerated() where required[i] && plan.isSingleTerm { rarest = min(rarest, plan.postings) }
             words.reserveCapacity(plans.count)
             for (i, plan) in plans.enumerated() {
-                let deferred = required[i] && !plan.isSingleTerm && !plan.word.isPhrase && plan.phrases.isEmpty
+                let deferred = required[i] && !plan.isSingleTerm && !plan.word.isPhrase && !plan.word.isGroup
+                    && plan.phrases.isEmpty
                     && rarest < Int.max && rarest * Self.lookupCost < plan.gatherCost
                 let intersected = required[i] && required.filter { $0 }.count > 1
                 words.append(index.matches(plan, deferred: deferred, intersected: intersected, scratch: &scratch))

@@ -28,10 +28,11 @@ struct QueryExecutor {
 
     func parse() -> ParsedQuery {
         let p = parameters
-        let parser = QueryParser(
+        var parser = QueryParser(
             analyzer: index.analyzer, stopWords: index.stopWords,
             minWordSizefor1Typo: p.minWordSizefor1Typo ?? index.settings.minWordSizefor1Typo,
             minWordSizefor2Typos: p.minWordSizefor2Typos ?? index.settings.minWordSizefor2Typos)
+        parser.synonyms = index.synonyms
         return parser.parse(query.text, parameters: p, typos: typoMode)
     }
 

@@ -6,6 +6,8 @@ import FederatedSearchCore
 struct QueryParser {
     let analyzer: TextAnalyzer
     let stopWords: Set<String>
+    /// For grouping consecutive words that are a multi-word synonym input.
+    var synonyms: SynonymTable = .empty
     let minWordSizefor1Typo: Int
     let minWordSizefor2Typos: Int
     /// The most words a query keeps; later words are ignored.
@@ -67,7 +69,31 @@ struct QueryParser {
             w.isOptional = allOptional || (!w.isPhrase && optional.contains(w.term))
             words[i] = w
         }
-        return ParsedQuery(words: words, excluded: excluded)
+        return ParsedQuery(words: group(words), excluded: excluded)
+    }
+
+    /// Replaces each run of consecutive plain words that is the input of a multi-word
+    /// synonym (longest first) by one unit holding those words.
+    func group(_ words: [QueryWord]) -> [QueryWord] {
+        guard synonyms.longestGroup > 1 else { return words }
+        var out: [QueryWord] = []
+        var i = 0
+        scan: while i < words.count {
+            for length in stride(from: min(synonyms.longestGroup, words.count - i), through: 2, by: -1) {
+                let run = Array(words[i..<i + length])
+                guard !run.contains(where: \.isPhrase) else { continue }
+                if !synonyms.alternatives(ofGroup: run.map(\.term)).isEmpty {
+                    out.append(QueryWord(
+                        terms: run.map(\.term), originals: run.flatMap(\.originals), isPrefix: false, maxTypos: 0,
+                        isOptional: run.allSatisfy(\.isOptional), members: run))
+                    i += length
+                    continue scan
+                }
+            }
+            out.append(words[i])
+            i += 1
+        }
+        return out
     }
 
     /// Typos allowed for a word of this length (counted in characters).

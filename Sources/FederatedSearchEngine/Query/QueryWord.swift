@@ -11,8 +11,13 @@ struct QueryWord: Equatable {
     var maxTypos: Int
     /// Whether documents may lack it (optional words, `matchingStrategy: any`).
     var isOptional: Bool
+    /// For consecutive words that are the input of a multi-word synonym (`big cat` with
+    /// `tiger`): the words. The unit matches documents holding all of them, or an alternative.
+    var members: [QueryWord] = []
 
-    var isPhrase: Bool { terms.count > 1 }
+    var isPhrase: Bool { terms.count > 1 && members.isEmpty }
+    /// Whether it is a group of words with synonyms.
+    var isGroup: Bool { !members.isEmpty }
     /// The folded term of a single word.
     var term: String { terms[0] }
 }

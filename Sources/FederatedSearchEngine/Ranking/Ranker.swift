@@ -23,6 +23,9 @@ struct Ranker {
     let center: GeoPoint?
     /// Per word: BM25 inverse document frequency.
     let idf: [Double]
+    /// Per word: more than its BM25 contribution can ever be (idf × (k1 + 1): the term
+    /// frequency part stays below k1 + 1 and match weights are at most 1).
+    let bm25Ceiling: [Double]
     private let sorts: [(ordinals: [UInt32], shift: Int)]
     private let attributeKeys: [UInt32]
     private let customOrdinal: [UInt32]
@@ -40,9 +43,10 @@ struct Ranker {
         self.center = center
         let n = Double(max(index.documentCount, 1))
         idf = words.map { w in
-            let df = Double(w.count)
+            let df = Double(min(w.documentFrequency, index.documentCount))
             return log(1 + (n - df + 0.5) / (df + 0.5))
         }
+        bm25Ceiling = idf.map { $0 * (index.settings.bm25K1 + 1) }
         sorts = layout.fields.compactMap { f in
             if case .sort(let rule) = f.field, let o = index.sortOrdinals[rule] { return (o, f.shift) }
             return nil
@@ -68,8 +72,8 @@ struct Ranker {
     }
 
     /// A lower bound of ``key(doc:hits:base:)`` that reads no positions: proximity at its
-    /// least (one per pair of matched words), BM25 at its best, geo distance zero; every
-    /// other component exact. A document whose bound is not below the k-th best key so far
+    /// least (one per pair of matched words), BM25 at the ceiling of the matched words
+    /// (MaxScore), geo distance zero; every other component exact. A document whose bound is not below the k-th best key so far
     /// cannot enter the top k.
     @inline(__always)
     func bound(doc: UInt32, hits: [UInt32], base: Int) -> UInt128 {
@@ -102,8 +106,15 @@ struct Ranker {
                 let p = bounding ? max(matched - 1, 0) : proximity(hits, base: base)
                 key |= UInt128(min(p, 255)) << proximityShift
             }
-            if bm25Shift >= 0 && !bounding {
-                let q = UInt32(min(bm25(doc: doc, hits: hits, base: base) * 4096, Double((1 << 20) - 1)))
+            if bm25Shift >= 0 {
+                let q: UInt32
+                if bounding {  // the best score the matched words could reach, rounded up
+                    var ceiling = 0.0
+                    for i in 0..<w where hits[base &+ i] != .max { ceiling += bm25Ceiling[i] }
+                    q = UInt32(min((ceiling * 4096).rounded(.up), Double((1 << 20) - 1)))
+                } else {
+                    q = UInt32(min(bm25(doc: doc, hits: hits, base: base) * 4096, Double((1 << 20) - 1)))
+                }
                 key |= UInt128((1 << 20) - 1 - q) << bm25Shift
             }
         }

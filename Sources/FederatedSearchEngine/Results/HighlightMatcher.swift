@@ -21,15 +21,17 @@ struct HighlightMatcher {
         var specs: [Spec] = []
         var alternatives: [[UInt8]: Int] = [:]
         for (u, w) in words.enumerated() {
-            for t in w.terms {
-                specs.append(Spec(
-                    term: Array(t.utf8), prefix: w.isPrefix, maxTypos: typos ? w.maxTypos : 0,
-                    stem: index.stemmer?.stem(t), unit: u))
-            }
-            if !w.isPhrase {
-                for alt in index.synonyms.alternatives(of: w.term) {
-                    for t in alt { alternatives[Array(t.utf8)] = u }
+            for part in w.isGroup ? w.members : [w] {
+                for t in part.terms {
+                    specs.append(Spec(
+                        term: Array(t.utf8), prefix: part.isPrefix, maxTypos: typos ? part.maxTypos : 0,
+                        stem: index.stemmer?.stem(t), unit: u))
                 }
+            }
+            let synonyms = w.isGroup ? index.synonyms.alternatives(ofGroup: w.terms)
+                : w.isPhrase ? [] : index.synonyms.alternatives(of: w.term)
+            for alt in synonyms {
+                for t in alt { alternatives[Array(t.utf8)] = u }
             }
         }
         self.specs = specs
