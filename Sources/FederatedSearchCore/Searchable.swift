@@ -23,6 +23,15 @@ public protocol InlineSearchable: Searchable {
     func searchInline(_ query: SearchQuery) throws -> SearchResults
 }
 
+/// A searchable that can search its facet values: the "search in brands" box of a dashboard.
+public protocol FacetValueSearchable: Searchable {
+    /// Values of `attribute` starting with `prefix` (folded as the index folds text), counted
+    /// over the documents that match `query` (its text and filters), most frequent first.
+    func searchForFacetValues(
+        attribute: String, prefix: String, query: SearchQuery, maxValues: Int
+    ) throws -> [(value: String, count: Int)]
+}
+
 /// A searchable's self-description, as the `indices` op reports it.
 public struct SearchableDescription: Sendable, Equatable {
     /// The backend kind (`embedded`, `http`, ...).

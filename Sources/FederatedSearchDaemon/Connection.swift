@@ -28,6 +28,7 @@ final class Connection {
     let peer: PeerCredentials?
     /// The peer's user and groups, resolved on first use.
     private lazy var identity: PeerIdentity? = peer.map(PeerIdentity.init)
+    var peerIdentity: PeerIdentity? { identity }
 
     let limits: DaemonConfig.Limits
     /// Reading is paused because the client is not reading its answers.
@@ -81,6 +82,8 @@ final class Connection {
                 return
             }
             loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
+        case .searchFacetValues(let id, let request):
+            searchFacetValues(id: id, request: request)
         case .describeIndices(let id):
             write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload(visibleTo: identity)).line())
         case .reportStats(let id):

@@ -22,6 +22,8 @@ struct ConnectionStateMachine {
         case describeIndices(id: String?)
         /// Reload the config (the loop checks the peer's rights).
         case reload(id: String?)
+        /// Search one index's facet values.
+        case searchFacetValues(id: String?, request: FacetValuesRequest)
         case reportStats(id: String?)
         /// Send what is queued, then close.
         case closeAfterFlush
@@ -70,6 +72,8 @@ struct ConnectionStateMachine {
             return [.reportStats(id: request.id)]
         case .reload:
             return [.reload(id: request.id)]
+        case .searchForFacetValues(let r):
+            return [.searchFacetValues(id: request.id, request: r)]
         case .cancel(let target):
             guard let key = running[target] else {
                 return [.send(.error(id: request.id, index: nil, error: SearchError(

@@ -87,6 +87,9 @@ final class EventLoop {
     func run() {
         event_base_dispatch(base)
         for c in Array(connections.values) { c.close() }
+        // Tasks may still be winding down; from now on their posts are dropped, so freeing
+        // the wake-up event with the loop is safe.
+        inbox.close()
     }
 
     /// Makes the loop return at once.

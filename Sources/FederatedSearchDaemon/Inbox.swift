@@ -21,27 +21,38 @@ enum InboxMessage: Sendable {
 /// thread-safe once `evthread_use_pthreads()` has run (the loop calls it before creating the
 /// base). The event is freed only after the loop has stopped and every poster is gone.
 final class Inbox: @unchecked Sendable {
-    private let queue = Mutex<[InboxMessage]>([])
+    private struct State {
+        var messages: [InboxMessage] = []
+        /// Set when the loop has stopped: the wake-up event may be freed, so nothing is posted.
+        var closed = false
+    }
+    private let state = Mutex(State())
     private let wakeEvent: OpaquePointer
 
     init(wakeEvent: OpaquePointer) { self.wakeEvent = wakeEvent }
 
-    /// Queues a message and wakes the loop if the queue was empty.
+    /// Queues a message and wakes the loop if the queue was empty. After `close()`, drops it.
     func post(_ message: InboxMessage) {
-        let wasEmpty = queue.withLock { q in
-            let e = q.isEmpty
-            q.append(message)
-            return e
+        state.withLock { s in
+            guard !s.closed else { return }
+            let wasEmpty = s.messages.isEmpty
+            s.messages.append(message)
+            // Under the lock, so `close()` cannot slip in between and the event be freed.
+            if wasEmpty { event_active(wakeEvent, Int32(EV_READ), 0) }
         }
-        if wasEmpty { event_active(wakeEvent, Int32(EV_READ), 0) }
     }
 
     /// Takes every queued message (on the loop thread).
     func drain() -> [InboxMessage] {
-        queue.withLock { q in
-            let all = q
-            q.removeAll(keepingCapacity: true)
+        state.withLock { s in
+            let all = s.messages
+            s.messages.removeAll(keepingCapacity: true)
             return all
         }
+    }
+
+    /// The loop has stopped: later posts (from tasks still winding down) are dropped.
+    func close() {
+        state.withLock { $0.closed = true }
     }
 }

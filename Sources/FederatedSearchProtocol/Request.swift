@@ -22,6 +22,8 @@ public struct Request: Sendable, Equatable {
         case stats
         /// Re-read the daemon's config (admin: root or the daemon's own user).
         case reload
+        /// Facet values of one index matching a prefix, counted under a query and filters.
+        case searchForFacetValues(FacetValuesRequest)
     }
 
     /// The operation's name on the wire.
@@ -33,6 +35,7 @@ public struct Request: Sendable, Equatable {
         case .indices: return "indices"
         case .stats: return "stats"
         case .reload: return "reload"
+        case .searchForFacetValues: return "searchForFacetValues"
         }
     }
 }
@@ -130,5 +133,27 @@ public struct SearchRequest: Sendable, Equatable {
     /// The parameters for an index searched under its own name.
     public func parameters(for index: String) throws(SearchError) -> SearchParameters {
         try parameters(for: SearchTarget(index: index))
+    }
+}
+
+/// `searchForFacetValues`: the values of `facetName` in `index` that start with `facetQuery`,
+/// counted over the documents matching `query` and `params` (Algolia's operation of that name).
+public struct FacetValuesRequest: Sendable, Equatable {
+    public var index: String
+    public var facetName: String
+    public var facetQuery: String
+    public var query: String
+    public var params: SearchParameters
+    /// At most this many values (default 10, at most 100).
+    public var maxFacetHits: Int
+
+    public init(index: String, facetName: String, facetQuery: String, query: String = "",
+                params: SearchParameters = SearchParameters(), maxFacetHits: Int = 10) {
+        self.index = index
+        self.facetName = facetName
+        self.facetQuery = facetQuery
+        self.query = query
+        self.params = params
+        self.maxFacetHits = maxFacetHits
     }
 }

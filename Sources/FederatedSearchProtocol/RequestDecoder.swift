@@ -56,6 +56,14 @@ public enum RequestDecoder {
             let target = try r.requiredString("target")
             try r.rejectUnknownKeys()
             return .cancel(target: target)
+        case "searchForFacetValues":
+            let request = FacetValuesRequest(
+                index: try r.requiredString("index"), facetName: try r.requiredString("facetName"),
+                facetQuery: try r.string("facetQuery") ?? "", query: try r.string("query") ?? "",
+                params: try SearchParameters.decode(try r.objectValue("params") ?? [:], path: "params"),
+                maxFacetHits: try r.int("maxFacetHits", in: 1...100) ?? 10)
+            try r.rejectUnknownKeys()
+            return .searchForFacetValues(request)
         case "ping", "indices", "stats", "reload":
             try r.rejectUnknownKeys()
             switch op {
@@ -65,7 +73,7 @@ public enum RequestDecoder {
             default: return .reload
             }
         default:
-            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, ping, indices, stats or reload")
+            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, ping, indices, stats or reload")
         }
     }
 

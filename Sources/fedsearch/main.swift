@@ -13,6 +13,8 @@ let mainUsage = """
 
     commands:
       search QUERY   search one or more indices (fedsearch search --help)
+      facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N]
+                     facet values starting with PREFIX, counted under the query
       indices        list the indices the daemon serves
       stats          show the daemon's counters and latencies
       ping           check that the daemon answers
@@ -82,6 +84,8 @@ func run() -> Int32 {
         }
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: usage) }
         return simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
+    case "facets":
+        return facetValues(rest, socketPath: socketPath)
     case "help":
         print(mainUsage)
         return 0
@@ -99,6 +103,52 @@ func simple(op: String, json: Bool, socketPath: String) -> Int32 {
         for f in frames {
             if case .error = f { status = 1 }
             if json { print(JSONWriter.string(f.json())) } else { out.print(f) }
+        }
+        return status
+    } catch {
+        fail("\(error)")
+    }
+}
+
+func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
+    let usage = "usage: fedsearch facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N] [--json] [--socket PATH]"
+    let parsed: ParsedArguments
+    do {
+        parsed = try parseArguments(args, valueOptions: ["query", "filters", "hits", "socket"], flags: ["json", "help"])
+    } catch let e as UsageError {
+        fail(e.message, usage: usage)
+    } catch { fail("\(error)") }
+    if parsed.flags.contains("help") {
+        print(usage)
+        return 0
+    }
+    guard (2...3).contains(parsed.positional.count) else { fail("give INDEX, FACET and optionally PREFIX", usage: usage) }
+    var request: JSONObject = [
+        "id": "cli", "op": "searchForFacetValues", "index": .string(parsed.positional[0]),
+        "facetName": .string(parsed.positional[1]), "facetQuery": .string(parsed.positional.count == 3 ? parsed.positional[2] : ""),
+        "query": .string(parsed.options["query"] ?? ""),
+    ]
+    if let f = parsed.options["filters"] { request["params"] = ["filters": .string(f)] }
+    do {
+        if let n = try intOption(parsed, "hits", range: 1...100) { request["maxFacetHits"] = .number(Double(n)) }
+    } catch let e as UsageError {
+        fail(e.message, usage: usage)
+    } catch { fail("\(error)") }
+    do {
+        let connection = try SocketConnection(path: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 30)
+        var status: Int32 = 0
+        for frame in try connection.roundTrip(.object(request)) {
+            if parsed.flags.contains("json") {
+                print(JSONWriter.string(frame.json()))
+            } else if case .info(_, "facetHits", let p) = frame {
+                for hit in p["facetHits"]?.arrayValue ?? [] {
+                    let o = hit.objectValue ?? [:]
+                    print("\(o["value"]?.stringValue ?? "?")  (\(o["count"]?.intValue ?? 0))")
+                }
+            } else {
+                HumanOutput().print(frame)
+            }
+            if case .error = frame { status = 1 }
         }
         return status
     } catch {

@@ -194,3 +194,38 @@ struct EmbeddedTargetTests {
         #expect(byName["recent"] == ["m3", "m4"])
     }
 }
+
+/// The `searchForFacetValues` op on the real engine.
+@Suite(.serialized)
+struct FacetValueSearchTests {
+    @Test func valuesMatchingAPrefixAreCountedUnderTheQuery() throws {
+        let d = try DaemonProcess(
+            config: EmbeddedDaemonTests.config,
+            files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        defer { d.stop() }
+        let c = try d.connect()
+        let frames = try c.roundTrip([
+            "id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "sci",
+        ])
+        guard case .info(_, "facetHits", let p)? = frames.first else { Issue.record("\(frames)"); return }
+        let hits = p["facetHits"]?.arrayValue ?? []
+        #expect(hits.count == 1)
+        #expect(hits.first?.objectValue?["value"] == "Science Fiction")
+        #expect(hits.first?.objectValue?["count"] == 2)
+        #expect(hits.first?.objectValue?["highlighted"] == "<em>Sci</em>ence Fiction")
+        // Counted under the query and filters: only "Star Wars" matches "star".
+        let narrowed = try c.roundTrip([
+            "id": "g", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "",
+            "query": "star", "params": ["filters": "year < 1978"],
+        ])
+        guard case .info(_, _, let q)? = narrowed.first else { return }
+        let values = (q["facetHits"]?.arrayValue ?? []).compactMap { $0.objectValue?["value"]?.stringValue }
+        #expect(Set(values) == ["Science Fiction", "Action"])
+        #expect(errorCode(try c.roundTrip([
+            "id": "h", "op": "searchForFacetValues", "index": "movies", "facetName": "title", "facetQuery": "x",
+        ]).first) == "invalid_field")
+        #expect(errorCode(try c.roundTrip([
+            "id": "i", "op": "searchForFacetValues", "index": "nope", "facetName": "genres",
+        ]).first) == "unknown_index")
+    }
+}

@@ -1,0 +1,72 @@
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The `searchForFacetValues` op: one index's facet values under a query, in a task; the
+/// answer comes back through the inbox like search frames.
+extension Connection {
+    func searchFacetValues(id requestID: String?, request: FacetValuesRequest) {
+        let resolved = resolveFacetSource(request)
+        guard case .success(let found) = resolved else {
+            if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line()) }
+            return
+        }
+        let searchable = found.searchable
+        let timeout = found.timeout
+        let inbox: Inbox = loop.inbox
+        let connection = id
+        Task {
+            let frame = Connection.facetHitsFrame(searchable, request: request, id: requestID, timeout: timeout)
+            inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
+        }
+    }
+
+    /// Runs the facet value search and builds the answer frame.
+    static func facetHitsFrame(
+        _ searchable: any FacetValueSearchable, request: FacetValuesRequest, id requestID: String?, timeout: Duration
+    ) -> Frame {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let query = SearchQuery(text: request.query, parameters: request.params, deadline: start + timeout)
+        do {
+            let values = try searchable.searchForFacetValues(
+                attribute: request.facetName, prefix: request.facetQuery, query: query, maxValues: request.maxFacetHits)
+            let elapsed = (clock.now - start).components
+            let hits: [JSONValue] = values.map { v in
+                ["value": .string(v.value), "highlighted": .string(highlight(v.value, prefix: request.facetQuery)),
+                 "count": .number(Double(v.count))]
+            }
+            return .info(id: requestID, type: "facetHits", payload: [
+                "index": .string(request.index), "facetHits": .array(hits), "exhaustiveFacetsCount": true,
+                "processingTimeMS": .number(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15),
+            ])
+        } catch let e as SearchError {
+            return .error(id: requestID, index: nil, error: e)
+        } catch {
+            return .error(id: requestID, index: nil, error: SearchError(.cancelled, "the request was cancelled"))
+        }
+    }
+
+    private func resolveFacetSource(
+        _ request: FacetValuesRequest
+    ) -> Result<(searchable: any FacetValueSearchable, timeout: Duration), SearchError> {
+        guard let entry = loop.catalog.entry(request.index) else {
+            return .failure(SearchError(.unknownIndex, "index: no index named '\(request.index)'"))
+        }
+        guard entry.access.maySearch(peerIdentity) else {
+            return .failure(SearchError(.forbidden, "index: this peer may not search '\(request.index)'"))
+        }
+        guard let searchable = entry.searchable as? any FacetValueSearchable else {
+            return .failure(SearchError(.invalidField, "index: '\(request.index)' (\(entry.kind)) cannot search facet values"))
+        }
+        return .success((searchable, entry.defaultTimeout))
+    }
+
+    /// Wraps the typed prefix in <em> when the value starts with it (ignoring case).
+    static func highlight(_ value: String, prefix: String) -> String {
+        guard !prefix.isEmpty, value.lowercased().hasPrefix(prefix.lowercased()), prefix.count <= value.count else {
+            return value
+        }
+        let cut = value.index(value.startIndex, offsetBy: prefix.count)
+        return "<em>\(value[..<cut])</em>\(value[cut...])"
+    }
+}

@@ -1,0 +1,4 @@
+import FederatedSearchCore
+
+/// The embedded index answers the `searchForFacetValues` op.
+extension EmbeddedIndex: FacetValueSearchable {}
