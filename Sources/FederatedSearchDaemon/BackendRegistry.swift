@@ -1,3 +1,4 @@
+import FederatedSearchBackends
 import FederatedSearchCore
 
 /// Builds a searchable of one backend kind from its config.
@@ -12,6 +13,11 @@ public struct BackendContext: Sendable {
     public var path: String
     /// Resolves a path from the config against the config file's folder.
     public var resolvePath: @Sendable (String) -> String
+
+    /// The same fields as the backends module's ``BackendConfig``, for its factories.
+    public var backendConfig: BackendConfig {
+        BackendConfig(name: name, options: options, path: path, resolvePath: resolvePath)
+    }
 }
 
 /// The backend kinds the daemon can build, by the name used in the config's `backend` field.
