@@ -87,14 +87,17 @@ let package = Package(
             dependencies: ["FederatedSearchDaemon", "FederatedSearchClient", "FederatedSearchEngine"],
             swiftSettings: strict
         ),
+        // The test HTTP search service (a Python script) and its launcher, for the backend tests.
+        .target(name: "BackendTestSupport", path: "Tests/BackendTestSupport", exclude: ["search_server.py"],
+                swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchBackendsTests",
-            dependencies: ["FederatedSearchBackends", "FederatedSearchProtocol", "BookshelfBackend"],
+            dependencies: ["FederatedSearchBackends", "FederatedSearchProtocol", "BookshelfBackend", "BackendTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol"],
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "BackendTestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -33,6 +33,7 @@ public struct BackendRegistry: Sendable {
     public static var standard: BackendRegistry {
         var r = BackendRegistry()
         r.register("embedded", EmbeddedBackend.make)
+        r.register("http") { context in try HTTPBackend(context.backendConfig) }
         return r
     }
 
