@@ -34,6 +34,7 @@ public struct BackendRegistry: Sendable {
         var r = BackendRegistry()
         r.register("embedded", EmbeddedBackend.make)
         r.register("http") { context in try HTTPBackend(context.backendConfig) }
+        r.register("fedsearchd") { context in try RemoteDaemonBackend(context.backendConfig) }
         return r
     }
 
