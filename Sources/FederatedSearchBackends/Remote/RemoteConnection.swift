@@ -77,6 +77,9 @@ final class RemoteConnection: Sendable {
                 return nil
             }
             if let failure { return continuation.resume(throwing: failure) }
+            // A search cancelled before it was registered was missed by its cancellation
+            // handler; one cancelled after is abandoned by it.
+            if Task.isCancelled { return abandon(id: id, with: CancellationError()) }
             do throws(SearchError) { try send(request) } catch {
                 fail(error)
             }
