@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FederatedSearchCore", targets: ["FederatedSearchCore"]),
         .library(name: "FederatedSearchEngine", targets: ["FederatedSearchEngine"]),
         .library(name: "FederatedSearchClient", targets: ["FederatedSearchClient"]),
+        .library(name: "FederatedSearchBackends", targets: ["FederatedSearchBackends"]),
     ],
     targets: [
         // C library, reached through one system-library target and imported only by the daemon module.
@@ -38,11 +39,17 @@ let package = Package(
         .target(name: "FederatedSearchFederation", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         // Wire protocol: request and frame types, NDJSON framing.
         .target(name: "FederatedSearchProtocol", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
+        // Custom backends: the SearchClient mapping API, and the http and fedsearchd kinds.
+        .target(
+            name: "FederatedSearchBackends", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
+            swiftSettings: strict
+        ),
         // The daemon: libevent loop, listener, connections, config. The only importer of CLibevent.
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "CLibevent", "CSystemd", "CGlibcExtras"],
+                           "FederatedSearchProtocol", "FederatedSearchBackends", "CLibevent", "CSystemd",
+                           "CGlibcExtras"],
             swiftSettings: strict
         ),
         // Client library: socket client and streaming API.
@@ -60,6 +67,16 @@ let package = Package(
             name: "fedsearchd-faults", dependencies: ["FederatedSearchDaemon"], path: "Tests/FaultInjectionDaemon",
             swiftSettings: strict
         ),
+        // The worked example of docs/CUSTOM_BACKENDS.md: a backend written with SearchClient,
+        // and fedsearchd with it registered (used by the tests, and a template to copy).
+        .target(
+            name: "BookshelfBackend", dependencies: ["FederatedSearchBackends", "FederatedSearchCore"],
+            path: "Examples/BookshelfBackend", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fedsearchd-bookshelf", dependencies: ["BookshelfBackend", "FederatedSearchDaemon"],
+            path: "Examples/bookshelf-daemon", swiftSettings: strict
+        ),
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
         .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
@@ -73,9 +90,17 @@ let package = Package(
             dependencies: ["FederatedSearchDaemon", "FederatedSearchClient", "FederatedSearchEngine"],
             swiftSettings: strict
         ),
+        // The test HTTP search service (a Python script) and its launcher, for the backend tests.
+        .target(name: "BackendTestSupport", path: "Tests/BackendTestSupport", exclude: ["search_server.py"],
+                swiftSettings: strict),
+        .testTarget(
+            name: "FederatedSearchBackendsTests",
+            dependencies: ["FederatedSearchBackends", "FederatedSearchProtocol", "BookshelfBackend", "BackendTestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol"],
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "BackendTestSupport"],
             swiftSettings: strict
         ),
     ]

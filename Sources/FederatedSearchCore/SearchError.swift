@@ -53,6 +53,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let suspended = ErrorCode(rawValue: "suspended")
     /// A backend failed.
     public static let backendError = ErrorCode(rawValue: "backend_error")
+    /// A network backend answered with an HTTP error status (the message gives the status).
+    public static let backendHTTPError = ErrorCode(rawValue: "backend_http_error")
+    /// A backend's answer could not be read (the message names the JSON path that failed).
+    public static let backendBadResponse = ErrorCode(rawValue: "backend_bad_response")
 
     // Internal.
     /// A bug or an unexpected failure inside the daemon.
@@ -74,7 +78,9 @@ public struct SearchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True for errors caused by the request rather than by the daemon or a backend.
     public var isUserError: Bool {
         switch code {
-        case .timeout, .cancelled, .superseded, .suspended, .backendError, .internalError: return false
+        case .timeout, .cancelled, .superseded, .suspended, .backendError, .backendHTTPError, .backendBadResponse,
+            .internalError:
+            return false
         default: return true
         }
     }

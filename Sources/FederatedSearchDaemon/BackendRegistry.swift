@@ -1,3 +1,4 @@
+import FederatedSearchBackends
 import FederatedSearchCore
 
 /// Builds a searchable of one backend kind from its config.
@@ -12,6 +13,11 @@ public struct BackendContext: Sendable {
     public var path: String
     /// Resolves a path from the config against the config file's folder.
     public var resolvePath: @Sendable (String) -> String
+
+    /// The same fields as the backends module's ``BackendConfig``, for its factories.
+    public var backendConfig: BackendConfig {
+        BackendConfig(name: name, options: options, path: path, resolvePath: resolvePath)
+    }
 }
 
 /// The backend kinds the daemon can build, by the name used in the config's `backend` field.
@@ -27,6 +33,8 @@ public struct BackendRegistry: Sendable {
     public static var standard: BackendRegistry {
         var r = BackendRegistry()
         r.register("embedded", EmbeddedBackend.make)
+        r.register("http") { context in try HTTPBackend(context.backendConfig) }
+        r.register("fedsearchd") { context in try RemoteDaemonBackend(context.backendConfig) }
         return r
     }
 

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The worked example of docs/CUSTOM_BACKENDS.md: `fedsearchd-bookshelf` registers the
+/// `example.bookshelf` kind, and a config names it beside the built-in ones.
+@Suite(.serialized)
+struct BookshelfDaemonTests {
+    @Test func swiftCodedBackendIsNamedInTheConfig() throws {
+        let books = [
+            #"{"objectID":"1","title":"Dune","author":"Frank Herbert","genre":"SF","year":1965}"#,
+            #"{"objectID":"2","title":"Emma","author":"Jane Austen","genre":"Classic","year":1815}"#,
+        ].joined(separator: "\n")
+        let d = try DaemonProcess(binary: "fedsearchd-bookshelf", config: [
+            "searchables": ["books": ["backend": "example.bookshelf", "books": "books.ndjson"]],
+        ], files: ["books.ndjson": books])
+        defer { d.stop() }
+        let c = try d.connect()
+        let frames = try c.roundTrip(["id": "q", "query": "dun", "params": ["facets": ["genre"]]])
+        guard case .results(_, "books", let r)? = frames.first else { Issue.record("unexpected \(frames)"); return }
+        #expect(r.hits.map(\.objectID) == ["1"])
+        #expect(r.facets.first?.values.map(\.value) == ["SF"])
+        let info = try c.roundTrip(["id": "i", "op": "indices"])
+        #expect(String(decoding: info[0].line(), as: UTF8.self).contains("\"backend\":\"example.bookshelf\""))
+    }
+}
