@@ -46,7 +46,7 @@ struct HumanOutput {
             for (i, hit) in r.hits.enumerated() {
                 Swift.print("  \(i + 1 + r.page * r.hitsPerPage). \(label(hit))  " + dim("[\(hit.objectID), score \(score(hit.rankingScore))]"))
             }
-            for f in r.facets {
+            for f in r.facets where !f.values.isEmpty {
                 let values = f.values.prefix(10).map { "\($0.value) (\($0.count))" }.joined(separator: ", ")
                 Swift.print("  " + dim("facet \(f.attribute):") + " \(values)")
             }
