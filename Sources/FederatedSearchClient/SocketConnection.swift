@@ -20,25 +20,9 @@ public final class SocketConnection {
 
     /// Connects to the socket at `path`; `timeoutSeconds` bounds each read (0: no limit).
     public init(path: String, timeoutSeconds: Int = 0) throws {
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count <= 107 else {
-            throw ConnectionError(description: "socket path '\(path)' is empty or longer than 107 bytes")
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ConnectionError(description: "socket: \(String(cString: strerror(errno)))") }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard r == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw ConnectionError(description: "cannot connect to \(path): \(message) (is fedsearchd running?)")
+        let fd: Int32
+        do { fd = try UnixSocketTransport.connect(path: path) } catch {
+            throw ConnectionError(description: "\(error.description) (is fedsearchd running?)")
         }
         if timeoutSeconds > 0 {
             var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

@@ -193,18 +193,22 @@ public struct SearchParameters: Sendable, Equatable {
         return pairs.map { "\($0.0)=\(Self.percentEncode($0.1))" }.joined(separator: "&")
     }
 
-    static func percentEncode(_ s: String) -> String {
-        var out = ""
+    /// Percent-encodes everything but RFC 3986's unreserved characters, so a value can never
+    /// end a query parameter or a path segment (`&`, `=`, `+`, `/`, `#`, `?`, spaces, UTF-8).
+    public static func percentEncode(_ s: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
                 UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
+                out.append(b)
             default:
-                out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

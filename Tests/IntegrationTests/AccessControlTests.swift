@@ -7,19 +7,11 @@ import FederatedSearchCore
 @Suite(.serialized)
 struct AccessControlTests {
     func asNobody(_ arguments: [String]) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups",
-                       DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
+            "--reuid=65534", "--regid=65534", "--clear-groups",
+            DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path,
+        ] + arguments)
+        return (r.status, r.out, r.err)
     }
 
     @Test func restrictedIndexIsForbiddenAndHiddenForOthers() throws {
@@ -63,16 +55,8 @@ struct AccessControlTests {
         let path = dir.appendingPathComponent("c.json").path
         try #"{"searchables": {"s": {"backend": "test.fault", "access": {"search": ["user:no-such-user-here"]}}}}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults")
-        p.arguments = ["--check-config", path]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 1)
-        #expect(text.contains("searchables.s.access.search[0]"))
+        let r = try runBuilt("fedsearchd-faults", ["--check-config", path])
+        #expect(r.status == 1)
+        #expect(r.err.contains("searchables.s.access.search[0]"))
     }
 }

@@ -124,3 +124,31 @@ func errorCode(_ frame: Frame?) -> String? {
     if case .error(_, nil, let e)? = frame { return e.code.rawValue }
     return nil
 }
+
+/// Runs a program to completion; returns its exit status, stdout and stderr.
+func runProgram(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = executable
+    p.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// Runs one of the built binaries (`fedsearchd`, `fedsearch`, ...).
+func runBuilt(_ binary: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    try runProgram(DaemonProcess.binDirectory.appendingPathComponent(binary), arguments)
+}
+
+/// Binds a Unix socket of `type` at `path` (for tests that stand in for systemd's sockets).
+func bindUnixSocket(_ path: String, type: Int32) -> Int32 {
+    let fd = socket(AF_UNIX, type, 0)
+    _ = UnixSocketTransport.withAddress(path) { bind(fd, $0, $1) }
+    return fd
+}

@@ -158,18 +158,8 @@ struct EmbeddedDaemonTests {
     }
 
     func runCLI(_ arguments: [String]) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearch")
-        p.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try runBuilt("fedsearch", arguments)
+        return (r.status, r.out, r.err)
     }
 }
 

@@ -96,16 +96,8 @@ struct LimitTests {
         let path = dir.appendingPathComponent("c.json").path
         try #"{"limits": {"maxConections": 5}, "searchables": {"s": {"backend": "test.fault"}}}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults")
-        p.arguments = ["--check-config", path]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 1)
-        #expect(text.contains("limits.maxConections"))
+        let r = try runBuilt("fedsearchd-faults", ["--check-config", path])
+        #expect(r.status == 1)
+        #expect(r.err.contains("limits.maxConections"))
     }
 }

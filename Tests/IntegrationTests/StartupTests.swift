@@ -2,24 +2,15 @@ import Foundation
 import Testing
 import FederatedSearchClient
 import FederatedSearchCore
+import FederatedSearchProtocol
 
 /// Socket set-up and config validation, through the real binary's exit codes and messages.
 @Suite(.serialized)
 struct StartupTests {
-    /// Runs the daemon binary to completion and returns its status and stderr.
+    /// Runs a daemon binary to completion.
     func runDaemon(_ arguments: [String], binary: String = "fedsearchd") throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent(binary)
-        p.arguments = arguments
-        let err = Pipe()
-        let out = Pipe()
-        p.standardError = err
-        p.standardOutput = out
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let r = try runBuilt(binary, arguments)
+        return (r.status, r.out, r.err)
     }
 
     func writeConfig(_ text: String) throws -> (URL, String) {
@@ -45,18 +36,7 @@ struct StartupTests {
         // A socket file nobody listens on: bind, then close without unlinking.
         let stale = dir.appendingPathComponent("sub/d.sock").path
         try FileManager.default.createDirectory(atPath: dir.appendingPathComponent("sub").path, withIntermediateDirectories: true)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            let b = Array(stale.utf8)
-            raw.copyBytes(from: b)
-            raw[b.count] = 0
-        }
-        _ = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        close(fd)
+        close(bindUnixSocket(stale, type: Int32(SOCK_STREAM.rawValue)))
         #expect(FileManager.default.fileExists(atPath: stale))
         var config = FaultConfigs.config([("s", FaultConfigs.source())])
         config["socketMode"] = "0600"

@@ -14,18 +14,10 @@ struct SystemdTests {
         let fd: Int32
         init() throws {
             path = "/tmp/fst-notify-\(UUID().uuidString.prefix(8)).sock"
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var addr = sockaddr_un()
-            addr.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-                let b = Array(path.utf8)
-                raw.copyBytes(from: b)
-                raw[b.count] = 0
+            fd = bindUnixSocket(path, type: Int32(SOCK_DGRAM.rawValue))
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw DaemonProcess.DaemonError(description: "bind notify socket")
             }
-            let r = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard r == 0 else { throw DaemonProcess.DaemonError(description: "bind notify socket") }
             var tv = timeval(tv_sec: 0, tv_usec: 100_000)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         }
@@ -118,18 +110,8 @@ struct JournalTests {
             return
         }
         try FileManager.default.createDirectory(atPath: "/run/systemd/journal", withIntermediateDirectories: true)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            let b = Array(journalPath.utf8)
-            raw.copyBytes(from: b)
-            raw[b.count] = 0
-        }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(bound == 0)
+        let fd = bindUnixSocket(journalPath, type: Int32(SOCK_DGRAM.rawValue))
+        #expect(FileManager.default.fileExists(atPath: journalPath))
         defer {
             close(fd)
             unlink(journalPath)

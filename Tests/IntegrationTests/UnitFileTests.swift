@@ -7,16 +7,8 @@ struct UnitFileTests {
         .deletingLastPathComponent()
 
     func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+        let r = try runProgram(URL(fileURLWithPath: tool), arguments)
+        return (r.status, r.out + r.err)
     }
 
     @Test func unitsPassSystemdAnalyzeVerify() throws {

@@ -87,23 +87,9 @@ public struct StringTemplate: Sendable, Equatable {
         }.joined()
     }
 
-    /// Percent-encodes everything but RFC 3986's unreserved characters, so a value can never
-    /// end a query parameter or a path segment (`&`, `=`, `+`, `/`, `#`, `?`, spaces, UTF-8).
-    public static func percentEncode(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                out += "%\(hex[Int(b >> 4)])\(hex[Int(b & 15)])"
-            }
-        }
-        return out
-    }
+    /// Percent-encodes everything but RFC 3986's unreserved characters (the core's encoder,
+    /// which also writes the `params` string of responses).
+    public static func percentEncode(_ s: String) -> String { SearchParameters.percentEncode(s) }
 }
 
 /// A JSON body template: any JSON value whose strings may hold placeholders. A string that is

@@ -38,25 +38,9 @@ final class RemoteConnection: Sendable {
     /// Connects to the socket at `path` and starts the reader thread.
     init(path: String) throws(SearchError) {
         self.path = path
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count <= 107 else {
-            throw SearchError(.backendError, "socket path '\(path)' is empty or longer than 107 bytes")
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SearchError(.backendError, "socket: \(String(cString: strerror(errno)))") }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard r == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw SearchError(.backendError, "cannot connect to fedsearchd at \(path): \(message)")
+        let fd: Int32
+        do { fd = try UnixSocketTransport.connect(path: path) } catch {
+            throw SearchError(.backendError, "fedsearchd backend: \(error.description)")
         }
         self.fd = fd
         let thread = Thread { [self] in readLoop() }
