@@ -73,4 +73,23 @@ struct FilterParserTests {
             #expect(error.message.hasPrefix("params.facetFilters[1][0]"))
         }
     }
+
+    /// Fuzz: random token soup never crashes the parser; whatever parses round-trips through
+    /// its description; whatever fails fails with `invalid_filter` and a position.
+    @Test func randomFiltersNeverCrashAndRoundTrip() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", "genres", "year", ":", "Drama", "\"x y\"", "AND", "OR", "NOT", "(", ")", "TO", "1", "-2.5",
+                      "<", "<=", "=", "!=", ">=", ">", " ", "_tags", "é", "\"", "\\", "'"]
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            do {
+                let f = try FilterParser.parse(text)
+                let again = try? FilterParser.parse(f.description)
+                #expect(again == f, "\(text) -> \(f.description)")
+            } catch {
+                #expect(error.code == .invalidFilter)
+                #expect(error.message.hasPrefix("position "))
+            }
+        }
+    }
 }
