@@ -169,12 +169,15 @@ struct FederationOverSocketTests {
             let c = try d.connect()
             try c.send(["id": "gone", "query": "x"])
         }
-        usleep(200_000)
+        usleep(300_000)
         let c = try d.connect()
         #expect(try c.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
         let stats = try c.roundTrip(["id": "s", "op": "stats"])
         guard case .info(_, "stats", let payload)? = stats.first else { Issue.record("no stats"); return }
         #expect(payload["connections"]?.intValue == 1)
+        // The five searches ended (cancelled) well before their slow source's 2 s.
+        #expect(payload["queriesServed"]?.intValue == 5)
+        #expect(payload["queriesFailed"]?.intValue == 5)
         #expect(d.process.isRunning)
     }
 
