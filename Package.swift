@@ -31,6 +31,10 @@ let package = Package(
         ),
         // glibc declarations missing from Swift's Glibc module (malloc_trim, struct ucred).
         .systemLibrary(name: "CGlibcExtras"),
+        // SQLite, for durable storage of embedded indices. Imported only by the storage module.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Durable document storage for embedded indices (SQLite, WAL).
+        .target(name: "FederatedSearchStorage", dependencies: ["FederatedSearchCore", "CSQLite"], swiftSettings: strict),
         // Core model: JSON values, queries, filters, results, the Searchable protocol, coded errors. No I/O.
         .target(name: "FederatedSearchCore", swiftSettings: strict),
         // The embedded engine: analysis, inverted index, matching, ranking, facets, highlighting.
@@ -79,6 +83,7 @@ let package = Package(
         ),
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
         .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
+        .testTarget(name: "FederatedSearchStorageTests", dependencies: ["FederatedSearchStorage"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],

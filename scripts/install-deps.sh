@@ -2,7 +2,7 @@
 # Installs the Debian packages FederatedSearch builds against, if they are missing.
 # As root it runs apt-get; otherwise it says what to install.
 set -euo pipefail
-packages=(libevent-dev libsystemd-dev pkg-config)
+packages=(libevent-dev libsystemd-dev libsqlite3-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
