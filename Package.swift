@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "FederatedSearchBackends", "CLibevent", "CSystemd",
+                           "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchStorage", "CLibevent", "CSystemd",
                            "CGlibcExtras"],
             swiftSettings: strict
         ),

@@ -37,6 +37,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let tooManyConnections = ErrorCode(rawValue: "too_many_connections")
     /// The connection has its maximum number of searches running; wait for one to end.
     public static let tooManyRequests = ErrorCode(rawValue: "too_many_requests")
+    /// A write batch holds invalid documents; the message lists each and why. Nothing is written.
+    public static let invalidDocument = ErrorCode(rawValue: "invalid_document")
+    /// The index takes no writes (not an embedded index with a `dataDir`).
+    public static let notWritable = ErrorCode(rawValue: "not_writable")
     /// The peer may not do this (the message names the operation or index).
     public static let forbidden = ErrorCode(rawValue: "forbidden")
     /// A reload failed; the previous configuration keeps serving (the message says why).

@@ -13,6 +13,8 @@ public struct BackendContext: Sendable {
     public var path: String
     /// Resolves a path from the config against the config file's folder.
     public var resolvePath: @Sendable (String) -> String
+    /// The config's `dataDir`, where durable indices keep their stores (nil: none).
+    public var dataDirectory: String? = nil
 
     /// The same fields as the backends module's ``BackendConfig``, for its factories.
     public var backendConfig: BackendConfig {

@@ -45,7 +45,9 @@ public final class Catalog: Sendable {
                 "\(s.path).backend: unknown backend kind '\(s.kind)', expected one of \(registry.kinds.joined(separator: ", "))")
         }
         let base = config
-        let context = BackendContext(name: s.name, options: s.options, path: s.path, resolvePath: { base.resolve($0) })
+        let context = BackendContext(
+            name: s.name, options: s.options, path: s.path, resolvePath: { base.resolve($0) },
+            dataDirectory: config.dataDirectory)
         return Entry(
             id: SearcherId(index: s.name), searchable: try factory(context), kind: s.kind,
             defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint,

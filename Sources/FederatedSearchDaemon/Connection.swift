@@ -84,6 +84,10 @@ final class Connection {
             loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
         case .searchFacetValues(let id, let request):
             searchFacetValues(id: id, request: request)
+        case .write(let id, let index, let changes):
+            write(id: id, index: index, changes: changes)
+        case .getDocuments(let id, let index, let ids):
+            getDocuments(id: id, index: index, objectIDs: ids)
         case .describeIndices(let id):
             write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload(visibleTo: identity)).line())
         case .reportStats(let id):

@@ -22,6 +22,8 @@ public struct DaemonConfig: Sendable {
     public var limits: Limits = Limits()
     /// When a failing index is suspended, and for how long.
     var circuitBreaker = SourceHealth.Settings()
+    /// Where embedded indices keep their durable stores (`dataDir`, resolved); nil: in memory only.
+    public var dataDirectory: String?
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -94,6 +96,7 @@ public struct DaemonConfig: Sendable {
         let breaker = try r.objectValue("circuitBreaker").map { (o: JSONObject) throws(SearchError) in
             try SourceHealth.Settings.decode(o)
         } ?? SourceHealth.Settings()
+        let dataDir = try r.string("dataDir")
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
             throw SearchError(.invalidField, "logLevel: expected debug, info, warning or error, got '\(levelName)'")
@@ -128,6 +131,7 @@ public struct DaemonConfig: Sendable {
             socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,
             logLevel: level, drainTimeoutMs: drain, limits: limits, searchables: searchables, baseDirectory: baseDirectory)
         config.circuitBreaker = breaker
+        config.dataDirectory = dataDir.map { config.resolve($0) }
         return config
     }
 

@@ -5,6 +5,8 @@ import FederatedSearchEngine
 ///
 /// Options: `data` (a path or an array of paths, NDJSON or JSON arrays, relative to the
 /// config file) and the index settings (`searchableAttributes`, `attributesForFaceting`, ...).
+/// With a `dataDir` in the config, the index is durable (``DurableIndex``): its documents live
+/// in `<dataDir>/<name>.sqlite`, the data files are imported into it once, and it takes writes.
 enum EmbeddedBackend {
     static func make(_ context: BackendContext) throws -> any Searchable {
         var options = context.options
@@ -12,12 +14,20 @@ enum EmbeddedBackend {
         let files = try reader.stringArray("data", allowSingle: true) ?? []
         options["data"] = nil
         let settings = try IndexSettings.decode(options, path: context.path)
-        var documents: [JSONObject] = []
-        for (i, file) in files.enumerated() {
-            let field = files.count == 1 ? "\(context.path).data" : "\(context.path).data[\(i)]"
-            let path = context.resolvePath(file)
-            documents += try DocumentLoader.parse(try FileReader.read(path, field: field), file: path, field: field)
+        let load = { () throws -> [JSONObject] in
+            var documents: [JSONObject] = []
+            for (i, file) in files.enumerated() {
+                let field = files.count == 1 ? "\(context.path).data" : "\(context.path).data[\(i)]"
+                let path = context.resolvePath(file)
+                documents += try DocumentLoader.parse(try FileReader.read(path, field: field), file: path, field: field)
+            }
+            return documents
         }
-        return try EmbeddedIndex(name: context.name, settings: settings, documents: documents)
+        if let dir = context.dataDirectory {
+            try UnixSocket.makeParentDirectory(of: "\(dir)/\(context.name).sqlite")
+            return try DurableIndex(
+                name: context.name, settings: settings, path: "\(dir)/\(context.name).sqlite", initialDocuments: load)
+        }
+        return try EmbeddedIndex(name: context.name, settings: settings, documents: try load())
     }
 }

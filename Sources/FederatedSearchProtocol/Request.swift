@@ -24,6 +24,10 @@ public struct Request: Sendable, Equatable {
         case reload
         /// Facet values of one index matching a prefix, counted under a query and filters.
         case searchForFacetValues(FacetValuesRequest)
+        /// A write batch on one durable index (`addDocuments`, `deleteDocuments`, `clearIndex`).
+        case write(index: String, changes: [DocumentChange])
+        /// Stored documents by id.
+        case getDocuments(index: String, objectIDs: [String])
     }
 
     /// The operation's name on the wire.
@@ -36,6 +40,8 @@ public struct Request: Sendable, Equatable {
         case .stats: return "stats"
         case .reload: return "reload"
         case .searchForFacetValues: return "searchForFacetValues"
+        case .write: return "write"
+        case .getDocuments: return "getDocuments"
         }
     }
 }
@@ -156,4 +162,14 @@ public struct FacetValuesRequest: Sendable, Equatable {
         self.params = params
         self.maxFacetHits = maxFacetHits
     }
+}
+
+/// One change of a write batch.
+public enum DocumentChange: Sendable, Equatable {
+    /// Insert or replace the document with its `objectID`.
+    case upsert(JSONObject)
+    /// Delete the document with this id.
+    case delete(String)
+    /// Delete every document.
+    case clear
 }

@@ -64,6 +64,25 @@ public enum RequestDecoder {
                 maxFacetHits: try r.int("maxFacetHits", in: 1...100) ?? 10)
             try r.rejectUnknownKeys()
             return .searchForFacetValues(request)
+        case "addDocuments":
+            let index = try r.requiredString("index")
+            let documents = try WriteDecoder.documents(try r.required("documents"))
+            try r.rejectUnknownKeys()
+            return .write(index: index, changes: documents.map { .upsert($0) })
+        case "deleteDocuments", "getDocuments":
+            let index = try r.requiredString("index")
+            guard let ids = try r.stringArray("objectIDs") else {
+                throw SearchError(.missingField, "objectIDs: required field is missing")
+            }
+            guard ids.count <= WriteDecoder.maxBatch else {
+                throw SearchError(.invalidField, "objectIDs: \(ids.count) ids; a batch holds at most \(WriteDecoder.maxBatch)")
+            }
+            try r.rejectUnknownKeys()
+            return op == "getDocuments" ? .getDocuments(index: index, objectIDs: ids) : .write(index: index, changes: ids.map { .delete($0) })
+        case "clearIndex":
+            let index = try r.requiredString("index")
+            try r.rejectUnknownKeys()
+            return .write(index: index, changes: [.clear])
         case "ping", "indices", "stats", "reload":
             try r.rejectUnknownKeys()
             switch op {
@@ -73,7 +92,7 @@ public enum RequestDecoder {
             default: return .reload
             }
         default:
-            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, ping, indices, stats or reload")
+            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, deleteDocuments, clearIndex, getDocuments, ping, indices, stats or reload")
         }
     }
 

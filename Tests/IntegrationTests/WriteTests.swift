@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Durable writes on an embedded index with a `dataDir`: acknowledged batches are searchable at
+/// once on the same connection, survive restarts (and kill -9), bad batches are refused whole.
+@Suite(.serialized)
+struct WriteTests {
+    static let initial = """
+        {"objectID":"b1","title":"The Hobbit","genre":"fantasy"}
+        {"objectID":"b2","title":"Dune","genre":"science fiction"}
+        """
+
+    func config(dataDir: String) -> JSONObject {
+        [
+            "dataDir": .string(dataDir),
+            "searchables": ["books": ["data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]]],
+        ]
+    }
+
+    func hits(_ c: SocketConnection, _ query: String) throws -> [String] {
+        for f in try c.roundTrip(["id": "s", "query": .string(query), "indices": ["books"]]) {
+            if case .results(_, _, let r) = f { return r.hits.map(\.objectID).sorted() }
+        }
+        return []
+    }
+
+    @Test func writesAreVisibleAtOnceAndSurviveRestart() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+        var c = try d.connect()
+        #expect(try hits(c, "") == ["b1", "b2"])
+        let ack = try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [
+            ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"], ["objectID": "b2", "title": "Dune Messiah"],
+        ]])
+        guard case .info(_, "written", let p)? = ack.first else { Issue.record("\(ack)"); return }
+        #expect(p["seq"] == 2, "the initial import was batch 1")
+        #expect(p["documents"] == 3)
+        #expect(try hits(c, "hobbit") == ["b1", "b3"], "read-your-writes on the same connection")
+        #expect(try hits(c, "messiah") == ["b2"])
+        let del = try c.roundTrip(["id": "d", "op": "deleteDocuments", "index": "books", "objectIDs": ["b1"]])
+        guard case .info(_, "written", let dp)? = del.first else { Issue.record("\(del)"); return }
+        #expect(dp["seq"] == 3)
+        let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b3"]])
+        guard case .info(_, "documents", let gp)? = got.first else { Issue.record("\(got)"); return }
+        #expect(gp["results"]?.arrayValue?.first == .null)
+        #expect(gp["results"]?.arrayValue?.last?.objectValue?["title"] == "Hobbit Holes")
+        // Restart on the same data folder: nothing lost, the data file not imported again.
+        let files = d.directory
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+        defer { d.stop(); try? FileManager.default.removeItem(at: files) }
+        c = try d.connect()
+        #expect(try hits(c, "") == ["b2", "b3"])
+        #expect(try hits(c, "messiah") == ["b2"])
+    }
+
+    @Test func badBatchesAreRefusedWholeWithEveryProblemListed() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+        defer { d.stop() }
+        let c = try d.connect()
+        let refused = try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [
+            ["objectID": "ok", "title": "Fine"], 42, ["title": "no id"], ["objectID": 7],
+            ["objectID": "big", "title": .string(String(repeating: "x", count: 200_000))],
+        ]])
+        guard case .error(_, nil, let e)? = refused.first else { Issue.record("\(refused)"); return }
+        #expect(e.code == .invalidDocument)
+        for fragment in ["4 of 5", "documents[1]: expected an object", "documents[2]: objectID is missing",
+                         "documents[3]: objectID must be", "documents[4]:"] {
+            #expect(e.message.contains(fragment), "\(e.message)")
+        }
+        #expect(try hits(c, "fine").isEmpty, "nothing of the batch was written")
+        // A search-only index and an unknown one.
+        #expect(errorCode(try c.roundTrip(["id": "u", "op": "clearIndex", "index": "nope"]).first) == "unknown_index")
+    }
+
+    @Test func indicesWithoutDataDirTakeNoWrites() throws {
+        let d = try DaemonProcess(config: ["searchables": ["books": ["data": "books.ndjson"]]], files: ["books.ndjson": Self.initial])
+        defer { d.stop() }
+        let frames = try d.connect().roundTrip(["id": "w", "op": "clearIndex", "index": "books"])
+        #expect(errorCode(frames.first) == "not_writable")
+    }
+
+    @Test func acknowledgedBatchesSurviveKillDashNine() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var acknowledged = Set<String>()
+        var rng = SystemRandomNumberGenerator()
+        for cycle in 0..<10 {
+            let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+            let c = try d.connect()
+            // Everything acknowledged before is there.
+            let stored = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books",
+                                          "objectIDs": .array(acknowledged.sorted().map { .string($0) })])
+            if case .info(_, _, let p)? = stored.first {
+                #expect((p["results"]?.arrayValue ?? []).allSatisfy { $0 != .null }, "cycle \(cycle): an acknowledged document is missing")
+            }
+            // Send batches and kill the daemon at a random moment.
+            // An acknowledgement is matched to its batch by the frame's id.
+            var sent: [String: [String]] = [:]
+            let batches = Int.random(in: 1...6, using: &rng)
+            for b in 0..<batches {
+                let ids = (0..<20).map { "c\(cycle)-b\(b)-\($0)" }
+                sent["w\(b)"] = ids
+                try c.send(["id": .string("w\(b)"), "op": "addDocuments", "index": "books",
+                            "documents": .array(ids.map { ["objectID": .string($0), "title": .string("t \($0)")] })])
+                if Bool.random(using: &rng), let f = try c.readFrame(), f.type == "written", let id = f.id {
+                    acknowledged.formUnion(sent[id] ?? [])
+                }
+            }
+            kill(d.process.processIdentifier, SIGKILL)
+            d.process.waitUntilExit()
+            // A batch is all or nothing: check with a fresh daemon below.
+        }
+        let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+        defer { d.stop() }
+        let c = try d.connect()
+        let all = try c.roundTrip(["id": "a", "query": "", "indices": ["books"], "params": ["hitsPerPage": 1000]])
+        guard case .results(_, _, let r)? = all.first else { Issue.record("\(all)"); return }
+        let present = Set(r.hits.map(\.objectID))
+        #expect(acknowledged.isSubset(of: present))
+        // No partial batch: for every batch, all 20 documents or none.
+        var byBatch: [String: Int] = [:]
+        for id in present where id.hasPrefix("c") { byBatch[String(id[..<id.lastIndex(of: "-")!]), default: 0] += 1 }
+        #expect(byBatch.values.allSatisfy { $0 == 20 }, "\(byBatch)")
+        #expect(present.contains("b1") && present.contains("b2"), "the initial import happened once and stays")
+    }
+}
