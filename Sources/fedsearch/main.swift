@@ -15,6 +15,10 @@ let mainUsage = """
       search QUERY   search one or more indices (fedsearch search --help)
       facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N]
                      facet values starting with PREFIX, counted under the query
+      import INDEX FILE [--batch N]
+                     add or replace documents (NDJSON or a JSON array), in durable batches
+      get INDEX ID...    print stored documents
+      delete INDEX ID... delete documents
       indices        list the indices the daemon serves
       stats          show the daemon's counters and latencies
       ping           check that the daemon answers
@@ -86,6 +90,10 @@ func run() -> Int32 {
         return simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
     case "facets":
         return facetValues(rest, socketPath: socketPath)
+    case "import":
+        return ImportCommand.run(rest, socketPath: socketPath)
+    case "get", "delete":
+        return documentsCommand(command, rest, socketPath: socketPath)
     case "help":
         print(mainUsage)
         return 0
@@ -149,6 +157,41 @@ func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) -> 
                 HumanOutput().print(frame)
             }
             if case .error = frame { status = 1 }
+        }
+        return status
+    } catch {
+        fail("\(error)")
+    }
+}
+
+/// `get INDEX ID...` and `delete INDEX ID...`.
+func documentsCommand(_ command: String, _ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
+    let usage = "usage: fedsearch \(command) INDEX ID... [--socket PATH]"
+    let parsed: ParsedArguments
+    do { parsed = try parseArguments(args, valueOptions: ["socket"], flags: ["help"]) } catch let e as UsageError {
+        fail(e.message, usage: usage)
+    } catch { fail("\(error)") }
+    if parsed.flags.contains("help") {
+        print(usage)
+        return 0
+    }
+    guard parsed.positional.count >= 2 else { fail("give INDEX and at least one ID", usage: usage) }
+    let ids = JSONValue.array(parsed.positional.dropFirst().map { .string($0) })
+    let op: JSONValue = command == "get" ? "getDocuments" : "deleteDocuments"
+    do {
+        let connection = try SocketConnection(path: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 60)
+        let frames = try connection.roundTrip(["id": "cli", "op": op, "index": .string(parsed.positional[0]), "objectIDs": ids])
+        var status: Int32 = 0
+        for frame in frames {
+            switch frame {
+            case .info(_, "documents", let p):
+                for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
+            case .info(_, "written", let p):
+                print("deleted; index \(parsed.positional[0]) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
+            default:
+                HumanOutput().print(frame)
+                status = 1
+            }
         }
         return status
     } catch {

@@ -129,3 +129,36 @@ struct WriteTests {
         #expect(present.contains("b1") && present.contains("b2"), "the initial import happened once and stays")
     }
 }
+
+/// The CLI's write commands against a durable daemon.
+@Suite(.serialized)
+struct WriteCommandTests {
+    @Test func importGetDeleteAndAReportedBadBatch() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        let dataDir = dir.appendingPathComponent("data").path
+        let d = try DaemonProcess(
+            config: ["dataDir": .string(dataDir), "searchables": ["books": ["searchableAttributes": ["title"]]]])
+        defer { d.stop() }
+        let file = dir.appendingPathComponent("books.ndjson").path
+        let lines = (0..<250).map { #"{"objectID":"n\#($0)","title":"Novel \#($0)"}"# }
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let ok = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", file, "--batch", "100"])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(ok.out.contains("imported 250 documents into books in 3 batches"))
+        #expect(ok.err.contains("250/250 documents"))
+        let got = try runBuilt("fedsearch", ["--socket", d.socketPath, "get", "books", "n7", "missing"])
+        #expect(got.out.split(separator: "\n") == [#"{"objectID":"n7","title":"Novel 7"}"#, "null"])
+        let del = try runBuilt("fedsearch", ["--socket", d.socketPath, "delete", "books", "n7"])
+        #expect(del.status == 0)
+        #expect(del.out.contains("now holds 249 documents"))
+        // A bad second batch: the first is stored, the report says which batch failed and why.
+        let bad = dir.appendingPathComponent("bad.ndjson").path
+        try ((0..<3).map { #"{"objectID":"x\#($0)"}"# } + [#"{"title":"no id"}"#]).joined(separator: "\n")
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", bad, "--batch", "2"])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("batch 2 (documents 3 to 4) was refused"))
+        #expect(refused.err.contains("objectID is missing"))
+        #expect(refused.err.contains("the 2 documents before it are stored"))
+    }
+}
