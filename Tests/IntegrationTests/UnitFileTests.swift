@@ -43,9 +43,10 @@ struct UnitFileTests {
     }
 
     @Test func systemConfigIsValid() throws {
+        let dir = try DaemonProcess.makeDirectory()
         let text = try String(contentsOf: Self.root.appendingPathComponent("Configs/system.json"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/share/fedsearchd/data", with: Self.root.appendingPathComponent("Configs/data").path)
-        let dir = try DaemonProcess.makeDirectory()
+            .replacingOccurrences(of: "/var/lib/fedsearchd", with: dir.appendingPathComponent("state").path)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("system.json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
