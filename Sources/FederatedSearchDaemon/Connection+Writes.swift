@@ -14,7 +14,9 @@ extension Connection {
             let inbox: Inbox = loop.inbox
             let connection = self.id
             let batch = changes.map(Connection.operation)
-            Task.detached {
+            // The index's serial queue keeps batches in arrival order (and so `seq` in the
+            // order a client sent them).
+            target.writeQueue.async {
                 let frame = Connection.applyFrame(target, batch: batch, index: index, id: requestID)
                 inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
             }
@@ -28,7 +30,7 @@ extension Connection {
         case .success(let target):
             let inbox: Inbox = loop.inbox
             let connection = self.id
-            Task.detached {
+            target.writeQueue.async {
                 let frame = Connection.documentsFrame(target, ids: objectIDs, index: index, id: requestID)
                 inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
             }

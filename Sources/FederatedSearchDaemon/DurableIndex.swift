@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchStorage
@@ -16,6 +17,9 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     private let store: Mutex<DocumentStore>
     /// The snapshot searches use; replaced whole after each committed batch.
     private let current: Mutex<EmbeddedIndex>
+    /// Writes run here, one at a time in the order they arrived, off the loop and off the
+    /// concurrency pool (a commit waits for the disk and a rebuild takes a while).
+    let writeQueue: DispatchQueue
 
     /// Opens the store at `path`, imports `initialDocuments` the first time only (a restart
     /// neither duplicates nor reverts what was written since), and builds the snapshot.
@@ -30,6 +34,7 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         self.settings = settings
         self.store = Mutex(s)
         self.current = Mutex(index)
+        self.writeQueue = DispatchQueue(label: "fedsearchd.write.\(name)")
     }
 
     private var snapshot: EmbeddedIndex { current.withLock { $0 } }

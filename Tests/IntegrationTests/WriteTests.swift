@@ -78,6 +78,26 @@ struct WriteTests {
         #expect(errorCode(try c.roundTrip(["id": "u", "op": "clearIndex", "index": "nope"]).first) == "unknown_index")
     }
 
+    @Test func pipelinedBatchesApplyInOrder() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+        defer { d.stop() }
+        let c = try d.connect()
+        for i in 0..<10 {
+            try c.send(["id": .string("w\(i)"), "op": "addDocuments", "index": "books",
+                        "documents": [["objectID": "same", "title": .string("version \(i)")]]])
+        }
+        var seqs: [Int] = []
+        while seqs.count < 10, let f = try c.readFrame() {
+            if case .info(_, "written", let p) = f, let n = p["seq"]?.intValue { seqs.append(n) }
+        }
+        #expect(seqs == Array(2...11))
+        #expect(try hits(c, "version") == ["same"])
+        guard case .info(_, _, let p)? = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["same"]]).first
+        else { return }
+        #expect(p["results"]?.arrayValue?.first?.objectValue?["title"] == "version 9")
+    }
+
     @Test func indicesWithoutDataDirTakeNoWrites() throws {
         let d = try DaemonProcess(config: ["searchables": ["books": ["data": "books.ndjson"]]], files: ["books.ndjson": Self.initial])
         defer { d.stop() }
