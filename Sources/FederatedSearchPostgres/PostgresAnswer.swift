@@ -6,13 +6,13 @@ struct PostgresAnswer: Sendable {
     var nbHits: Int
     var facets: [(attribute: String, rows: PGRows)]
 
-    /// Runs `plan` on `session`: the hits, the count when the page is past the end (the hits'
-    /// window count is then missing), the facets.
+    /// Runs `plan` on `session`: the hits, the count when the page is empty (past the end, or
+    /// `hitsPerPage` 0: the hits' window count is then missing), the facets.
     init(plan: PostgresQueryPlan, session: QuerySession) throws {
         hits = try session.execute(plan.hits)
         if let first = hits.rows.first {
             nbHits = first[2].flatMap { Int($0) } ?? 0
-        } else if plan.offset > 0 {
+        } else if plan.offset > 0 || plan.limit == 0 {
             let total = try session.execute(plan.count).rows.first?.first ?? nil
             nbHits = total.flatMap { Int($0) } ?? 0
         } else {
