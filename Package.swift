@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FederatedSearchEngine", targets: ["FederatedSearchEngine"]),
         .library(name: "FederatedSearchClient", targets: ["FederatedSearchClient"]),
         .library(name: "FederatedSearchBackends", targets: ["FederatedSearchBackends"]),
+        .library(name: "FederatedSearchPostgres", targets: ["FederatedSearchPostgres"]),
     ],
     targets: [
         // C library, reached through one system-library target and imported only by the daemon module.
@@ -28,6 +29,12 @@ let package = Package(
             name: "CSystemd",
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
+        ),
+        // libpq, PostgreSQL's client library. Imported only by the postgres backend module.
+        .systemLibrary(
+            name: "CLibpq",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         // glibc declarations missing from Swift's Glibc module (malloc_trim, struct ucred).
         .systemLibrary(name: "CGlibcExtras"),
@@ -48,11 +55,18 @@ let package = Package(
             name: "FederatedSearchBackends", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
             swiftSettings: strict
         ),
+        // The `postgres` kind: full-text search of a PostgreSQL table over a libpq connection pool.
+        // The only importer of CLibpq.
+        .target(
+            name: "FederatedSearchPostgres", dependencies: ["FederatedSearchCore", "FederatedSearchBackends", "CLibpq"],
+            swiftSettings: strict
+        ),
         // The daemon: libevent loop, listener, connections, config. The only importer of CLibevent.
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchStorage", "CLibevent", "CSystemd",
+                           "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
+                           "FederatedSearchStorage", "CLibevent", "CSystemd",
                            "CGlibcExtras"],
             swiftSettings: strict
         ),
@@ -100,7 +114,8 @@ let package = Package(
                 swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchBackendsTests",
-            dependencies: ["FederatedSearchBackends", "FederatedSearchProtocol", "BookshelfBackend", "BackendTestSupport"],
+            dependencies: ["FederatedSearchBackends", "FederatedSearchProtocol", "FederatedSearchPostgres", "BookshelfBackend",
+                           "BackendTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import FederatedSearchBackends
 import FederatedSearchCore
+import FederatedSearchPostgres
 
 /// Builds a searchable of one backend kind from its config.
 public typealias BackendFactory = @Sendable (BackendContext) throws -> any Searchable
@@ -37,6 +38,7 @@ public struct BackendRegistry: Sendable {
         r.register("embedded", EmbeddedBackend.make)
         r.register("http") { context in try HTTPBackend(context.backendConfig) }
         r.register("fedsearchd") { context in try RemoteDaemonBackend(context.backendConfig) }
+        r.register("postgres") { context in try PostgresBackend(context.backendConfig) }
         return r
     }
 

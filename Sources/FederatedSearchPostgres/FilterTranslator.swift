@@ -1,0 +1,62 @@
+import FederatedSearchCore
+
+/// Translates a parsed filter (`SearchParameters.filter`) into a SQL condition whose values
+/// are bound as parameters of the statement being built.
+///
+/// | filter | SQL |
+/// |---|---|
+/// | `a:v` | `d."a"::text = $n` |
+/// | `a op x` | `d."a" op $n::float8` (`!=` is `<>`) |
+/// | `a:lo TO hi` | `d."a" BETWEEN $n::float8 AND $m::float8` |
+/// | `_tags:t` | `$n = ANY(d."_tags")` (a `text[]` column named in `facets`) |
+/// | `NOT x` | `NOT coalesce(x, false)` (rows where the column is NULL pass) |
+/// | `x AND y`, `x OR y` | `(x AND y)`, `(x OR y)` |
+///
+/// Only columns listed in the config's `facets` may be filtered on; any other attribute is an
+/// `invalid_filter` error naming it.
+enum FilterTranslator {
+    /// The condition for `filter`, binding its values into `statement`.
+    static func condition(
+        _ filter: FilterExpression, config: PostgresConfig, binding statement: inout SQLStatement
+    ) throws(SearchError) -> String {
+        switch filter {
+        case .and(let xs):
+            guard !xs.isEmpty else { return "TRUE" }
+            var parts: [String] = []
+            for x in xs { parts.append(try condition(x, config: config, binding: &statement)) }
+            return "(" + parts.joined(separator: " AND ") + ")"
+        case .or(let xs):
+            guard !xs.isEmpty else { return "FALSE" }
+            var parts: [String] = []
+            for x in xs { parts.append(try condition(x, config: config, binding: &statement)) }
+            return "(" + parts.joined(separator: " OR ") + ")"
+        case .not(let x):
+            return "(NOT coalesce(\(try condition(x, config: config, binding: &statement)), false))"
+        case .facet(let attribute, let value):
+            let column = try facetColumn(attribute, config)
+            return "(d.\(column.quoted)::text = \(statement.bind(value)))"
+        case .numeric(let attribute, let op, let value):
+            let column = try facetColumn(attribute, config)
+            let sqlOp = op == .notEqual ? "<>" : op.rawValue
+            return "(d.\(column.quoted) \(sqlOp) \(statement.bind(value))::float8)"
+        case .range(let attribute, let lower, let upper):
+            let column = try facetColumn(attribute, config)
+            let lo = statement.bind(lower)
+            let hi = statement.bind(upper)
+            return "(d.\(column.quoted) BETWEEN \(lo)::float8 AND \(hi)::float8)"
+        case .tag(let tag):
+            let column = try facetColumn("_tags", config)
+            return "(\(statement.bind(tag)) = ANY(d.\(column.quoted)))"
+        }
+    }
+
+    private static func facetColumn(_ attribute: String, _ config: PostgresConfig) throws(SearchError) -> SQLIdentifier {
+        guard let column = config.facet(named: attribute) else {
+            let known = config.facets.map(\.name).joined(separator: ", ")
+            throw SearchError(
+                .invalidFilter,
+                "cannot filter on '\(attribute)': it is not one of the table's facets (\(known.isEmpty ? "none configured" : known))")
+        }
+        return column
+    }
+}
