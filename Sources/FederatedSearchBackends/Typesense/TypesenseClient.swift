@@ -17,15 +17,19 @@ import FederatedSearchCore
 public struct TypesenseClient: SearchClient {
     /// The backend's answer: the parsed body and the request it answers.
     public struct Answer: Sendable {
+        /// The parsed JSON answer.
         public var body: JSONValue
+        /// The request it answers (paging, facets and tags for the mapping).
         public var request: TypesenseRequest
     }
 
     /// The searchable's name, prefixed to error messages.
     public let name: String
+    /// The backend's options.
     public let config: TypesenseConfig
     private let transport: HTTPTransport
 
+    /// A client with its own connections to the server (up to `config.maxConnections`).
     public init(name: String, config: TypesenseConfig) {
         self.name = name
         self.config = config

@@ -8,15 +8,19 @@ public struct TypesenseRequest: Sendable, Equatable {
     public var items: [(name: String, value: String)]
     /// The page asked for (from 0, as in the daemon's parameters).
     public var page: Int
+    /// The page size (`per_page`).
     public var hitsPerPage: Int
     /// The words of the query, lowercased (for `matchedWords` and the score's denominator).
     public var queryWords: [String]
     /// The facets asked for (after `facetBy`), in the query's order.
     public var facets: [String]
+    /// The most values kept per facet (`max_facet_values`).
     public var maxValuesPerFacet: Int
     /// The searched fields, given a `_highlightResult` entry on every hit.
     public var highlightFields: [String]
+    /// The query's `highlightPreTag`, sent as `highlight_start_tag`.
     public var preTag: String
+    /// The query's `highlightPostTag`, sent as `highlight_end_tag`.
     public var postTag: String
     /// When the answer stops being useful.
     public var deadline: ContinuousClock.Instant?
