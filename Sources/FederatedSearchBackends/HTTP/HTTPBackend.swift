@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import FederatedSearchCore
-import Synchronization
 
 /// The `http` backend: an existing REST search endpoint, entirely described in JSON config
 /// (see ``HTTPBackendConfig`` and ``HTTPResponseMapping``).
@@ -16,7 +15,7 @@ import Synchronization
 public final class HTTPBackend: Searchable {
     public let name: String
     public let config: HTTPBackendConfig
-    private let session: URLSession
+    private let transport: HTTPTransport
 
     /// Builds the backend from its config options.
     public convenience init(_ config: BackendConfig) throws(SearchError) {
@@ -26,16 +25,8 @@ public final class HTTPBackend: Searchable {
     public init(name: String, config: HTTPBackendConfig) {
         self.name = name
         self.config = config
-        let c = URLSessionConfiguration.ephemeral
-        c.httpMaximumConnectionsPerHost = config.maxConnections
-        c.requestCachePolicy = .reloadIgnoringLocalCacheData
-        c.urlCache = nil
-        c.httpCookieStorage = nil
-        c.timeoutIntervalForResource = 600
-        session = URLSession(configuration: c)
+        transport = HTTPTransport(maxConnections: config.maxConnections)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     public var description: SearchableDescription {
         SearchableDescription(kind: "http", documentCount: nil, searchableAttributes: [], attributesForFaceting: [])
@@ -44,7 +35,7 @@ public final class HTTPBackend: Searchable {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         try Task.checkCancellation()
         let request = try makeRequest(query)
-        let (data, status) = try await perform(request)
+        let (data, status) = try await transport.perform(request, name: name)
         guard (200..<300).contains(status) else {
             throw SearchError(.backendHTTPError, "\(name): HTTP \(status) from \(config.method) \(Self.redacted(request.url))")
         }
@@ -81,83 +72,10 @@ public final class HTTPBackend: Searchable {
         return request
     }
 
-    /// The request's own timeout: the time left before the deadline (30 s without one), rounded
-    /// up to whole seconds because FoundationNetworking on Linux truncates it to whole seconds
-    /// (so 0.9 s would time out at once). The deadline itself is exact: the fan-out cancels the
-    /// search at the deadline, and cancellation cancels the request.
+    /// The request's timeout: see ``HTTPTransport/timeoutInterval(until:)``.
     static func timeoutInterval(until deadline: ContinuousClock.Instant?) -> Double {
-        guard let deadline else { return 30 }
-        let c = (deadline - ContinuousClock.now).components
-        return max(1, (Double(c.seconds) + Double(c.attoseconds) / 1e18).rounded(.up))
+        HTTPTransport.timeoutInterval(until: deadline)
     }
 
-    /// Runs the request; cancelling the calling task cancels it.
-    private func perform(_ request: URLRequest) async throws -> (Data, Int) {
-        let handle = RequestHandle()
-        let method = config.method
-        let name = name
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, Int), any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: Self.transportError(error, name: name, method: method, url: request.url))
-                    } else if let http = response as? HTTPURLResponse {
-                        continuation.resume(returning: (data ?? Data(), http.statusCode))
-                    } else {
-                        continuation.resume(throwing: SearchError(.backendBadResponse, "\(name): not an HTTP response"))
-                    }
-                }
-                if handle.start(task) { task.resume() } else { continuation.resume(throwing: CancellationError()) }
-            }
-        } onCancel: {
-            handle.cancel()
-        }
-    }
-
-    static func transportError(_ error: any Error, name: String, method: String, url: URL?) -> any Error {
-        if let e = error as? URLError {
-            switch e.code {
-            case .cancelled: return CancellationError()
-            case .timedOut: return SearchError(.timeout, "\(name): \(method) \(redacted(url)) timed out")
-            default: break
-            }
-        }
-        return SearchError(.backendError, "\(name): \(method) \(redacted(url)) failed: \(error.localizedDescription)")
-    }
-
-    /// The URL without its query string, for messages (the query string repeats the user's input).
-    static func redacted(_ url: URL?) -> String {
-        guard let url, var c = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(invalid URL)" }
-        c.query = nil
-        c.fragment = nil
-        c.user = nil
-        c.password = nil
-        return c.string ?? "(invalid URL)"
-    }
-}
-
-/// The running request of one search, so that cancellation can reach it from another thread.
-private final class RequestHandle: Sendable {
-    private struct State {
-        var task: URLSessionDataTask?
-        var cancelled = false
-    }
-    private let state = Mutex(State())
-
-    /// Records the task; false when the search was already cancelled (the task must not start).
-    func start(_ task: URLSessionDataTask) -> Bool {
-        state.withLock { s in
-            if s.cancelled { return false }
-            s.task = task
-            return true
-        }
-    }
-
-    func cancel() {
-        let task = state.withLock { s in
-            s.cancelled = true
-            return s.task
-        }
-        task?.cancel()
-    }
+    static func redacted(_ url: URL?) -> String { HTTPTransport.redacted(url) }
 }
