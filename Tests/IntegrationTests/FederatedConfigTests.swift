@@ -4,8 +4,10 @@ import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
 
-/// `Configs/federated.json` as the README runs it: products from its own embedded index,
-/// movies from the demo daemon (`Configs/fedsearchd.json`) through the `fedsearchd` backend.
+/// `Configs/federated.json`: products from the embedded index, movies from PostgreSQL, a shop
+/// from Typesense (scripts/federated-demo.sh runs it for real; the postgres and typesense
+/// suites test those kinds against real servers). Here: the config is valid as shipped, and the
+/// same products index federates another daemon's movies through the `fedsearchd` backend.
 @Suite(.serialized)
 struct FederatedConfigTests {
     static let configs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,9 +32,8 @@ struct FederatedConfigTests {
         let demo = try DaemonProcess(config: try Self.load("fedsearchd.json"))
         defer { demo.stop() }
         let federated = try DaemonProcess(config: try Self.load("federated.json") { s in
-            guard case .object(var movies)? = s["movies"] else { return }
-            movies["socket"] = .string(demo.socketPath)
-            s["movies"] = .object(movies)
+            s["movies"] = ["backend": "fedsearchd", "socket": .string(demo.socketPath), "index": "movies", "timeoutMs": 800]
+            s["shop"] = nil
         })
         defer { federated.stop() }
         let frames = try federated.connect().roundTrip([
@@ -47,5 +48,27 @@ struct FederatedConfigTests {
         }
         #expect(movies.first?.hits.first?.attributes["title"]?.stringValue?.hasPrefix("Star Wars") == true)
         #expect(frames.contains { if case .merged = $0 { return true } else { return false } })
+    }
+
+    @Test func theShippedConfigIsValid() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("federated.json").path
+        try JSONWriter.string(.object(try Self.load("federated.json"))).write(toFile: path, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearchd")
+        p.arguments = ["--check-config", path]
+        p.environment = ProcessInfo.processInfo.environment.merging(["TYPESENSE_API_KEY": "check"]) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(errors)")
+        #expect(text.contains("movies: postgres"))
+        #expect(text.contains("shop: typesense"))
     }
 }
