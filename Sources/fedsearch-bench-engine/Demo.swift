@@ -13,7 +13,7 @@ import Foundation
 /// `--dump FILE` writes every query's full response (minus `processingTimeMS`), one per
 /// line, instead of timing, so that two builds can be compared for identical results.
 /// `DEMO_NO_HIGHLIGHT=1` times with `attributesToHighlight: []`; `DEMO_REPEAT=n` repeats
-/// each query n times (default 200).
+/// each query n times (default 200); `DEMO_QUERY=movies:amer` times one query only.
 enum Demo {
     static let movieQueries: [(String, [String])] = [
         ("single", ["star", "love", "war", "night", "john", "drama", "western", "comedy", "murder", "paramount",
@@ -91,6 +91,20 @@ enum Demo {
         }
 
         var sink = 0
+        // DEMO_QUERY=index:text times that one query only (for profiling).
+        if let one = env["DEMO_QUERY"], let colon = one.firstIndex(of: ":"),
+            let index = indices.first(where: { $0.0 == String(one[..<colon]) })?.1
+        {
+            let query = SearchQuery(text: String(one[one.index(after: colon)...]), parameters: parameters)
+            var lat: [Double] = []
+            for _ in 0..<repeats {
+                let start = nanos()
+                sink &+= try index.searchSync(query).nbHits
+                lat.append(Double(nanos() - start) / 1000)
+            }
+            print("p50 \(percentile(lat, 50)) us, p99 \(percentile(lat, 99)) us (\(sink))")
+            return
+        }
         var report: [(String, JSONValue)] = [("highlight", .bool(!noHighlight))]
         for (name, index) in indices {
             let classes = name == "movies" ? movieQueries : productQueries

@@ -4,6 +4,43 @@ struct TermSpan: Equatable {
     var hi: Int
     /// `typos << 1 | nonExact` (see ``MatchFlags``).
     var flags: UInt32
+
+    /// The same term ids as `spans`, each with its best (lowest) flags, as disjoint ranges
+    /// ascending by id, neighbours with equal flags merged. A word's spans overlap (a typo
+    /// prefix subtree holds the exact prefix range); disjoint spans let a document's postings
+    /// be matched against them by merging two ascending lists.
+    static func normalized(_ spans: [TermSpan]) -> [TermSpan] {
+        let live = spans.filter { $0.lo < $0.hi }
+        if live.count <= 1 { return live }
+        var events: [(at: Int, flags: Int, delta: Int)] = []
+        events.reserveCapacity(live.count * 2)
+        for s in live {
+            events.append((s.lo, Int(s.flags), 1))
+            events.append((s.hi, Int(s.flags), -1))
+        }
+        events.sort { $0.at < $1.at }
+        var open = [Int](repeating: 0, count: 16)
+        var out: [TermSpan] = []
+        var i = 0
+        var from = events[0].at
+        while i < events.count {
+            let at = events[i].at
+            if at > from, let best = open.firstIndex(where: { $0 > 0 }) {
+                let flags = UInt32(best)
+                if let last = out.last, last.hi == from, last.flags == flags {
+                    out[out.count - 1].hi = at
+                } else {
+                    out.append(TermSpan(lo: from, hi: at, flags: flags))
+                }
+            }
+            while i < events.count && events[i].at == at {
+                open[events[i].flags] += events[i].delta
+                i += 1
+            }
+            from = at
+        }
+        return out
+    }
 }
 
 /// Packs how a word matched a document into the top 4 bits of a hit; lower is better, so the
