@@ -109,21 +109,20 @@ struct Highlighter {
             var marks: [(start: Int, end: Int)] = []
             var units: UInt64 = 0
             var fully = true, any = false
-            analyzer.scanner.scan(text, trackOffsets: true) { w in
+            var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
+            for c in candidates { lengths |= c.count < 64 ? 1 << UInt64(c.count) : 1 << 63 }
+            analyzer.scanner.scan(text, trackOffsets: false) { w in
                 any = true
-                let folded = w.folded
-                guard candidates.contains(where: { $0.count == folded.count && $0.elementsEqual(folded) }),
-                    let m = matcher.match(folded)
+                let n = w.folded.count
+                guard lengths & (n < 64 ? 1 << UInt64(n) : 1 << 63) != 0,
+                    candidates.contains(where: { $0.count == n && $0.elementsEqual(w.folded) }),
+                    let m = matcher.match(w.folded)
                 else {
                     fully = false
                     return
                 }
                 units |= 1 << UInt64(m.unit)
-                var end = w.end
-                for e in w.scalarEnds where e.folded >= m.length {
-                    end = e.original
-                    break
-                }
+                let end = m.length >= n ? w.end : analyzer.scanner.originalEnd(text, wordStart: w.start, coveringFolded: m.length)
                 marks.append((w.start, end))
                 if end < w.end { fully = false }
             }
