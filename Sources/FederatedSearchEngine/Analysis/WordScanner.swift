@@ -36,7 +36,14 @@ struct WordScanner: Sendable {
     /// tables, other scalars are decoded and go through ``ScalarFolding``.
     func scan(_ text: String, trackOffsets: Bool, _ body: (ScannedWord) -> Void) {
         var text = text
-        text.withUTF8 { scan($0, trackOffsets: trackOffsets, body) }
+        text.withUTF8 { scan($0, trackOffsets: trackOffsets) { body($0); return true } }
+    }
+
+    /// Like ``scan(_:trackOffsets:_:)`` without offsets, but stops after the first word for
+    /// which `body` returns false.
+    func scan(_ text: String, while body: (ScannedWord) -> Bool) {
+        var text = text
+        text.withUTF8 { scan($0, trackOffsets: false, body) }
     }
 
     /// The UTF-8 offset in `text` reached once the word starting at `wordStart` has
@@ -54,18 +61,22 @@ struct WordScanner: Sendable {
         return end
     }
 
-    private func scan(_ bytes: UnsafeBufferPointer<UInt8>, trackOffsets: Bool, _ body: (ScannedWord) -> Void) {
+    private func scan(_ bytes: UnsafeBufferPointer<UInt8>, trackOffsets: Bool, _ body: (ScannedWord) -> Bool) {
         var word = ScannedWord()
         word.folded.reserveCapacity(32)
         var inWord = false
         var joinerPending = false
         var offset = 0
-        let n = bytes.count
+        var n = bytes.count
+        var stopped = false
 
         func close() {
             if inWord {
                 word.end = offset
-                if !word.folded.isEmpty { body(word) }
+                if !word.folded.isEmpty && !stopped && !body(word) {
+                    stopped = true
+                    n = 0  // ends the loop
+                }
                 inWord = false
             }
         }

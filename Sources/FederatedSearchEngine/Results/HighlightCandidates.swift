@@ -49,7 +49,14 @@ struct HighlightCandidates {
 
     /// Per attribute slot, the candidate terms that document `doc` holds there.
     func terms(of doc: UInt32) -> [[Int]] {
+        var last: [Int] = []
+        return terms(of: doc, lastPosition: &last)
+    }
+
+    /// ``terms(of:)``, and per slot the last word position where a candidate occurs (-1: none).
+    func terms(of doc: UInt32, lastPosition: inout [Int]) -> [[Int]] {
         var out = [[Int]](repeating: [], count: text.slots.count)
+        lastPosition = [Int](repeating: -1, count: text.slots.count)
         let forward = text.forward, postings = text.postings
         let s = Int(forward.start[Int(doc)]), e = Int(forward.start[Int(doc) + 1])
         let n = los.count
@@ -64,6 +71,7 @@ struct HighlightCandidates {
                 var seen: UInt64 = 0
                 for packed in postings.positions[postings.positionRange(Int(p))] {
                     let slot = Int(PostingStore.slot(packed))
+                    lastPosition[slot] = max(lastPosition[slot], Int(PostingStore.word(packed)))
                     if slot < 64 {
                         if seen & (1 << UInt64(slot)) != 0 { continue }
                         seen |= 1 << UInt64(slot)

@@ -90,7 +90,11 @@ struct Highlighter {
     /// `candidates` among the terms the query can match there (``HighlightCandidates``): the
     /// same result as ``highlight(_:)``, but a value with no candidate is not scanned, and
     /// only words equal to a candidate go through the matcher.
-    func highlight(_ value: JSONValue, candidates: [ArraySlice<UInt8>]) -> JSONValue? {
+    ///
+    /// `through`: for a value that is the attribute's one string (word `i` is at position `i`),
+    /// the last position of a candidate and the attribute's word count: the scan stops after
+    /// that word (every later word is unmarked, so the rest is copied as it is).
+    func highlight(_ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil) -> JSONValue? {
         switch value {
         case .array(let items): return .array(items.compactMap { highlight($0, candidates: candidates) })
         case .object(let o):
@@ -111,20 +115,25 @@ struct Highlighter {
             var fully = true, any = false
             var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
             for c in candidates { lengths |= c.count < 64 ? 1 << UInt64(c.count) : 1 << 63 }
-            analyzer.scanner.scan(text, trackOffsets: false) { w in
+            var index = 0
+            let stopAfter = through?.last ?? Int.max
+            if let through, through.words > through.last + 1 { fully = false }
+            analyzer.scanner.scan(text) { w in
                 any = true
+                defer { index += 1 }
                 let n = w.folded.count
                 guard lengths & (n < 64 ? 1 << UInt64(n) : 1 << 63) != 0,
                     candidates.contains(where: { $0.count == n && $0.elementsEqual(w.folded) }),
                     let m = matcher.match(w.folded)
                 else {
                     fully = false
-                    return
+                    return index < stopAfter
                 }
                 units |= 1 << UInt64(m.unit)
                 let end = m.length >= n ? w.end : analyzer.scanner.originalEnd(text, wordStart: w.start, coveringFolded: m.length)
                 marks.append((w.start, end))
                 if end < w.end { fully = false }
+                return index < stopAfter
             }
             if marks.isEmpty {
                 o.appendUnchecked("value", .string(text))

@@ -32,13 +32,21 @@ extension QueryExecutor {
             let document = index.documents[Int(doc)]
             var highlight = JSONObject()
             var slotTerms: [[Int]]? = nil
+            var lastPosition: [Int] = []
             for path in expand(highlightPaths, document) {
                 if unretrievable.contains(path.name) { continue }
                 guard let v = path.value(in: document) else { continue }
                 if let candidates, let slot = slotOfName[path.name] {
-                    if slotTerms == nil { slotTerms = candidates.terms(of: doc) }
+                    if slotTerms == nil { slotTerms = candidates.terms(of: doc, lastPosition: &lastPosition) }
                     let terms = slotTerms![slot].map { dictionary.term($0) }
-                    if let h = highlighter.highlight(v, candidates: terms) { highlight.appendUnchecked(path.name, h) }
+                    // A lone string's words are at positions 0, 1, ...: its scan can stop at the
+                    // last candidate (word counts are capped at 65535: beyond, scan it whole).
+                    var through: (last: Int, words: Int)? = nil
+                    let words = Int(index.text.fieldLength[Int(doc) * index.text.slots.count + slot])
+                    if case .string = v, words < Int(UInt16.max) { through = (lastPosition[slot], words) }
+                    if let h = highlighter.highlight(v, candidates: terms, through: through) {
+                        highlight.appendUnchecked(path.name, h)
+                    }
                 } else if let h = highlighter.highlight(v) {
                     highlight.appendUnchecked(path.name, h)
                 }
