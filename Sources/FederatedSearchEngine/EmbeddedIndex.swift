@@ -73,12 +73,14 @@ public final class EmbeddedIndex: Searchable {
         try run(query)
     }
 
-    /// Runs a query; `pruning: false` ranks every candidate (for tests comparing the two).
-    func run(_ query: SearchQuery, pruning: Bool = true) throws -> SearchResults {
+    /// Runs a query; `pruning: false` ranks every candidate and `fastHighlight: false`
+    /// highlights every attribute word by word (for tests comparing the two).
+    func run(_ query: SearchQuery, pruning: Bool = true, fastHighlight: Bool = true) throws -> SearchResults {
         var scratch = scratchPool.take()
         defer { scratchPool.give(scratch) }
         var executor = QueryExecutor(index: snapshot, name: name, query: query)
         executor.pruning = pruning
+        executor.fastHighlight = fastHighlight
         return try executor.execute(scratch: &scratch)
     }
 }

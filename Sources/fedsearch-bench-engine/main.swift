@@ -11,6 +11,7 @@
 //
 // With `--eval DIR` it measures ranking quality on a BEIR-layout collection instead
 // (see Evaluation.swift):  .build/release/fedsearch-bench-engine --eval ../shared/datasets/cranfield
+// With `--demo CONFIG_DIR` it times realistic queries on the daemon's demo config (see Demo.swift).
 
 import FederatedSearchCore
 import FederatedSearchEngine
@@ -46,6 +47,10 @@ func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--eval" {
     do { try Evaluation.run(directory: CommandLine.arguments[2]) } catch { fail("\(error)") }
+    exit(0)
+}
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "--demo" {
+    do { try Demo.run(arguments: Array(CommandLine.arguments.dropFirst(2))) } catch { fail("\(error)") }
     exit(0)
 }
 

@@ -32,3 +32,78 @@ struct PostingSpan: Equatable {
     var hi: UInt32
     var flags: UInt32
 }
+
+/// The posting spans of a word that share one flags value, ascending and disjoint.
+struct PostingLevel {
+    var flags: UInt32
+    var los: [UInt32]
+    var his: [UInt32]
+}
+
+extension PostingSpan {
+    /// Disjoint ascending spans grouped by flags, best (lowest) flags first.
+    static func levels(_ spans: [PostingSpan]) -> [PostingLevel] {
+        var out: [PostingLevel] = []
+        for f in Set(spans.map(\.flags)).sorted() {
+            let group = spans.filter { $0.flags == f }.sorted { $0.lo < $1.lo }
+            out.append(PostingLevel(flags: f, los: group.map(\.lo), his: group.map(\.hi)))
+        }
+        return out
+    }
+}
+
+extension ForwardIndex {
+    /// The best hit (lowest `flags << 28 | posting`) of document `doc` among the postings of
+    /// `levels`, or `UInt32.max`. Per level, best first, the document's ascending postings and
+    /// the level's ascending disjoint spans are merged, galloping in the longer list, so the
+    /// cost is about the shorter list times the log of the longer, never their product.
+    @inline(__always)
+    static func bestHit(_ doc: UInt32, _ levels: [PostingLevel], start: [UInt32], postings: [UInt32]) -> UInt32 {
+        let s = Int(start[Int(doc)]), e = Int(start[Int(doc) &+ 1])
+        if s == e { return .max }
+        for level in levels {
+            let n = level.los.count
+            if n <= e - s {
+                // Span-driven: the first posting at or after each span's start.
+                var i = s
+                for k in 0..<n {
+                    let lo = level.los[k]
+                    if postings[i] < lo { i = gallop(postings, from: i, to: e) { $0 < lo } }
+                    if i == e { break }
+                    if postings[i] < level.his[k] { return level.flags << MatchFlags.shift | postings[i] }
+                }
+            } else {
+                // Posting-driven: the last span starting at or before each posting.
+                var k = 0
+                for i in s..<e {
+                    let p = postings[i]
+                    if level.los[k] > p { continue }
+                    k = gallop(level.los, from: k, to: n) { $0 <= p } - 1
+                    if p < level.his[k] { return level.flags << MatchFlags.shift | p }
+                    if k == n - 1 && p >= level.his[k] { break }
+                }
+            }
+        }
+        return .max
+    }
+
+    /// The first index in `from..<to` where `before` fails (it holds on a prefix of the range
+    /// and `before(list[from])` holds), or `to`.
+    @inline(__always)
+    static func gallop(_ list: [UInt32], from: Int, to: Int, _ before: (UInt32) -> Bool) -> Int {
+        var lo = from, step = 1
+        var hi = from &+ 1
+        while hi < to && before(list[hi]) {
+            lo = hi
+            step &<<= 1
+            hi = lo &+ step
+        }
+        if hi > to { hi = to }
+        lo &+= 1
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if before(list[mid]) { lo = mid &+ 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

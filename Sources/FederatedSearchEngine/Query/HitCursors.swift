@@ -27,10 +27,10 @@ struct HitCursors {
     /// The hit of word `w` in `doc`, or `UInt32.max` when the word is absent from it.
     @inline(__always) mutating func hit(_ w: Int, _ doc: UInt32) -> UInt32 {
         let word = words[w]
-        if word.isDeferred { return bestHit(doc, word.spans) }
+        if word.isDeferred { return bestHit(doc, word.levels) }
         if let docBits = word.docBits {
             guard docBits[Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0 else { return .max }
-            return bestHit(doc, word.spans)
+            return bestHit(doc, word.levels)
         }
         if let slot = word.bitmap {
             let i = slot &* wordCount &+ Int(doc >> 6)
@@ -41,7 +41,7 @@ struct HitCursors {
         let c = word.seek(doc, from: cursors[w])
         cursors[w] = c
         guard c < word.count && word.docs[word.docs.startIndex &+ c] == doc else { return .max }
-        return word.spans.isEmpty ? word.hit(c) : bestHit(doc, word.spans)
+        return word.spans.isEmpty ? word.hit(c) : bestHit(doc, word.levels)
     }
 
     /// Writes the hit of each word in `doc` (`UInt32.max` when absent) to `out[base...]`.
@@ -49,16 +49,8 @@ struct HitCursors {
         for w in 0..<words.count { out[base &+ w] = hit(w, doc) }
     }
 
-    /// The best hit (lowest `flags << 28 | posting`) of `doc` among the postings of `spans`.
-    @inline(__always) private func bestHit(_ doc: UInt32, _ spans: [PostingSpan]) -> UInt32 {
-        var best = UInt32.max
-        for k in Int(forwardStart[Int(doc)])..<Int(forwardStart[Int(doc) &+ 1]) {
-            let p = forwardPostings[k]
-            for s in spans where p >= s.lo && p < s.hi {
-                let h = s.flags << MatchFlags.shift | p
-                if h < best { best = h }
-            }
-        }
-        return best
+    /// The best hit (lowest `flags << 28 | posting`) of `doc` among the postings of a word's spans.
+    @inline(__always) private func bestHit(_ doc: UInt32, _ levels: [PostingLevel]) -> UInt32 {
+        ForwardIndex.bestHit(doc, levels, start: forwardStart, postings: forwardPostings)
     }
 }

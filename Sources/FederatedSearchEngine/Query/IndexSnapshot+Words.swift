@@ -1,6 +1,7 @@
 extension IndexSnapshot {
     /// The term ranges a word matches: the word itself, its prefix range, typo variants,
-    /// English inflections and single-word synonyms.
+    /// English inflections and single-word synonyms; disjoint and ascending, each term with
+    /// its best flags (see ``TermSpan/normalized(_:)``).
     func spans(of word: QueryWord, typos: Bool) -> [TermSpan] {
         let dict = text.dictionary
         let key = Array(word.term.utf8)
@@ -31,7 +32,7 @@ extension IndexSnapshot {
                 spans.append(TermSpan(lo: id, hi: id + 1, flags: alternative))
             }
         }
-        return spans
+        return TermSpan.normalized(spans)
     }
 
     /// What a word matches, before its documents are gathered: its term spans, synonym

@@ -11,12 +11,14 @@ extension QueryExecutor {
         let n = index.documentCount
         let typos = typoMode != .disabled
         var words: [WordMatches] = []
+        var termSpans: [[TermSpan]] = []
         var textDocs: [UInt32]
         if parsed.isEmpty {
             textDocs = Array(0..<UInt32(n))
         } else {
             let required = parsed.words.map { !$0.isOptional }
             let plans = parsed.words.map { index.plan($0, typos: typos) }
+            termSpans = plans.map { $0.spans + $0.members.flatMap(\.spans) }
             // A many-term word costlier to gather than to check on a required one-term word's
             // candidates is never gathered: it is checked on those candidates only.
             var rarest = Int.max
@@ -40,10 +42,10 @@ extension QueryExecutor {
         let restrict = parameters.restrictSearchableAttributes
         let cuts = restrict != nil || typoMode == .min || typoMode == .strict
         if words.count == 1 && words[0].spans.isEmpty && filters.all == nil && parsed.excluded.isEmpty && !cuts {
-            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]))
+            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]), termSpans: termSpans)
         }
         if !cuts {  // ranking looks up the hits of the documents it visits
-            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: nil)
+            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: nil, termSpans: termSpans)
         }
         var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words, text: index.text)
         try check.now()
@@ -68,7 +70,8 @@ extension QueryExecutor {
                 textDocs = docs
             }
         }
-        return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .table(hits, width: words.count))
+        return TextMatch(
+            words: words, textDocs: textDocs, docs: docs, hits: .table(hits, width: words.count), termSpans: termSpans)
     }
 
     /// Documents containing any excluded term (exact terms only).

@@ -10,6 +10,9 @@ struct QueryExecutor {
     /// Whether ranking may skip documents that cannot enter the page (off only in tests,
     /// which check that pruning changes nothing).
     var pruning = true
+    /// Whether highlighting may skip the attributes and words that the forward index shows
+    /// cannot match (off only in tests, which check that it changes nothing).
+    var fastHighlight = true
 
     init(index: IndexSnapshot, name: String, query: SearchQuery) {
         self.index = index
@@ -84,6 +87,9 @@ struct TextMatch {
     var docs: [UInt32]
     /// Word hits of `docs`, row by row; nil when ranking looks them up as it visits documents.
     var hits: HitTable?
+    /// Per query word, the term spans it was planned with (a group's: its members'), so
+    /// that highlighting knows which terms can match without expanding the words again.
+    var termSpans: [[TermSpan]] = []
 }
 
 /// The page a query asks for.

@@ -4,6 +4,43 @@ struct TermSpan: Equatable {
     var hi: Int
     /// `typos << 1 | nonExact` (see ``MatchFlags``).
     var flags: UInt32
+
+    /// The same term ids as `spans`, each with its best (lowest) flags, as disjoint ranges
+    /// ascending by id, neighbours with equal flags merged. A word's spans overlap (a typo
+    /// prefix subtree holds the exact prefix range); disjoint spans let a document's postings
+    /// be matched against them by merging two ascending lists.
+    static func normalized(_ spans: [TermSpan]) -> [TermSpan] {
+        let live = spans.filter { $0.lo < $0.hi }
+        if live.count <= 1 { return live }
+        var events: [(at: Int, flags: Int, delta: Int)] = []
+        events.reserveCapacity(live.count * 2)
+        for s in live {
+            events.append((s.lo, Int(s.flags), 1))
+            events.append((s.hi, Int(s.flags), -1))
+        }
+        events.sort { $0.at < $1.at }
+        var open = [Int](repeating: 0, count: 16)
+        var out: [TermSpan] = []
+        var i = 0
+        var from = events[0].at
+        while i < events.count {
+            let at = events[i].at
+            if at > from, let best = open.firstIndex(where: { $0 > 0 }) {
+                let flags = UInt32(best)
+                if let last = out.last, last.hi == from, last.flags == flags {
+                    out[out.count - 1].hi = at
+                } else {
+                    out.append(TermSpan(lo: from, hi: at, flags: flags))
+                }
+            }
+            while i < events.count && events[i].at == at {
+                open[events[i].flags] += events[i].delta
+                i += 1
+            }
+            from = at
+        }
+        return out
+    }
 }
 
 /// Packs how a word matched a document into the top 4 bits of a hit; lower is better, so the
@@ -42,7 +79,6 @@ struct TypoSearch {
     let query: [UInt32]
     let maxTypos: Int
     let prefix: Bool
-    private var rows: [Int]
     private(set) var spans: [TermSpan] = []
 
     init(dictionary: TermDictionary, query: [UInt8], maxTypos: Int, prefix: Bool) {
@@ -50,74 +86,116 @@ struct TypoSearch {
         self.query = String(decoding: query, as: UTF8.self).unicodeScalars.map(\.value)
         self.maxTypos = maxTypos
         self.prefix = prefix
-        rows = [Int](repeating: 0, count: (self.query.count + maxTypos + 3) * (self.query.count + 1))
     }
 
     /// Runs the search; matches with at least one typo are in ``spans`` (exact and plain
     /// prefix matches are the caller's).
     mutating func run() {
         let m = query.count
-        for k in 0...m { rows[k] = k }
-        descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0)
-    }
-
-    /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes. `level`
-    /// is the number of complete characters in those bytes (the table row), `last` the last of
-    /// them; `partial` holds the bits of a character still missing `pending` bytes.
-    private mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int) {
-        let m = query.count
-        let width = m + 1
-        let row = level * width
-        var i = lo
-        if pending > 0 {
-            // Inside a character: no table row to check, and no valid term ends here.
-            if i < hi && dictionary.length(i) == depth { i += 1 }
-        } else {
-            let distance = rows[row + m]
-            if i < hi && dictionary.length(i) == depth {
-                if !prefix && distance > 0 && distance <= maxTypos {
-                    spans.append(TermSpan(lo: i, hi: i + 1, flags: MatchFlags.make(typos: distance, exact: false)))
+        guard m > 0, dictionary.count > 0, !dictionary.bytes.isEmpty else { return }
+        var rows = [Int32](repeating: 0, count: (m + maxTypos + 3) * (m + 1))
+        for k in 0...m { rows[k] = Int32(k) }
+        var found: [TermSpan] = []
+        rows.withUnsafeMutableBufferPointer { rowBuffer in
+            query.withUnsafeBufferPointer { q in
+                dictionary.bytes.withUnsafeBufferPointer { bytes in
+                    dictionary.offsets.withUnsafeBufferPointer { offsets in
+                        var walk = Walk(
+                            bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, query: q.baseAddress!, m: m,
+                            rows: rowBuffer.baseAddress!, rowCount: rowBuffer.count, maxTypos: Int32(maxTypos),
+                            prefix: prefix)
+                        walk.descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0)
+                        found = walk.spans
+                    }
                 }
-                i += 1
-            }
-            if prefix && distance <= maxTypos {
-                if distance == 0 { return }
-                spans.append(TermSpan(lo: lo, hi: hi, flags: MatchFlags.make(typos: distance, exact: false)))
-                var best = distance
-                for k in 0..<m where rows[row + k] < best { best = rows[row + k] }
-                if best >= distance { return }
             }
         }
-        let next = row + width
-        guard next + width <= rows.count else { return }
-        while i < hi {
-            let b = dictionary.byte(i, depth)
-            var a = i + 1, z = hi  // first id in (i, hi) whose byte at depth is above b
-            while a < z {
-                let mid = (a + z) >> 1
-                if dictionary.byte(mid, depth) <= b { a = mid + 1 } else { z = mid }
-            }
-            let (c, need) = Self.decode(b, partial: partial, pending: pending)
-            if need > 0 {
-                descend(lo: i, hi: a, depth: depth + 1, level: level, last: last, partial: c, pending: need)
-                i = a
-                continue
-            }
-            rows[next] = level + 1
-            var rowMin = level + 1
-            for k in 1...m {
-                let cost = query[k - 1] == c ? 0 : 1
-                var v = min(rows[row + k] + 1, rows[next + k - 1] + 1, rows[row + k - 1] + cost)
-                if k > 1 && level > 0 && query[k - 1] == last && query[k - 2] == c {
-                    v = min(v, rows[row - width + k - 2] + 1)
+        spans = found
+    }
+
+    /// The trie walk over raw buffers (valid for the duration of ``run()``).
+    private struct Walk {
+        let bytes: UnsafePointer<UInt8>
+        let offsets: UnsafePointer<UInt32>
+        let query: UnsafePointer<UInt32>
+        let m: Int
+        let rows: UnsafeMutablePointer<Int32>
+        let rowCount: Int
+        let maxTypos: Int32
+        let prefix: Bool
+        var spans: [TermSpan] = []
+
+        @inline(__always) func length(_ id: Int) -> Int { Int(offsets[id &+ 1] &- offsets[id]) }
+        @inline(__always) func byte(_ id: Int, _ depth: Int) -> UInt8 { bytes[Int(offsets[id]) &+ depth] }
+
+        /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes. `level`
+        /// is the number of complete characters in those bytes (the table row), `last` the last of
+        /// them; `partial` holds the bits of a character still missing `pending` bytes.
+        mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int) {
+            let m = self.m
+            let width = m &+ 1
+            let row = level &* width
+            var i = lo
+            if pending > 0 {
+                // Inside a character: no table row to check, and no valid term ends here.
+                if i < hi && length(i) == depth { i &+= 1 }
+            } else {
+                let distance = rows[row &+ m]
+                if i < hi && length(i) == depth {
+                    if !prefix && distance > 0 && distance <= maxTypos {
+                        spans.append(TermSpan(lo: i, hi: i + 1, flags: MatchFlags.make(typos: Int(distance), exact: false)))
+                    }
+                    i &+= 1
                 }
-                rows[next + k] = v
-                if v < rowMin { rowMin = v }
+                if prefix && distance <= maxTypos {
+                    if distance == 0 { return }
+                    spans.append(TermSpan(lo: lo, hi: hi, flags: MatchFlags.make(typos: Int(distance), exact: false)))
+                    var best = distance
+                    for k in 0..<m where rows[row &+ k] < best { best = rows[row &+ k] }
+                    if best >= distance { return }
+                }
             }
-            if rowMin <= maxTypos {
-                descend(lo: i, hi: a, depth: depth + 1, level: level + 1, last: c, partial: 0, pending: 0)
+            let next = row &+ width
+            guard next &+ width <= rowCount else { return }
+            while i < hi {
+                let b = byte(i, depth)
+                // The first id in (i, hi) whose byte at depth is above b: gallop, then bisect
+                // (a child is usually a small part of its parent's range).
+                var a = i &+ 1, step = 1
+                var z = a
+                while z < hi && byte(z, depth) <= b {
+                    a = z &+ 1
+                    z = a &+ step
+                    step &<<= 1
+                }
+                if z > hi { z = hi }
+                while a < z {
+                    let mid = (a &+ z) >> 1
+                    if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
+                }
+                let (c, need) = TypoSearch.decode(b, partial: partial, pending: pending)
+                if need > 0 {
+                    descend(lo: i, hi: a, depth: depth &+ 1, level: level, last: last, partial: c, pending: need)
+                    i = a
+                    continue
+                }
+                let levelUp = Int32(level &+ 1)
+                rows[next] = levelUp
+                var rowMin = levelUp
+                for k in 1...m {
+                    let cost: Int32 = query[k &- 1] == c ? 0 : 1
+                    var v = min(rows[row &+ k] &+ 1, rows[next &+ k &- 1] &+ 1, rows[row &+ k &- 1] &+ cost)
+                    if k > 1 && level > 0 && query[k &- 1] == last && query[k &- 2] == c {
+                        v = min(v, rows[row &- width &+ k &- 2] &+ 1)
+                    }
+                    rows[next &+ k] = v
+                    if v < rowMin { rowMin = v }
+                }
+                if rowMin <= maxTypos {
+                    descend(lo: i, hi: a, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0)
+                }
+                i = a
             }
-            i = a
         }
     }
 

@@ -16,8 +16,14 @@ final class WordMatches {
     /// The bitmap slot (``TermBitmaps``) of the one frequent term this word is, if it is.
     var bitmap: Int? = nil
     /// When not empty, hits are not stored: a document's hit is its best posting within these
-    /// spans, read from the forward index (``hit(_:)`` must not be used).
-    var spans: [PostingSpan] = []
+    /// spans, read from the forward index (``hit(_:)`` must not be used). Disjoint and
+    /// ascending (from normalised term spans).
+    var spans: [PostingSpan] = [] {
+        didSet { levels = PostingSpan.levels(spans) }
+    }
+    /// `spans` grouped by flags, best flags first, each group ascending: a document's best hit
+    /// is its lowest posting in the first group where it has one.
+    private(set) var levels: [PostingLevel] = []
     /// Whether `docs` was left empty because the query's other words are far rarer: the word
     /// is then only checked on their candidates (through `spans`), never enumerated.
     var isDeferred = false

@@ -199,12 +199,27 @@ struct Ranker {
             if spans.isEmpty {
                 tf = Self.matchWeight(h >> MatchFlags.shift) * occurrences(Int(h & MatchFlags.postingMask), doc: doc)
             } else {
+                // Spans are disjoint and ascending: gallop to the last one starting at or
+                // before each of the document's ascending postings.
                 let forward = index.text.forward
-                for k in Int(forward.start[Int(doc)])..<Int(forward.start[Int(doc) + 1]) {
-                    let p = forward.postings[k]
-                    var flags = UInt32.max
-                    for s in spans where p >= s.lo && p < s.hi { flags = min(flags, s.flags) }
-                    if flags != .max { tf += Self.matchWeight(flags) * occurrences(Int(p), doc: doc) }
+                let n = spans.count
+                var k = 0
+                for i in Int(forward.start[Int(doc)])..<Int(forward.start[Int(doc) + 1]) {
+                    let p = forward.postings[i]
+                    if spans[k].lo > p { continue }
+                    var a = k + 1, step = 1
+                    while a < n && spans[a].lo <= p { k = a; a += step; step <<= 1 }
+                    var z = min(a, n)
+                    a = k + 1
+                    while a < z {
+                        let mid = (a + z) >> 1
+                        if spans[mid].lo <= p { k = mid; a = mid + 1 } else { z = mid }
+                    }
+                    if p < spans[k].hi {
+                        tf += Self.matchWeight(spans[k].flags) * occurrences(Int(p), doc: doc)
+                    } else if k == n - 1 {
+                        break
+                    }
                 }
             }
             score += idf[i] * tf * (k1 + 1) / (tf + k1)

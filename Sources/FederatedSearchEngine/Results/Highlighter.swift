@@ -86,6 +86,98 @@ struct Highlighter {
         }
     }
 
+    /// `_highlightResult` of a value of a searchable attribute whose document holds only the
+    /// `candidates` among the terms the query can match there (``HighlightCandidates``): the
+    /// same result as ``highlight(_:)``, but a value with no candidate is not scanned, and
+    /// only words equal to a candidate go through the matcher.
+    ///
+    /// `through`: for a value that is the attribute's one string (word `i` is at position `i`),
+    /// the last position of a candidate and the attribute's word count: the scan stops after
+    /// that word (every later word is unmarked, so the rest is copied as it is).
+    func highlight(_ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil) -> JSONValue? {
+        switch value {
+        case .array(let items): return .array(items.compactMap { highlight($0, candidates: candidates) })
+        case .object(let o):
+            var out = JSONObject()
+            for e in o.entries { if let h = highlight(e.value, candidates: candidates) { out.appendUnchecked(e.key, h) } }
+            return .object(out)
+        default:
+            guard let text = AttributePath.text(of: value) else { return nil }
+            var o = JSONObject()
+            if candidates.isEmpty {
+                o.appendUnchecked("value", .string(text))
+                o.appendUnchecked("matchLevel", "none")
+                o.appendUnchecked("matchedWords", .array([]))
+                return .object(o)
+            }
+            var marks: [(start: Int, end: Int)] = []
+            var units: UInt64 = 0
+            var fully = true, any = false
+            var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
+            for c in candidates { lengths |= c.count < 64 ? 1 << UInt64(c.count) : 1 << 63 }
+            var index = 0
+            let stopAfter = through?.last ?? Int.max
+            if let through, through.words > through.last + 1 { fully = false }
+            analyzer.scanner.scan(text) { w in
+                any = true
+                defer { index += 1 }
+                let n = w.folded.count
+                guard lengths & (n < 64 ? 1 << UInt64(n) : 1 << 63) != 0,
+                    candidates.contains(where: { $0.count == n && $0.elementsEqual(w.folded) }),
+                    let m = matcher.match(w.folded)
+                else {
+                    fully = false
+                    return index < stopAfter
+                }
+                units |= 1 << UInt64(m.unit)
+                let end = m.length >= n ? w.end : analyzer.scanner.originalEnd(text, wordStart: w.start, coveringFolded: m.length)
+                marks.append((w.start, end))
+                if end < w.end { fully = false }
+                return index < stopAfter
+            }
+            if marks.isEmpty {
+                o.appendUnchecked("value", .string(text))
+            } else {
+                var out: [UInt8] = []
+                var cursor = 0
+                text.utf8.withContiguousStorageIfAvailable { bytes in
+                    out.reserveCapacity(bytes.count + marks.count * (preTag.count + postTag.count))
+                    for (start, end) in marks {
+                        out.append(contentsOf: bytes[cursor..<start])
+                        out.append(contentsOf: preTag)
+                        out.append(contentsOf: bytes[start..<end])
+                        out.append(contentsOf: postTag)
+                        cursor = end
+                    }
+                    out.append(contentsOf: bytes[cursor...])
+                } ?? {
+                    let bytes = Array(text.utf8)
+                    for (start, end) in marks {
+                        out.append(contentsOf: bytes[cursor..<start])
+                        out.append(contentsOf: preTag)
+                        out.append(contentsOf: bytes[start..<end])
+                        out.append(contentsOf: postTag)
+                        cursor = end
+                    }
+                    out.append(contentsOf: bytes[cursor...])
+                }()
+                o.appendUnchecked("value", .string(String(decoding: out, as: UTF8.self)))
+            }
+            let count = units.nonzeroBitCount
+            let lv = count == 0 ? "none" : count >= matcher.originals.count ? "full" : "partial"
+            o.appendUnchecked("matchLevel", .string(lv))
+            if count > 0 { o.appendUnchecked("fullyHighlighted", .bool(fully && any)) }
+            var words: [JSONValue] = []
+            var rest = units
+            while rest != 0 {
+                for w in matcher.originals[rest.trailingZeroBitCount] { words.append(.string(w)) }
+                rest &= rest &- 1
+            }
+            o.appendUnchecked("matchedWords", .array(words))
+            return .object(o)
+        }
+    }
+
     /// `_snippetResult` of a value: the window of `words` words with the most matches.
     func snippet(_ value: JSONValue, words: Int) -> JSONValue? {
         switch value {

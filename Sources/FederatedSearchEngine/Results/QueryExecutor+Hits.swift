@@ -18,13 +18,38 @@ extension QueryExecutor {
         }
         let unretrievable = Set(index.settings.unretrievableAttributes)
         let width = ranked.ranker.words.count
+        // Searchable attributes are highlighted from the terms the forward index shows the
+        // document holds (see HighlightCandidates); other attributes word by word.
+        var slotOfName: [String: Int] = [:]
+        for (i, slot) in index.text.slots.enumerated() where slotOfName[slot.name] == nil { slotOfName[slot.name] = i }
+        let fast = fastHighlight && !ranked.docs.isEmpty && highlightPaths.contains { slotOfName[$0.name] != nil }
+        let candidates = fast
+            ? HighlightCandidates(words: parsed.words, termSpans: m.termSpans, index: index, typos: typoMode != .disabled)
+            : nil
+        let dictionary = index.text.dictionary
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
             var highlight = JSONObject()
+            var slotTerms: [[Int]]? = nil
+            var lastPosition: [Int] = []
             for path in expand(highlightPaths, document) {
                 if unretrievable.contains(path.name) { continue }
-                if let v = path.value(in: document), let h = highlighter.highlight(v) { highlight.appendUnchecked(path.name, h) }
+                guard let v = path.value(in: document) else { continue }
+                if let candidates, let slot = slotOfName[path.name] {
+                    if slotTerms == nil { slotTerms = candidates.terms(of: doc, lastPosition: &lastPosition) }
+                    let terms = slotTerms![slot].map { dictionary.term($0) }
+                    // A lone string's words are at positions 0, 1, ...: its scan can stop at the
+                    // last candidate (word counts are capped at 65535: beyond, scan it whole).
+                    var through: (last: Int, words: Int)? = nil
+                    let words = Int(index.text.fieldLength[Int(doc) * index.text.slots.count + slot])
+                    if case .string = v, words < Int(UInt16.max) { through = (lastPosition[slot], words) }
+                    if let h = highlighter.highlight(v, candidates: terms, through: through) {
+                        highlight.appendUnchecked(path.name, h)
+                    }
+                } else if let h = highlighter.highlight(v) {
+                    highlight.appendUnchecked(path.name, h)
+                }
             }
             var snippet = JSONObject()
             for s in snippets {
