@@ -12,6 +12,8 @@ public final class SocketConnection {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var readOffset = 0
+    /// Reused for every recv, so reading a large frame does not allocate per call.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 
     /// An error talking to the daemon.
     public struct ConnectionError: Error, CustomStringConvertible {
@@ -68,7 +70,6 @@ public final class SocketConnection {
                 }
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 {
                 if errno == EINTR { continue }

@@ -79,22 +79,30 @@ public enum JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Appends a quoted, escaped string.
+    /// Appends a quoted, escaped string. Runs of bytes that need no escaping are copied whole.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
-            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 0xF)])
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { bytes in
+            var runStart = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                if runStart < i { out.append(contentsOf: bytes[runStart..<i]) }
+                runStart = i + 1
+                switch b {
+                case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    out.append(hex[Int(b >> 4)])
+                    out.append(hex[Int(b & 0xF)])
+                }
             }
+            if runStart < bytes.count { out.append(contentsOf: bytes[runStart..<bytes.count]) }
         }
         out.append(UInt8(ascii: "\""))
     }
