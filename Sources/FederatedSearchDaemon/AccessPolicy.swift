@@ -85,25 +85,31 @@ public struct AccessPolicy: Sendable, Equatable {
     }
 }
 
-/// A peer's user and every group it belongs to (primary and supplementary), resolved once per
-/// connection.
-struct PeerIdentity: Sendable {
+/// A peer's user and every group it belongs to (primary and supplementary). The groups are
+/// looked up (NSS: /etc/group, or a directory service) only when a policy names a group, and
+/// then once per connection. Lives on the loop thread.
+final class PeerIdentity {
     let uid: UInt32
-    let groups: Set<UInt32>
+    let gid: UInt32
     let isAdministrator: Bool
 
     init(_ credentials: PeerCredentials) {
         uid = credentials.uid
+        gid = credentials.gid
         isAdministrator = credentials.isAdministrator
-        var groups: Set<UInt32> = [credentials.gid]
+    }
+
+    lazy var groups: Set<UInt32> = {
+        var groups: Set<UInt32> = [gid]
+        let (uid, gid) = (self.uid, self.gid)
         userDatabase.withLock { _ in
-            guard let pw = getpwuid(credentials.uid) else { return }
+            guard let pw = getpwuid(uid) else { return }
             var count: Int32 = 64
             var list = [gid_t](repeating: 0, count: 64)
-            if getgrouplist(pw.pointee.pw_name, credentials.gid, &list, &count) >= 0 {
+            if getgrouplist(pw.pointee.pw_name, gid, &list, &count) >= 0 {
                 groups.formUnion(list.prefix(Int(count)))
             }
         }
-        self.groups = groups
-    }
+        return groups
+    }()
 }
