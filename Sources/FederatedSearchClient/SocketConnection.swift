@@ -60,8 +60,9 @@ public final class SocketConnection {
 
     /// Reads the next line, or nil at end of stream.
     public func readLine() throws -> [UInt8]? {
+        var scanned = readOffset
         while true {
-            if let nl = buffer[readOffset...].firstIndex(of: 0x0A) {
+            if let nl = Self.newline(in: buffer, from: scanned) {
                 let line = Array(buffer[readOffset..<nl])
                 readOffset = nl + 1
                 if readOffset > 65536 {
@@ -70,6 +71,7 @@ public final class SocketConnection {
                 }
                 return line
             }
+            scanned = buffer.count
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -78,6 +80,19 @@ public final class SocketConnection {
             }
             if n == 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// The index of the first newline at or after `start` (memchr: answers are tens of KiB,
+    /// and a byte-by-byte scan would cost more than the socket). The pointer stays inside the
+    /// closure.
+    static func newline(in buffer: [UInt8], from start: Int) -> Int? {
+        guard start < buffer.count else { return nil }
+        return buffer.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress,
+                let hit = memchr(base + start, 0x0A, raw.count - start)
+            else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
         }
     }
 
