@@ -42,6 +42,7 @@ extension Connection {
         case .upsert(let d): return .upsert(d)
         case .delete(let id): return .delete(id)
         case .clear: return .clear
+        case .merge(let d): return .merge(d)
         }
     }
 

@@ -172,4 +172,6 @@ public enum DocumentChange: Sendable, Equatable {
     case delete(String)
     /// Delete every document.
     case clear
+    /// Set some attributes of the document with this `objectID`, keeping the others.
+    case merge(JSONObject)
 }

@@ -64,11 +64,11 @@ public enum RequestDecoder {
                 maxFacetHits: try r.int("maxFacetHits", in: 1...100) ?? 10)
             try r.rejectUnknownKeys()
             return .searchForFacetValues(request)
-        case "addDocuments":
+        case "addDocuments", "partialUpdateDocuments":
             let index = try r.requiredString("index")
             let documents = try WriteDecoder.documents(try r.required("documents"))
             try r.rejectUnknownKeys()
-            return .write(index: index, changes: documents.map { .upsert($0) })
+            return .write(index: index, changes: documents.map { op == "addDocuments" ? .upsert($0) : .merge($0) })
         case "deleteDocuments", "getDocuments":
             let index = try r.requiredString("index")
             guard let ids = try r.stringArray("objectIDs") else {
@@ -92,7 +92,7 @@ public enum RequestDecoder {
             default: return .reload
             }
         default:
-            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, deleteDocuments, clearIndex, getDocuments, ping, indices, stats or reload")
+            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, clearIndex, getDocuments, ping, indices, stats or reload")
         }
     }
 

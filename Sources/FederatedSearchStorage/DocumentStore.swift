@@ -8,6 +8,9 @@ public enum WriteOperation: Sendable, Equatable {
     case delete(String)
     /// Delete every document.
     case clear
+    /// Set the given attributes of the document with this `objectID`, keeping the others
+    /// (creating the document if it does not exist).
+    case merge(JSONObject)
 }
 
 /// The durable copy of one embedded index: its documents and settings in a SQLite file.
@@ -59,6 +62,16 @@ public final class DocumentStore {
                     delete.reset()
                 case .clear:
                     try db.execute("DELETE FROM documents")
+                case .merge(let changes):
+                    guard case .string(let id)? = changes["objectID"] else {
+                        throw StorageError(call: "apply", code: 0, message: "a partial update without a string objectID")
+                    }
+                    var doc = try documents(ids: [id])[0] ?? ["objectID": .string(id)]
+                    for e in changes.entries { doc[e.key] = e.value }
+                    try upsert.bind(1, id)
+                    try upsert.bind(2, JSONWriter.string(.object(doc)))
+                    _ = try upsert.step()
+                    upsert.reset()
                 }
             }
             let next = sequence + 1

@@ -98,6 +98,24 @@ struct WriteTests {
         #expect(p["results"]?.arrayValue?.first?.objectValue?["title"] == "version 9")
     }
 
+    @Test func partialUpdatesKeepOtherAttributes() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
+        defer { d.stop() }
+        let c = try d.connect()
+        let ack = try c.roundTrip(["id": "p", "op": "partialUpdateDocuments", "index": "books", "documents": [
+            ["objectID": "b1", "title": "The Hobbit, or There and Back Again"], ["objectID": "b9", "title": "New"],
+        ]])
+        #expect(ack.first?.type == "written")
+        guard case .info(_, _, let p)? = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b9"]]).first
+        else { return }
+        let docs = p["results"]?.arrayValue ?? []
+        #expect(docs.first?.objectValue?["genre"] == "fantasy", "untouched attributes stay")
+        #expect(docs.first?.objectValue?["title"] == "The Hobbit, or There and Back Again")
+        #expect(docs.last?.objectValue?["title"] == "New")
+        #expect(try hits(c, "again") == ["b1"])
+    }
+
     @Test func indicesWithoutDataDirTakeNoWrites() throws {
         let d = try DaemonProcess(config: ["searchables": ["books": ["data": "books.ndjson"]]], files: ["books.ndjson": Self.initial])
         defer { d.stop() }
