@@ -50,9 +50,6 @@ final class Connection {
     /// connections do not count against `limits.maxConnections`.
     var isClosing: Bool { closeWhenFlushed || discarding }
 
-    /// Number of searches running for this connection.
-    var runningCount: Int { tasks.count }
-
     /// Reads what arrived and acts on every complete line.
     func readAvailable() {
         guard let bev = bufferEvent else { return }

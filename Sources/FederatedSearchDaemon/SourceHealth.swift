@@ -25,49 +25,59 @@ final class SourceHealth: Sendable {
         }
     }
 
-    private let breakers = Mutex<[String: CircuitBreaker]>([:])
-    private let settings: Mutex<Settings>
+    private struct State {
+        var settings: Settings
+        var breakers: [String: CircuitBreaker] = [:]
 
-    init(settings: Settings = Settings()) { self.settings = Mutex(settings) }
+        /// The breaker of `index`, created with the current settings on first use.
+        mutating func breaker(_ index: String) -> CircuitBreaker {
+            if let b = breakers[index] { return b }
+            return CircuitBreaker(
+                failureThreshold: settings.failureThreshold, baseBackoff: .milliseconds(settings.baseBackoffMs),
+                maxBackoff: .milliseconds(settings.maxBackoffMs))
+        }
+    }
+
+    private let state: Mutex<State>
+
+    init(settings: Settings = Settings()) { state = Mutex(State(settings: settings)) }
 
     /// New settings apply to breakers created from now on (a reload).
-    func update(_ s: Settings) { settings.withLock { $0 = s } }
-
-    private func fresh() -> CircuitBreaker {
-        let s = settings.withLock { $0 }
-        return CircuitBreaker(
-            failureThreshold: s.failureThreshold, baseBackoff: .milliseconds(s.baseBackoffMs),
-            maxBackoff: .milliseconds(s.maxBackoffMs))
-    }
+    func update(_ s: Settings) { state.withLock { $0.settings = s } }
 
     /// Whether `index` may be asked now.
     func admit(_ index: String, now: ContinuousClock.Instant) -> CircuitBreaker.Admission {
-        let initial = fresh()
-        return breakers.withLock { $0[index, default: initial].admit(now: now) }
+        state.withLock { st in
+            var b = st.breaker(index)
+            let admission = b.admit(now: now)
+            st.breakers[index] = b
+            return admission
+        }
     }
 
     /// Records how a source ended: a timeout or backend failure counts against its index; a
     /// request error (a bad filter) does not; a cancelled probe is given back.
     func record(_ index: String, outcome: SourceOutcome, now: ContinuousClock.Instant) {
-        let initial = fresh()
-        breakers.withLock { all in
+        state.withLock { st in
+            var b = st.breaker(index)
             switch outcome {
-            case .results: all[index, default: initial].record(success: true, now: now)
-            case .timedOut: all[index, default: initial].record(success: false, now: now)
-            case .failed(let e): all[index, default: initial].record(success: e.isUserError, now: now)
-            case .cancelled: all[index, default: initial].abandonProbe()
+            case .results: b.record(success: true, now: now)
+            case .timedOut: b.record(success: false, now: now)
+            case .failed(let e): b.record(success: e.isUserError, now: now)
+            case .cancelled: b.abandonProbe()
             }
+            st.breakers[index] = b
         }
     }
 
     /// Gives back a probe whose request was superseded or cancelled before it ended.
     func abandonProbe(_ index: String) {
-        breakers.withLock { $0[index]?.abandonProbe() }
+        state.withLock { $0.breakers[index]?.abandonProbe() }
     }
 
     /// The breakers' states, for `stats`.
     func json(now: ContinuousClock.Instant) -> JSONObject {
-        let all = breakers.withLock { $0 }
+        let all = state.withLock { $0.breakers }
         var o = JSONObject()
         for name in all.keys.sorted() { o.appendUnchecked(name, .object(all[name]!.json(now: now))) }
         return o
