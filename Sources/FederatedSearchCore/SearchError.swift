@@ -41,6 +41,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let invalidDocument = ErrorCode(rawValue: "invalid_document")
     /// The index takes no writes (not an embedded index with a `dataDir`).
     public static let notWritable = ErrorCode(rawValue: "not_writable")
+    /// `createIndex`: an index (or a store file) of that name exists already.
+    public static let indexExists = ErrorCode(rawValue: "index_exists")
+    /// `deleteIndex`: the index is defined in the config file (remove it there, then reload).
+    public static let indexInConfig = ErrorCode(rawValue: "index_in_config")
     /// The peer may not do this (the message names the operation or index).
     public static let forbidden = ErrorCode(rawValue: "forbidden")
     /// A reload failed; the previous configuration keeps serving (the message says why).

@@ -15,7 +15,10 @@ public final class Catalog: Sendable {
         public let access: AccessPolicy
     }
 
-    /// The entries in config order.
+    /// The fingerprint of an index made by `createIndex` (not in the config; a reload keeps it).
+    static let createdFingerprint = "createIndex"
+
+    /// The entries in config order, then the indices made by `createIndex`.
     public let entries: [Entry]
     private let byName: [String: Int]
 

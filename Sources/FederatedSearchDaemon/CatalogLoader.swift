@@ -36,6 +36,9 @@ public struct CatalogLoader: Sendable {
         var rebuilt: [String] = []
         var kept: [String] = []
         for s in config.searchables {
+            if previous?.entry(s.name)?.fingerprint == Catalog.createdFingerprint {
+                throw SearchError(.invalidField, "\(s.path): '\(s.name)' is an index made by createIndex; delete it (deleteIndex) or choose another name")
+            }
             let fingerprint = Self.fingerprint(s, config: config)
             if let old = previous?.entry(s.name), old.fingerprint == fingerprint {
                 // Same index; the access policy may still have changed.
@@ -50,7 +53,18 @@ public struct CatalogLoader: Sendable {
             rebuilt.append(s.name)
         }
         let names = Set(config.searchables.map(\.name))
-        let removed = previous?.entries.map(\.id.index).filter { !names.contains($0) } ?? []
+        if previous == nil, let dir = config.dataDirectory {
+            // Indices made over the socket; a reload keeps the loop's own (see finishReload).
+            for (name, index) in DurableIndex.openCreated(in: dir, except: names) {
+                progress("loading \(name)")
+                entries.append(Catalog.Entry(
+                    id: SearcherId(index: name), searchable: index, kind: "embedded",
+                    defaultTimeout: .milliseconds(config.defaultTimeoutMs), fingerprint: Catalog.createdFingerprint,
+                    access: AccessPolicy()))
+            }
+        }
+        let removed = previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
+            .filter { !names.contains($0) } ?? []
         return Loaded(config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed)
     }
 

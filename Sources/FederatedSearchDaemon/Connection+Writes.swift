@@ -1,72 +1,58 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
-import FederatedSearchStorage
 
-/// Write ops and `getDocuments`: checked on the loop (index, writability, the peer's write
-/// right), then run off the loop; the answer comes back through the inbox once the batch is
-/// durable and visible to searches.
+/// Writes, `getDocuments` and `getSettings`: checked on the loop (index, writability, the
+/// peer's rights), then queued on the index's writer; the answer comes back through the inbox
+/// once the batch is durable and visible to searches.
 extension Connection {
-    func write(id requestID: String?, index: String, changes: [DocumentChange]) {
-        switch durableIndex(index, forWriting: true) {
+    func perform(_ operation: IndexOperation, on index: String, id requestID: String?) {
+        let write: IndexWrite
+        switch operation {
+        case .createIndex(let settings):
+            return createIndex(index, settings: settings, id: requestID)
+        case .deleteIndex:
+            return deleteIndex(index, id: requestID)
+        case .documents(_, let changes): write = .documents(changes)
+        case .deleteBy(let parameters): write = .deleteBy(parameters)
+        case .setSettings(let settings): write = .settings(settings)
+        case .getDocuments(let ids): write = .get(ids)
+        case .getSettings: write = .getSettings
+        }
+        let reads: Bool = switch write {
+        case .get, .getSettings: true
+        case .documents, .deleteBy, .settings: false
+        }
+        switch durableIndex(index, forWriting: !reads) {
         case .failure(let e):
-            write(Frame.error(id: requestID, index: nil, error: e).line())
+            self.write(Frame.error(id: requestID, index: nil, error: e).line())
         case .success(let target):
             let inbox: Inbox = loop.inbox
             let connection = self.id
-            let batch = changes.map(Connection.operation)
-            // The index's serial queue keeps batches in arrival order (and so `seq` in the
-            // order a client sent them).
-            target.writeQueue.async {
-                let frame = Connection.applyFrame(target, batch: batch, index: index, id: requestID)
+            // The index's writer keeps requests in arrival order (and so `seq` in the order a
+            // client sent its batches).
+            target.submit(write) { result in
+                let frame = Connection.replyFrame(result, index: index, id: requestID)
                 inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
             }
         }
     }
 
-    func getDocuments(id requestID: String?, index: String, objectIDs: [String]) {
-        switch durableIndex(index, forWriting: false) {
+    static func replyFrame(_ result: Result<WriteReply, SearchError>, index: String, id: String?) -> Frame {
+        switch result {
         case .failure(let e):
-            write(Frame.error(id: requestID, index: nil, error: e).line())
-        case .success(let target):
-            let inbox: Inbox = loop.inbox
-            let connection = self.id
-            target.writeQueue.async {
-                let frame = Connection.documentsFrame(target, ids: objectIDs, index: index, id: requestID)
-                inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
-            }
-        }
-    }
-
-    static func operation(_ change: DocumentChange) -> WriteOperation {
-        switch change {
-        case .upsert(let d): return .upsert(d)
-        case .delete(let id): return .delete(id)
-        case .clear: return .clear
-        case .merge(let d): return .merge(d)
-        }
-    }
-
-    static func applyFrame(_ target: DurableIndex, batch: [WriteOperation], index: String, id: String?) -> Frame {
-        do {
-            let result = try target.apply(batch)
+            return .error(id: id, index: nil, error: e)
+        case .success(.written(let sequence, let documents)):
             return .info(id: id, type: "written", payload: [
-                "index": .string(index), "seq": .number(Double(result.sequence)),
-                "documents": .number(Double(result.documents)),
+                "index": .string(index), "seq": .number(Double(sequence)), "documents": .number(Double(documents)),
             ])
-        } catch {
-            Log.error("write to \(index) failed: \(error)", [("REQUEST_ID", id ?? "-")])
-            return .error(id: id, index: nil, error: SearchError(.internalError, "\(index): the batch was not written: \(error)"))
-        }
-    }
-
-    static func documentsFrame(_ target: DurableIndex, ids: [String], index: String, id: String?) -> Frame {
-        do {
-            let documents = try target.documents(ids: ids)
+        case .success(.documents(let documents)):
             return .info(id: id, type: "documents", payload: [
                 "index": .string(index), "results": .array(documents.map { $0.map { .object($0) } ?? .null }),
             ])
-        } catch {
-            return .error(id: id, index: nil, error: SearchError(.internalError, "\(index): \(error)"))
+        case .success(.settings(let effective, let overrides)):
+            return .info(id: id, type: "settings", payload: [
+                "index": .string(index), "settings": .object(effective), "overrides": .object(overrides),
+            ])
         }
     }
 

@@ -81,10 +81,8 @@ final class Connection {
             loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
         case .searchFacetValues(let id, let request):
             searchFacetValues(id: id, request: request)
-        case .write(let id, let index, let changes):
-            write(id: id, index: index, changes: changes)
-        case .getDocuments(let id, let index, let ids):
-            getDocuments(id: id, index: index, objectIDs: ids)
+        case .indexOperation(let id, let index, let operation):
+            perform(operation, on: index, id: id)
         case .describeIndices(let id):
             write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload(visibleTo: identity)).line())
         case .reportStats(let id):

@@ -24,9 +24,8 @@ struct ConnectionStateMachine {
         case reload(id: String?)
         /// Search one index's facet values.
         case searchFacetValues(id: String?, request: FacetValuesRequest)
-        /// Apply a write batch, or read documents.
-        case write(id: String?, index: String, changes: [DocumentChange])
-        case getDocuments(id: String?, index: String, objectIDs: [String])
+        /// Write to, read from, create or delete a durable index.
+        case indexOperation(id: String?, index: String, operation: IndexOperation)
         case reportStats(id: String?)
         /// Send what is queued, then close.
         case closeAfterFlush
@@ -77,10 +76,8 @@ struct ConnectionStateMachine {
             return [.reload(id: request.id)]
         case .searchForFacetValues(let r):
             return [.searchFacetValues(id: request.id, request: r)]
-        case .write(let index, let changes):
-            return [.write(id: request.id, index: index, changes: changes)]
-        case .getDocuments(let index, let ids):
-            return [.getDocuments(id: request.id, index: index, objectIDs: ids)]
+        case .index(let index, let operation):
+            return [.indexOperation(id: request.id, index: index, operation: operation)]
         case .cancel(let target):
             guard let key = running[target] else {
                 return [.send(.error(id: request.id, index: nil, error: SearchError(

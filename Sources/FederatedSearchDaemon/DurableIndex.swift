@@ -1,43 +1,100 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import FederatedSearchCore
 import FederatedSearchEngine
+import FederatedSearchProtocol
 import FederatedSearchStorage
 import Synchronization
 
-/// An embedded index whose documents live in a SQLite store: searches read an immutable
-/// in-memory snapshot; a write batch is committed durably, then a new snapshot is built from
-/// the store and published atomically, so readers never wait and always see whole batches.
+/// An embedded index whose documents and settings live in a SQLite store. Searches read an
+/// immutable in-memory snapshot; writes are queued and applied one group at a time off the
+/// loop (see ``WriteGroup``): committed durably, then a new snapshot is built and published
+/// atomically, so readers never wait and always see whole batches.
 final class DurableIndex: InlineSearchable, FacetValueSearchable {
     let name: String
-    let settings: IndexSettings
-    /// The store; its lock also serialises writers (one batch at a time, in order).
-    private let store: Mutex<DocumentStore>
-    /// The snapshot searches use; replaced whole after each committed batch.
+    /// Where the store lives (removed with the index by `deleteIndex`).
+    let path: String
+    /// Everything a writer changes, under one lock held by one group at a time.
+    let state: Mutex<WriterState>
+    /// The snapshot searches use; replaced whole after each committed group.
     private let current: Mutex<EmbeddedIndex>
-    /// Writes run here, one at a time in the order they arrived, off the loop and off the
-    /// concurrency pool (a commit waits for the disk and a rebuild takes a while).
-    let writeQueue: DispatchQueue
+    /// Writes waiting for the writer, in arrival order.
+    private let queued = Mutex(WriteQueueState())
+    /// The writer runs here: off the loop and off the concurrency pool (a commit waits for
+    /// the disk, a rebuild takes a while).
+    private let writer: DispatchQueue
+    /// Set by `deleteIndex`: later writes are refused.
+    private let removed = Atomic<Bool>(false)
 
-    /// Opens the store at `path`, imports `initialDocuments` the first time only (a restart
-    /// neither duplicates nor reverts what was written since), and builds the snapshot.
-    init(name: String, settings: IndexSettings, path: String, initialDocuments: () throws -> [JSONObject]) throws {
-        let s = try DocumentStore(path: path)
-        if try s.metadata("initialImport") == nil {
-            try s.apply(try initialDocuments().map { .upsert($0) })
-            try s.setMetadata("initialImport", "done")
-        }
-        let index = try EmbeddedIndex(name: name, settings: settings, documents: try s.allDocuments())
-        self.name = name
-        self.settings = settings
-        self.store = Mutex(s)
-        self.current = Mutex(index)
-        self.writeQueue = DispatchQueue(label: "fedsearchd.write.\(name)")
+    /// The store, the documents, and the settings (the config's, with the overrides that
+    /// `setSettings` stored on top).
+    struct WriterState: ~Copyable {
+        let store: DocumentStore
+        var table: DocumentTable
+        let configSettings: JSONObject
+        var overrides: JSONObject
+        var settings: IndexSettings
     }
 
-    private var snapshot: EmbeddedIndex { current.withLock { $0 } }
+    private struct WriteQueueState {
+        var items: [PendingWrite] = []
+        var draining = false
+    }
+
+    /// The metadata key under which `setSettings` overrides are stored, as JSON.
+    static let overridesKey = "settingsOverrides"
+    /// Where the index came from: "config", or "createIndex" for one created over the socket
+    /// (which the daemon reopens at start from the data folder).
+    static let originKey = "origin"
+
+    /// Opens the store at `path`, imports `initialDocuments` the first time only (a restart
+    /// neither duplicates nor reverts what was written since), applies stored setting
+    /// overrides over `configSettings`, and builds the snapshot.
+    init(name: String, configSettings: JSONObject, path: String, origin: String,
+         initialDocuments: () throws -> [JSONObject]) throws {
+        let store = try DocumentStore(path: path)
+        if try store.metadata("initialImport") == nil {
+            let batch: [WriteOperation] = try initialDocuments().map { .upsert($0) } + [.setMetadata(key: Self.originKey, value: origin)]
+            try store.group { g in _ = try g.apply(batch) }
+            try store.setMetadata("initialImport", "done")
+        }
+        var overrides: JSONObject = [:]
+        if let text = try store.metadata(Self.overridesKey), case .object(let o) = try JSONParser.parse(text) {
+            overrides = o
+        }
+        let settings = try IndexSettings.decode(Self.merged(configSettings, overrides), path: "\(name).settings")
+        let table = DocumentTable(try store.allDocuments())
+        let index = try EmbeddedIndex(name: name, settings: settings, documents: table.documents)
+        self.name = name
+        self.path = path
+        self.state = Mutex(WriterState(
+            store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
+        self.current = Mutex(index)
+        self.writer = DispatchQueue(label: "fedsearchd.write.\(name)")
+    }
+
+    /// The origin recorded in a store file, without building anything (nil: not a store).
+    static func origin(ofStoreAt path: String) -> String? {
+        guard let store = try? DocumentStore(path: path) else { return nil }
+        return try? store.metadata(originKey)
+    }
+
+    /// `base` with `overrides` laid over it: a key set there replaces; null removes it.
+    static func merged(_ base: JSONObject, _ overrides: JSONObject) -> JSONObject {
+        var out = base
+        for e in overrides.entries {
+            if case .null = e.value { out[e.key] = nil } else { out[e.key] = e.value }
+        }
+        return out
+    }
+
+    var snapshot: EmbeddedIndex { current.withLock { $0 } }
+
+    func publish(_ index: EmbeddedIndex) { current.withLock { $0 = index } }
+
+    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+
+    /// Refuses every later write (the index was deleted).
+    func markRemoved() { removed.store(true, ordering: .releasing) }
 
     var description: SearchableDescription { snapshot.description }
 
@@ -51,20 +108,55 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         try snapshot.searchForFacetValues(attribute: attribute, prefix: prefix, query: query, maxValues: maxValues)
     }
 
-    /// Commits a batch (durably), then publishes a snapshot that contains it. Blocking: call
-    /// it off the loop. Returns the batch's sequence number and the document count after it.
-    func apply(_ batch: [WriteOperation]) throws -> (sequence: Int64, documents: Int) {
-        try store.withLock { store in
-            let sequence = try store.apply(batch)
-            let documents = try store.allDocuments()
-            let rebuilt = try EmbeddedIndex(name: name, settings: settings, documents: documents)
-            current.withLock { $0 = rebuilt }
-            return (sequence, documents.count)
+    /// Queues a write (or a read that must see every write queued before it); `done` runs
+    /// on the writer once it is durable and visible to searches, or refused.
+    func submit(_ write: IndexWrite, done: @escaping @Sendable (Result<WriteReply, SearchError>) -> Void) {
+        let start = queued.withLock { q in
+            q.items.append(PendingWrite(write: write, done: done))
+            if q.draining { return false }
+            q.draining = true
+            return true
         }
+        if start { writer.async { self.drain() } }
     }
 
-    /// The stored documents with these ids (nil where absent).
-    func documents(ids: [String]) throws -> [JSONObject?] {
-        try store.withLock { try $0.documents(ids: ids) }
+    /// Applies the queue group by group until it is empty.
+    private func drain() {
+        while true {
+            let group: [PendingWrite] = queued.withLock { q in
+                let group = WriteGroup.take(from: &q.items)
+                if group.isEmpty { q.draining = false }
+                return group
+            }
+            if group.isEmpty { return }
+            let replies = WriteGroup.apply(group.map(\.write), to: self)
+            for (p, r) in zip(group, replies) { p.done(r) }
+        }
     }
+}
+
+/// One thing asked of a durable index's writer.
+enum IndexWrite: Sendable {
+    /// A batch of document changes (atomic).
+    case documents([DocumentChange])
+    /// Delete the documents passing these filters (atomic).
+    case deleteBy(SearchParameters)
+    /// Lay these settings over the current ones (null resets a key); reindexes.
+    case settings(JSONObject)
+    /// Stored documents by id (answered in order with the writes around it).
+    case get([String])
+    /// The settings in force and the overrides stored over the config's.
+    case getSettings
+}
+
+/// The answer to an ``IndexWrite``.
+enum WriteReply: Sendable {
+    case written(sequence: Int64, documents: Int)
+    case documents([JSONObject?])
+    case settings(effective: JSONObject, overrides: JSONObject)
+}
+
+struct PendingWrite: Sendable {
+    let write: IndexWrite
+    let done: @Sendable (Result<WriteReply, SearchError>) -> Void
 }

@@ -26,7 +26,8 @@ enum EmbeddedBackend {
         if let dir = context.dataDirectory {
             try UnixSocket.makeParentDirectory(of: "\(dir)/\(context.name).sqlite")
             return try DurableIndex(
-                name: context.name, settings: settings, path: "\(dir)/\(context.name).sqlite", initialDocuments: load)
+                name: context.name, configSettings: options, path: "\(dir)/\(context.name).sqlite", origin: "config",
+                initialDocuments: load)
         }
         return try EmbeddedIndex(name: context.name, settings: settings, documents: try load())
     }

@@ -54,7 +54,9 @@ extension EventLoop {
                 Log.warning("reload: socket and socketMode changes take effect at the next start")
             }
             Log.setLevel(loaded.config.logLevel)
-            catalog = loaded.catalog
+            // Indices made by createIndex are the loop's own: keep the ones it has now.
+            let created = catalog.entries.filter { $0.fingerprint == Catalog.createdFingerprint }
+            catalog = Catalog(entries: loaded.catalog.entries.filter { $0.fingerprint != Catalog.createdFingerprint } + created)
             health.update(loaded.config.circuitBreaker)
             config = loaded.config
             let summary = "rebuilt [\(loaded.rebuilt.joined(separator: ", "))], kept [\(loaded.kept.joined(separator: ", "))], removed [\(loaded.removed.joined(separator: ", "))]"

@@ -31,6 +31,8 @@ final class EventLoop {
     var draining = false
     /// A reload in progress, and who asked for it.
     var reload: ReloadState?
+    /// Names of indices a `createIndex` is building (refused to a second `createIndex`).
+    var indicesBeingCreated: Set<String> = []
 
     init(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, stats: DaemonStats) throws {
         // Must precede event_base_new: makes event_active safe from other threads.
@@ -140,6 +142,8 @@ final class EventLoop {
                 if draining { finishDrainIfIdle() }
             case .reloaded(let outcome):
                 finishReload(outcome)
+            case .indexCreated(let connection, let id, let name, let result):
+                finishCreatingIndex(name, result, connection: connection, id: id)
             }
         }
     }

@@ -1,4 +1,5 @@
 import CLibevent
+import FederatedSearchCore
 import Synchronization
 
 /// A message from a task to the loop thread.
@@ -11,6 +12,8 @@ enum InboxMessage: Sendable {
     case requestFinished(connection: UInt64, key: UInt64, id: String?, lastFrame: [UInt8])
     /// A reload finished loading (or failed) off the loop.
     case reloaded(ReloadOutcome)
+    /// A `createIndex` finished building its store off the loop (or failed).
+    case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
 }
 
 /// The one way work re-enters the loop: a mutex-protected queue plus `event_active` on a

@@ -24,10 +24,9 @@ public struct Request: Sendable, Equatable {
         case reload
         /// Facet values of one index matching a prefix, counted under a query and filters.
         case searchForFacetValues(FacetValuesRequest)
-        /// A write batch on one durable index (`addDocuments`, `deleteDocuments`, `clearIndex`).
-        case write(index: String, changes: [DocumentChange])
-        /// Stored documents by id.
-        case getDocuments(index: String, objectIDs: [String])
+        /// A write, a read of stored documents or settings, or the creation or deletion of one
+        /// durable index.
+        case index(String, IndexOperation)
     }
 
     /// The operation's name on the wire.
@@ -40,8 +39,7 @@ public struct Request: Sendable, Equatable {
         case .stats: return "stats"
         case .reload: return "reload"
         case .searchForFacetValues: return "searchForFacetValues"
-        case .write: return "write"
-        case .getDocuments: return "getDocuments"
+        case .index(_, let op): return op.opName
         }
     }
 }
@@ -161,6 +159,37 @@ public struct FacetValuesRequest: Sendable, Equatable {
         self.query = query
         self.params = params
         self.maxFacetHits = maxFacetHits
+    }
+}
+
+/// What a request asks of one durable (embedded, with a `dataDir`) index.
+public enum IndexOperation: Sendable, Equatable {
+    /// `addDocuments`, `partialUpdateDocuments`, `deleteDocuments`, `clearIndex`: one atomic batch.
+    case documents(op: String, [DocumentChange])
+    /// Delete the documents passing these filters (one atomic batch).
+    case deleteBy(SearchParameters)
+    /// Lay these settings over the index's (a null value resets that key to the config's).
+    case setSettings(JSONObject)
+    /// Stored documents by id.
+    case getDocuments([String])
+    /// The settings in force.
+    case getSettings
+    /// Create an empty durable index with these settings (admin only).
+    case createIndex(settings: JSONObject)
+    /// Delete an index made by `createIndex`, with its store (admin only).
+    case deleteIndex
+
+    /// The operation's name on the wire.
+    public var opName: String {
+        switch self {
+        case .documents(let op, _): return op
+        case .deleteBy: return "deleteBy"
+        case .setSettings: return "setSettings"
+        case .getDocuments: return "getDocuments"
+        case .getSettings: return "getSettings"
+        case .createIndex: return "createIndex"
+        case .deleteIndex: return "deleteIndex"
+        }
     }
 }
 

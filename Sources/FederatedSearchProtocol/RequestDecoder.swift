@@ -68,7 +68,7 @@ public enum RequestDecoder {
             let index = try r.requiredString("index")
             let documents = try WriteDecoder.documents(try r.required("documents"))
             try r.rejectUnknownKeys()
-            return .write(index: index, changes: documents.map { op == "addDocuments" ? .upsert($0) : .merge($0) })
+            return .index(index, .documents(op: op, documents.map { op == "addDocuments" ? .upsert($0) : .merge($0) }))
         case "deleteDocuments", "getDocuments":
             let index = try r.requiredString("index")
             guard let ids = try r.stringArray("objectIDs") else {
@@ -78,11 +78,33 @@ public enum RequestDecoder {
                 throw SearchError(.invalidField, "objectIDs: \(ids.count) ids; a batch holds at most \(WriteDecoder.maxBatch)")
             }
             try r.rejectUnknownKeys()
-            return op == "getDocuments" ? .getDocuments(index: index, objectIDs: ids) : .write(index: index, changes: ids.map { .delete($0) })
-        case "clearIndex":
+            return .index(index, op == "getDocuments" ? .getDocuments(ids) : .documents(op: op, ids.map { .delete($0) }))
+        case "deleteBy":
+            let index = try r.requiredString("index")
+            guard let params = try r.objectValue("params") else {
+                throw SearchError(.missingField, "params: required field is missing (the filters of the documents to delete)")
+            }
+            let parameters = try WriteDecoder.deleteByParameters(params)
+            try r.rejectUnknownKeys()
+            return .index(index, .deleteBy(parameters))
+        case "setSettings", "createIndex":
+            let index = try r.requiredString("index")
+            let settings = try r.objectValue("settings")
+            try r.rejectUnknownKeys()
+            if op == "createIndex" {
+                try WriteDecoder.checkIndexName(index)
+                return .index(index, .createIndex(settings: settings ?? [:]))
+            }
+            guard let settings else { throw SearchError(.missingField, "settings: required field is missing") }
+            return .index(index, .setSettings(settings))
+        case "clearIndex", "getSettings", "deleteIndex":
             let index = try r.requiredString("index")
             try r.rejectUnknownKeys()
-            return .write(index: index, changes: [.clear])
+            switch op {
+            case "clearIndex": return .index(index, .documents(op: op, [.clear]))
+            case "getSettings": return .index(index, .getSettings)
+            default: return .index(index, .deleteIndex)
+            }
         case "ping", "indices", "stats", "reload":
             try r.rejectUnknownKeys()
             switch op {
@@ -92,7 +114,7 @@ public enum RequestDecoder {
             default: return .reload
             }
         default:
-            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, clearIndex, getDocuments, ping, indices, stats or reload")
+            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload")
         }
     }
 

@@ -41,4 +41,28 @@ public enum WriteDecoder {
         }
         return documents
     }
+
+    /// The parameters `deleteBy` takes: filters only, and at least one of them.
+    static let deleteByKeys: Set<String> = ["filters", "facetFilters", "numericFilters", "tagFilters", "aroundLatLng", "aroundRadius"]
+
+    static func deleteByParameters(_ params: JSONObject) throws(SearchError) -> SearchParameters {
+        for key in params.keys where !deleteByKeys.contains(key) {
+            throw SearchError(.unknownField, "params.\(key): deleteBy takes only filters, facetFilters, numericFilters, tagFilters, aroundLatLng and aroundRadius")
+        }
+        guard !params.isEmpty else {
+            throw SearchError(.missingField, "params: deleteBy needs a filter; to delete every document use clearIndex")
+        }
+        return try SearchParameters.decode(params, path: "params")
+    }
+
+    /// An index name `createIndex` accepts: it names the store's file, so 1 to 64 letters,
+    /// digits, `_`, `-` and `.`, not starting with `.`.
+    static func checkIndexName(_ name: String) throws(SearchError) {
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D || c == 0x2E
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed, !name.hasPrefix(".") else {
+            throw SearchError(.invalidField, "index: '\(name)' is not a valid name for a new index (1 to 64 letters, digits, '_', '-' or '.', not starting with '.')")
+        }
+    }
 }

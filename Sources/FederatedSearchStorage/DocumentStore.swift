@@ -11,6 +11,9 @@ public enum WriteOperation: Sendable, Equatable {
     /// Set the given attributes of the document with this `objectID`, keeping the others
     /// (creating the document if it does not exist).
     case merge(JSONObject)
+    /// Set (or, with nil, remove) a metadata value, such as the index's settings, as part of
+    /// the batch.
+    case setMetadata(key: String, value: String?)
 }
 
 /// The durable copy of one embedded index: its documents and settings in a SQLite file.
@@ -41,47 +44,95 @@ public final class DocumentStore {
     /// nothing of the batch is applied.
     @discardableResult
     public func apply(_ batch: [WriteOperation]) throws -> Int64 {
+        var sequence: Int64 = 0
+        try group { group in sequence = try group.apply(batch) }
+        return sequence
+    }
+
+    /// Group commit: runs `body` in one transaction, in which each ``Group/apply(_:)`` is a
+    /// batch of its own (a savepoint: all of it or none of it, with its own sequence number),
+    /// then commits and syncs once for all of them. If the commit fails, no batch of the group
+    /// is stored and the sequence goes back to where it was.
+    public func group(_ body: (inout Group) throws -> Void) throws {
         try db.execute("BEGIN IMMEDIATE")
+        let before = sequence
         do {
-            let upsert = try db.prepare(
-                "INSERT INTO documents (object_id, body) VALUES (?1, ?2) ON CONFLICT(object_id) DO UPDATE SET body = excluded.body")
-            let delete = try db.prepare("DELETE FROM documents WHERE object_id = ?1")
-            for op in batch {
-                switch op {
-                case .upsert(let doc):
-                    guard case .string(let id)? = doc["objectID"] else {
-                        throw StorageError(call: "apply", code: 0, message: "a document without a string objectID")
-                    }
-                    try upsert.bind(1, id)
-                    try upsert.bind(2, JSONWriter.string(.object(doc)))
-                    _ = try upsert.step()
-                    upsert.reset()
-                case .delete(let id):
-                    try delete.bind(1, id)
-                    _ = try delete.step()
-                    delete.reset()
-                case .clear:
-                    try db.execute("DELETE FROM documents")
-                case .merge(let changes):
-                    guard case .string(let id)? = changes["objectID"] else {
-                        throw StorageError(call: "apply", code: 0, message: "a partial update without a string objectID")
-                    }
-                    var doc = try documents(ids: [id])[0] ?? ["objectID": .string(id)]
-                    for e in changes.entries { doc[e.key] = e.value }
-                    try upsert.bind(1, id)
-                    try upsert.bind(2, JSONWriter.string(.object(doc)))
-                    _ = try upsert.step()
-                    upsert.reset()
-                }
-            }
-            let next = sequence + 1
-            try setMetadata("sequence", String(next))
+            var g = Group(store: self)
+            try body(&g)
+            try setMetadata("sequence", String(sequence))
             try db.execute("COMMIT")
-            sequence = next
-            return next
         } catch {
             try? db.execute("ROLLBACK")
+            sequence = before
             throw error
+        }
+    }
+
+    /// The batches of one transaction (see ``DocumentStore/group(_:)``).
+    public struct Group {
+        fileprivate let store: DocumentStore
+        private var savepoints = 0
+
+        fileprivate init(store: DocumentStore) { self.store = store }
+
+        /// Applies one batch inside the group: on error it is rolled back alone and the
+        /// error is rethrown; the group's other batches are unaffected.
+        public mutating func apply(_ batch: [WriteOperation]) throws -> Int64 {
+            savepoints += 1
+            let name = "batch\(savepoints)"
+            try store.db.execute("SAVEPOINT \(name)")
+            do {
+                try store.write(batch)
+                try store.db.execute("RELEASE \(name)")
+            } catch {
+                try? store.db.execute("ROLLBACK TO \(name)")
+                try? store.db.execute("RELEASE \(name)")
+                throw error
+            }
+            store.sequence += 1
+            return store.sequence
+        }
+    }
+
+    private func write(_ batch: [WriteOperation]) throws {
+        let upsert = try db.prepare(
+            "INSERT INTO documents (object_id, body) VALUES (?1, ?2) ON CONFLICT(object_id) DO UPDATE SET body = excluded.body")
+        let delete = try db.prepare("DELETE FROM documents WHERE object_id = ?1")
+        func put(_ id: String, _ doc: JSONObject) throws {
+            try upsert.bind(1, id)
+            try upsert.bind(2, JSONWriter.string(.object(doc)))
+            _ = try upsert.step()
+            upsert.reset()
+        }
+        for op in batch {
+            switch op {
+            case .upsert(let doc):
+                guard case .string(let id)? = doc["objectID"] else {
+                    throw StorageError(call: "apply", code: 0, message: "a document without a string objectID")
+                }
+                try put(id, doc)
+            case .delete(let id):
+                try delete.bind(1, id)
+                _ = try delete.step()
+                delete.reset()
+            case .clear:
+                try db.execute("DELETE FROM documents")
+            case .merge(let changes):
+                guard case .string(let id)? = changes["objectID"] else {
+                    throw StorageError(call: "apply", code: 0, message: "a partial update without a string objectID")
+                }
+                var doc = try documents(ids: [id])[0] ?? ["objectID": .string(id)]
+                for e in changes.entries { doc[e.key] = e.value }
+                try put(id, doc)
+            case .setMetadata(let key, let value):
+                if let value {
+                    try setMetadata(key, value)
+                } else {
+                    let s = try db.prepare("DELETE FROM meta WHERE key = ?1")
+                    try s.bind(1, key)
+                    _ = try s.step()
+                }
+            }
         }
     }
 

@@ -8,13 +8,18 @@ import FederatedSearchProtocol
 /// `fedsearch import INDEX FILE [--batch N]`: sends an NDJSON file or a JSON array in batches,
 /// each acknowledged only once durable, with a progress bar on a terminal (documents,
 /// documents/s, ETA) or periodic plain lines otherwise. A refused batch stops the import and
-/// says which batch and why; the batches before it are stored.
+/// says which batch and why and where to resume; the batches before it are stored.
 enum ImportCommand {
-    static let usage = "usage: fedsearch import INDEX FILE [--batch N] [--socket PATH]   (FILE: NDJSON or a JSON array)"
+    static let usage = """
+        usage: fedsearch import INDEX FILE [--batch N] [--in-flight N] [--socket PATH]
+          FILE           NDJSON (one document a line) or a JSON array of documents
+          --batch N      documents per batch (default 1000); each batch is atomic
+          --in-flight N  batches sent ahead of their answers (default 4; 1 waits for each)
+        """
 
     static func run(_ args: ArraySlice<String>, socketPath: String) -> Int32 {
         let parsed: ParsedArguments
-        do { parsed = try parseArguments(args, valueOptions: ["batch", "socket"], flags: ["help"]) } catch let e as UsageError {
+        do { parsed = try parseArguments(args, valueOptions: ["batch", "in-flight", "socket"], flags: ["help"]) } catch let e as UsageError {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
         if parsed.flags.contains("help") {
@@ -27,30 +32,24 @@ enum ImportCommand {
         do { batchSize = try intOption(parsed, "batch", range: 1...WriteDecoder.maxBatch) ?? 1000 } catch let e as UsageError {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
+        let inFlight: Int
+        do { inFlight = try intOption(parsed, "in-flight", range: 1...64) ?? 4 } catch let e as UsageError {
+            fail(e.message, usage: usage)
+        } catch { fail("\(error)") }
         let documents: [JSONValue]
         do { documents = try readDocuments(file) } catch { fail("\(file): \(error)") }
         let progress = Progress(total: documents.count)
         do {
-            let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 120)
-            var sent = 0
-            var batchNumber = 0
-            while sent < documents.count {
-                let batch = Array(documents[sent..<min(sent + batchSize, documents.count)])
-                batchNumber += 1
-                let frames = try connection.roundTrip([
-                    "id": .string("import-\(batchNumber)"), "op": "addDocuments", "index": .string(index), "documents": .array(batch),
-                ])
-                if case .error(_, _, let e)? = frames.first {
-                    progress.finish()
-                    writeToStandardError("fedsearch: batch \(batchNumber) (documents \(sent + 1) to \(sent + batch.count)) was refused: \(e.message) [\(e.code.rawValue)]\n")
-                    writeToStandardError("fedsearch: the \(sent) documents before it are stored; fix the file and import from document \(sent + 1)\n")
-                    return 1
-                }
-                sent += batch.count
-                progress.update(sent)
-            }
+            let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
+            let outcome = try send(documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, progress: progress)
             progress.finish()
-            print("imported \(sent) documents into \(index) in \(batchNumber) batches")
+            if let failure = outcome.firstFailure {
+                let stored = outcome.stored
+                writeToStandardError("fedsearch: batch \(failure.number) (documents \(failure.first + 1) to \(failure.first + failure.count)) was refused: \(failure.error.message) [\(failure.error.code.rawValue)]\n")
+                writeToStandardError("fedsearch: every batch before it is stored (\(stored) documents stored in all); fix the file and import again from document \(failure.first + 1) (re-sending a stored document replaces it with itself)\n")
+                return 1
+            }
+            print("imported \(outcome.stored) documents into \(index) in \(outcome.batches) batches")
             return 0
         } catch {
             progress.finish()
@@ -58,8 +57,65 @@ enum ImportCommand {
         }
     }
 
-    /// Reads NDJSON (one object per line) or a JSON array; errors name the line.
-    static func readDocuments(_ path: String) throws -> [JSONValue] {
+    /// A batch sent and not yet answered.
+    struct Batch {
+        let number: Int
+        let first: Int
+        let count: Int
+    }
+
+    struct Outcome {
+        var stored = 0
+        var batches = 0
+        var firstFailure: (number: Int, first: Int, count: Int, error: SearchError)?
+    }
+
+    /// Sends the documents in batches, keeping up to `inFlight` batches unanswered so the
+    /// daemon can commit and reindex several in one go; after a refusal it sends no more
+    /// batches and waits for those in flight.
+    static func send(
+        _ documents: [JSONValue], to index: String, over connection: SocketConnection, batchSize: Int, inFlight depth: Int,
+        progress: Progress
+    ) throws -> Outcome {
+        var outcome = Outcome()
+        var pending: [String: Batch] = [:]
+        var next = 0
+        while true {
+            while outcome.firstFailure == nil, pending.count < depth, next < documents.count {
+                let batch = Batch(number: outcome.batches + 1, first: next, count: min(batchSize, documents.count - next))
+                outcome.batches += 1
+                let id = "import-\(batch.number)"
+                try connection.send([
+                    "id": .string(id), "op": "addDocuments", "index": .string(index),
+                    "documents": .array(Array(documents[next..<next + batch.count])),
+                ])
+                pending[id] = batch
+                next += batch.count
+            }
+            if pending.isEmpty { return outcome }
+            guard let frame = try connection.readFrame() else {
+                throw UsageError(message: "the daemon closed the connection with \(pending.count) batches unanswered")
+            }
+            switch frame {
+            case .info(let id?, "written", _):
+                guard let batch = pending.removeValue(forKey: id) else { continue }
+                outcome.stored += batch.count
+                progress.update(outcome.stored)
+            case .error(let id?, _, let e):
+                guard let batch = pending.removeValue(forKey: id) else { continue }
+                if outcome.firstFailure == nil || batch.number < outcome.firstFailure!.number {
+                    outcome.firstFailure = (batch.number, batch.first, batch.count, e)
+                }
+            case .error(nil, _, let e):
+                throw UsageError(message: "\(e.message) [\(e.code.rawValue)]")
+            default:
+                continue
+            }
+        }
+    }
+
+    /// A whole file's bytes.
+    static func readFile(_ path: String) throws -> [UInt8] {
         guard let f = fopen(path, "r") else { throw UsageError(message: String(cString: strerror(errno))) }
         defer { fclose(f) }
         var bytes: [UInt8] = []
@@ -69,6 +125,12 @@ enum ImportCommand {
             if n == 0 { break }
             bytes += chunk[0..<n]
         }
+        return bytes
+    }
+
+    /// Reads NDJSON (one object per line) or a JSON array; errors name the line.
+    static func readDocuments(_ path: String) throws -> [JSONValue] {
+        let bytes = try readFile(path)
         if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), first == UInt8(ascii: "[") {
             return try JSONParser.parse(bytes).arrayValue ?? []
         }

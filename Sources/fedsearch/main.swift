@@ -15,10 +15,17 @@ let mainUsage = """
       search QUERY   search one or more indices (fedsearch search --help)
       facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N]
                      facet values starting with PREFIX, counted under the query
-      import INDEX FILE [--batch N]
+      import INDEX FILE [--batch N] [--in-flight N]
                      add or replace documents (NDJSON or a JSON array), in durable batches
       get INDEX ID...    print stored documents
       delete INDEX ID... delete documents
+      delete-by INDEX FILTER
+                     delete the documents passing an Algolia filter
+      settings INDEX [--set FILE]
+                     print the index's settings, or lay FILE's settings over them (reindexes)
+      create-index NAME [--settings FILE]
+                     create an empty durable index (root or the daemon's user)
+      delete-index NAME  delete an index made by create-index, with its data
       indices        list the indices the daemon serves
       stats          show the daemon's counters and latencies
       ping           check that the daemon answers
@@ -94,6 +101,8 @@ func run() -> Int32 {
         return ImportCommand.run(rest, socketPath: socketPath)
     case "get", "delete":
         return documentsCommand(command, rest, socketPath: socketPath)
+    case "settings", "delete-by", "create-index", "delete-index":
+        return IndexCommands.run(command, rest, socketPath: socketPath)
     case "help":
         print(mainUsage)
         return 0

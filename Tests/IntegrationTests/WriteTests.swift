@@ -197,6 +197,7 @@ struct WriteCommandTests {
         #expect(refused.status == 1)
         #expect(refused.err.contains("batch 2 (documents 3 to 4) was refused"))
         #expect(refused.err.contains("objectID is missing"))
-        #expect(refused.err.contains("the 2 documents before it are stored"))
+        #expect(refused.err.contains("every batch before it is stored (2 documents stored in all)"))
+        #expect(refused.err.contains("import again from document 3"))
     }
 }

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import FederatedSearchCore
+import FederatedSearchEngine
+import FederatedSearchProtocol
+import FederatedSearchStorage
+
+/// `createIndex` and `deleteIndex`: durable embedded indices made over the socket, kept in
+/// `<dataDir>/<name>.sqlite` with the origin "createIndex" (so the daemon reopens them at
+/// start), and deleted with their store. Only root and the daemon's own user may do either.
+extension Connection {
+    func createIndex(_ name: String, settings: JSONObject, id requestID: String?) {
+        if let error = checkIndexAdministration("createIndex") {
+            return write(Frame.error(id: requestID, index: nil, error: error).line())
+        }
+        guard let dir = loop.config.dataDirectory else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .notWritable, "op: createIndex needs a dataDir in the daemon's config")).line())
+        }
+        guard loop.catalog.entry(name) == nil, !loop.indicesBeingCreated.contains(name) else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .indexExists, "index: an index named '\(name)' exists already")).line())
+        }
+        do {
+            _ = try IndexSettings.decode(settings, path: "settings")
+        } catch {
+            return write(Frame.error(id: requestID, index: nil, error: error).line())
+        }
+        loop.indicesBeingCreated.insert(name)
+        let inbox: Inbox = loop.inbox
+        let connection = self.id
+        let timeout = Duration.milliseconds(loop.config.defaultTimeoutMs)
+        // Creating the file syncs to disk: off the loop.
+        DispatchQueue.global().async {
+            let result: Result<Catalog.Entry, SearchError>
+            do {
+                let index = try DurableIndex.create(name: name, path: "\(dir)/\(name).sqlite", settings: settings)
+                result = .success(Catalog.Entry(
+                    id: SearcherId(index: name), searchable: index, kind: "embedded", defaultTimeout: timeout,
+                    fingerprint: Catalog.createdFingerprint, access: AccessPolicy()))
+            } catch let e as SearchError {
+                result = .failure(e)
+            } catch {
+                result = .failure(SearchError(.internalError, "\(name): the index was not created: \(error)"))
+            }
+            inbox.post(.indexCreated(connection: connection, id: requestID, name: name, result))
+        }
+    }
+
+    func deleteIndex(_ name: String, id requestID: String?) {
+        if let error = checkIndexAdministration("deleteIndex") {
+            return write(Frame.error(id: requestID, index: nil, error: error).line())
+        }
+        guard let entry = loop.catalog.entry(name) else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .unknownIndex, "index: no index named '\(name)'")).line())
+        }
+        guard entry.fingerprint == Catalog.createdFingerprint, let durable = entry.searchable as? DurableIndex else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .indexInConfig, "index: '\(name)' is defined in the config file; remove it there and reload")).line())
+        }
+        // Searches already running keep their snapshot; writes still queued are refused.
+        durable.markRemoved()
+        loop.catalog = Catalog(entries: loop.catalog.entries.filter { $0.id.index != name })
+        for suffix in ["", "-wal", "-shm"] { unlink(durable.path + suffix) }
+        Log.info("deleted index \(name)")
+        write(Frame.info(id: requestID, type: "indexDeleted", payload: ["index": .string(name)]).line())
+    }
+
+    private func checkIndexAdministration(_ op: String) -> SearchError? {
+        peer?.isAdministrator == true
+            ? nil : SearchError(.forbidden, "op: \(op) is allowed to root and the daemon's own user only")
+    }
+}
+
+extension EventLoop {
+    func finishCreatingIndex(_ name: String, _ result: Result<Catalog.Entry, SearchError>, connection: UInt64, id: String?) {
+        indicesBeingCreated.remove(name)
+        let frame: Frame
+        switch result {
+        case .success(let entry):
+            catalog = Catalog(entries: catalog.entries + [entry])
+            Log.info("created index \(name)")
+            frame = .info(id: id, type: "indexCreated", payload: ["index": .string(name)])
+        case .failure(let error):
+            frame = .error(id: id, index: nil, error: error)
+        }
+        connections[connection]?.write(frame.line())
+    }
+}
+
+extension DurableIndex {
+    /// Makes the store of a new index (refusing to touch an existing file) and opens it.
+    static func create(name: String, path: String, settings: JSONObject) throws -> DurableIndex {
+        guard access(path, F_OK) != 0 else {
+            throw SearchError(.indexExists, "index: a store for '\(name)' exists already at \(path) (left by an index removed from the config?); move it away first")
+        }
+        try UnixSocket.makeParentDirectory(of: path)
+        do {
+            let store = try DocumentStore(path: path)
+            try store.group { g in
+                _ = try g.apply([
+                    .setMetadata(key: originKey, value: "createIndex"),
+                    .setMetadata(key: overridesKey, value: JSONWriter.string(.object(settings))),
+                    .setMetadata(key: "initialImport", value: "done"),
+                ])
+            }
+        }
+        return try DurableIndex(name: name, configSettings: [:], path: path, origin: "createIndex", initialDocuments: { [] })
+    }
+
+    /// Opens every index `createIndex` made in `directory` (at start).
+    static func openCreated(in directory: String, except configured: Set<String>) -> [(name: String, index: DurableIndex)] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = files.filter { $0.hasSuffix(".sqlite") }.map { String($0.dropLast(".sqlite".count)) }
+            .filter { !configured.contains($0) }
+        var out: [(name: String, index: DurableIndex)] = []
+        for name in names.sorted() {
+            let path = "\(directory)/\(name).sqlite"
+            guard DurableIndex.origin(ofStoreAt: path) == "createIndex" else { continue }
+            do {
+                out.append((name, try DurableIndex(name: name, configSettings: [:], path: path, origin: "createIndex", initialDocuments: { [] })))
+            } catch {
+                Log.error("could not open the index \(name) at \(path): \(error)")
+            }
+        }
+        return out
+    }
+}

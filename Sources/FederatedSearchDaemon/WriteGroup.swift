@@ -1,0 +1,181 @@
+import FederatedSearchCore
+import FederatedSearchEngine
+import FederatedSearchProtocol
+import FederatedSearchStorage
+
+/// Group commit for a durable index: the writes queued while the previous group was being
+/// applied go together into one SQLite transaction, each batch a savepoint of its own (applied
+/// whole or not at all, with its own sequence number), then one sync, then one snapshot
+/// rebuild. A client that keeps several batches in flight so pays for one rebuild per group,
+/// not per batch, and every batch is still acknowledged only once durable and searchable.
+enum WriteGroup {
+    /// The most batches and document changes one group takes.
+    static let maxBatches = 64
+    static let maxChanges = 64_000
+
+    /// Takes the next group off the queue: a run of document and settings batches, or a
+    /// single write that must see everything before it published (`deleteBy` evaluates its
+    /// filter on the snapshot; `get` and `getSettings` read what the writes before them left).
+    static func take(from items: inout [PendingWrite]) -> [PendingWrite] {
+        guard let first = items.first else { return [] }
+        if isBarrier(first.write) {
+            items.removeFirst()
+            return [first]
+        }
+        var count = 0
+        var changes = 0
+        while count < items.count, count < maxBatches, !isBarrier(items[count].write) {
+            let size = changeCount(items[count].write)
+            if count > 0 && changes + size > maxChanges { break }
+            changes += size
+            count += 1
+        }
+        let group = Array(items[..<count])
+        items.removeFirst(count)
+        return group
+    }
+
+    private static func isBarrier(_ w: IndexWrite) -> Bool {
+        switch w {
+        case .documents, .settings: return false
+        case .deleteBy, .get, .getSettings: return true
+        }
+    }
+
+    private static func changeCount(_ w: IndexWrite) -> Int {
+        if case .documents(let changes) = w { return changes.count }
+        return 1
+    }
+
+    /// Applies a group; one reply per write, in order.
+    static func apply(_ writes: [IndexWrite], to index: DurableIndex) -> [Result<WriteReply, SearchError>] {
+        if index.isRemoved {
+            return writes.map { _ in .failure(SearchError(.unknownIndex, "index: '\(index.name)' was deleted")) }
+        }
+        return index.state.withLock { st -> [Result<WriteReply, SearchError>] in
+            if writes.count == 1, let reply = read(writes[0], st) { return [reply] }
+            var table = st.table
+            var overrides = st.overrides
+            var settings = st.settings
+            let configSettings = st.configSettings
+            var replies: [Result<WriteReply, SearchError>] = []
+            do {
+                try st.store.group { g in
+                    for w in writes {
+                        do {
+                            let change = try plan(w, table: table, configSettings: configSettings, overrides: overrides, index: index)
+                            let sequence = try g.apply(change.operations)
+                            apply(change.operations, to: &table)
+                            if let s = change.settings {
+                                settings = s
+                                overrides = change.overrides
+                            }
+                            replies.append(.success(.written(sequence: sequence, documents: table.count)))
+                        } catch let e as SearchError {
+                            replies.append(.failure(e))
+                        } catch {
+                            Log.error("write to \(index.name) failed: \(error)")
+                            replies.append(.failure(SearchError(.internalError, "\(index.name): the batch was not written: \(error)")))
+                        }
+                    }
+                }
+            } catch {
+                Log.error("commit to \(index.name) failed: \(error)")
+                return writes.map { _ in .failure(SearchError(.internalError, "\(index.name): the batch was not written: \(error)")) }
+            }
+            st.table = table
+            st.overrides = overrides
+            st.settings = settings
+            guard replies.contains(where: { if case .success = $0 { true } else { false } }) else { return replies }
+            do {
+                index.publish(try EmbeddedIndex(name: index.name, settings: settings, documents: table.documents))
+            } catch {
+                // Only a corpus over the engine's limits gets here; the batches are stored.
+                Log.error("\(index.name): stored, but the index could not be rebuilt: \(error)")
+                return replies.map { r in
+                    guard case .success = r else { return r }
+                    return .failure(SearchError(.internalError, "\(index.name): stored, but not searchable: \(error)"))
+                }
+            }
+            return replies
+        }
+    }
+
+    /// Answers the reads; nil for a write.
+    private static func read(_ w: IndexWrite, _ st: borrowing DurableIndex.WriterState) -> Result<WriteReply, SearchError>? {
+        switch w {
+        case .get(let ids):
+            return .success(.documents(ids.map { st.table[$0] }))
+        case .getSettings:
+            return .success(.settings(effective: DurableIndex.merged(st.configSettings, st.overrides), overrides: st.overrides))
+        case .documents, .deleteBy, .settings:
+            return nil
+        }
+    }
+
+    /// What one write does to the store: document changes with partial updates resolved
+    /// against the current documents, and for settings the new overrides and settings.
+    private struct Planned {
+        var operations: [WriteOperation] = []
+        var settings: IndexSettings?
+        var overrides: JSONObject = [:]
+    }
+
+    private static func plan(
+        _ w: IndexWrite, table: DocumentTable, configSettings: JSONObject, overrides: JSONObject, index: DurableIndex
+    ) throws -> Planned {
+        var planned = Planned()
+        switch w {
+        case .documents(let changes):
+            // What this batch has already done to a document (nil inside: deleted).
+            var local: [String: JSONObject?] = [:]
+            var cleared = false
+            for change in changes {
+                switch change {
+                case .upsert(let d):
+                    planned.operations.append(.upsert(d))
+                    if case .string(let id)? = d["objectID"] { local[id] = d }
+                case .delete(let id):
+                    planned.operations.append(.delete(id))
+                    local[id] = .some(nil)
+                case .clear:
+                    planned.operations.append(.clear)
+                    local = [:]
+                    cleared = true
+                case .merge(let fields):
+                    guard case .string(let id)? = fields["objectID"] else { continue }
+                    let base: JSONObject? = if let l = local[id] { l } else { cleared ? nil : table[id] }
+                    var doc = base ?? ["objectID": .string(id)]
+                    for e in fields.entries { doc[e.key] = e.value }
+                    planned.operations.append(.upsert(doc))
+                    local[id] = doc
+                }
+            }
+        case .deleteBy(let parameters):
+            planned.operations = try index.snapshot.objectIDs(matching: parameters).map { .delete($0) }
+        case .settings(let changes):
+            var next = overrides
+            for e in changes.entries {
+                if case .null = e.value { next[e.key] = nil } else { next[e.key] = e.value }
+            }
+            planned.settings = try IndexSettings.decode(DurableIndex.merged(configSettings, next), path: "settings")
+            planned.overrides = next
+            planned.operations = [.setMetadata(key: DurableIndex.overridesKey, value: JSONWriter.string(.object(next)))]
+        case .get, .getSettings:
+            break
+        }
+        return planned
+    }
+
+    private static func apply(_ operations: [WriteOperation], to table: inout DocumentTable) {
+        for op in operations {
+            switch op {
+            case .upsert(let d):
+                if case .string(let id)? = d["objectID"] { table.put(id, d) }
+            case .delete(let id): table.remove(id)
+            case .clear: table.removeAll()
+            case .merge, .setMetadata: break
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// `settings`, `delete-by`, `create-index` and `delete-index`: one request each, answered
+/// with a line of text (or the settings as JSON); errors go to stderr with their code.
+enum IndexCommands {
+    static let settingsUsage = "usage: fedsearch settings INDEX [--set FILE] [--socket PATH]   (FILE: a JSON object; null resets a key)"
+    static let deleteByUsage = "usage: fedsearch delete-by INDEX FILTER [--socket PATH]   (FILTER: e.g. 'brand:Acme AND price < 10')"
+    static let createUsage = "usage: fedsearch create-index NAME [--settings FILE] [--socket PATH]"
+    static let deleteUsage = "usage: fedsearch delete-index NAME [--socket PATH]"
+
+    static func run(_ command: String, _ args: ArraySlice<String>, socketPath: String) -> Int32 {
+        let usage: String
+        let positional: Int
+        let fileOption: String?
+        switch command {
+        case "settings": (usage, positional, fileOption) = (settingsUsage, 1, "set")
+        case "delete-by": (usage, positional, fileOption) = (deleteByUsage, 2, nil)
+        case "create-index": (usage, positional, fileOption) = (createUsage, 1, "settings")
+        default: (usage, positional, fileOption) = (deleteUsage, 1, nil)
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try parseArguments(args, valueOptions: Set(["socket"] + (fileOption.map { [$0] } ?? [])), flags: ["help"])
+        } catch let e as UsageError {
+            fail(e.message, usage: usage)
+        } catch { fail("\(error)") }
+        if parsed.flags.contains("help") {
+            print(usage)
+            return 0
+        }
+        guard parsed.positional.count == positional else { fail("expected \(positional) argument\(positional == 1 ? "" : "s")", usage: usage) }
+        let index = parsed.positional[0]
+        var settings: JSONObject?
+        if let option = fileOption, let file = parsed.options[option] {
+            do {
+                guard case .object(let o) = try JSONParser.parse(try ImportCommand.readFile(file)) else {
+                    fail("\(file): expected a JSON object of settings")
+                }
+                settings = o
+            } catch { fail("\(file): \(error)") }
+        }
+        var request: JSONObject = ["id": "cli", "index": .string(index)]
+        switch command {
+        case "settings":
+            request["op"] = settings == nil ? "getSettings" : "setSettings"
+            if let settings { request["settings"] = .object(settings) }
+        case "delete-by":
+            request["op"] = "deleteBy"
+            request["params"] = ["filters": .string(parsed.positional[1])]
+        case "create-index":
+            request["op"] = "createIndex"
+            if let settings { request["settings"] = .object(settings) }
+        default:
+            request["op"] = "deleteIndex"
+        }
+        do {
+            let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
+            var status: Int32 = 0
+            for frame in try connection.roundTrip(.object(request)) {
+                switch frame {
+                case .info(_, "settings", let p):
+                    print(JSONWriter.string(p["settings"] ?? .null))
+                case .info(_, "written", let p):
+                    let what = command == "settings" ? "settings stored, index rebuilt" : "deleted the matching documents"
+                    print("\(what); \(index) holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
+                case .info(_, "indexCreated", _):
+                    print("created index \(index)")
+                case .info(_, "indexDeleted", _):
+                    print("deleted index \(index)")
+                default:
+                    HumanOutput().print(frame)
+                    status = 1
+                }
+            }
+            return status
+        } catch {
+            fail("\(error)")
+        }
+    }
+}

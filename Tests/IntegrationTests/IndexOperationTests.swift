@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// deleteBy, setSettings/getSettings, createIndex/deleteIndex and group commit, against the
+/// real daemon on real SQLite files, across restarts.
+@Suite(.serialized)
+struct IndexOperationTests {
+    static let books = """
+        {"objectID":"b1","title":"The Hobbit","genre":"fantasy","year":1937}
+        {"objectID":"b2","title":"Dune","genre":"science fiction","year":1965}
+        {"objectID":"b3","title":"Earthsea","genre":"fantasy","year":1968}
+        """
+
+    func config(_ dataDir: String) -> JSONObject {
+        ["dataDir": .string(dataDir), "searchables": ["books": [
+            "data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year"],
+        ]]]
+    }
+
+    func start(_ dataDir: String) throws -> DaemonProcess {
+        try DaemonProcess(config: config(dataDir), files: ["books.ndjson": Self.books])
+    }
+
+    func ids(_ c: SocketConnection, _ query: String, index: String = "books", params: JSONObject = [:]) throws -> [String] {
+        var p = params
+        p["hitsPerPage"] = 1000
+        for f in try c.roundTrip(["id": "s", "query": .string(query), "indices": [.string(index)], "params": .object(p)]) {
+            if case .results(_, _, let r) = f { return r.hits.map(\.objectID) }
+        }
+        return []
+    }
+
+    func written(_ frames: [Frame]) -> JSONObject? {
+        if case .info(_, "written", let p)? = frames.first { return p }
+        Issue.record("expected written, got \(frames)")
+        return nil
+    }
+
+    @Test func deleteByRemovesWhatTheFilterMatchesAtomically() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try start(dataDir)
+        defer { d.stop() }
+        let c = try d.connect()
+        let ack = written(try c.roundTrip(["id": "x", "op": "deleteBy", "index": "books", "params": ["filters": "genre:fantasy AND year < 1950"]]))
+        #expect(ack?["documents"] == 2)
+        #expect(try ids(c, "").sorted() == ["b2", "b3"])
+        // Filters only, and at least one; a bad filter deletes nothing.
+        let noFilter = try c.roundTrip(["id": "e1", "op": "deleteBy", "index": "books", "params": [:]])
+        #expect(errorCode(noFilter.first) == "missing_field")
+        let query = try c.roundTrip(["id": "e2", "op": "deleteBy", "index": "books", "params": ["query": "dune"]])
+        #expect(errorCode(query.first) == "unknown_field")
+        let badAttribute = try c.roundTrip(["id": "e3", "op": "deleteBy", "index": "books", "params": ["filters": "title:Dune"]])
+        #expect(errorCode(badAttribute.first) == "invalid_filter")
+        let syntax = try c.roundTrip(["id": "e4", "op": "deleteBy", "index": "books", "params": ["filters": "genre:"]])
+        #expect(errorCode(syntax.first) == "invalid_filter")
+        #expect(try ids(c, "").sorted() == ["b2", "b3"], "refused deleteBy requests deleted nothing")
+        let numeric = written(try c.roundTrip(["id": "n", "op": "deleteBy", "index": "books", "params": ["numericFilters": ["year >= 1960"]]]))
+        #expect(numeric?["documents"] == 0)
+    }
+
+    @Test func settingsAreStoredReindexedAndKeptAcrossRestarts() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try start(dataDir)
+        var c = try d.connect()
+        #expect(try ids(c, "fantasy").isEmpty, "genre is not searchable in the config")
+        let ack = written(try c.roundTrip(["id": "s", "op": "setSettings", "index": "books",
+                                            "settings": ["searchableAttributes": ["title", "genre"], "customRanking": ["desc(year)"]]]))
+        #expect(ack?["documents"] == 3)
+        #expect(try ids(c, "fantasy") == ["b3", "b1"], "reindexed: genre searchable, newest first")
+        let bad = try c.roundTrip(["id": "b", "op": "setSettings", "index": "books", "settings": ["customRanking": ["sideways(year)"]]])
+        guard case .error(_, _, let e)? = bad.first else { Issue.record("\(bad)"); return }
+        #expect(e.code.rawValue == "invalid_field")
+        #expect(e.message.contains("settings.customRanking[0]"))
+        let unknown = try c.roundTrip(["id": "u", "op": "setSettings", "index": "books", "settings": ["colour": "red"]])
+        #expect(errorCode(unknown.first) == "unknown_field")
+        let got = try c.roundTrip(["id": "g", "op": "getSettings", "index": "books"])
+        guard case .info(_, "settings", let p)? = got.first else { Issue.record("\(got)"); return }
+        #expect(p["settings"]?.objectValue?["searchableAttributes"] == ["title", "genre"])
+        #expect(p["settings"]?.objectValue?["attributesForFaceting"] == ["genre", "year"], "config settings not overridden stay")
+        #expect(p["overrides"]?.objectValue?["customRanking"] == ["desc(year)"])
+        // A restart keeps the stored settings over the config's.
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try start(dataDir)
+        defer { d.stop() }
+        c = try d.connect()
+        #expect(try ids(c, "fantasy") == ["b3", "b1"])
+        // null resets a key to the config's value.
+        _ = written(try c.roundTrip(["id": "r", "op": "setSettings", "index": "books", "settings": ["searchableAttributes": .null]]))
+        #expect(try ids(c, "fantasy").isEmpty)
+        #expect(try ids(c, "").count == 3)
+    }
+
+    @Test func createdIndicesTakeWritesSurviveRestartAndReloadAndCanBeDeleted() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try start(dataDir)
+        var c = try d.connect()
+        let created = try c.roundTrip(["id": "c", "op": "createIndex", "index": "notes",
+                                       "settings": ["searchableAttributes": ["text"], "attributesForFaceting": ["tag"]]])
+        #expect(created.first?.type == "indexCreated")
+        #expect(errorCode(try c.roundTrip(["id": "c2", "op": "createIndex", "index": "notes"]).first) == "index_exists")
+        #expect(errorCode(try c.roundTrip(["id": "c3", "op": "createIndex", "index": "books"]).first) == "index_exists")
+        #expect(errorCode(try c.roundTrip(["id": "c4", "op": "createIndex", "index": "../escape"]).first) == "invalid_field")
+        #expect(errorCode(try c.roundTrip(["id": "c5", "op": "createIndex", "index": "x", "settings": ["nope": 1]]).first) == "unknown_field")
+        _ = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "notes", "documents": [
+            ["objectID": "n1", "text": "buy milk", "tag": "home"], ["objectID": "n2", "text": "ship release", "tag": "work"],
+        ]]))
+        #expect(try ids(c, "milk", index: "notes") == ["n1"])
+        #expect(try ids(c, "", index: "notes", params: ["filters": "tag:work"]) == ["n2"])
+        // A reload keeps it; so does a restart.
+        #expect(try c.roundTrip(["id": "r", "op": "reload"]).first?.type == "reload")
+        #expect(try ids(c, "milk", index: "notes") == ["n1"])
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try start(dataDir)
+        defer { d.stop() }
+        c = try d.connect()
+        #expect(try ids(c, "release", index: "notes") == ["n2"])
+        let indices = try c.roundTrip(["id": "i", "op": "indices"])
+        guard case .info(_, _, let ip)? = indices.first else { Issue.record("\(indices)"); return }
+        #expect(ip["indices"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["books", "notes"])
+        // Config indices are not deleted over the socket; created ones are, with their file.
+        #expect(errorCode(try c.roundTrip(["id": "d1", "op": "deleteIndex", "index": "books"]).first) == "index_in_config")
+        #expect(try c.roundTrip(["id": "d2", "op": "deleteIndex", "index": "notes"]).first?.type == "indexDeleted")
+        #expect(!FileManager.default.fileExists(atPath: "\(dataDir)/notes.sqlite"))
+        #expect(errorCode(try c.roundTrip(["id": "s", "query": "", "indices": ["notes"]]).first) == "unknown_index")
+        #expect(try c.roundTrip(["id": "c6", "op": "createIndex", "index": "notes"]).first?.type == "indexCreated", "the name is free again")
+        #expect(try ids(c, "", index: "notes").isEmpty)
+    }
+
+    /// Many pipelined batches of every kind from two connections are grouped by the writer;
+    /// the live index must then agree with a fresh rebuild from the store (a restart).
+    @Test func groupCommitMatchesAFreshRebuild() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try start(dataDir)
+        let a = try d.connect()
+        let b = try d.connect()
+        var rng = SystemRandomNumberGenerator()
+        var sent = 0
+        for i in 0..<120 {
+            let c = i % 2 == 0 ? a : b
+            let id = JSONValue.string("w\(i)")
+            let n = Int.random(in: 0..<40, using: &rng)
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5:
+                let docs: [JSONValue] = (0..<5).map { k in
+                    ["objectID": .string("d\((n + k) % 40)"), "title": .string("title \(i) \(k)"), "genre": .string(k % 2 == 0 ? "even" : "odd"),
+                     "year": .number(Double(1900 + i))]
+                }
+                try c.send(["id": id, "op": "addDocuments", "index": "books", "documents": .array(docs)])
+            case 5, 6:
+                try c.send(["id": id, "op": "partialUpdateDocuments", "index": "books",
+                            "documents": [["objectID": .string("d\(n)"), "genre": .string("patched \(i)")], ["objectID": .string("d\(n)"), "note": "twice"]]])
+            case 7:
+                try c.send(["id": id, "op": "deleteDocuments", "index": "books", "objectIDs": [.string("d\(n)"), .string("d\((n + 1) % 40)")]])
+            case 8:
+                try c.send(["id": id, "op": "deleteBy", "index": "books", "params": ["numericFilters": [.string("year < \(1900 + i / 2)")]]])
+            default:
+                // A bad batch in the middle: refused whole, the others unaffected.
+                try c.send(["id": id, "op": "addDocuments", "index": "books", "documents": [["objectID": "ok"], ["title": "no id"]]])
+            }
+            sent += 1
+        }
+        var answered = 0
+        var refused = 0
+        var sequences: [Int] = []
+        for c in [a, b] {
+            for _ in 0..<(sent / 2) {
+                guard let f = try c.readFrame() else { break }
+                answered += 1
+                if case .info(_, "written", let p) = f, let s = p["seq"]?.intValue { sequences.append(s) }
+                if case .error(_, _, let e) = f, e.code.rawValue == "invalid_document" { refused += 1 }
+            }
+        }
+        #expect(answered == sent)
+        #expect(Set(sequences).count == sequences.count, "every batch has its own sequence number")
+        #expect(sequences.count + refused == sent)
+        let queries = ["", "title", "title 7", "patched", "even"]
+        let filters = ["", "genre:odd", "year > 1950"]
+        var live: [[String]] = []
+        for q in queries { for f in filters { live.append(try ids(a, q, params: f.isEmpty ? [:] : ["filters": .string(f)])) } }
+        let got = try a.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") })])
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try start(dataDir)
+        defer { d.stop() }
+        let c = try d.connect()
+        var rebuilt: [[String]] = []
+        for q in queries { for f in filters { rebuilt.append(try ids(c, q, params: f.isEmpty ? [:] : ["filters": .string(f)])) } }
+        #expect(live.map { $0.sorted() } == rebuilt.map { $0.sorted() })
+        #expect(try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") })]) == got)
+    }
+}
