@@ -28,11 +28,12 @@ extension Connection {
         case .success(let target):
             let inbox: Inbox = loop.inbox
             let connection = self.id
+            awaitedReplies += 1
             // The index's writer keeps requests in arrival order (and so `seq` in the order a
             // client sent its batches).
             target.submit(write) { result in
                 let frame = Connection.replyFrame(result, index: index, id: requestID)
-                inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
+                inbox.post(.reply(connection: connection, bytes: frame.line()))
             }
         }
     }

@@ -13,9 +13,14 @@ final class Connection {
     let id: UInt64
     private(set) var bufferEvent: OpaquePointer?
     private var framer: LineFramer
-    private var machine = ConnectionStateMachine()
+    var machine = ConnectionStateMachine()
     /// Searches running for this connection, by request key.
     private var tasks: [UInt64: RunningSearch] = [:]
+    /// Answers still to come from work off the loop (write batches, decoding a big line).
+    var awaitedReplies = 0
+    /// Lines that arrived while a big line was being decoded off the loop, in order.
+    var decodeBacklog: [LineFramer.Event] = []
+    var decodingOffLoop = false
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
     private var silenced: Set<UInt64> = []
     private var closeWhenFlushed = false
@@ -62,13 +67,11 @@ final class Connection {
         while bufferEvent != nil, evbuffer_get_length(input) > 0 {
             let n = chunk.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
-            for event in framer.feed(chunk[0..<Int(n)]) {
-                for action in machine.handle(event) { perform(action) }
-            }
+            for event in framer.feed(chunk[0..<Int(n)]) { handle(event) }
         }
     }
 
-    private func perform(_ action: ConnectionStateMachine.Action) {
+    func perform(_ action: ConnectionStateMachine.Action) {
         switch action {
         case .send(let frame):
             write(frame.line())
@@ -209,7 +212,12 @@ final class Connection {
         write(lastFrame)
         if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
         machine.finished(key: key, id: id)
-        if inputEnded, tasks.isEmpty { closeAfterFlush() }
+        closeIfAllAnswered()
+    }
+
+    /// After the client's EOF, closes once every answer is written.
+    func closeIfAllAnswered() {
+        if inputEnded, tasks.isEmpty, awaitedReplies == 0, !decodingOffLoop, decodeBacklog.isEmpty { closeAfterFlush() }
     }
 
     /// The client sent EOF. A client that shut down only its sending side (`echo ... | socat`)
@@ -224,7 +232,7 @@ final class Connection {
         }
         var p = pollfd(fd: bufferevent_getfd(bev), events: 0, revents: 0)
         let hungUp = poll(&p, 1, 0) > 0 && (Int32(p.revents) & Int32(POLLHUP)) != 0
-        if hungUp || tasks.isEmpty { closeAfterFlush() }
+        if hungUp { closeAfterFlush() } else { closeIfAllAnswered() }
         if hungUp { close() }
     }
 

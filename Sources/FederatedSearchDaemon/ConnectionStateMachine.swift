@@ -55,12 +55,18 @@ struct ConnectionStateMachine {
                 .closeAfterFlush,
             ]
         case .line(let bytes):
-            switch RequestDecoder.decode(bytes) {
-            case .failure(let e):
-                return [.send(.error(id: e.id, index: nil, error: e.error))]
-            case .success(let request):
-                return handle(request)
-            }
+            return handle(decoded: RequestDecoder.decode(bytes))
+        }
+    }
+
+    /// Handles a decoded line (the daemon decodes long lines off the loop).
+    mutating func handle(decoded: Result<Request, RequestError>) -> [Action] {
+        guard !closing else { return [] }
+        switch decoded {
+        case .failure(let e):
+            return [.send(.error(id: e.id, index: nil, error: e.error))]
+        case .success(let request):
+            return handle(request)
         }
     }
 

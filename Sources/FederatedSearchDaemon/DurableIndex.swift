@@ -1,4 +1,3 @@
-import Dispatch
 import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchProtocol
@@ -20,8 +19,9 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     /// Writes waiting for the writer, in arrival order.
     private let queued = Mutex(WriteQueueState())
     /// The writer runs here: off the loop and off the concurrency pool (a commit waits for
-    /// the disk, a rebuild takes a while).
-    private let writer: DispatchQueue
+    /// the disk, a rebuild takes a while), at a lower priority than searches. One thread
+    /// for all durable indices: a second rebuild at once would only take the searches' core.
+    private var writer: BackgroundWorker { BackgroundWorker.writer }
     /// Set by `deleteIndex`: later writes are refused.
     private let removed = Atomic<Bool>(false)
 
@@ -69,7 +69,6 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         self.state = Mutex(WriterState(
             store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
         self.current = Mutex(index)
-        self.writer = DispatchQueue(label: "fedsearchd.write.\(name)")
     }
 
     /// The origin recorded in a store file, without building anything (nil: not a store).

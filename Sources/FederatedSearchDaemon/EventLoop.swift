@@ -142,6 +142,10 @@ final class EventLoop {
                 if draining { finishDrainIfIdle() }
             case .reloaded(let outcome):
                 finishReload(outcome)
+            case .decoded(let id, let result):
+                connections[id]?.decoded(result)
+            case .reply(let id, let bytes):
+                connections[id]?.replied(bytes)
             case .indexCreated(let connection, let id, let name, let result):
                 finishCreatingIndex(name, result, connection: connection, id: id)
             }

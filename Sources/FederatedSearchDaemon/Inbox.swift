@@ -1,5 +1,6 @@
 import CLibevent
 import FederatedSearchCore
+import FederatedSearchProtocol
 import Synchronization
 
 /// A message from a task to the loop thread.
@@ -12,6 +13,10 @@ enum InboxMessage: Sendable {
     case requestFinished(connection: UInt64, key: UInt64, id: String?, lastFrame: [UInt8])
     /// A reload finished loading (or failed) off the loop.
     case reloaded(ReloadOutcome)
+    /// A long request line decoded off the loop.
+    case decoded(connection: UInt64, Result<Request, RequestError>)
+    /// The answer of an index writer (a write, or a read queued behind writes).
+    case reply(connection: UInt64, bytes: [UInt8])
     /// A `createIndex` finished building its store off the loop (or failed).
     case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
 }

@@ -12,7 +12,11 @@ import Synchronization
 /// against the same queries called in-process. Medians of `--runs` runs (default 3).
 ///
 /// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
+///        fedsearch-bench --writes --bin-dir DIR [--config FILE] [--corpus FILE] [--runs N] [--queries N] [--in-flight N]
 var binDir = ""
+var writes = false
+var corpusPath = "/tmp/fedsearch-bench/corpus/docs.ndjson"
+var inFlight = 32
 var configPath = "Configs/fedsearchd.json"
 var runs = 3
 var queryCount = 2000
@@ -20,6 +24,10 @@ var extraParams = "{}"
 var args = CommandLine.arguments.dropFirst()
 while let a = args.first {
     args = args.dropFirst()
+    if a == "--writes" {
+        writes = true
+        continue
+    }
     guard let v = args.first else { writeToStandardError("fedsearch-bench: \(a) needs a value\n"); exit(2) }
     args = args.dropFirst()
     switch a {
@@ -28,7 +36,20 @@ while let a = args.first {
     case "--runs": runs = Int(v) ?? 3
     case "--queries": queryCount = Int(v) ?? 2000
     case "--params": extraParams = v
+    case "--corpus": corpusPath = v
+    case "--in-flight": inFlight = Int(v) ?? 32
     default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
+    }
+}
+
+if writes {
+    do {
+        try WriteBench.run(binDir: binDir.isEmpty ? "." : binDir, configPath: configPath, corpus: corpusPath, runs: runs,
+                           queryCount: queryCount, inFlight: inFlight)
+        exit(0)
+    } catch {
+        writeToStandardError("fedsearch-bench: \(error)\n")
+        exit(1)
     }
 }
 

@@ -11,15 +11,18 @@ import FederatedSearchProtocol
 /// says which batch and why and where to resume; the batches before it are stored.
 enum ImportCommand {
     static let usage = """
-        usage: fedsearch import INDEX FILE [--batch N] [--in-flight N] [--socket PATH]
+        usage: fedsearch import INDEX FILE [--batch N] [--in-flight N] [--max-bytes N] [--socket PATH]
           FILE           NDJSON (one document a line) or a JSON array of documents
           --batch N      documents per batch (default 1000); each batch is atomic
-          --in-flight N  batches sent ahead of their answers (default 4; 1 waits for each)
+          --max-bytes N  the most bytes a batch line may have: the daemon's maxLineBytes
+                         (default 1 MiB, the daemon's default); bigger batches are split
+          --in-flight N  batches sent ahead of their answers (default 32, and at most 64 MiB unanswered;
+                         1 waits for each)
         """
 
     static func run(_ args: ArraySlice<String>, socketPath: String) -> Int32 {
         let parsed: ParsedArguments
-        do { parsed = try parseArguments(args, valueOptions: ["batch", "in-flight", "socket"], flags: ["help"]) } catch let e as UsageError {
+        do { parsed = try parseArguments(args, valueOptions: ["batch", "in-flight", "max-bytes", "socket"], flags: ["help"]) } catch let e as UsageError {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
         if parsed.flags.contains("help") {
@@ -33,7 +36,11 @@ enum ImportCommand {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
         let inFlight: Int
-        do { inFlight = try intOption(parsed, "in-flight", range: 1...64) ?? 4 } catch let e as UsageError {
+        do { inFlight = try intOption(parsed, "in-flight", range: 1...256) ?? 32 } catch let e as UsageError {
+            fail(e.message, usage: usage)
+        } catch { fail("\(error)") }
+        let maxBytes: Int
+        do { maxBytes = try intOption(parsed, "max-bytes", range: 1024...(64 << 20)) ?? (1 << 20) } catch let e as UsageError {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
         let documents: [JSONValue]
@@ -41,7 +48,7 @@ enum ImportCommand {
         let progress = Progress(total: documents.count)
         do {
             let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
-            let outcome = try send(documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, progress: progress)
+            let outcome = try send(documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, maxLineBytes: maxBytes, progress: progress)
             progress.finish()
             if let failure = outcome.firstFailure {
                 let stored = outcome.stored
@@ -62,7 +69,11 @@ enum ImportCommand {
         let number: Int
         let first: Int
         let count: Int
+        let bytes: Int
     }
+
+    /// The most request bytes left unanswered, whatever `--in-flight` says.
+    static let maxUnansweredBytes = 64 << 20
 
     struct Outcome {
         var stored = 0
@@ -75,22 +86,33 @@ enum ImportCommand {
     /// batches and waits for those in flight.
     static func send(
         _ documents: [JSONValue], to index: String, over connection: SocketConnection, batchSize: Int, inFlight depth: Int,
-        progress: Progress
+        maxLineBytes: Int, progress: Progress
     ) throws -> Outcome {
         var outcome = Outcome()
         var pending: [String: Batch] = [:]
+        var unanswered = 0
         var next = 0
         while true {
-            while outcome.firstFailure == nil, pending.count < depth, next < documents.count {
-                let batch = Batch(number: outcome.batches + 1, first: next, count: min(batchSize, documents.count - next))
+            while outcome.firstFailure == nil, pending.count < depth, unanswered < maxUnansweredBytes, next < documents.count {
+                let id = "import-\(outcome.batches + 1)"
+                var line = Array(#"{"op":"addDocuments","id":"#.utf8) + JSONWriter.bytes(.string(id))
+                line += Array(#","index":"#.utf8) + JSONWriter.bytes(.string(index)) + Array(#","documents":["#.utf8)
+                var count = 0
+                // Up to batchSize documents, and never a line over the daemon's limit (a
+                // document alone over it goes as its own batch, which the daemon refuses).
+                while count < batchSize, next + count < documents.count {
+                    let doc = encoded(documents[next + count])
+                    if count > 0 && line.count + doc.count + 3 > maxLineBytes { break }
+                    if count > 0 { line.append(UInt8(ascii: ",")) }
+                    line += doc
+                    count += 1
+                }
+                line += Array("]}\n".utf8)
+                try connection.sendRaw(line)
                 outcome.batches += 1
-                let id = "import-\(batch.number)"
-                try connection.send([
-                    "id": .string(id), "op": "addDocuments", "index": .string(index),
-                    "documents": .array(Array(documents[next..<next + batch.count])),
-                ])
-                pending[id] = batch
-                next += batch.count
+                pending[id] = Batch(number: outcome.batches, first: next, count: count, bytes: line.count)
+                unanswered += line.count
+                next += count
             }
             if pending.isEmpty { return outcome }
             guard let frame = try connection.readFrame() else {
@@ -99,10 +121,12 @@ enum ImportCommand {
             switch frame {
             case .info(let id?, "written", _):
                 guard let batch = pending.removeValue(forKey: id) else { continue }
+                unanswered -= batch.bytes
                 outcome.stored += batch.count
                 progress.update(outcome.stored)
             case .error(let id?, _, let e):
                 guard let batch = pending.removeValue(forKey: id) else { continue }
+                unanswered -= batch.bytes
                 if outcome.firstFailure == nil || batch.number < outcome.firstFailure!.number {
                     outcome.firstFailure = (batch.number, batch.first, batch.count, e)
                 }
@@ -113,6 +137,9 @@ enum ImportCommand {
             }
         }
     }
+
+    /// A document as JSON text (a whole `JSONValue` encodes the same way inside an array).
+    static func encoded(_ document: JSONValue) -> [UInt8] { JSONWriter.bytes(document) }
 
     /// A whole file's bytes.
     static func readFile(_ path: String) throws -> [UInt8] {
