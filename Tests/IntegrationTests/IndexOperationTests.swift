@@ -193,4 +193,28 @@ struct IndexOperationTests {
         #expect(live.map { $0.sorted() } == rebuilt.map { $0.sorted() })
         #expect(try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") })]) == got)
     }
+
+    /// A big batch is decoded off the loop; the small requests pipelined after it must still
+    /// be applied after it, in the order sent.
+    @Test func bigBatchesKeepTheirPlaceInLine() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try start(dataDir)
+        defer { d.stop() }
+        let c = try d.connect()
+        let padding = String(repeating: "lorem ipsum ", count: 20)
+        let big: [JSONValue] = (0..<500).map { ["objectID": .string("x\($0)"), "title": .string("bulk \($0) \(padding)")] }
+        #expect(JSONWriter.bytes(.array(big)).count > 100_000, "over the off-loop threshold")
+        try c.send(["id": "big", "op": "addDocuments", "index": "books", "documents": .array(big)])
+        try c.send(["id": "del", "op": "deleteDocuments", "index": "books", "objectIDs": ["x0", "x1"]])
+        try c.send(["id": "upd", "op": "partialUpdateDocuments", "index": "books", "documents": [["objectID": "x2", "title": "changed"]]])
+        var order: [String] = []
+        while order.count < 3, let f = try c.readFrame() { if let id = f.id { order.append(id) } }
+        #expect(order == ["big", "del", "upd"])
+        let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["x0", "x2", "x3"]])
+        guard case .info(_, _, let p)? = got.first else { Issue.record("\(got)"); return }
+        let docs = p["results"]?.arrayValue ?? []
+        #expect(docs.first == .null)
+        #expect(docs.dropFirst().first?.objectValue?["title"] == "changed")
+        #expect(docs.last?.objectValue?["objectID"] == "x3")
+    }
 }

@@ -200,4 +200,34 @@ struct WriteCommandTests {
         #expect(refused.err.contains("every batch before it is stored (2 documents stored in all)"))
         #expect(refused.err.contains("import again from document 3"))
     }
+
+    @Test func settingsDeleteByAndIndexCommands() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        let dataDir = dir.appendingPathComponent("data").path
+        let d = try DaemonProcess(config: ["dataDir": .string(dataDir), "searchables": ["books": ["searchableAttributes": ["title"]]]])
+        defer { d.stop() }
+        let s = ["--socket", d.socketPath]
+        let settingsFile = dir.appendingPathComponent("settings.json").path
+        try #"{"searchableAttributes": ["title", "tag"], "attributesForFaceting": ["tag"]}"#
+            .write(toFile: settingsFile, atomically: true, encoding: .utf8)
+        let created = try runBuilt("fedsearch", s + ["create-index", "notes", "--settings", settingsFile])
+        #expect(created.status == 0 && created.out.contains("created index notes"), "\(created)")
+        let file = dir.appendingPathComponent("notes.ndjson").path
+        try (0..<30).map { #"{"objectID":"n\#($0)","title":"note \#($0)","tag":"\#($0 % 3 == 0 ? "old" : "new")"}"# }
+            .joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try runBuilt("fedsearch", s + ["import", "notes", file, "--batch", "7"]).status == 0)
+        let deleted = try runBuilt("fedsearch", s + ["delete-by", "notes", "tag:old"])
+        #expect(deleted.status == 0)
+        #expect(deleted.out.contains("notes holds 20 documents"), "\(deleted)")
+        let shown = try runBuilt("fedsearch", s + ["settings", "notes"])
+        guard case .object(let o) = try JSONParser.parse(Array(shown.out.utf8)) else { Issue.record("\(shown)"); return }
+        #expect(o["attributesForFaceting"] == ["tag"])
+        try #"{"customRanking": ["bad"]}"#.write(toFile: settingsFile, atomically: true, encoding: .utf8)
+        let refused = try runBuilt("fedsearch", s + ["settings", "notes", "--set", settingsFile])
+        #expect(refused.status == 1 && refused.err.contains("invalid_field"), "\(refused)")
+        let notAllowed = try runBuilt("fedsearch", s + ["delete-index", "books"])
+        #expect(notAllowed.status == 1 && notAllowed.err.contains("index_in_config"), "\(notAllowed)")
+        let gone = try runBuilt("fedsearch", s + ["delete-index", "notes"])
+        #expect(gone.status == 0 && gone.out.contains("deleted index notes"))
+    }
 }
