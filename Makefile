@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-engine eval install clean
+.PHONY: all deps build release run test test-backends bench bench-writes bench-engine eval install clean
 
 all: build
 
@@ -44,6 +44,12 @@ test-backends: deps
 # End-to-end benchmark over the socket (1, 4, 16 clients) against in-process calls.
 bench: release
 	$(RELEASE_BIN_DIR)/fedsearch-bench --bin-dir $(RELEASE_BIN_DIR) --config $(CONFIG)
+
+# Durable writes: import throughput and query latency during an import (the 100k corpus is
+# exported by ../shared/bench/corpus.py first).
+bench-writes: release
+	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
+	$(RELEASE_BIN_DIR)/fedsearch-bench --writes --bin-dir $(RELEASE_BIN_DIR) --config $(CONFIG)
 
 # The engine side by side with tantivy, SQLite FTS5 and Typesense (../shared/bench).
 bench-engine: release
