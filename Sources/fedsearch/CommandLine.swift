@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Parsed command-line flags: `--name value` pairs, boolean flags and positional arguments.
 struct ParsedArguments {
     var positional: [String] = []
@@ -58,4 +61,18 @@ func intOption(_ parsed: ParsedArguments, _ name: String, range: ClosedRange<Int
         throw UsageError(message: "--\(name): expected an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
     }
     return v
+}
+
+/// Parses a command's arguments (`--help` is always known): prints the usage and exits 0 on
+/// `--help`, prints the error with the usage and exits 2 on a usage error.
+func parseCommand(_ args: ArraySlice<String>, valueOptions: Set<String>, flags: Set<String> = [], usage: String) -> ParsedArguments {
+    let parsed: ParsedArguments
+    do { parsed = try parseArguments(args, valueOptions: valueOptions, flags: flags.union(["help"])) } catch let e as UsageError {
+        fail(e.message, usage: usage)
+    } catch { fail("\(error)") }
+    if parsed.flags.contains("help") {
+        print(usage)
+        exit(0)
+    }
+    return parsed
 }

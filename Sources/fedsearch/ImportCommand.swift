@@ -21,14 +21,7 @@ enum ImportCommand {
         """
 
     static func run(_ args: ArraySlice<String>, socketPath: String) -> Int32 {
-        let parsed: ParsedArguments
-        do { parsed = try parseArguments(args, valueOptions: ["batch", "in-flight", "max-bytes", "socket"], flags: ["help"]) } catch let e as UsageError {
-            fail(e.message, usage: usage)
-        } catch { fail("\(error)") }
-        if parsed.flags.contains("help") {
-            print(usage)
-            return 0
-        }
+        let parsed = parseCommand(args, valueOptions: ["batch", "in-flight", "max-bytes", "socket"], usage: usage)
         guard parsed.positional.count == 2 else { fail("give INDEX and FILE", usage: usage) }
         let (index, file) = (parsed.positional[0], parsed.positional[1])
         let batchSize: Int

@@ -5,13 +5,16 @@ import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
 
-/// `settings`, `delete-by`, `create-index` and `delete-index`: one request each, answered
-/// with a line of text (or the settings as JSON); errors go to stderr with their code.
+/// `get`, `delete`, `settings`, `delete-by`, `create-index` and `delete-index`: one request
+/// each, answered with a line of text (or documents and settings as JSON); errors go to
+/// stderr with their code.
 enum IndexCommands {
     static let settingsUsage = "usage: fedsearch settings INDEX [--set FILE] [--socket PATH]   (FILE: a JSON object; null resets a key)"
     static let deleteByUsage = "usage: fedsearch delete-by INDEX FILTER [--socket PATH]   (FILTER: e.g. 'brand:Acme AND price < 10')"
     static let createUsage = "usage: fedsearch create-index NAME [--settings FILE] [--socket PATH]"
     static let deleteUsage = "usage: fedsearch delete-index NAME [--socket PATH]"
+    static let getUsage = "usage: fedsearch get INDEX ID... [--socket PATH]"
+    static let deleteDocumentsUsage = "usage: fedsearch delete INDEX ID... [--socket PATH]"
 
     static func run(_ command: String, _ args: ArraySlice<String>, socketPath: String) -> Int32 {
         let usage: String
@@ -21,19 +24,15 @@ enum IndexCommands {
         case "settings": (usage, positional, fileOption) = (settingsUsage, 1, "set")
         case "delete-by": (usage, positional, fileOption) = (deleteByUsage, 2, nil)
         case "create-index": (usage, positional, fileOption) = (createUsage, 1, "settings")
+        case "get": (usage, positional, fileOption) = (getUsage, -2, nil)
+        case "delete": (usage, positional, fileOption) = (deleteDocumentsUsage, -2, nil)
         default: (usage, positional, fileOption) = (deleteUsage, 1, nil)
         }
-        let parsed: ParsedArguments
-        do {
-            parsed = try parseArguments(args, valueOptions: Set(["socket"] + (fileOption.map { [$0] } ?? [])), flags: ["help"])
-        } catch let e as UsageError {
-            fail(e.message, usage: usage)
-        } catch { fail("\(error)") }
-        if parsed.flags.contains("help") {
-            print(usage)
-            return 0
+        let parsed = parseCommand(args, valueOptions: Set(["socket"] + (fileOption.map { [$0] } ?? [])), usage: usage)
+        // A negative count: at least that many.
+        guard positional < 0 ? parsed.positional.count >= -positional : parsed.positional.count == positional else {
+            fail(positional < 0 ? "give INDEX and at least one ID" : "expected \(positional) argument\(positional == 1 ? "" : "s")", usage: usage)
         }
-        guard parsed.positional.count == positional else { fail("expected \(positional) argument\(positional == 1 ? "" : "s")", usage: usage) }
         let index = parsed.positional[0]
         var settings: JSONObject?
         if let option = fileOption, let file = parsed.options[option] {
@@ -49,6 +48,9 @@ enum IndexCommands {
         case "settings":
             request["op"] = settings == nil ? "getSettings" : "setSettings"
             if let settings { request["settings"] = .object(settings) }
+        case "get", "delete":
+            request["op"] = command == "get" ? "getDocuments" : "deleteDocuments"
+            request["objectIDs"] = .array(parsed.positional.dropFirst().map { .string($0) })
         case "delete-by":
             request["op"] = "deleteBy"
             request["params"] = ["filters": .string(parsed.positional[1])]
@@ -65,9 +67,11 @@ enum IndexCommands {
                 switch frame {
                 case .info(_, "settings", let p):
                     print(JSONWriter.string(p["settings"] ?? .null))
+                case .info(_, "documents", let p):
+                    for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
                 case .info(_, "written", let p):
-                    let what = command == "settings" ? "settings stored, index rebuilt" : "deleted the matching documents"
-                    print("\(what); \(index) holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
+                    let what = command == "settings" ? "settings stored, index rebuilt" : "deleted"
+                    print("\(what); index \(index) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
                 case .info(_, "indexCreated", _):
                     print("created index \(index)")
                 case .info(_, "indexDeleted", _):

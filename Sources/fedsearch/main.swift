@@ -85,23 +85,14 @@ func run() -> Int32 {
         return search(rest, socketPath: socketPath)
     case "indices", "stats", "ping", "reload":
         let usage = "usage: fedsearch \(command) [--json] [--socket PATH]"
-        let parsed: ParsedArguments
-        do { parsed = try parseArguments(rest, valueOptions: ["socket"], flags: ["json", "help"]) } catch let e as UsageError {
-            fail(e.message, usage: usage)
-        } catch { fail("\(error)") }
-        if parsed.flags.contains("help") {
-            print(usage)
-            return 0
-        }
+        let parsed = parseCommand(rest, valueOptions: ["socket"], flags: ["json"], usage: usage)
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: usage) }
         return simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
     case "facets":
         return facetValues(rest, socketPath: socketPath)
     case "import":
         return ImportCommand.run(rest, socketPath: socketPath)
-    case "get", "delete":
-        return documentsCommand(command, rest, socketPath: socketPath)
-    case "settings", "delete-by", "create-index", "delete-index":
+    case "get", "delete", "settings", "delete-by", "create-index", "delete-index":
         return IndexCommands.run(command, rest, socketPath: socketPath)
     case "help":
         print(mainUsage)
@@ -129,16 +120,7 @@ func simple(op: String, json: Bool, socketPath: String) -> Int32 {
 
 func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
     let usage = "usage: fedsearch facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N] [--json] [--socket PATH]"
-    let parsed: ParsedArguments
-    do {
-        parsed = try parseArguments(args, valueOptions: ["query", "filters", "hits", "socket"], flags: ["json", "help"])
-    } catch let e as UsageError {
-        fail(e.message, usage: usage)
-    } catch { fail("\(error)") }
-    if parsed.flags.contains("help") {
-        print(usage)
-        return 0
-    }
+    let parsed = parseCommand(args, valueOptions: ["query", "filters", "hits", "socket"], flags: ["json"], usage: usage)
     guard (2...3).contains(parsed.positional.count) else { fail("give INDEX, FACET and optionally PREFIX", usage: usage) }
     var request: JSONObject = [
         "id": "cli", "op": "searchForFacetValues", "index": .string(parsed.positional[0]),
@@ -166,41 +148,6 @@ func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) -> 
                 HumanOutput().print(frame)
             }
             if case .error = frame { status = 1 }
-        }
-        return status
-    } catch {
-        fail("\(error)")
-    }
-}
-
-/// `get INDEX ID...` and `delete INDEX ID...`.
-func documentsCommand(_ command: String, _ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
-    let usage = "usage: fedsearch \(command) INDEX ID... [--socket PATH]"
-    let parsed: ParsedArguments
-    do { parsed = try parseArguments(args, valueOptions: ["socket"], flags: ["help"]) } catch let e as UsageError {
-        fail(e.message, usage: usage)
-    } catch { fail("\(error)") }
-    if parsed.flags.contains("help") {
-        print(usage)
-        return 0
-    }
-    guard parsed.positional.count >= 2 else { fail("give INDEX and at least one ID", usage: usage) }
-    let ids = JSONValue.array(parsed.positional.dropFirst().map { .string($0) })
-    let op: JSONValue = command == "get" ? "getDocuments" : "deleteDocuments"
-    do {
-        let connection = try SocketConnection(path: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 60)
-        let frames = try connection.roundTrip(["id": "cli", "op": op, "index": .string(parsed.positional[0]), "objectIDs": ids])
-        var status: Int32 = 0
-        for frame in frames {
-            switch frame {
-            case .info(_, "documents", let p):
-                for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
-            case .info(_, "written", let p):
-                print("deleted; index \(parsed.positional[0]) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
-            default:
-                HumanOutput().print(frame)
-                status = 1
-            }
         }
         return status
     } catch {
