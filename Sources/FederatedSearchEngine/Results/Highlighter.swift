@@ -2,12 +2,23 @@ import FederatedSearchCore
 
 /// Builds `_highlightResult` and `_snippetResult` entries in Algolia's shape. Tags are only
 /// ever inserted at scalar boundaries of the original text, never inside a UTF-8 sequence.
-struct Highlighter {
+///
+/// A class, built once per query: the word scans capture it in closures, and copying a
+/// struct of this many references there cost a retain and a release of each, per value.
+final class Highlighter {
     let analyzer: TextAnalyzer
     let matcher: HighlightMatcher
     let preTag: [UInt8]
     let postTag: [UInt8]
     let ellipsis: String
+
+    init(analyzer: TextAnalyzer, matcher: HighlightMatcher, preTag: [UInt8], postTag: [UInt8], ellipsis: String) {
+        self.analyzer = analyzer
+        self.matcher = matcher
+        self.preTag = preTag
+        self.postTag = postTag
+        self.ellipsis = ellipsis
+    }
 
     /// One string value, highlighted.
     private struct Marked {
