@@ -140,7 +140,10 @@ struct TypoSearch {
                 // Inside a character: no table row to check, and no valid term ends here.
                 if i < hi && length(i) == depth { i &+= 1 }
             } else {
-                let distance = rows[row &+ m]
+                // Only the band |k - level| <= maxTypos of a row is kept (see below); outside
+                // it the distance is over budget.
+                let t = Int(maxTypos)
+                let distance = m >= level &- t && m <= level &+ t ? rows[row &+ m] : maxTypos &+ 1
                 if i < hi && length(i) == depth {
                     if !prefix && distance > 0 && distance <= maxTypos {
                         spans.append(TermSpan(lo: i, hi: i + 1, flags: MatchFlags.make(typos: Int(distance), exact: false)))
@@ -151,7 +154,10 @@ struct TypoSearch {
                     if distance == 0 { return }
                     spans.append(TermSpan(lo: lo, hi: hi, flags: MatchFlags.make(typos: Int(distance), exact: false)))
                     var best = distance
-                    for k in 0..<m where rows[row &+ k] < best { best = rows[row &+ k] }
+                    let from = max(0, level &- t), through = min(m &- 1, level &+ t)
+                    if from <= through {
+                        for k in from...through where rows[row &+ k] < best { best = rows[row &+ k] }
+                    }
                     if best >= distance { return }
                 }
             }
@@ -182,7 +188,15 @@ struct TypoSearch {
                 let levelUp = Int32(level &+ 1)
                 rows[next] = levelUp
                 var rowMin = levelUp
-                for k in 1...m {
+                // Ukkonen's band: a cell with |k - row| > maxTypos is over budget, so only the
+                // band is computed, and the cell just outside it on each side is set to over
+                // budget (the next row reads one cell beyond this row's band).
+                let t = Int(maxTypos)
+                let kLo = max(1, level &+ 1 &- t), kHi = min(m, level &+ 1 &+ t)
+                if kLo > 1 { rows[next &+ kLo &- 1] = maxTypos &+ 1 }
+                if kHi < m { rows[next &+ kHi &+ 1] = maxTypos &+ 1 }
+                var k = kLo
+                while k <= kHi {
                     let cost: Int32 = query[k &- 1] == c ? 0 : 1
                     var v = min(rows[row &+ k] &+ 1, rows[next &+ k &- 1] &+ 1, rows[row &+ k &- 1] &+ cost)
                     if k > 1 && level > 0 && query[k &- 1] == last && query[k &- 2] == c {
@@ -190,6 +204,7 @@ struct TypoSearch {
                     }
                     rows[next &+ k] = v
                     if v < rowMin { rowMin = v }
+                    k &+= 1
                 }
                 if rowMin <= maxTypos {
                     descend(lo: i, hi: a, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0)
