@@ -21,6 +21,8 @@ final class Connection {
     /// Lines that arrived while a big line was being decoded off the loop, in order.
     var decodeBacklog: [LineFramer.Event] = []
     var decodingOffLoop = false
+    /// Answers of this loop turn not yet sent (see ``write(_:)``).
+    private var outbox: [UInt8] = []
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
     private var silenced: Set<UInt64> = []
     private var closeWhenFlushed = false
@@ -238,10 +240,23 @@ final class Connection {
 
     /// Queues bytes for the client. A client that lets its answers pile up first stops being
     /// read (so it cannot queue more work), then is disconnected.
+    ///
+    /// While libevent has nothing queued for the socket, answers gather in `outbox` and are
+    /// sent straight to the socket at the end of the loop turn (as Redis does before it
+    /// sleeps): one `send` for all of a turn's frames, and no write event to add and remove
+    /// (two `epoll_ctl` calls and a loop turn per answer). Only what the socket does not take
+    /// goes to the bufferevent, which then writes it when the socket is writable.
     func write(_ bytes: [UInt8]) {
         guard let bev = bufferEvent else { return }
-        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
-        let pending = evbuffer_get_length(bufferevent_get_output(bev))
+        let output = bufferevent_get_output(bev)
+        let queuedInLibevent = evbuffer_get_length(output)
+        if queuedInLibevent == 0 && !discarding {
+            if outbox.isEmpty { loop.queueFlush(id) }
+            outbox += bytes
+        } else {
+            _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        }
+        let pending = outbox.count + evbuffer_get_length(output)
         if pending > 2 * limits.maxPendingOutputBytes {
             Log.warning("disconnecting connection \(id): \(pending) bytes of answers unread")
             close()
@@ -254,12 +269,37 @@ final class Connection {
         }
     }
 
+    /// Sends the outbox: what the socket takes now, the rest through the bufferevent.
+    func flushOutbox() {
+        guard let bev = bufferEvent, !outbox.isEmpty else { return }
+        let fd = bufferevent_getfd(bev)
+        var sent = 0
+        while sent < outbox.count {
+            let n = outbox.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            if n > 0 {
+                sent += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                // Full (EAGAIN) or failed: libevent writes the rest when it can, or reports
+                // the error to `onEvent`, which closes the connection.
+                break
+            }
+        }
+        if sent < outbox.count {
+            _ = outbox.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress! + sent, $0.count - sent) }
+        }
+        outbox.removeAll(keepingCapacity: outbox.count <= 64 * 1024)
+        if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { wrote() }
+    }
+
     /// Closes once everything queued has been written.
     func closeAfterFlush() {
         closeWhenFlushed = true
         guard let bev = bufferEvent else { return }
         bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
-        if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
+        // With answers still in the outbox, its flush lingers once everything is written.
+        if outbox.isEmpty, evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
     }
 
     /// The output buffer drained (to the low watermark).

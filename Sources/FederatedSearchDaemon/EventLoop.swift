@@ -13,6 +13,10 @@ final class EventLoop {
     /// Runs fast in-memory queries' tasks on this thread.
     private(set) var executor: LoopExecutor!
     private var wakeEvent: OpaquePointer?
+    /// Activated when a connection has answers to send; runs at the end of the loop turn.
+    private var flushEvent: OpaquePointer?
+    /// Connections with answers waiting in their outbox (see ``Connection/flushOutbox()``).
+    private var connectionsToFlush: [UInt64] = []
     var signalEvents: [OpaquePointer] = []
     var timerEvents: [OpaquePointer] = []
     var listeners: [OpaquePointer] = []
@@ -50,6 +54,10 @@ final class EventLoop {
             throw SystemCallError(call: "event_new(wake)", errno: errno)
         }
         wakeEvent = wake
+        guard let flush = event_new(base, -1, 0, onFlush, context) else {
+            throw SystemCallError(call: "event_new(flush)", errno: errno)
+        }
+        flushEvent = flush
         inbox = Inbox(wakeEvent: wake)
         executor = LoopExecutor(inbox: inbox)
         try installSignals()
@@ -59,6 +67,7 @@ final class EventLoop {
         for l in listeners { evconnlistener_free(l) }
         for ev in signalEvents + timerEvents { event_free(ev) }
         if let wakeEvent { event_free(wakeEvent) }
+        if let flushEvent { event_free(flushEvent) }
         event_base_free(base)
     }
 
@@ -92,6 +101,19 @@ final class EventLoop {
         // Tasks may still be winding down; from now on their posts are dropped, so freeing
         // the wake-up event with the loop is safe.
         inbox.close()
+    }
+
+    /// Sends a connection's outbox at the end of this loop turn, with the answers of every
+    /// other callback of the turn (activating an event from the loop thread costs no syscall).
+    func queueFlush(_ connection: UInt64) {
+        if connectionsToFlush.isEmpty, let flushEvent { event_active(flushEvent, Int32(EV_READ), 0) }
+        connectionsToFlush.append(connection)
+    }
+
+    fileprivate func flushConnections() {
+        let list = connectionsToFlush
+        connectionsToFlush = []
+        for id in list { connections[id]?.flushOutbox() }
     }
 
     /// Makes the loop return at once.
@@ -176,6 +198,10 @@ final class EventLoop {
 
 private func onWake(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
     Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().drainInbox()
+}
+
+private func onFlush(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().flushConnections()
 }
 
 private func onAccept(
