@@ -8,6 +8,8 @@ struct TermDictionary: Sendable {
     let bytes: [UInt8]
     /// `offsets[id]..<offsets[id + 1]` is the term's range in `bytes`.
     let offsets: [UInt32]
+    /// The first trie levels with their children listed, for the typo walk.
+    let trie: PrefixTrie
 
     /// Builds from terms already sorted by bytes and unique.
     init(sortedTerms: [String]) {
@@ -20,6 +22,7 @@ struct TermDictionary: Sendable {
         }
         self.bytes = bytes
         self.offsets = offsets
+        trie = PrefixTrie(bytes: bytes, offsets: offsets)
     }
 
     /// The number of terms.

@@ -103,8 +103,8 @@ struct TypoSearch {
                         var walk = Walk(
                             bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, query: q.baseAddress!, m: m,
                             rows: rowBuffer.baseAddress!, rowCount: rowBuffer.count, maxTypos: Int32(maxTypos),
-                            prefix: prefix)
-                        walk.descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0)
+                            prefix: prefix, trie: dictionary.trie)
+                        walk.descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0, node: 0)
                         found = walk.spans
                     }
                 }
@@ -123,6 +123,7 @@ struct TypoSearch {
         let rowCount: Int
         let maxTypos: Int32
         let prefix: Bool
+        let trie: PrefixTrie
         var spans: [TermSpan] = []
 
         @inline(__always) func length(_ id: Int) -> Int { Int(offsets[id &+ 1] &- offsets[id]) }
@@ -130,8 +131,9 @@ struct TypoSearch {
 
         /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes. `level`
         /// is the number of complete characters in those bytes (the table row), `last` the last of
-        /// them; `partial` holds the bits of a character still missing `pending` bytes.
-        mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int) {
+        /// them; `partial` holds the bits of a character still missing `pending` bytes. `node`
+        /// is the node's number in the ``PrefixTrie`` (-1 below its levels).
+        mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int, node: Int) {
             let m = self.m
             let width = m &+ 1
             let row = level &* width
@@ -161,8 +163,18 @@ struct TypoSearch {
                     if best >= distance { return }
                 }
             }
-            let next = row &+ width
-            guard next &+ width <= rowCount else { return }
+            guard row &+ 2 &* width <= rowCount else { return }
+            if node >= 0 && depth < PrefixTrie.depth {
+                // The children are listed.
+                var c = Int(trie.firstChild[node])
+                let end = Int(trie.childEnd[node])
+                while c < end {
+                    child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: trie.byte[c], depth: depth, level: level, last: last,
+                          partial: partial, pending: pending, node: c)
+                    c &+= 1
+                }
+                return
+            }
             while i < hi {
                 let b = byte(i, depth)
                 // The first id in (i, hi) whose byte at depth is above b: gallop, then bisect
@@ -179,37 +191,47 @@ struct TypoSearch {
                     let mid = (a &+ z) >> 1
                     if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
                 }
-                let (c, need) = TypoSearch.decode(b, partial: partial, pending: pending)
-                if need > 0 {
-                    descend(lo: i, hi: a, depth: depth &+ 1, level: level, last: last, partial: c, pending: need)
-                    i = a
-                    continue
-                }
-                let levelUp = Int32(level &+ 1)
-                rows[next] = levelUp
-                var rowMin = levelUp
-                // Ukkonen's band: a cell with |k - row| > maxTypos is over budget, so only the
-                // band is computed, and the cell just outside it on each side is set to over
-                // budget (the next row reads one cell beyond this row's band).
-                let t = Int(maxTypos)
-                let kLo = max(1, level &+ 1 &- t), kHi = min(m, level &+ 1 &+ t)
-                if kLo > 1 { rows[next &+ kLo &- 1] = maxTypos &+ 1 }
-                if kHi < m { rows[next &+ kHi &+ 1] = maxTypos &+ 1 }
-                var k = kLo
-                while k <= kHi {
-                    let cost: Int32 = query[k &- 1] == c ? 0 : 1
-                    var v = min(rows[row &+ k] &+ 1, rows[next &+ k &- 1] &+ 1, rows[row &+ k &- 1] &+ cost)
-                    if k > 1 && level > 0 && query[k &- 1] == last && query[k &- 2] == c {
-                        v = min(v, rows[row &- width &+ k &- 2] &+ 1)
-                    }
-                    rows[next &+ k] = v
-                    if v < rowMin { rowMin = v }
-                    k &+= 1
-                }
-                if rowMin <= maxTypos {
-                    descend(lo: i, hi: a, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0)
-                }
+                child(lo: i, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending, node: -1)
                 i = a
+            }
+        }
+
+        /// Extends the table by the child reached with byte `b` (terms `lo..<hi`) and visits it
+        /// if some cell of its row is within budget.
+        @inline(__always)
+        mutating func child(lo: Int, hi: Int, byte b: UInt8, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int, node: Int) {
+            let (c, need) = TypoSearch.decode(b, partial: partial, pending: pending)
+            if need > 0 {
+                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level, last: last, partial: c, pending: need, node: node)
+                return
+            }
+            let m = self.m
+            let width = m &+ 1
+            let row = level &* width
+            let next = row &+ width
+            let levelUp = Int32(level &+ 1)
+            rows[next] = levelUp
+            var rowMin = levelUp
+            // Ukkonen's band: a cell with |k - row| > maxTypos is over budget, so only the
+            // band is computed, and the cell just outside it on each side is set to over
+            // budget (the next row reads one cell beyond this row's band).
+            let t = Int(maxTypos)
+            let kLo = max(1, level &+ 1 &- t), kHi = min(m, level &+ 1 &+ t)
+            if kLo > 1 { rows[next &+ kLo &- 1] = maxTypos &+ 1 }
+            if kHi < m { rows[next &+ kHi &+ 1] = maxTypos &+ 1 }
+            var k = kLo
+            while k <= kHi {
+                let cost: Int32 = query[k &- 1] == c ? 0 : 1
+                var v = min(rows[row &+ k] &+ 1, rows[next &+ k &- 1] &+ 1, rows[row &+ k &- 1] &+ cost)
+                if k > 1 && level > 0 && query[k &- 1] == last && query[k &- 2] == c {
+                    v = min(v, rows[row &- width &+ k &- 2] &+ 1)
+                }
+                rows[next &+ k] = v
+                if v < rowMin { rowMin = v }
+                k &+= 1
+            }
+            if rowMin <= maxTypos {
+                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0, node: node)
             }
         }
     }

@@ -1,0 +1,52 @@
+import Testing
+@testable import FederatedSearchEngine
+
+/// The typo walk (trie levels, banded table, multi-byte characters) against the textbook
+/// distance over every term of random dictionaries.
+@Suite struct TypoSearchTests {
+    /// Letters from a small alphabet (so many terms are near each other), some multi-byte.
+    static let alphabet: [Character] = ["a", "b", "c", "d", "e", "é", "ж"]
+
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        mutating func word(_ lengths: ClosedRange<Int>) -> String {
+            String((0..<(lengths.lowerBound + next(lengths.count))).map { _ in TypoSearchTests.alphabet[next(TypoSearchTests.alphabet.count)] })
+        }
+    }
+
+    @Test(arguments: 0..<12)
+    func matchesEveryTermWithinTheBudget(seed: Int) {
+        var g = Generator(state: UInt64(seed) &+ 99)
+        let terms = Array(Set((0..<400).map { _ in g.word(1...9) })).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let dictionary = TermDictionary(sortedTerms: terms)
+        for _ in 0..<15 {
+            let query = g.word(2...9)
+            for maxTypos in 1...2 {
+                for prefix in [false, true] {
+                    var search = TypoSearch(dictionary: dictionary, query: Array(query.utf8), maxTypos: maxTypos, prefix: prefix)
+                    search.run()
+                    var best: [Int: Int] = [:]
+                    for s in search.spans { for id in s.lo..<s.hi { best[id] = min(best[id] ?? .max, MatchFlags.typos(s.flags)) } }
+                    let q = Array(query)
+                    for (id, term) in terms.enumerated() {
+                        let t = Array(term)
+                        let d = prefix
+                            ? (0...t.count).map { ReferenceModel.distance(q, Array(t[0..<$0])) }.min()!
+                            : ReferenceModel.distance(q, t)
+                        // Exact and plain prefix matches are the caller's (distance 0).
+                        let expected: Int? = d >= 1 && d <= maxTypos ? d : nil
+                        if let expected {
+                            #expect(best[id] == expected, "query \(query) term \(term) prefix \(prefix) budget \(maxTypos)")
+                        } else if d > maxTypos {
+                            #expect(best[id] == nil, "query \(query) term \(term) prefix \(prefix) budget \(maxTypos)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
