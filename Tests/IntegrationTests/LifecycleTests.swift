@@ -22,6 +22,31 @@ struct LifecycleTests {
         #expect(!FileManager.default.fileExists(atPath: d.socketPath))
     }
 
+    /// The polling loop (`busyPollMicros`) serves, times out sources, drains and stops like
+    /// the sleeping one.
+    @Test func busyPollingLoopServesDrainsAndStops() throws {
+        var config = FaultConfigs.config([("slow", FaultConfigs.source(delayMs: 300)), ("fast", FaultConfigs.source(delayMs: 0))])
+        config["busyPollMicros"] = 200
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let c = try d.connect()
+        for i in 0..<20 {
+            let frames = try c.roundTrip(["id": .string("f\(i)"), "query": "x", "indices": ["fast"]])
+            #expect(frames.map(\.type) == ["results", "merged", "done"])
+        }
+        try c.send(["id": "q", "query": "x"])
+        usleep(100_000)
+        d.signal(SIGTERM)
+        #expect(try collect(c, id: "q").last?.type == "done")
+        #expect(d.waitForExit(seconds: 10) == 0)
+        var bad = FaultConfigs.config([("fast", FaultConfigs.source(delayMs: 0))])
+        bad["busyPollMicros"] = -1
+        let refused = try DaemonProcess(binary: "fedsearchd-faults", config: bad, waitForReady: false)
+        #expect(refused.waitForExit(seconds: 10) != 0)
+        let err = String(decoding: refused.stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(err.contains("busyPollMicros"), "\(err)")
+    }
+
     @Test func secondSignalStopsAtOnce() throws {
         let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
             ("slow", FaultConfigs.source(delayMs: 30_000)),
