@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FederatedSearchCore
+import FederatedSearchEngine
 
 /// Reads the config file and builds the catalog: at start, and again on every reload.
 public struct CatalogLoader: Sendable {
@@ -46,6 +47,22 @@ public struct CatalogLoader: Sendable {
                     id: old.id, searchable: old.searchable, kind: old.kind, defaultTimeout: old.defaultTimeout,
                     fingerprint: old.fingerprint, access: s.access))
                 kept.append(s.name)
+                continue
+            }
+            if let old = previous?.entry(s.name), let durable = old.searchable as? DurableIndex, s.kind == "embedded",
+                let dir = config.dataDirectory, durable.path == "\(dir)/\(s.name).sqlite"
+            {
+                // The same store: never open it twice (writes would land in the copy that is
+                // going away). The index takes the new settings in turn with its writes; its
+                // data files were imported once and are not read again.
+                var settings = s.options
+                settings["data"] = nil
+                _ = try IndexSettings.decode(settings, path: s.path)
+                durable.reconfigure(configSettings: settings)
+                entries.append(Catalog.Entry(
+                    id: old.id, searchable: durable, kind: old.kind, defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs),
+                    fingerprint: fingerprint, access: s.access))
+                rebuilt.append(s.name)
                 continue
             }
             progress("loading \(s.name)")

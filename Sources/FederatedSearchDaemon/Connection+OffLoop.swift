@@ -1,3 +1,4 @@
+import CLibevent
 import Dispatch
 import FederatedSearchCore
 import FederatedSearchProtocol
@@ -17,6 +18,9 @@ extension Connection {
         }
         if case .line(let bytes) = event, bytes.count >= Self.offLoopDecodeBytes, !machine.closing {
             decodingOffLoop = true
+            // Read no more until it is back: what the client sends meanwhile waits in the
+            // socket, not in the daemon's memory.
+            if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ)) }
             let inbox: Inbox = loop.inbox
             let connection = id
             BackgroundWorker.decoder.async {
@@ -30,17 +34,33 @@ extension Connection {
     /// A line decoded off the loop is back: act on it, then on the lines that waited.
     func decoded(_ result: Result<Request, RequestError>) {
         decodingOffLoop = false
-        for action in machine.handle(decoded: result) { perform(action) }
-        while !decodingOffLoop, !decodeBacklog.isEmpty, bufferEvent != nil {
-            handle(decodeBacklog.removeFirst())
+        // A connection on its way out (a drain, an over-long line) starts nothing new.
+        if !isClosing {
+            for action in machine.handle(decoded: result) { perform(action) }
+            while !decodingOffLoop, !decodeBacklog.isEmpty, bufferEvent != nil {
+                handle(decodeBacklog.removeFirst())
+            }
+        } else {
+            decodeBacklog.removeAll()
         }
-        closeIfAllAnswered()
+        if !decodingOffLoop, let bev = bufferEvent, !throttled, !isClosing { bufferevent_enable(bev, Int16(EV_READ)) }
+        settled()
     }
 
-    /// An answer from an index writer.
+    /// An answer from an index writer (or `createIndex` / `deleteIndex`).
     func replied(_ bytes: [UInt8]) {
         awaitedReplies -= 1
         write(bytes)
+        settled()
+    }
+
+    /// Work from off the loop came back: a closing connection may now linger, an ended one
+    /// close, a draining daemon stop.
+    private func settled() {
+        if closeWhenFlushed, isQuiet, outbox.isEmpty, let bev = bufferEvent, evbuffer_get_length(bufferevent_get_output(bev)) == 0 {
+            wrote()
+        }
         closeIfAllAnswered()
+        if loop.draining { loop.finishDrainIfIdle() }
     }
 }

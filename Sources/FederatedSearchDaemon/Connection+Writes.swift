@@ -20,7 +20,7 @@ extension Connection {
         }
         let reads: Bool = switch write {
         case .get, .getSettings: true
-        case .documents, .deleteBy, .settings: false
+        case .documents, .deleteBy, .settings, .reconfigure, .remove: false
         }
         switch durableIndex(index, forWriting: !reads) {
         case .failure(let e):

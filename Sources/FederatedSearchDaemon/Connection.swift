@@ -22,10 +22,10 @@ final class Connection {
     var decodeBacklog: [LineFramer.Event] = []
     var decodingOffLoop = false
     /// Answers of this loop turn not yet sent (see ``write(_:)``).
-    private var outbox: [UInt8] = []
+    private(set) var outbox: [UInt8] = []
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
     private var silenced: Set<UInt64> = []
-    private var closeWhenFlushed = false
+    private(set) var closeWhenFlushed = false
     private var inputEnded = false
     /// Closing: input is read and thrown away until the client closes.
     private(set) var discarding = false
@@ -39,7 +39,7 @@ final class Connection {
 
     let limits: DaemonConfig.Limits
     /// Reading is paused because the client is not reading its answers.
-    private var throttled = false
+    private(set) var throttled = false
 
     init(
         id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, limits: DaemonConfig.Limits, maxLineBytes: Int,
@@ -122,7 +122,7 @@ final class Connection {
     /// The idle timer fired. A connection waiting for its searches is not idle: keep it.
     func readTimedOut() {
         guard let bev = bufferEvent else { return }
-        if discarding || tasks.isEmpty {
+        if discarding || (tasks.isEmpty && isQuiet) {
             Log.debug("closing idle connection \(id)")
             close()
         } else {
@@ -217,6 +217,9 @@ final class Connection {
         closeIfAllAnswered()
     }
 
+    /// No answer is still to come from work off the loop.
+    var isQuiet: Bool { awaitedReplies == 0 && !decodingOffLoop && decodeBacklog.isEmpty }
+
     /// After the client's EOF, closes once every answer is written.
     func closeIfAllAnswered() {
         if inputEnded, tasks.isEmpty, awaitedReplies == 0, !decodingOffLoop, decodeBacklog.isEmpty { closeAfterFlush() }
@@ -298,17 +301,20 @@ final class Connection {
         closeWhenFlushed = true
         guard let bev = bufferEvent else { return }
         bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
-        // With answers still in the outbox, its flush lingers once everything is written.
-        if outbox.isEmpty, evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
+        // With answers still in the outbox, its flush lingers once everything is written;
+        // with answers still to come from off the loop, the last of them does.
+        if outbox.isEmpty, isQuiet, evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
     }
 
     /// The output buffer drained (to the low watermark).
     func wrote() {
         if closeWhenFlushed {
-            linger()
+            // Answers still to come from off the loop (write batches) are not given up.
+            if isQuiet { linger() }
         } else if throttled, let bev = bufferEvent {
             throttled = false
-            bufferevent_enable(bev, Int16(EV_READ))
+            // While a long line is decoded off the loop, reading stays off until it is back.
+            if !decodingOffLoop { bufferevent_enable(bev, Int16(EV_READ)) }
         }
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchProtocol
@@ -30,7 +33,7 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     struct WriterState: ~Copyable {
         let store: DocumentStore
         var table: DocumentTable
-        let configSettings: JSONObject
+        var configSettings: JSONObject
         var overrides: JSONObject
         var settings: IndexSettings
     }
@@ -71,6 +74,15 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         self.current = Mutex(index)
     }
 
+    /// Takes the settings of a reloaded config, in turn with the writes queued before: the
+    /// same object (and store) keeps serving, so no write can land in a second copy.
+    func reconfigure(configSettings: JSONObject) {
+        let name = self.name
+        submit(.reconfigure(configSettings)) { result in
+            if case .failure(let e) = result { Log.error("\(name): the reloaded settings were not applied: \(e.message)") }
+        }
+    }
+
     /// The origin recorded in a store file, without building anything (nil: not a store).
     static func origin(ofStoreAt path: String) -> String? {
         guard let store = try? DocumentStore(path: path) else { return nil }
@@ -92,8 +104,12 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
-    /// Refuses every later write (the index was deleted).
-    func markRemoved() { removed.store(true, ordering: .releasing) }
+    /// Refuses every later write and unlinks the store's files (the writer calls it, holding
+    /// the state lock, in turn with the writes).
+    func removeStore() {
+        removed.store(true, ordering: .releasing)
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
 
     var description: SearchableDescription { snapshot.description }
 
@@ -119,18 +135,19 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         if start { writer.async { self.drain() } }
     }
 
-    /// Applies the queue group by group until it is empty.
+    /// Applies the next group, then queues itself again if more is waiting: the writer
+    /// thread is shared, so indices take turns group by group and a busy one cannot starve
+    /// the others.
     private func drain() {
-        while true {
-            let group: [PendingWrite] = queued.withLock { q in
-                let group = WriteGroup.take(from: &q.items)
-                if group.isEmpty { q.draining = false }
-                return group
-            }
-            if group.isEmpty { return }
-            let replies = WriteGroup.apply(group.map(\.write), to: self)
-            for (p, r) in zip(group, replies) { p.done(r) }
+        let group: [PendingWrite] = queued.withLock { q in
+            let group = WriteGroup.take(from: &q.items)
+            if group.isEmpty { q.draining = false }
+            return group
         }
+        if group.isEmpty { return }
+        let replies = WriteGroup.apply(group.map(\.write), to: self)
+        for (p, r) in zip(group, replies) { p.done(r) }
+        writer.async { self.drain() }
     }
 }
 
@@ -146,6 +163,10 @@ enum IndexWrite: Sendable {
     case get([String])
     /// The settings in force and the overrides stored over the config's.
     case getSettings
+    /// New settings from the config file (a reload): the overrides stay on top; reindexes.
+    case reconfigure(JSONObject)
+    /// Delete the store (`deleteIndex`); later writes are refused.
+    case remove
 }
 
 /// The answer to an ``IndexWrite``.

@@ -55,7 +55,8 @@ extension EventLoop {
     /// Once nothing runs, closes every connection after its output is flushed; the loop ends
     /// when the last one is gone.
     func finishDrainIfIdle() {
-        guard draining, runningSearchCount == 0 else { return }
+        // Write batches in flight are answered first (and so committed): they are quick.
+        guard draining, runningSearchCount == 0, connections.values.allSatisfy(\.isQuiet) else { return }
         if connections.isEmpty {
             stop()
             return

@@ -47,6 +47,16 @@ extension EventLoop {
     func finishReload(_ outcome: ReloadOutcome) {
         let requesters = reload?.requesters ?? []
         reload = nil
+        var outcome = outcome
+        if case .loaded(let loaded) = outcome {
+            // An index made by createIndex while the reload ran may have a name the new
+            // config defines: refuse the config rather than serve two indices on one store.
+            let configured = Set(loaded.config.searchables.map(\.name))
+            let clashing = catalog.entries.filter { $0.fingerprint == Catalog.createdFingerprint && configured.contains($0.id.index) }
+            if !clashing.isEmpty {
+                outcome = .failed("'\(clashing.map(\.id.index).joined(separator: "', '"))' was made by createIndex; delete it (deleteIndex) or choose another name in the config")
+            }
+        }
         let frame: Frame
         switch outcome {
         case .loaded(let loaded):

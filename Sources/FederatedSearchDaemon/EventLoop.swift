@@ -35,8 +35,9 @@ final class EventLoop {
     var draining = false
     /// A reload in progress, and who asked for it.
     var reload: ReloadState?
-    /// Names of indices a `createIndex` is building (refused to a second `createIndex`).
-    var indicesBeingCreated: Set<String> = []
+    /// Names of indices a `createIndex` is building or a `deleteIndex` is removing (refused
+    /// to another `createIndex` until done).
+    var indexNamesInTransition: Set<String> = []
 
     init(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, stats: DaemonStats) throws {
         // Must precede event_base_new: makes event_active safe from other threads.
@@ -107,12 +108,14 @@ final class EventLoop {
             event_base_dispatch(base)
         } else {
             let window = Duration.microseconds(config.busyPollMicros)
-            while !stopping {
-                event_base_loop(base, EVLOOP_ONCE)
+            // event_base_loop returns non-zero on an error or when no event is left, where
+            // event_base_dispatch would have returned too.
+            polling: while !stopping {
+                if event_base_loop(base, EVLOOP_ONCE) != 0 { break }
                 var until = ContinuousClock.now + window
                 while !stopping && ContinuousClock.now < until {
                     let before = turns
-                    event_base_loop(base, EVLOOP_NONBLOCK)
+                    if event_base_loop(base, EVLOOP_NONBLOCK) != 0 { break polling }
                     if turns != before { until = ContinuousClock.now + window }
                 }
             }
@@ -197,6 +200,8 @@ final class EventLoop {
                 connections[id]?.replied(bytes)
             case .indexCreated(let connection, let id, let name, let result):
                 finishCreatingIndex(name, result, connection: connection, id: id)
+            case .indexDeleted(let connection, let id, let name):
+                finishDeletingIndex(name, connection: connection, id: id)
             }
         }
     }

@@ -19,6 +19,8 @@ enum InboxMessage: Sendable {
     case reply(connection: UInt64, bytes: [UInt8])
     /// A `createIndex` finished building its store off the loop (or failed).
     case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
+    /// A `deleteIndex` removed the store, after the writes queued before it.
+    case indexDeleted(connection: UInt64, id: String?, name: String)
 }
 
 /// The one way work re-enters the loop: a mutex-protected queue plus `event_active` on a

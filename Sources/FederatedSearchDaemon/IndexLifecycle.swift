@@ -20,7 +20,11 @@ extension Connection {
             return write(Frame.error(id: requestID, index: nil, error: SearchError(
                 .notWritable, "op: createIndex needs a dataDir in the daemon's config")).line())
         }
-        guard loop.catalog.entry(name) == nil, !loop.indicesBeingCreated.contains(name) else {
+        guard loop.reload == nil else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .tooManyRequests, "op: a reload is in progress; retry createIndex when it is done")).line())
+        }
+        guard loop.catalog.entry(name) == nil, !loop.indexNamesInTransition.contains(name) else {
             return write(Frame.error(id: requestID, index: nil, error: SearchError(
                 .indexExists, "index: an index named '\(name)' exists already")).line())
         }
@@ -29,7 +33,8 @@ extension Connection {
         } catch {
             return write(Frame.error(id: requestID, index: nil, error: error).line())
         }
-        loop.indicesBeingCreated.insert(name)
+        loop.indexNamesInTransition.insert(name)
+        awaitedReplies += 1
         let inbox: Inbox = loop.inbox
         let connection = self.id
         let timeout = Duration.milliseconds(loop.config.defaultTimeoutMs)
@@ -62,12 +67,15 @@ extension Connection {
             return write(Frame.error(id: requestID, index: nil, error: SearchError(
                 .indexInConfig, "index: '\(name)' is defined in the config file; remove it there and reload")).line())
         }
-        // Searches already running keep their snapshot; writes still queued are refused.
-        durable.markRemoved()
+        // New requests no longer find it; searches already running keep their snapshot. The
+        // store goes in turn with the writes queued before (they are applied and answered);
+        // later ones are refused.
         loop.catalog = Catalog(entries: loop.catalog.entries.filter { $0.id.index != name })
-        for suffix in ["", "-wal", "-shm"] { unlink(durable.path + suffix) }
-        Log.info("deleted index \(name)")
-        write(Frame.info(id: requestID, type: "indexDeleted", payload: ["index": .string(name)]).line())
+        loop.indexNamesInTransition.insert(name)
+        awaitedReplies += 1
+        let inbox: Inbox = loop.inbox
+        let connection = id
+        durable.submit(.remove) { _ in inbox.post(.indexDeleted(connection: connection, id: requestID, name: name)) }
     }
 
     private func checkIndexAdministration(_ op: String) -> SearchError? {
@@ -77,8 +85,14 @@ extension Connection {
 }
 
 extension EventLoop {
+    func finishDeletingIndex(_ name: String, connection: UInt64, id: String?) {
+        indexNamesInTransition.remove(name)
+        Log.info("deleted index \(name)")
+        connections[connection]?.replied(Frame.info(id: id, type: "indexDeleted", payload: ["index": .string(name)]).line())
+    }
+
     func finishCreatingIndex(_ name: String, _ result: Result<Catalog.Entry, SearchError>, connection: UInt64, id: String?) {
-        indicesBeingCreated.remove(name)
+        indexNamesInTransition.remove(name)
         let frame: Frame
         switch result {
         case .success(let entry):
@@ -88,7 +102,7 @@ extension EventLoop {
         case .failure(let error):
             frame = .error(id: id, index: nil, error: error)
         }
-        connections[connection]?.write(frame.line())
+        connections[connection]?.replied(frame.line())
     }
 }
 

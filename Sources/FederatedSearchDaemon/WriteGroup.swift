@@ -38,7 +38,7 @@ enum WriteGroup {
     private static func isBarrier(_ w: IndexWrite) -> Bool {
         switch w {
         case .documents, .settings: return false
-        case .deleteBy, .get, .getSettings: return true
+        case .deleteBy, .get, .getSettings, .reconfigure, .remove: return true
         }
     }
 
@@ -49,11 +49,16 @@ enum WriteGroup {
 
     /// Applies a group; one reply per write, in order.
     static func apply(_ writes: [IndexWrite], to index: DurableIndex) -> [Result<WriteReply, SearchError>] {
-        if index.isRemoved {
-            return writes.map { _ in .failure(SearchError(.unknownIndex, "index: '\(index.name)' was deleted")) }
-        }
         return index.state.withLock { st -> [Result<WriteReply, SearchError>] in
+            if index.isRemoved {
+                return writes.map { _ in .failure(SearchError(.unknownIndex, "index: '\(index.name)' was deleted")) }
+            }
+            if writes.count == 1, case .remove = writes[0] {
+                index.removeStore()
+                return [.success(.written(sequence: st.store.sequence, documents: 0))]
+            }
             if writes.count == 1, let reply = read(writes[0], st) { return [reply] }
+            if writes.count == 1, case .reconfigure(let base) = writes[0] { return [reconfigure(&st, base: base, index: index)] }
             var table = st.table
             var overrides = st.overrides
             var settings = st.settings
@@ -73,6 +78,8 @@ enum WriteGroup {
                             replies.append(.success(.written(sequence: sequence, documents: table.count)))
                         } catch let e as SearchError {
                             replies.append(.failure(e))
+                        } catch let e as DocumentStore.GroupAborted {
+                            throw e
                         } catch {
                             Log.error("write to \(index.name) failed: \(error)")
                             replies.append(.failure(SearchError(.internalError, "\(index.name): the batch was not written: \(error)")))
@@ -101,6 +108,21 @@ enum WriteGroup {
         }
     }
 
+    /// Lays the stored overrides over a reloaded config's settings and rebuilds.
+    private static func reconfigure(
+        _ st: inout DurableIndex.WriterState, base: JSONObject, index: DurableIndex
+    ) -> Result<WriteReply, SearchError> {
+        do {
+            let settings = try IndexSettings.decode(DurableIndex.merged(base, st.overrides), path: "\(index.name).settings")
+            index.publish(try EmbeddedIndex(name: index.name, settings: settings, documents: st.table.documents))
+            st.configSettings = base
+            st.settings = settings
+            return .success(.written(sequence: st.store.sequence, documents: st.table.count))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Answers the reads; nil for a write.
     private static func read(_ w: IndexWrite, _ st: borrowing DurableIndex.WriterState) -> Result<WriteReply, SearchError>? {
         switch w {
@@ -108,7 +130,7 @@ enum WriteGroup {
             return .success(.documents(ids.map { st.table[$0] }))
         case .getSettings:
             return .success(.settings(effective: DurableIndex.merged(st.configSettings, st.overrides), overrides: st.overrides))
-        case .documents, .deleteBy, .settings:
+        case .documents, .deleteBy, .settings, .reconfigure, .remove:
             return nil
         }
     }
@@ -161,7 +183,7 @@ enum WriteGroup {
             planned.settings = try IndexSettings.decode(DurableIndex.merged(configSettings, next), path: "settings")
             planned.overrides = next
             planned.operations = [.setMetadata(key: DurableIndex.overridesKey, value: JSONWriter.string(.object(next)))]
-        case .get, .getSettings:
+        case .get, .getSettings, .reconfigure, .remove:
             break
         }
         return planned

@@ -68,6 +68,12 @@ public final class DocumentStore {
         }
     }
 
+    /// The whole group failed: SQLite rolled its transaction back. Nothing of it is stored.
+    public struct GroupAborted: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "the group of batches was rolled back: \(reason)" }
+    }
+
     /// The batches of one transaction (see ``DocumentStore/group(_:)``).
     public struct Group {
         fileprivate let store: DocumentStore
@@ -76,17 +82,26 @@ public final class DocumentStore {
         fileprivate init(store: DocumentStore) { self.store = store }
 
         /// Applies one batch inside the group: on error it is rolled back alone and the
-        /// error is rethrown; the group's other batches are unaffected.
+        /// error is rethrown; the group's other batches are unaffected. If SQLite lost the
+        /// whole transaction (it rolls it back by itself after a full disk, an I/O error or
+        /// running out of memory), throws ``GroupAborted``: no batch of the group is stored,
+        /// and none may be applied after it.
         public mutating func apply(_ batch: [WriteOperation]) throws -> Int64 {
             savepoints += 1
             let name = "batch\(savepoints)"
+            guard store.db.isInTransaction else { throw GroupAborted(reason: "the transaction is gone") }
             try store.db.execute("SAVEPOINT \(name)")
             do {
                 try store.write(batch)
                 try store.db.execute("RELEASE \(name)")
             } catch {
-                try? store.db.execute("ROLLBACK TO \(name)")
-                try? store.db.execute("RELEASE \(name)")
+                guard store.db.isInTransaction else { throw GroupAborted(reason: "\(error)") }
+                do {
+                    try store.db.execute("ROLLBACK TO \(name)")
+                    try store.db.execute("RELEASE \(name)")
+                } catch let rollback {
+                    throw GroupAborted(reason: "\(error); then \(rollback)")
+                }
                 throw error
             }
             store.sequence += 1

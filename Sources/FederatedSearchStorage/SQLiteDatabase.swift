@@ -43,6 +43,10 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Whether a transaction is open (SQLite rolls a whole transaction back by itself after
+    /// some errors: a full disk, an I/O error, out of memory).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Prepares one statement.
     func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?

@@ -92,14 +92,21 @@ enum ImportCommand {
                 line += Array(#","index":"#.utf8) + JSONWriter.bytes(.string(index)) + Array(#","documents":["#.utf8)
                 var count = 0
                 // Up to batchSize documents, and never a line over the daemon's limit (a
-                // document alone over it goes as its own batch, which the daemon refuses).
+                // document alone over it is reported, and nothing more is sent).
                 while count < batchSize, next + count < documents.count {
                     let doc = encoded(documents[next + count])
-                    if count > 0 && line.count + doc.count + 3 > maxLineBytes { break }
+                    if line.count + doc.count + 3 > maxLineBytes {
+                        if count > 0 { break }
+                        // Alone over the line limit: the daemon would close the connection.
+                        outcome.firstFailure = (outcome.batches + 1, next, 1, SearchError(
+                            .invalidDocument, "document \(next + 1) is \(doc.count) bytes; a request line holds at most \(maxLineBytes) (--max-bytes, the daemon's maxLineBytes)"))
+                        break
+                    }
                     if count > 0 { line.append(UInt8(ascii: ",")) }
                     line += doc
                     count += 1
                 }
+                if count == 0 { break }
                 line += Array("]}\n".utf8)
                 try connection.sendRaw(line)
                 outcome.batches += 1

@@ -217,4 +217,88 @@ struct IndexOperationTests {
         #expect(docs.dropFirst().first?.objectValue?["title"] == "changed")
         #expect(docs.last?.objectValue?["objectID"] == "x3")
     }
+
+    /// A reload that changes a durable index's settings keeps the same store and index: no
+    /// write acknowledged around it is lost, and sequence numbers keep growing.
+    @Test func reloadingADurableIndexKeepsItsWrites() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try start(dataDir)
+        let c = try d.connect()
+        var sequences: [Int] = []
+        for i in 0..<3 {
+            let w = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]]]))
+            sequences.append(w?["seq"]?.intValue ?? 0)
+        }
+        var changed = config(dataDir)
+        changed["searchables"] = ["books": [
+            "data": "books.ndjson", "searchableAttributes": ["title", "genre"], "attributesForFaceting": ["genre", "year"],
+            "customRanking": ["asc(year)"], "timeoutMs": 900,
+        ]]
+        try d.rewriteConfig(changed)
+        // Batches in flight across the reload.
+        for i in 3..<6 {
+            try c.send(["id": .string("w\(i)"), "op": "addDocuments", "index": "books", "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]]])
+        }
+        try c.send(["id": "reload", "op": "reload"])
+        var reloaded = false
+        while sequences.count < 6 || !reloaded, let f = try c.readFrame() {
+            if f.type == "written", let s = f.payloadSequence { sequences.append(s) }
+            if f.type == "reload" { reloaded = true }
+            if case .error(_, _, let e) = f { Issue.record("\(e)"); break }
+        }
+        for i in 6..<8 {
+            let w = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]]]))
+            sequences.append(w?["seq"]?.intValue ?? 0)
+        }
+        #expect(sequences == Array(2...9), "one sequence, growing, across the reload")
+        #expect(try ids(c, "reload").count == 8)
+        #expect(try ids(c, "fantasy") == ["b1", "b3"], "the reloaded settings apply: genre searchable, oldest first")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try DaemonProcess(config: changed, files: ["books.ndjson": Self.books])
+        defer { d.stop() }
+        #expect(try ids(try d.connect(), "reload").count == 8)
+    }
+
+    /// Answers to writes are not lost when the client half-closes, when the daemon drains,
+    /// or when the index is deleted right after.
+    @Test func writeAnswersArriveAcrossHalfCloseDrainAndDelete() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try start(dataDir)
+        let half = try d.connect()
+        try half.send(["id": "h", "op": "addDocuments", "index": "books", "documents": [["objectID": "h1", "title": "half closed"]]])
+        half.finishSending()
+        #expect(try half.readFrame()?.type == "written")
+        let admin = try d.connect()
+        #expect(try admin.roundTrip(["id": "c", "op": "createIndex", "index": "tmp"]).first?.type == "indexCreated")
+        try admin.send(["id": "w", "op": "addDocuments", "index": "tmp", "documents": [["objectID": "t1"]]])
+        try admin.send(["id": "x", "op": "deleteIndex", "index": "tmp"])
+        #expect(try admin.readFrame()?.type == "written", "the write queued before the delete is applied and answered")
+        #expect(try admin.readFrame()?.type == "indexDeleted")
+        // SIGTERM right after a batch is sent: it is answered, then the daemon exits.
+        let c = try d.connect()
+        let big: [JSONValue] = (0..<2000).map { ["objectID": .string("d\($0)"), "title": .string("drained \($0) with some more words")] }
+        try c.send(["id": "big", "op": "addDocuments", "index": "books", "documents": .array(big)])
+        usleep(20_000)
+        d.signal(SIGTERM)
+        #expect(try c.readFrame()?.type == "written")
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try start(dataDir)
+        defer { d.stop() }
+        let after = try d.connect()
+        var nbHits = 0
+        for f in try after.roundTrip(["id": "n", "query": "drained", "indices": ["books"], "params": ["hitsPerPage": 0]]) {
+            if case .results(_, _, let r) = f { nbHits = r.nbHits }
+        }
+        #expect(nbHits == 2000, "the batch answered before the exit is stored whole")
+        #expect(try ids(after, "half") == ["h1"])
+    }
+}
+
+extension Frame {
+    /// The `seq` of a `written` frame.
+    var payloadSequence: Int? {
+        if case .info(_, _, let p) = self { return p["seq"]?.intValue }
+        return nil
+    }
 }

@@ -199,6 +199,14 @@ struct WriteCommandTests {
         #expect(refused.err.contains("objectID is missing"))
         #expect(refused.err.contains("every batch before it is stored (2 documents stored in all)"))
         #expect(refused.err.contains("import again from document 3"))
+        // A document alone over the line limit is reported before anything is sent for it.
+        let huge = dir.appendingPathComponent("huge.ndjson").path
+        try ([#"{"objectID":"ok1"}"#, #"{"objectID":"big","text":"\#(String(repeating: "x", count: 3000))"}"#])
+            .joined(separator: "\n").write(toFile: huge, atomically: true, encoding: .utf8)
+        let tooBig = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", huge, "--batch", "1", "--max-bytes", "1024"])
+        #expect(tooBig.status == 1)
+        #expect(tooBig.err.contains("document 2 is 3"), "\(tooBig.err)")
+        #expect(tooBig.err.contains("(1 documents stored in all)"), "\(tooBig.err)")
     }
 
     @Test func settingsDeleteByAndIndexCommands() throws {
