@@ -93,6 +93,11 @@ final class Connection {
         case .reportStats(let id):
             var payload = loop.stats.json(connections: loop.connectionCount)
             payload["circuitBreakers"] = .object(loop.health.json(now: .now))
+            var writes = JSONObject()
+            for e in loop.catalog.entries where e.access.maySearch(identity) {
+                if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }
+            }
+            if !writes.isEmpty { payload["writes"] = .object(writes) }
             write(Frame.info(id: id, type: "stats", payload: payload).line())
         case .cancel(let key):
             tasks[key]?.task.cancel()

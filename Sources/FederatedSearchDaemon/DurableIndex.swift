@@ -27,6 +27,30 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     private var writer: BackgroundWorker { BackgroundWorker.writer }
     /// Set by `deleteIndex`: later writes are refused.
     private let removed = Atomic<Bool>(false)
+    /// What the writer has done, for `stats`.
+    let counters = Mutex(WriteCounters())
+
+    /// Counts of the writer's work on one index.
+    struct WriteCounters: Sendable {
+        var groups = 0
+        var batches = 0
+        var refused = 0
+        var lastCommitMs = 0.0
+        var lastRebuildMs = 0.0
+    }
+
+    /// The `stats.writes` entry of the index.
+    func statsJSON() -> JSONValue {
+        let (sequence, documents) = state.withLock { ($0.store.sequence, $0.table.count) }
+        let queuedCount = queued.withLock { $0.items.count }
+        let c = counters.withLock { $0 }
+        return .object([
+            "seq": .number(Double(sequence)), "documents": .number(Double(documents)), "queued": .number(Double(queuedCount)),
+            "groups": .number(Double(c.groups)), "batches": .number(Double(c.batches)), "refused": .number(Double(c.refused)),
+            "lastCommitMs": .number((c.lastCommitMs * 1000).rounded() / 1000),
+            "lastRebuildMs": .number((c.lastRebuildMs * 1000).rounded() / 1000),
+        ])
+    }
 
     /// The store, the documents, and the settings (the config's, with the overrides that
     /// `setSettings` stored on top).

@@ -64,6 +64,7 @@ enum WriteGroup {
             var settings = st.settings
             let configSettings = st.configSettings
             var replies: [Result<WriteReply, SearchError>] = []
+            let started = ContinuousClock.now
             do {
                 try st.store.group { g in
                     for w in writes {
@@ -93,7 +94,16 @@ enum WriteGroup {
             st.table = table
             st.overrides = overrides
             st.settings = settings
-            guard replies.contains(where: { if case .success = $0 { true } else { false } }) else { return replies }
+            let committed = ContinuousClock.now
+            let applied = replies.filter { if case .success = $0 { true } else { false } }.count
+            index.counters.withLock {
+                $0.groups += 1
+                $0.batches += applied
+                $0.refused += replies.count - applied
+                $0.lastCommitMs = milliseconds(committed - started)
+            }
+            guard applied > 0 else { return replies }
+            defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
             do {
                 index.publish(try EmbeddedIndex(name: index.name, settings: settings, documents: table.documents))
             } catch {
@@ -187,6 +197,10 @@ enum WriteGroup {
             break
         }
         return planned
+    }
+
+    private static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
     private static func apply(_ operations: [WriteOperation], to table: inout DocumentTable) {

@@ -59,6 +59,15 @@ struct IndexOperationTests {
         #expect(try ids(c, "").sorted() == ["b2", "b3"], "refused deleteBy requests deleted nothing")
         let numeric = written(try c.roundTrip(["id": "n", "op": "deleteBy", "index": "books", "params": ["numericFilters": ["year >= 1960"]]]))
         #expect(numeric?["documents"] == 0)
+        // The writer's counters: the initial import and two deleteBy batches applied, and the
+        // refused requests never reached it (they failed on decoding or planning).
+        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "st", "op": "stats"]).first,
+            let books = stats["writes"]?.objectValue?["books"]?.objectValue
+        else { Issue.record("no stats.writes"); return }
+        #expect(books["seq"] == 3)
+        #expect(books["documents"] == 0)
+        #expect(books["batches"] == 2, "the initial import happened before the writer existed")
+        #expect(books["refused"] == 1, "title:Dune names no faceting attribute, found inside the writer; the others fail on decoding")
     }
 
     @Test func settingsAreStoredReindexedAndKeptAcrossRestarts() throws {
