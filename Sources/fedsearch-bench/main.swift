@@ -54,10 +54,20 @@ if writes {
 }
 
 // In-process: the same catalog the daemon builds.
-let configBytes = FileManager.default.contents(atPath: configPath).map { [UInt8]($0) } ?? []
+guard let configBytes = FileManager.default.contents(atPath: configPath).map({ [UInt8]($0) }) else {
+    writeToStandardError("fedsearch-bench: cannot read the config \(configPath)\n")
+    exit(2)
+}
 let folder = (configPath as NSString).deletingLastPathComponent
-let config = try DaemonConfig.parse(configBytes, baseDirectory: folder.isEmpty ? "." : folder)
-let catalog = try Catalog.build(config, registry: .standard)
+let config: DaemonConfig
+let catalog: Catalog
+do {
+    config = try DaemonConfig.parse(configBytes, baseDirectory: folder.isEmpty ? "." : folder)
+    catalog = try Catalog.build(config, registry: .standard)
+} catch {
+    writeToStandardError("fedsearch-bench: \(configPath): \(error)\n")
+    exit(2)
+}
 var titles: [String: [String]] = [:]
 let names = catalog.entries.map(\.id.index)
 for e in catalog.entries {
