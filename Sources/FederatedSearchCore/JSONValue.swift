@@ -94,6 +94,13 @@ public struct JSONObject: Sendable, Equatable, Sequence {
 
     public init() { entries = [] }
 
+    /// An empty object with room for `capacity` entries (builders that know their size
+    /// append without growing the storage).
+    public init(capacity: Int) {
+        entries = []
+        entries.reserveCapacity(capacity)
+    }
+
     public init(_ entries: [Entry]) {
         self.entries = []
         self.entries.reserveCapacity(entries.count)

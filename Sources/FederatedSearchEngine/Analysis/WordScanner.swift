@@ -23,11 +23,14 @@ struct WordScanner: Sendable {
     let extraWordScalars: Set<Unicode.Scalar>
     /// The kind of each ASCII byte under these settings (`ScalarFolding.kind`, answered once).
     private let asciiKinds: [ScalarKind]
+    /// Per ASCII byte: whether it is part of a word (the rest end words: separators and joiners).
+    let asciiWordBytes: [Bool]
 
     init(separatorsToIndex: String = "") {
         let extra = Set(separatorsToIndex.unicodeScalars)
         extraWordScalars = extra
         asciiKinds = (0..<128).map { ScalarFolding.kind(Unicode.Scalar(UInt8($0)), extraWordScalars: extra) }
+        asciiWordBytes = asciiKinds.map { $0 == .word }
     }
 
     /// Calls `body` for every word of `text`, in order. The word passed is reused between calls.

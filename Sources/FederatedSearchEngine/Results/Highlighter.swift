@@ -87,7 +87,7 @@ final class Highlighter {
             guard let text = AttributePath.text(of: value) else { return nil }
             let m = mark(text)
             let bytes = Array(text.utf8)
-            var o = JSONObject()
+            var o = JSONObject(capacity: 4)
             o.appendUnchecked("value", .string(render(bytes, m, from: 0, to: bytes.count, tokenRange: m.tokens.indices)))
             let lv = level(m.units)
             o.appendUnchecked("matchLevel", .string(lv))
@@ -114,7 +114,7 @@ final class Highlighter {
             return .object(out)
         default:
             guard let text = AttributePath.text(of: value) else { return nil }
-            var o = JSONObject()
+            var o = JSONObject(capacity: 4)
             if candidates.isEmpty {
                 o.appendUnchecked("value", .string(text))
                 o.appendUnchecked("matchLevel", "none")
@@ -129,7 +129,43 @@ final class Highlighter {
             var index = 0
             let stopAfter = through?.last ?? Int.max
             if let through, through.words > through.last + 1 { fully = false }
-            analyzer.scanner.scan(text) { w in
+            let asciiDone = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+                // ASCII (most text): words are runs of word bytes and fold to their lowercase,
+                // byte for byte, so a word is only looked at when its length is a candidate's.
+                let isWord = analyzer.scanner.asciiWordBytes
+                let n = bytes.count
+                var i = 0
+                while i < n {
+                    while i < n && !isWord[Int(bytes[i])] { i &+= 1 }
+                    if i >= n { break }
+                    let start = i
+                    while i < n && isWord[Int(bytes[i])] { i &+= 1 }
+                    let length = i &- start
+                    any = true
+                    var marked = false
+                    if lengths & (length < 64 ? 1 << UInt64(length) : 1 << 63) != 0,
+                        candidates.contains(where: { c in
+                            c.count == length && zip(c, bytes[start..<i]).allSatisfy { $0 == Self.lowercased($1) }
+                        })
+                    {
+                        let folded = bytes[start..<i].map(Self.lowercased)
+                        if let m = matcher.match(folded) {
+                            units |= 1 << UInt64(m.unit)
+                            let end = m.length >= length ? i : start &+ m.length
+                            marks.append((start, end))
+                            if end < i { fully = false }
+                            marked = true
+                        }
+                    }
+                    if !marked { fully = false }
+                    let goOn = index < stopAfter
+                    index &+= 1
+                    if !goOn { break }
+                }
+                return true
+            } ?? false
+            if !asciiDone { analyzer.scanner.scan(text) { w in
                 any = true
                 defer { index += 1 }
                 let n = w.folded.count
@@ -145,7 +181,7 @@ final class Highlighter {
                 marks.append((w.start, end))
                 if end < w.end { fully = false }
                 return index < stopAfter
-            }
+            } }
             if marks.isEmpty {
                 o.appendUnchecked("value", .string(text))
             } else {
@@ -189,6 +225,8 @@ final class Highlighter {
         }
     }
 
+    @inline(__always) static func lowercased(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b &+ 32 : b }
+
     /// `_snippetResult` of a value: the window of `words` words with the most matches.
     func snippet(_ value: JSONValue, words: Int) -> JSONValue? {
         switch value {
@@ -230,7 +268,7 @@ final class Highlighter {
                 if start > 0 { value = ellipsis + value }
                 if end < n { value += ellipsis }
             }
-            var o = JSONObject()
+            var o = JSONObject(capacity: 4)
             o.appendUnchecked("value", .string(value))
             o.appendUnchecked("matchLevel", .string(level(m.units)))
             return .object(o)

@@ -30,7 +30,7 @@ extension QueryExecutor {
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
-            var highlight = JSONObject()
+            var highlight = JSONObject(capacity: highlightPaths.count)
             var slotTerms: [[Int]]? = nil
             var lastPosition: [Int] = []
             for path in expand(highlightPaths, document) {
@@ -79,8 +79,14 @@ extension QueryExecutor {
         let wanted = parameters.attributesToRetrieve
         let all = wanted == nil || wanted!.contains("*")
         let excluded = Set((wanted ?? []).filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) })
+        if all && excluded.isEmpty && unretrievable.isEmpty {
+            // Everything but objectID (which every hit carries on its own).
+            var out = document
+            out["objectID"] = nil
+            return out
+        }
         let listed = Set(wanted ?? [])
-        var out = JSONObject()
+        var out = JSONObject(capacity: document.count)
         for e in document.entries where e.key != "objectID" && !unretrievable.contains(e.key) {
             if all ? !excluded.contains(e.key) : listed.contains(e.key) { out.appendUnchecked(e.key, e.value) }
         }
