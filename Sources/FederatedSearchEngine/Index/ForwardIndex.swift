@@ -61,26 +61,28 @@ extension ForwardIndex {
     static func bestHit(_ doc: UInt32, _ levels: [PostingLevel], start: [UInt32], postings: [UInt32]) -> UInt32 {
         let s = Int(start[Int(doc)]), e = Int(start[Int(doc) &+ 1])
         if s == e { return .max }
-        for level in levels {
-            let n = level.los.count
+        // Indexed, not `for level in levels`: copying a level out retains its two arrays, and
+        // this runs for every word of every document ranking visits.
+        for li in levels.indices {
+            let n = levels[li].los.count
             if n <= e - s {
                 // Span-driven: the first posting at or after each span's start.
                 var i = s
                 for k in 0..<n {
-                    let lo = level.los[k]
+                    let lo = levels[li].los[k]
                     if postings[i] < lo { i = gallop(postings, from: i, to: e) { $0 < lo } }
                     if i == e { break }
-                    if postings[i] < level.his[k] { return level.flags << MatchFlags.shift | postings[i] }
+                    if postings[i] < levels[li].his[k] { return levels[li].flags << MatchFlags.shift | postings[i] }
                 }
             } else {
                 // Posting-driven: the last span starting at or before each posting.
                 var k = 0
                 for i in s..<e {
                     let p = postings[i]
-                    if level.los[k] > p { continue }
-                    k = gallop(level.los, from: k, to: n) { $0 <= p } - 1
-                    if p < level.his[k] { return level.flags << MatchFlags.shift | p }
-                    if k == n - 1 && p >= level.his[k] { break }
+                    if levels[li].los[k] > p { continue }
+                    k = gallop(levels[li].los, from: k, to: n) { $0 <= p } - 1
+                    if p < levels[li].his[k] { return levels[li].flags << MatchFlags.shift | p }
+                    if k == n - 1 && p >= levels[li].his[k] { break }
                 }
             }
         }

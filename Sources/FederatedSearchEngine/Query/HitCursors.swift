@@ -26,22 +26,23 @@ struct HitCursors {
 
     /// The hit of word `w` in `doc`, or `UInt32.max` when the word is absent from it.
     @inline(__always) mutating func hit(_ w: Int, _ doc: UInt32) -> UInt32 {
-        let word = words[w]
-        if word.isDeferred { return bestHit(doc, word.levels) }
-        if let docBits = word.docBits {
-            guard docBits[Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0 else { return .max }
-            return bestHit(doc, word.levels)
+        // `words[w]` each time rather than a local: binding the word would retain it (and
+        // what is read from it) per word and per document.
+        if words[w].isDeferred { return bestHit(doc, words[w].levels) }
+        if words[w].docBits != nil {
+            guard words[w].docBits![Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0 else { return .max }
+            return bestHit(doc, words[w].levels)
         }
-        if let slot = word.bitmap {
+        if let slot = words[w].bitmap {
             let i = slot &* wordCount &+ Int(doc >> 6)
             let bit: UInt64 = 1 << UInt64(doc & 63)
             guard bits[i] & bit != 0 else { return .max }
-            return word.hit(Int(ranks[i]) &+ (bits[i] & (bit &- 1)).nonzeroBitCount)
+            return words[w].hit(Int(ranks[i]) &+ (bits[i] & (bit &- 1)).nonzeroBitCount)
         }
-        let c = word.seek(doc, from: cursors[w])
+        let c = words[w].seek(doc, from: cursors[w])
         cursors[w] = c
-        guard c < word.count && word.docs[word.docs.startIndex &+ c] == doc else { return .max }
-        return word.spans.isEmpty ? word.hit(c) : bestHit(doc, word.levels)
+        guard c < words[w].count && words[w].docs[words[w].docs.startIndex &+ c] == doc else { return .max }
+        return words[w].spans.isEmpty ? words[w].hit(c) : bestHit(doc, words[w].levels)
     }
 
     /// Writes the hit of each word in `doc` (`UInt32.max` when absent) to `out[base...]`.

@@ -116,16 +116,20 @@ extension QueryExecutor {
 /// The word hits of the candidates, row by row in ascending order: copied from the match's
 /// table when it has one, else looked up as ranking visits each document.
 struct RankVisitor {
-    let table: HitTable?
+    /// The match's table; `.none` (unused) when `hasTable` is false. Not an optional: binding
+    /// one would copy the table, and retain its storage, for every row.
+    let table: HitTable
+    let hasTable: Bool
     var cursors: HitCursors
 
     init(match m: TextMatch, text: TextIndex) {
-        table = m.hits
+        table = m.hits ?? .none
+        hasTable = m.hits != nil
         cursors = HitCursors(words: m.words, text: text)
     }
 
     /// The hits of row `r` (document `d`) into `row`.
     @inline(__always) mutating func hits(_ r: Int, _ d: UInt32, into row: inout [UInt32]) {
-        if let table { table.copyRow(r, into: &row, at: 0) } else { cursors.fill(d, into: &row, at: 0) }
+        if hasTable { table.copyRow(r, into: &row, at: 0) } else { cursors.fill(d, into: &row, at: 0) }
     }
 }
