@@ -175,9 +175,15 @@ final class Connection {
         let onLoop = QueryPlacement.runsOnLoop(sources, stats: stats, searchesOnLoop: loop.searchesOnLoop)
         if onLoop { loop.searchesOnLoop += 1 }
         let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
+        // On the loop with nothing else running (one client waiting), several in-memory
+        // sources use the other cores too: the slowest stays on the loop, the others run at
+        // the same time on the global executor. Under load they run one after another, which
+        // costs no thread hand-off.
+        let inline: FanOut.InlineMode =
+            !onLoop ? .parallel : (sources.count > 1 && loop.runningSearchCount == 0 ? .spread(keep: 0) : .sequential)
         let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
-                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inlineInParallel: !onLoop
+                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline
             ) { line in inbox.post(.frame(connection: connection, key: key, bytes: line)) }
             // One message for the last frame and the end, so the id is free exactly when the
             // client can see `done` (a client may reuse it at once).

@@ -42,7 +42,7 @@ enum SearchExecutor {
     /// last (`done`), so the caller can hand it over together with the request's end.
     static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        inlineInParallel: Bool = false, send: @escaping @Sendable ([UInt8]) -> Void
+        inline: FanOut.InlineMode = .sequential, send: @escaping @Sendable ([UInt8]) -> Void
     ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
@@ -64,7 +64,14 @@ enum SearchExecutor {
         let encoded = EncodedHits(count: sources.count)
         let asked = askedSources
         let askedPositions = askedSourcePositions
-        let completions = await FanOut.run(asked, inlineInParallel: inlineInParallel) { completion in
+        // A spread keeps the slowest asked source on this task (positions shift when a breaker
+        // skips a source, so the caller's choice is by index name).
+        var mode = inline
+        if case .spread = inline {
+            let slowest = asked.indices.max { stats.meanLatency(asked[$0].name) < stats.meanLatency(asked[$1].name) }
+            mode = slowest.map { .spread(keep: $0) } ?? .sequential
+        }
+        let completions = await FanOut.run(asked, inline: mode) { completion in
             let source = asked[completion.position]
             stats.recordSource(completion.name, ms: completion.milliseconds)
             health.record(source.index, outcome: completion.outcome, now: clock.now)

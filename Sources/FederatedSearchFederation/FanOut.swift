@@ -9,17 +9,36 @@ import FederatedSearchCore
 /// Sources that do I/O run as child tasks, each racing its deadline. ``InlineSearchable``
 /// sources (in-memory indices) run one after another on the calling task while the children
 /// work: a search of a few microseconds is cheaper than the thread hand-offs a child costs.
-/// With `inlineInParallel` (for in-memory sources that have been slow), each runs in a child
-/// task instead, so a slow index never holds back a fast one's frame.
+/// ``InlineMode`` says how in-memory sources run: one after another on the calling task (the
+/// default), each in a child task (for ones that have been slow, so a slow index never holds
+/// back a fast one's frame), or spread: one on the calling task and the others on the global
+/// executor's threads at the same time (an idle loop thread then uses the other cores too).
 public enum FanOut {
+    /// How ``InlineSearchable`` sources run.
+    public enum InlineMode: Sendable, Equatable {
+        /// One after another on the calling task.
+        case sequential
+        /// Each in a child task.
+        case parallel
+        /// The source at this position on the calling task; the others in child tasks on
+        /// the global concurrent executor, whatever the calling task's executor.
+        case spread(keep: Int)
+    }
+
     public static func run(
-        _ sources: [FederatedSource], inlineInParallel: Bool = false, onCompletion: @Sendable (SourceCompletion) -> Void
+        _ sources: [FederatedSource], inline mode: InlineMode = .sequential, onCompletion: @Sendable (SourceCompletion) -> Void
     ) async -> [SourceCompletion] {
         let clock = ContinuousClock()
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
-        let parallel = inlineInParallel && sources.count > 1
-        let remote = sources.indices.filter { parallel || !(sources[$0].searchable is any InlineSearchable) }
-        let inline = sources.indices.filter { !parallel && sources[$0].searchable is any InlineSearchable }
+        let parallel = mode == .parallel && sources.count > 1
+        var kept: Int? = nil
+        if case .spread(let keep) = mode, sources.count > 1, sources.indices.contains(keep) { kept = keep }
+        let remote = sources.indices.filter {
+            parallel || !(sources[$0].searchable is any InlineSearchable) || (kept != nil && $0 != kept)
+        }
+        let inline = sources.indices.filter {
+            !parallel && sources[$0].searchable is any InlineSearchable && (kept == nil || $0 == kept)
+        }
         func runInlineSources() {
             for position in inline {
                 let c = runInline(sources[position], position: position, clock: clock)
@@ -35,7 +54,11 @@ public enum FanOut {
             for position in remote {
                 let source = sources[position]
                 if source.searchable is any InlineSearchable {
-                    group.addTask { runInline(source, position: position, clock: clock) }
+                    if kept != nil {
+                        group.addTask(executorPreference: globalConcurrentExecutor) { runInline(source, position: position, clock: clock) }
+                    } else {
+                        group.addTask { runInline(source, position: position, clock: clock) }
+                    }
                 } else {
                     group.addTask { await runRemote(source, position: position, clock: clock) }
                 }

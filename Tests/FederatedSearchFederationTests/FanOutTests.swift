@@ -75,3 +75,71 @@ struct FanOutTests {
         }
     }
 }
+
+/// Flags shared by the sources of one test.
+final class Rendezvous: Sendable {
+    let othersStarted = Atomic<Int>(0)
+    let keptSawOthers = Atomic<Bool>(false)
+}
+
+/// An in-memory searchable that busy-waits (a CPU-bound search). The `waitsForOthers` one
+/// spins until another source has started (at most 10 s): it only returns early when the
+/// others really run at the same time as it does.
+struct SpinningInline: InlineSearchable {
+    let spin: Duration
+    let name: String
+    let rendezvous: Rendezvous
+    let waitsForOthers: Bool
+    var description: SearchableDescription {
+        SearchableDescription(kind: "test", documentCount: 0, searchableAttributes: [], attributesForFaceting: [])
+    }
+    func search(_ query: SearchQuery) async throws -> SearchResults { try searchInline(query) }
+    func searchInline(_ query: SearchQuery) throws -> SearchResults {
+        if waitsForOthers {
+            let end = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < end {
+                if rendezvous.othersStarted.load(ordering: .acquiring) > 0 {
+                    rendezvous.keptSawOthers.store(true, ordering: .releasing)
+                    break
+                }
+            }
+        } else {
+            rendezvous.othersStarted.add(1, ordering: .releasing)
+            let end = ContinuousClock.now + spin
+            while ContinuousClock.now < end {}
+        }
+        return SearchResults(hits: [Hit(objectID: name, attributes: JSONObject(), rankingScore: 1)], nbHits: 1)
+    }
+}
+
+/// The inline modes: spread keeps one source on the calling task and runs the others at the
+/// same time on other threads; sequential runs them one after another on the calling task.
+struct FanOutInlineModeTests {
+    func sources(_ count: Int, keptWaits: Bool, _ r: Rendezvous) -> [FederatedSource] {
+        (0..<count).map { i in
+            FederatedSource(
+                name: "s\(i)", searchable: SpinningInline(spin: .milliseconds(5), name: "s\(i)", rendezvous: r, waitsForOthers: keptWaits && i == 0),
+                query: SearchQuery(text: "q"), timeout: .seconds(30))
+        }
+    }
+
+    @Test func spreadRunsTheOthersWhileTheKeptOneWorks() async {
+        let r = Rendezvous()
+        let order = Mutex<[String]>([])
+        let result = await FanOut.run(sources(3, keptWaits: true, r), inline: .spread(keep: 0)) { c in order.withLock { $0.append(c.name) } }
+        let sawOthers = r.keptSawOthers.load(ordering: .acquiring)
+        #expect(sawOthers, "another source started while the kept one was running")
+        #expect(result.map(\.name) == ["s0", "s1", "s2"])
+        #expect(result.allSatisfy { if case .results = $0.outcome { true } else { false } })
+        #expect(order.withLock { $0 }.first == "s0", "the kept source is reported first: the caller is busy with it until then")
+        #expect(Set(order.withLock { $0 }) == ["s0", "s1", "s2"])
+    }
+
+    @Test func sequentialRunsInOrderOnTheCallingTask() async {
+        let r = Rendezvous()
+        let order = Mutex<[String]>([])
+        let result = await FanOut.run(sources(3, keptWaits: false, r), inline: .sequential) { c in order.withLock { $0.append(c.name) } }
+        #expect(order.withLock { $0 } == ["s0", "s1", "s2"])
+        #expect(result.count == 3)
+    }
+}
