@@ -20,6 +20,14 @@ public struct CatalogLoader: Sendable {
         public let kept: [String]
         /// Indices of the previous catalog that are gone (closed once their last query ends).
         public let removed: [String]
+        /// Durable indices kept with new settings: applied once the reload is accepted.
+        let reconfigured: [Reconfiguration]
+    }
+
+    /// A durable index and the settings a reload gives it.
+    struct Reconfiguration: Sendable {
+        let index: DurableIndex
+        let settings: JSONObject
     }
 
     public init(configPath: String, registry: BackendRegistry) {
@@ -36,6 +44,7 @@ public struct CatalogLoader: Sendable {
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []
+        var reconfigured: [Reconfiguration] = []
         for s in config.searchables {
             if previous?.entry(s.name)?.fingerprint == Catalog.createdFingerprint {
                 throw SearchError(.invalidField, "\(s.path): '\(s.name)' is an index made by createIndex; delete it (deleteIndex) or choose another name")
@@ -57,8 +66,8 @@ public struct CatalogLoader: Sendable {
                 // data files were imported once and are not read again.
                 var settings = s.options
                 settings["data"] = nil
-                _ = try IndexSettings.decode(settings, path: s.path)
-                durable.reconfigure(configSettings: settings)
+                try durable.checkReconfiguration(settings, path: s.path)
+                reconfigured.append(Reconfiguration(index: durable, settings: settings))
                 entries.append(Catalog.Entry(
                     id: old.id, searchable: durable, kind: old.kind, defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs),
                     fingerprint: fingerprint, access: s.access))
@@ -82,7 +91,7 @@ public struct CatalogLoader: Sendable {
         }
         let removed = previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
             .filter { !names.contains($0) } ?? []
-        return Loaded(config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed)
+        return Loaded(config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed, reconfigured: reconfigured)
     }
 
     /// What decides whether a searchable must be rebuilt: its whole config object, the daemon

@@ -30,8 +30,11 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     /// What the writer has done, for `stats`.
     let counters = Mutex(WriteCounters())
 
-    /// Counts of the writer's work on one index.
+    /// Counts of the writer's work on one index, and where it stands (read by `stats` on the
+    /// loop thread, which must never wait for the state lock a group holds).
     struct WriteCounters: Sendable {
+        var sequence: Int64 = 0
+        var documents = 0
         var groups = 0
         var batches = 0
         var refused = 0
@@ -41,15 +44,22 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     /// The `stats.writes` entry of the index.
     func statsJSON() -> JSONValue {
-        let (sequence, documents) = state.withLock { ($0.store.sequence, $0.table.count) }
         let queuedCount = queued.withLock { $0.items.count }
         let c = counters.withLock { $0 }
         return .object([
-            "seq": .number(Double(sequence)), "documents": .number(Double(documents)), "queued": .number(Double(queuedCount)),
+            "seq": .number(Double(c.sequence)), "documents": .number(Double(c.documents)), "queued": .number(Double(queuedCount)),
             "groups": .number(Double(c.groups)), "batches": .number(Double(c.batches)), "refused": .number(Double(c.refused)),
             "lastCommitMs": .number((c.lastCommitMs * 1000).rounded() / 1000),
             "lastRebuildMs": .number((c.lastRebuildMs * 1000).rounded() / 1000),
         ])
+    }
+
+    /// Records where the store stands after a group.
+    func recordPosition(sequence: Int64, documents: Int) {
+        counters.withLock {
+            $0.sequence = sequence
+            $0.documents = documents
+        }
     }
 
     /// The store, the documents, and the settings (the config's, with the overrides that
@@ -90,12 +100,21 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         }
         let settings = try IndexSettings.decode(Self.merged(configSettings, overrides), path: "\(name).settings")
         let table = DocumentTable(try store.allDocuments())
+        let sequence = store.sequence
         let index = try EmbeddedIndex(name: name, settings: settings, documents: table.documents)
         self.name = name
         self.path = path
         self.state = Mutex(WriterState(
             store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
         self.current = Mutex(index)
+        recordPosition(sequence: sequence, documents: table.count)
+    }
+
+    /// Throws, naming `path`, if `configSettings` with the stored overrides laid over them are
+    /// not valid settings (a reload checks before it accepts a config).
+    func checkReconfiguration(_ configSettings: JSONObject, path: String) throws {
+        let overrides = state.withLock { $0.overrides }
+        _ = try IndexSettings.decode(Self.merged(configSettings, overrides), path: path)
     }
 
     /// Takes the settings of a reloaded config, in turn with the writes queued before: the
@@ -130,8 +149,9 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     /// Refuses every later write and unlinks the store's files (the writer calls it, holding
     /// the state lock, in turn with the writes).
-    func removeStore() {
+    func removeStore(_ store: DocumentStore) {
         removed.store(true, ordering: .releasing)
+        store.close()
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 

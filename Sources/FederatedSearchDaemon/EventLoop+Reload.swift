@@ -67,6 +67,7 @@ extension EventLoop {
             // Indices made by createIndex are the loop's own: keep the ones it has now.
             let created = catalog.entries.filter { $0.fingerprint == Catalog.createdFingerprint }
             catalog = Catalog(entries: loaded.catalog.entries.filter { $0.fingerprint != Catalog.createdFingerprint } + created)
+            for r in loaded.reconfigured { r.index.reconfigure(configSettings: r.settings) }
             health.update(loaded.config.circuitBreaker)
             config = loaded.config
             let summary = "rebuilt [\(loaded.rebuilt.joined(separator: ", "))], kept [\(loaded.kept.joined(separator: ", "))], removed [\(loaded.removed.joined(separator: ", "))]"

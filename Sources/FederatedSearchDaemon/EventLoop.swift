@@ -179,10 +179,14 @@ final class EventLoop {
 
     func removeConnection(_ id: UInt64) {
         connections[id] = nil
-        if draining, connections.isEmpty { stop() }
+        // The connection may have been the last one a drain was waiting for.
+        if draining { finishDrainIfIdle() }
     }
 
     fileprivate func drainInbox() {
+        // An answer whose connection has gone may have been what a drain was waiting for.
+        var answerWithoutConnection = false
+        defer { if answerWithoutConnection && draining { finishDrainIfIdle() } }
         for message in inbox.drain() {
             switch message {
             case .frame(let id, let key, let bytes):
@@ -195,9 +199,9 @@ final class EventLoop {
             case .reloaded(let outcome):
                 finishReload(outcome)
             case .decoded(let id, let result):
-                connections[id]?.decoded(result)
+                if let c = connections[id] { c.decoded(result) } else { answerWithoutConnection = true }
             case .reply(let id, let bytes):
-                connections[id]?.replied(bytes)
+                if let c = connections[id] { c.replied(bytes) } else { answerWithoutConnection = true }
             case .indexCreated(let connection, let id, let name, let result):
                 finishCreatingIndex(name, result, connection: connection, id: id)
             case .indexDeleted(let connection, let id, let name):

@@ -89,6 +89,7 @@ extension EventLoop {
         indexNamesInTransition.remove(name)
         Log.info("deleted index \(name)")
         connections[connection]?.replied(Frame.info(id: id, type: "indexDeleted", payload: ["index": .string(name)]).line())
+        if draining { finishDrainIfIdle() }
     }
 
     func finishCreatingIndex(_ name: String, _ result: Result<Catalog.Entry, SearchError>, connection: UInt64, id: String?) {
@@ -103,6 +104,7 @@ extension EventLoop {
             frame = .error(id: id, index: nil, error: error)
         }
         connections[connection]?.replied(frame.line())
+        if draining { finishDrainIfIdle() }
     }
 }
 

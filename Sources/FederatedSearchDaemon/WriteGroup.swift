@@ -54,7 +54,7 @@ enum WriteGroup {
                 return writes.map { _ in .failure(SearchError(.unknownIndex, "index: '\(index.name)' was deleted")) }
             }
             if writes.count == 1, case .remove = writes[0] {
-                index.removeStore()
+                index.removeStore(st.store)
                 return [.success(.written(sequence: st.store.sequence, documents: 0))]
             }
             if writes.count == 1, let reply = read(writes[0], st) { return [reply] }
@@ -94,6 +94,7 @@ enum WriteGroup {
             st.table = table
             st.overrides = overrides
             st.settings = settings
+            index.recordPosition(sequence: st.store.sequence, documents: table.count)
             let committed = ContinuousClock.now
             let applied = replies.filter { if case .success = $0 { true } else { false } }.count
             index.counters.withLock {

@@ -151,6 +151,9 @@ public final class DocumentStore {
         }
     }
 
+    /// Closes the file; every later call fails (the index is being deleted).
+    public func close() { db.close() }
+
     /// Every document, in first-insertion order.
     public func allDocuments() throws -> [JSONObject] {
         let s = try db.prepare("SELECT body FROM documents ORDER BY rowid")

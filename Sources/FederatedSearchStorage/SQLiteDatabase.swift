@@ -30,10 +30,22 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(db, 5000)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    private var isClosed = false
+
+    deinit { if !isClosed { sqlite3_close_v2(handle) } }
+
+    /// Closes the file now (before it is deleted: SQLite removes the WAL by name when the
+    /// last connection closes, which must not happen later to a new file of the same name).
+    /// Every later call fails.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        sqlite3_close_v2(handle)
+    }
 
     /// Runs SQL without results (several statements allowed).
     func execute(_ sql: String) throws {
+        guard !isClosed else { throw StorageError(call: "sqlite3_exec", code: SQLITE_MISUSE, message: "the store is closed") }
         var error: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &error)
         guard rc == SQLITE_OK else {
@@ -49,6 +61,7 @@ final class SQLiteDatabase {
 
     /// Prepares one statement.
     func prepare(_ sql: String) throws -> SQLiteStatement {
+        guard !isClosed else { throw StorageError(call: "sqlite3_prepare_v2", code: SQLITE_MISUSE, message: "the store is closed") }
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw failure("sqlite3_prepare_v2(\(sql.prefix(40)))", rc) }

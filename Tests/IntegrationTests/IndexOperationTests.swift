@@ -269,6 +269,27 @@ struct IndexOperationTests {
         #expect(try ids(try d.connect(), "reload").count == 8)
     }
 
+    /// A reload that fails changes nothing, not even the settings of a durable index it
+    /// would have kept.
+    @Test func aFailedReloadLeavesDurableSettingsAlone() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try start(dataDir)
+        defer { d.stop() }
+        let c = try d.connect()
+        #expect(try ids(c, "fantasy").isEmpty)
+        var broken = config(dataDir)
+        broken["searchables"] = [
+            "books": ["data": "books.ndjson", "searchableAttributes": ["title", "genre"], "attributesForFaceting": ["genre", "year"]],
+            "other": ["data": "missing.ndjson"],
+        ]
+        try d.rewriteConfig(broken)
+        let reply = try c.roundTrip(["id": "r", "op": "reload"])
+        #expect(errorCode(reply.first) == "reload_failed", "\(reply)")
+        // Give a wrongly queued reconfigure time to run before looking.
+        _ = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [["objectID": "z", "title": "zz"]]]))
+        #expect(try ids(c, "fantasy").isEmpty, "the settings of the failed config were not applied")
+    }
+
     /// Answers to writes are not lost when the client half-closes, when the daemon drains,
     /// or when the index is deleted right after.
     @Test func writeAnswersArriveAcrossHalfCloseDrainAndDelete() throws {
