@@ -164,14 +164,38 @@ struct TypoSearch {
                 }
             }
             guard row &+ 2 &* width <= rowCount else { return }
+            let allowed = pending == 0 ? edgeCharacters(row: row, level: level, last: last) : nil
             if node >= 0 && depth < PrefixTrie.depth {
                 // The children are listed.
                 var c = Int(trie.firstChild[node])
                 let end = Int(trie.childEnd[node])
                 while c < end {
-                    child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: trie.byte[c], depth: depth, level: level, last: last,
-                          partial: partial, pending: pending, node: c)
+                    let b = trie.byte[c]
+                    if allowed == nil || allowed!.contains(b) {
+                        child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, level: level, last: last,
+                              partial: partial, pending: pending, node: c)
+                    }
                     c &+= 1
+                }
+                return
+            }
+            if let allowed {
+                // Only the children of the allowed bytes, each found by bisection.
+                for b in allowed.ascending {
+                    var a = i, z = hi
+                    while a < z {
+                        let mid = (a &+ z) >> 1
+                        if byte(mid, depth) < b { a = mid &+ 1 } else { z = mid }
+                    }
+                    guard a < hi, byte(a, depth) == b else { i = a; continue }
+                    let start = a
+                    z = hi
+                    while a < z {
+                        let mid = (a &+ z) >> 1
+                        if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
+                    }
+                    child(lo: start, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending, node: -1)
+                    i = a
                 }
                 return
             }
@@ -194,6 +218,35 @@ struct TypoSearch {
                 child(lo: i, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending, node: -1)
                 i = a
             }
+        }
+
+        /// When every cell of the row at `level` is already at the budget, a child stays within
+        /// it only through a character that matches the query exactly: on a diagonal from a
+        /// cell at the budget, or as the second half of a transposition. Those characters
+        /// (ASCII only; nil, meaning "every child", otherwise or below the edge). A child
+        /// reached by any other character has every cell over budget and would be pruned.
+        @inline(__always)
+        func edgeCharacters(row: Int, level: Int, last: UInt32) -> ASCIISet? {
+            let t = Int(maxTypos)
+            let from = max(0, level &- t), through = min(m, level &+ t)
+            guard level > 0, from <= through else { return nil }
+            var rowMin = Int32.max
+            for k in from...through where rows[row &+ k] < rowMin { rowMin = rows[row &+ k] }
+            guard rowMin == maxTypos else { return nil }
+            var set = ASCIISet()
+            var k = from
+            while k <= through && k < m {
+                if rows[row &+ k] == maxTypos {
+                    guard set.insert(query[k]) else { return nil }
+                }
+                k &+= 1
+            }
+            if m >= 2 {
+                for k in 2...m where query[k &- 1] == last {
+                    guard set.insert(query[k &- 2]) else { return nil }
+                }
+            }
+            return set
         }
 
         /// Extends the table by the child reached with byte `b` (terms `lo..<hi`) and visits it
@@ -244,5 +297,33 @@ struct TypoSearch {
         if v >= 0xF0 { return (v & 0x07, 3) }
         if v >= 0xE0 { return (v & 0x0F, 2) }
         return (v & 0x1F, 1)
+    }
+}
+
+/// A set of ASCII characters, as 128 bits.
+struct ASCIISet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// Adds a scalar; false (and nothing added) if it is not ASCII.
+    @inline(__always) mutating func insert(_ scalar: UInt32) -> Bool {
+        guard scalar < 128 else { return false }
+        if scalar < 64 { low |= 1 << UInt64(scalar) } else { high |= 1 << UInt64(scalar &- 64) }
+        return true
+    }
+
+    /// Whether the byte is one of the characters (a byte of 128 or more never is).
+    @inline(__always) func contains(_ b: UInt8) -> Bool {
+        b < 64 ? low & (1 << UInt64(b)) != 0 : b < 128 ? high & (1 << UInt64(b &- 64)) != 0 : false
+    }
+
+    /// The characters as bytes, ascending.
+    var ascending: [UInt8] {
+        var out: [UInt8] = []
+        var w = low
+        while w != 0 { out.append(UInt8(w.trailingZeroBitCount)); w &= w &- 1 }
+        w = high
+        while w != 0 { out.append(UInt8(64 &+ w.trailingZeroBitCount)); w &= w &- 1 }
+        return out
     }
 }
