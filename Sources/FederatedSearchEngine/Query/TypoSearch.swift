@@ -181,7 +181,8 @@ struct TypoSearch {
             }
             if let allowed {
                 // Only the children of the allowed bytes, each found by bisection.
-                for b in allowed.ascending {
+                var rest = allowed
+                while let b = rest.popFirst() {
                     var a = i, z = hi
                     while a < z {
                         let mid = (a &+ z) >> 1
@@ -317,13 +318,19 @@ struct ASCIISet {
         b < 64 ? low & (1 << UInt64(b)) != 0 : b < 128 ? high & (1 << UInt64(b &- 64)) != 0 : false
     }
 
-    /// The characters as bytes, ascending.
-    var ascending: [UInt8] {
-        var out: [UInt8] = []
-        var w = low
-        while w != 0 { out.append(UInt8(w.trailingZeroBitCount)); w &= w &- 1 }
-        w = high
-        while w != 0 { out.append(UInt8(64 &+ w.trailingZeroBitCount)); w &= w &- 1 }
-        return out
+    /// Removes and returns the smallest character (nil when empty): the walk goes through
+    /// them in ascending order without allocating.
+    @inline(__always) mutating func popFirst() -> UInt8? {
+        if low != 0 {
+            let b = UInt8(low.trailingZeroBitCount)
+            low &= low &- 1
+            return b
+        }
+        if high != 0 {
+            let b = UInt8(64 &+ high.trailingZeroBitCount)
+            high &= high &- 1
+            return b
+        }
+        return nil
     }
 }
