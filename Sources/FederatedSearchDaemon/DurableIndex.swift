@@ -90,9 +90,11 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
          initialDocuments: () throws -> [JSONObject]) throws {
         let store = try DocumentStore(path: path)
         if try store.metadata("initialImport") == nil {
-            let batch: [WriteOperation] = try initialDocuments().map { .upsert($0) } + [.setMetadata(key: Self.originKey, value: origin)]
+            // One batch with the marker: a crash leaves either both or neither.
+            let batch: [WriteOperation] = try initialDocuments().map { .upsert($0) } + [
+                .setMetadata(key: Self.originKey, value: origin), .setMetadata(key: "initialImport", value: "done"),
+            ]
             try store.group { g in _ = try g.apply(batch) }
-            try store.setMetadata("initialImport", "done")
         }
         var overrides: JSONObject = [:]
         if let text = try store.metadata(Self.overridesKey), case .object(let o) = try JSONParser.parse(text) {
