@@ -30,9 +30,14 @@ public struct CatalogLoader: Sendable {
         let settings: JSONObject
     }
 
-    public init(configPath: String, registry: BackendRegistry) {
+    /// False for `--check-config`: durable indices are built in memory from their data
+    /// files, so a check never creates or opens a store in `dataDir`.
+    public let opensStores: Bool
+
+    public init(configPath: String, registry: BackendRegistry, opensStores: Bool = true) {
         self.configPath = configPath
         self.registry = registry
+        self.opensStores = opensStores
     }
 
     /// Parses and validates the config, then builds every searchable, reusing the previous
@@ -40,7 +45,8 @@ public struct CatalogLoader: Sendable {
     public func load(reusing previous: Catalog? = nil, progress: (String) -> Void = { _ in }) throws -> Loaded {
         let bytes = try FileReader.read(configPath, field: "--config")
         let folder = configPath.contains("/") ? String(configPath[..<configPath.lastIndex(of: "/")!]) : "."
-        let config = try DaemonConfig.parse(bytes, baseDirectory: folder)
+        var config = try DaemonConfig.parse(bytes, baseDirectory: folder)
+        if !opensStores { config.dataDirectory = nil }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []

@@ -15,7 +15,8 @@ public enum DaemonMain {
           --config FILE        config file (default /etc/fedsearchd/fedsearchd.json)
           --socket PATH        listen on PATH instead of the config's "socket"
           --log-level LEVEL    debug, info, warning or error (overrides the config)
-          --check-config FILE  validate FILE, build every searchable, report and exit
+          --check-config FILE  validate FILE, build every searchable (in memory: no store in
+                               dataDir is created or opened), report and exit
         """
 
     /// Runs the daemon and returns its exit code.
@@ -65,7 +66,7 @@ public enum DaemonMain {
             i += 1
         }
 
-        let loader = CatalogLoader(configPath: configPath, registry: registry)
+        let loader = CatalogLoader(configPath: configPath, registry: registry, opensStores: !checkOnly)
         let loaded: CatalogLoader.Loaded
         do {
             let clock = ContinuousClock()

@@ -97,6 +97,19 @@ struct StartupTests {
         #expect(out.contains("products: embedded, 2000 documents"))
     }
 
+    /// A check builds durable indices in memory: it never creates a store in `dataDir`.
+    @Test func checkConfigLeavesTheDataFolderAlone() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #"{"objectID":"1","title":"x"}"#.write(to: dir.appendingPathComponent("d.ndjson"), atomically: true, encoding: .utf8)
+        let config = dir.appendingPathComponent("c.json")
+        try #"{"dataDir": "state", "searchables": {"books": {"data": "d.ndjson"}}}"#.write(to: config, atomically: true, encoding: .utf8)
+        let (status, out, err) = try runDaemon(["--check-config", config.path])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("books: embedded, 1 documents"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("state").path))
+    }
+
     @Test func unknownArgumentIsAUsageError() throws {
         let (status, _, err) = try runDaemon(["--frobnicate"])
         #expect(status == 2)
