@@ -16,7 +16,7 @@ import Synchronization
 var binDir = ""
 var writes = false
 var corpusPath = "/tmp/fedsearch-bench/corpus/docs.ndjson"
-var inFlight = 32
+var inFlight = 128
 var configPath = "Configs/fedsearchd.json"
 var runs = 3
 var queryCount = 2000
@@ -37,7 +37,7 @@ while let a = args.first {
     case "--queries": queryCount = Int(v) ?? 2000
     case "--params": extraParams = v
     case "--corpus": corpusPath = v
-    case "--in-flight": inFlight = Int(v) ?? 32
+    case "--in-flight": inFlight = Int(v) ?? 128
     default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
     }
 }

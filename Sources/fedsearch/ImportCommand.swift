@@ -16,7 +16,7 @@ enum ImportCommand {
           --batch N      documents per batch (default 1000); each batch is atomic
           --max-bytes N  the most bytes a batch line may have: the daemon's maxLineBytes
                          (default 1 MiB, the daemon's default); bigger batches are split
-          --in-flight N  batches sent ahead of their answers (default 32, and at most 64 MiB unanswered;
+          --in-flight N  batches sent ahead of their answers (default 128, and at most 64 MiB unanswered;
                          1 waits for each)
         """
 
@@ -29,7 +29,7 @@ enum ImportCommand {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
         let inFlight: Int
-        do { inFlight = try intOption(parsed, "in-flight", range: 1...256) ?? 32 } catch let e as UsageError {
+        do { inFlight = try intOption(parsed, "in-flight", range: 1...256) ?? 128 } catch let e as UsageError {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
         let maxBytes: Int
