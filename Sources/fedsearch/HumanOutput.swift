@@ -80,7 +80,8 @@ struct HumanOutput {
                     let docs = o["documents"]?.intValue.map(String.init) ?? "?"
                     let kind = o["backend"]?.stringValue ?? "?"
                     let facets = (o["attributesForFaceting"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-                    Swift.print(bold(name) + "  \(kind), \(docs) documents" + (facets.isEmpty ? "" : ", facets: \(facets)"))
+                    let writable = o["writable"] == .bool(true) ? ", writable" : ""
+                    Swift.print(bold(name) + "  \(kind)\(writable), \(docs) documents" + (facets.isEmpty ? "" : ", facets: \(facets)"))
                 }
             } else {
                 Swift.print(JSONWriter.string(.object(payload)))

@@ -131,6 +131,9 @@ struct IndexOperationTests {
         let indices = try c.roundTrip(["id": "i", "op": "indices"])
         guard case .info(_, _, let ip)? = indices.first else { Issue.record("\(indices)"); return }
         #expect(ip["indices"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["books", "notes"])
+        let entries = ip["indices"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(entries.map { $0["writable"] } == [true, true])
+        #expect(entries.map { $0["createdBy"] } == [nil, "createIndex"])
         // Config indices are not deleted over the socket; created ones are, with their file.
         #expect(errorCode(try c.roundTrip(["id": "d1", "op": "deleteIndex", "index": "books"]).first) == "index_in_config")
         #expect(try c.roundTrip(["id": "d2", "op": "deleteIndex", "index": "notes"]).first?.type == "indexDeleted")
