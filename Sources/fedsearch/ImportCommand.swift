@@ -36,13 +36,18 @@ enum ImportCommand {
         do { maxBytes = try intOption(parsed, "max-bytes", range: 1024...(64 << 20)) ?? (1 << 20) } catch let e as UsageError {
             fail(e.message, usage: usage)
         } catch { fail("\(error)") }
-        let documents: [JSONValue]
-        do { documents = try readDocuments(file) } catch { fail("\(file): \(error)") }
-        let progress = Progress(total: documents.count)
+        let documents: DocumentSource
+        do { documents = try DocumentSource(path: file) } catch { fail("\(file): \(error)") }
+        let progress = Progress(total: documents.total)
         do {
             let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
             let outcome = try send(documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, maxLineBytes: maxBytes, progress: progress)
             progress.finish()
+            if let bad = outcome.badLine {
+                writeToStandardError("fedsearch: \(file): line \(bad.line) is not valid JSON: \(bad.message)\n")
+                writeToStandardError("fedsearch: every document before it is stored (\(outcome.stored) in all); fix the line and import again from it (re-sending a stored document replaces it with itself)\n")
+                return 1
+            }
             if let failure = outcome.firstFailure {
                 let stored = outcome.stored
                 writeToStandardError("fedsearch: batch \(failure.number) (documents \(failure.first + 1) to \(failure.first + failure.count)) was refused: \(failure.error.message) [\(failure.error.code.rawValue)]\n")
@@ -72,31 +77,56 @@ enum ImportCommand {
         var stored = 0
         var batches = 0
         var firstFailure: (number: Int, first: Int, count: Int, error: SearchError)?
+        /// A line of the file that is not JSON: nothing from it on was sent.
+        var badLine: DocumentSource.BadLine?
     }
 
     /// Sends the documents in batches, keeping up to `inFlight` batches unanswered so the
     /// daemon can commit and reindex several in one go; after a refusal it sends no more
     /// batches and waits for those in flight.
     static func send(
-        _ documents: [JSONValue], to index: String, over connection: SocketConnection, batchSize: Int, inFlight depth: Int,
+        _ documents: DocumentSource, to index: String, over connection: SocketConnection, batchSize: Int, inFlight depth: Int,
         maxLineBytes: Int, progress: Progress
     ) throws -> Outcome {
         var outcome = Outcome()
         var pending: [String: Batch] = [:]
         var unanswered = 0
         var next = 0
+        // A document read but not yet sent (it did not fit in the previous batch).
+        var carried: [UInt8]? = nil
+        var exhausted = false
+        func take() throws -> [UInt8]? {
+            if let c = carried {
+                carried = nil
+                return c
+            }
+            guard !exhausted else { return nil }
+            do {
+                guard let d = try documents.next() else {
+                    exhausted = true
+                    return nil
+                }
+                return encoded(d)
+            } catch let bad as DocumentSource.BadLine {
+                exhausted = true
+                outcome.badLine = bad
+                return nil
+            }
+        }
         while true {
-            while outcome.firstFailure == nil, pending.count < depth, unanswered < maxUnansweredBytes, next < documents.count {
+            while outcome.firstFailure == nil, pending.count < depth, unanswered < maxUnansweredBytes {
                 let id = "import-\(outcome.batches + 1)"
                 var line = Array(#"{"op":"addDocuments","id":"#.utf8) + JSONWriter.bytes(.string(id))
                 line += Array(#","index":"#.utf8) + JSONWriter.bytes(.string(index)) + Array(#","documents":["#.utf8)
                 var count = 0
                 // Up to batchSize documents, and never a line over the daemon's limit (a
                 // document alone over it is reported, and nothing more is sent).
-                while count < batchSize, next + count < documents.count {
-                    let doc = encoded(documents[next + count])
+                while count < batchSize, let doc = try take() {
                     if line.count + doc.count + 3 > maxLineBytes {
-                        if count > 0 { break }
+                        if count > 0 {
+                            carried = doc
+                            break
+                        }
                         // Alone over the line limit: the daemon would close the connection.
                         outcome.firstFailure = (outcome.batches + 1, next, 1, SearchError(
                             .invalidDocument, "document \(next + 1) is \(doc.count) bytes; a request line holds at most \(maxLineBytes) (--max-bytes, the daemon's maxLineBytes)"))
@@ -153,22 +183,6 @@ enum ImportCommand {
             bytes += chunk[0..<n]
         }
         return bytes
-    }
-
-    /// Reads NDJSON (one object per line) or a JSON array; errors name the line.
-    static func readDocuments(_ path: String) throws -> [JSONValue] {
-        let bytes = try readFile(path)
-        if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), first == UInt8(ascii: "[") {
-            return try JSONParser.parse(bytes).arrayValue ?? []
-        }
-        var out: [JSONValue] = []
-        for (i, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
-            do { out.append(try JSONParser.parse(Array(line))) } catch {
-                throw UsageError(message: "line \(i + 1): \(error)")
-            }
-        }
-        return out
     }
 }
 

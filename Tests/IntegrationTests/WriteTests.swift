@@ -207,6 +207,22 @@ struct WriteCommandTests {
         #expect(tooBig.status == 1)
         #expect(tooBig.err.contains("document 2 is 3"), "\(tooBig.err)")
         #expect(tooBig.err.contains("(1 documents stored in all)"), "\(tooBig.err)")
+        // NDJSON is read as it is sent: a bad line stops the import there, the documents
+        // before it are stored, and the report names the line.
+        let broken = dir.appendingPathComponent("broken.ndjson").path
+        try ((0..<5).map { #"{"objectID":"s\#($0)"}"# } + ["", #"{"objectID": oops}"#, #"{"objectID":"after"}"#])
+            .joined(separator: "\n").write(toFile: broken, atomically: true, encoding: .utf8)
+        let stopped = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", broken, "--batch", "2"])
+        #expect(stopped.status == 1)
+        #expect(stopped.err.contains("line 7 is not valid JSON"), "\(stopped.err)")
+        #expect(stopped.err.contains("(5 in all)"), "\(stopped.err)")
+        let kept = try runBuilt("fedsearch", ["--socket", d.socketPath, "get", "books", "s4", "after"])
+        #expect(kept.out.split(separator: "\n") == [#"{"objectID":"s4"}"#, "null"])
+        // A JSON array file works too.
+        let array = dir.appendingPathComponent("array.json").path
+        try #"[{"objectID":"a1","title":"Array one"}, {"objectID":"a2","title":"Array two"}]"#.write(toFile: array, atomically: true, encoding: .utf8)
+        let fromArray = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", array])
+        #expect(fromArray.status == 0 && fromArray.out.contains("imported 2 documents"), "\(fromArray)")
     }
 
     @Test func settingsDeleteByAndIndexCommands() throws {
