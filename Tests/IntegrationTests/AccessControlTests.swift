@@ -50,6 +50,40 @@ struct AccessControlTests {
         #expect(reloadErr.contains("forbidden"))
     }
 
+    /// Writes need the write right: by default only root and the daemon's user have it;
+    /// `access.write` grants it per index. Reading stored documents needs the search right;
+    /// creating and deleting indices is for root and the daemon's user only.
+    @Test func writesNeedTheWriteRight() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("needs root and setpriv to run a client as another user; skipping")
+            return
+        }
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(config: [
+            "dataDir": .string(dataDir), "socketMode": "0666",
+            "searchables": [
+                "books": ["data": "b.ndjson"],
+                "shared": ["data": "b.ndjson", "access": ["write": ["uid:65534"]]],
+            ],
+        ], files: ["b.ndjson": #"{"objectID":"1","title":"one"}"#])
+        defer { d.stop() }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
+        let s = ["--socket", d.socketPath]
+        let refused = try asNobody(s + ["delete", "books", "1"])
+        #expect(refused.0 == 1 && refused.2.contains("forbidden"), "\(refused)")
+        let settings = try asNobody(s + ["delete-by", "books", "title:one"])
+        #expect(settings.0 == 1 && settings.2.contains("forbidden"), "\(settings)")
+        let read = try asNobody(s + ["get", "books", "1"])
+        #expect(read.0 == 0 && read.1.contains(#""objectID":"1""#), "\(read)")
+        let granted = try asNobody(s + ["delete", "shared", "1"])
+        #expect(granted.0 == 0 && granted.1.contains("now holds 0 documents"), "\(granted)")
+        let create = try asNobody(s + ["create-index", "mine"])
+        #expect(create.0 == 1 && create.2.contains("forbidden"), "\(create)")
+        // Root (the daemon's user here) may do all of it.
+        let rootDelete = try runBuilt("fedsearch", s + ["delete", "books", "1"])
+        #expect(rootDelete.status == 0, "\(rootDelete)")
+    }
+
     @Test func unknownUserInAccessIsAConfigError() throws {
         let dir = try DaemonProcess.makeDirectory()
         let path = dir.appendingPathComponent("c.json").path
