@@ -20,7 +20,7 @@ extension Connection {
             decodingOffLoop = true
             // Read no more until it is back: what the client sends meanwhile waits in the
             // socket, not in the daemon's memory.
-            if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ)) }
+            updateReading()
             let inbox: Inbox = loop.inbox
             let connection = id
             BackgroundWorker.decoder.async {
@@ -43,13 +43,14 @@ extension Connection {
         } else {
             decodeBacklog.removeAll()
         }
-        if !decodingOffLoop, let bev = bufferEvent, !throttled, !isClosing { bufferevent_enable(bev, Int16(EV_READ)) }
+        updateReading()
         settled()
     }
 
     /// An answer from an index writer (or `createIndex` / `deleteIndex`).
     func replied(_ bytes: [UInt8]) {
         awaitedReplies -= 1
+        updateReading()
         write(bytes)
         settled()
     }

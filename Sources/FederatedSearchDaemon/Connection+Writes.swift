@@ -29,6 +29,7 @@ extension Connection {
             let inbox: Inbox = loop.inbox
             let connection = self.id
             awaitedReplies += 1
+            updateReading()
             // The index's writer keeps requests in arrival order (and so `seq` in the order a
             // client sent its batches).
             target.submit(write) { result in

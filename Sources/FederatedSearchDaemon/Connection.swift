@@ -126,10 +126,31 @@ final class Connection {
 
     /// The idle timer fired. A connection waiting for its searches is not idle: keep it.
     func readTimedOut() {
-        guard let bev = bufferEvent else { return }
+        guard bufferEvent != nil else { return }
         if discarding || (tasks.isEmpty && isQuiet) {
             Log.debug("closing idle connection \(id)")
             close()
+        } else {
+            // libevent stopped reading when the timer fired; resume unless paused for a reason.
+            updateReading()
+        }
+    }
+
+    /// Write batches of one connection queued at the writer before its reading pauses: the
+    /// client then waits in `send`, and the daemon never holds more of its batches.
+    static let maxQueuedWrites = 64
+
+    /// Reads unless the client must wait: its answers pile up unread (`throttled`), a long
+    /// line of it is being decoded off the loop, too many of its write batches are queued,
+    /// or the connection is closing (a lingering one reads only to discard).
+    func updateReading() {
+        guard let bev = bufferEvent else { return }
+        if discarding {
+            bufferevent_enable(bev, Int16(EV_READ))
+            return
+        }
+        if throttled || decodingOffLoop || closeWhenFlushed || awaitedReplies >= Self.maxQueuedWrites {
+            bufferevent_disable(bev, Int16(EV_READ))
         } else {
             bufferevent_enable(bev, Int16(EV_READ))
         }
@@ -279,7 +300,7 @@ final class Connection {
             malloc_trim(0)
         } else if pending > limits.maxPendingOutputBytes, !throttled, !discarding {
             throttled = true
-            bufferevent_disable(bev, Int16(EV_READ))
+            updateReading()
         }
     }
 
@@ -322,10 +343,9 @@ final class Connection {
         if closeWhenFlushed {
             // Answers still to come from off the loop (write batches) are not given up.
             if isQuiet { linger() }
-        } else if throttled, let bev = bufferEvent {
+        } else if throttled {
             throttled = false
-            // While a long line is decoded off the loop, reading stays off until it is back.
-            if !decodingOffLoop { bufferevent_enable(bev, Int16(EV_READ)) }
+            updateReading()
         }
     }
 

@@ -293,6 +293,43 @@ struct IndexOperationTests {
         #expect(try ids(c, "fantasy").isEmpty, "the settings of the failed config were not applied")
     }
 
+    /// A client that pipelines write batches faster than the writer applies them is not read
+    /// beyond `Connection.maxQueuedWrites` unanswered batches: the daemon never holds more.
+    @Test func pipelinedWritesAreHeldBackAtTheQueueLimit() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        // A 30,000-document index: each group's rebuild takes long enough for a queue to form.
+        let big = (0..<30_000).map { #"{"objectID":"x\#($0)","title":"word\#($0 % 977) other\#($0 % 31)"}"# }.joined(separator: "\n")
+        let d = try DaemonProcess(
+            config: ["dataDir": .string(dataDir), "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title"]]]],
+            files: ["big.ndjson": big])
+        defer { d.stop() }
+        let writer = try d.connect()
+        let observer = try d.connect()
+        let total = 400
+        // All sent at once (about 40 KB: the socket buffers hold them while the daemon waits).
+        for i in 0..<total {
+            try writer.send(["id": .string("w\(i)"), "op": "addDocuments", "index": "big",
+                             "documents": [["objectID": .string("n\(i)"), "title": "new"]]])
+        }
+        var maxQueued = 0
+        var answered = 0
+        while answered < total {
+            if case .info(_, "stats", let p)? = try observer.roundTrip(["id": "s", "op": "stats"]).first,
+                let q = p["writes"]?.objectValue?["big"]?.objectValue?["queued"]?.intValue
+            {
+                maxQueued = max(maxQueued, q)
+            }
+            // Drain what has been answered so far without blocking for long.
+            while answered < total, let f = try writer.readFrame() {
+                if f.type == "written" { answered += 1 }
+                if answered % 50 == 0 { break }
+            }
+        }
+        #expect(answered == total)
+        #expect(maxQueued > 0, "a queue formed (the test would prove nothing otherwise)")
+        #expect(maxQueued <= 64, "queued \(maxQueued)")
+    }
+
     /// Answers to writes are not lost when the client half-closes, when the daemon drains,
     /// or when the index is deleted right after.
     @Test func writeAnswersArriveAcrossHalfCloseDrainAndDelete() throws {
