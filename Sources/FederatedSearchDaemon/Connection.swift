@@ -149,7 +149,8 @@ final class Connection {
             bufferevent_enable(bev, Int16(EV_READ))
             return
         }
-        if throttled || decodingOffLoop || closeWhenFlushed || awaitedReplies >= Self.maxQueuedWrites {
+        // After the client's EOF there is nothing more to read (libevent stopped already).
+        if inputEnded || throttled || decodingOffLoop || closeWhenFlushed || awaitedReplies >= Self.maxQueuedWrites {
             bufferevent_disable(bev, Int16(EV_READ))
         } else {
             bufferevent_enable(bev, Int16(EV_READ))
@@ -332,6 +333,7 @@ final class Connection {
     func closeAfterFlush() {
         closeWhenFlushed = true
         guard let bev = bufferEvent else { return }
+        updateReading()
         bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
         // With answers still in the outbox, its flush lingers once everything is written;
         // with answers still to come from off the loop, the last of them does.

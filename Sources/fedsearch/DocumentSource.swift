@@ -7,8 +7,9 @@ import FederatedSearchCore
 /// any size is never held whole; a JSON array is parsed whole. A line that is not JSON throws
 /// ``BadLine`` when it is reached (the documents before it may already be sent).
 final class DocumentSource {
-    /// How many documents the file holds (non-blank lines, or array items), for the progress bar.
-    let total: Int
+    /// How many documents the file holds (non-blank lines, or array items), for the progress
+    /// bar; nil for NDJSON from a pipe, which is read only once.
+    let total: Int?
     private var file: UnsafeMutablePointer<FILE>?
     private var array: [JSONValue] = []
     private var arrayPosition = 0
@@ -26,6 +27,36 @@ final class DocumentSource {
 
     init(path: String) throws {
         guard let f = fopen(path, "r") else { throw UsageError(message: String(cString: strerror(errno))) }
+        var st = stat()
+        let regular = fstat(fileno(f), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        guard regular else {
+            // A pipe cannot be read twice: no count (the progress shows no total), and the
+            // first bytes, read to tell an array from NDJSON, stay in the buffer.
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var head: [UInt8] = []
+            var first: UInt8? = nil
+            while first == nil {
+                let n = fread(&chunk, 1, chunk.count, f)
+                if n == 0 { break }
+                head += chunk[0..<n]
+                first = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+            }
+            if first == UInt8(ascii: "[") {
+                while true {
+                    let n = fread(&chunk, 1, chunk.count, f)
+                    if n == 0 { break }
+                    head += chunk[0..<n]
+                }
+                fclose(f)
+                array = try JSONParser.parse(head).arrayValue ?? []
+                total = array.count
+            } else {
+                file = f
+                buffer = head
+                total = nil
+            }
+            return
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         // First pass: the first significant byte says array or NDJSON; count the non-blank lines.
         var first: UInt8? = nil

@@ -43,10 +43,15 @@ enum ImportCommand {
             let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
             let outcome = try send(documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, maxLineBytes: maxBytes, progress: progress)
             progress.finish()
-            if let bad = outcome.badLine {
+            // A refused batch comes before any bad line read after it: report it first, as
+            // the place to resume from.
+            if outcome.firstFailure == nil, let bad = outcome.badLine {
                 writeToStandardError("fedsearch: \(file): line \(bad.line) is not valid JSON: \(bad.message)\n")
                 writeToStandardError("fedsearch: every document before it is stored (\(outcome.stored) in all); fix the line and import again from it (re-sending a stored document replaces it with itself)\n")
                 return 1
+            }
+            if let bad = outcome.badLine {
+                writeToStandardError("fedsearch: \(file): line \(bad.line) is not valid JSON either: \(bad.message)\n")
             }
             if let failure = outcome.firstFailure {
                 let stored = outcome.stored
@@ -186,24 +191,32 @@ enum ImportCommand {
     }
 }
 
-/// A progress bar on a terminal (documents, rate, ETA), or a plain line every 2 s otherwise.
+/// A progress bar on a terminal (documents, rate, ETA), or a plain line every 2 s otherwise;
+/// without a known total (a pipe), documents and rate only.
 final class Progress {
-    let total: Int
+    let total: Int?
     let start = ContinuousClock.now
     let isTerminal = isatty(2) == 1
     var lastPlain = ContinuousClock.now
 
-    init(total: Int) { self.total = total }
+    init(total: Int?) { self.total = total }
 
     func update(_ done: Int) {
         let elapsed = seconds(ContinuousClock.now - start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let eta = rate > 0 ? Double(total - done) / rate : 0
-        let text = "\(done)/\(total) documents, \(Int(rate)) docs/s, ETA \(Int(eta.rounded())) s"
-        if isTerminal {
+        let text: String
+        var bar = ""
+        if let total {
+            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
+            text = "\(done)/\(total) documents, \(Int(rate)) docs/s, ETA \(Int(eta.rounded())) s"
             let width = 30
-            let filled = total > 0 ? width * done / total : width
-            writeToStandardError("\r[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(text)   ")
+            let filled = total > 0 ? min(width, max(0, width * done / total)) : width
+            bar = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] "
+        } else {
+            text = "\(done) documents, \(Int(rate)) docs/s"
+        }
+        if isTerminal {
+            writeToStandardError("\r\(bar)\(text)   ")
         } else if seconds(ContinuousClock.now - lastPlain) >= 2 || done == total {
             lastPlain = ContinuousClock.now
             writeToStandardError("import: \(text)\n")

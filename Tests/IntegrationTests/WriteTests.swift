@@ -223,6 +223,14 @@ struct WriteCommandTests {
         try #"[{"objectID":"a1","title":"Array one"}, {"objectID":"a2","title":"Array two"}]"#.write(toFile: array, atomically: true, encoding: .utf8)
         let fromArray = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", array])
         #expect(fromArray.status == 0 && fromArray.out.contains("imported 2 documents"), "\(fromArray)")
+        // From a pipe (read once, no total): NDJSON and an array.
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        for (source, count) in [(file, 250), (array, 2)] {
+            let piped = try runProgram(URL(fileURLWithPath: "/bin/sh"), [
+                "-c", "cat '\(source)' | '\(fedsearch)' --socket '\(d.socketPath)' import books /dev/stdin --batch 100",
+            ])
+            #expect(piped.status == 0 && piped.out.contains("imported \(count) documents"), "\(piped)")
+        }
     }
 
     @Test func settingsDeleteByAndIndexCommands() throws {
