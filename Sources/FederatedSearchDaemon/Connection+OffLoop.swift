@@ -12,7 +12,7 @@ extension Connection {
     static let offLoopDecodeBytes = 64 * 1024
 
     func handle(_ event: LineFramer.Event) {
-        if decodingOffLoop {
+        if linesMustWait {
             decodeBacklog.append(event)
             return
         }
@@ -37,9 +37,7 @@ extension Connection {
         // A connection on its way out (a drain, an over-long line) starts nothing new.
         if !isClosing {
             for action in machine.handle(decoded: result) { perform(action) }
-            while !decodingOffLoop, !decodeBacklog.isEmpty, bufferEvent != nil {
-                handle(decodeBacklog.removeFirst())
-            }
+            resumeWaitingLines()
         } else {
             decodeBacklog.removeAll()
         }
@@ -47,11 +45,24 @@ extension Connection {
         settled()
     }
 
+    /// Acts on the lines that waited, then on what is still in libevent's buffer, until they
+    /// must wait again.
+    func resumeWaitingLines() {
+        while !linesMustWait, !decodeBacklog.isEmpty, bufferEvent != nil, !isClosing {
+            handle(decodeBacklog.removeFirst())
+        }
+        if !linesMustWait, !isClosing, let bev = bufferEvent, evbuffer_get_length(bufferevent_get_input(bev)) > 0 {
+            // libevent calls back only when more arrives from the socket.
+            readAvailable()
+        }
+    }
+
     /// An answer from an index writer (or `createIndex` / `deleteIndex`).
     func replied(_ bytes: [UInt8]) {
         awaitedReplies -= 1
-        updateReading()
         write(bytes)
+        resumeWaitingLines()
+        updateReading()
         settled()
     }
 

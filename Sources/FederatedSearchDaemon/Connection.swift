@@ -18,7 +18,8 @@ final class Connection {
     private var tasks: [UInt64: RunningSearch] = [:]
     /// Answers still to come from work off the loop (write batches, decoding a big line).
     var awaitedReplies = 0
-    /// Lines that arrived while a big line was being decoded off the loop, in order.
+    /// Lines that arrived while the connection's lines had to wait (a big line being decoded
+    /// off the loop, or too many write batches unanswered), in order.
     var decodeBacklog: [LineFramer.Event] = []
     var decodingOffLoop = false
     /// Answers of this loop turn not yet sent (see ``write(_:)``).
@@ -66,7 +67,8 @@ final class Connection {
         }
         let input = bufferevent_get_input(bev)
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while bufferEvent != nil, evbuffer_get_length(input) > 0 {
+        // While its lines must wait (see `linesMustWait`), the rest stays in libevent's buffer.
+        while bufferEvent != nil, !linesMustWait, evbuffer_get_length(input) > 0 {
             let n = chunk.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             for event in framer.feed(chunk[0..<Int(n)]) { handle(event) }
@@ -143,6 +145,10 @@ final class Connection {
     /// Reads unless the client must wait: its answers pile up unread (`throttled`), a long
     /// line of it is being decoded off the loop, too many of its write batches are queued,
     /// or the connection is closing (a lingering one reads only to discard).
+    /// Whether new lines wait instead of being acted on: a big line is being decoded (order),
+    /// or `maxQueuedWrites` write batches are unanswered (an exact limit, not one read late).
+    var linesMustWait: Bool { decodingOffLoop || awaitedReplies >= Self.maxQueuedWrites }
+
     func updateReading() {
         guard let bev = bufferEvent else { return }
         if discarding {
