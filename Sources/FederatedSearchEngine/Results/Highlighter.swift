@@ -77,14 +77,8 @@ final class Highlighter {
     /// `_highlightResult` of a value: strings and numbers become highlight objects, arrays
     /// arrays of them, objects objects of them.
     func highlight(_ value: JSONValue) -> JSONValue? {
-        switch value {
-        case .array(let items): return .array(items.compactMap(highlight))
-        case .object(let o):
-            var out = JSONObject()
-            for e in o.entries { if let h = highlight(e.value) { out.appendUnchecked(e.key, h) } }
-            return .object(out)
-        default:
-            guard let text = AttributePath.text(of: value) else { return nil }
+        Self.mapLeaves(value) { leaf in
+            guard let text = AttributePath.text(of: leaf) else { return nil }
             let m = mark(text)
             let bytes = Array(text.utf8)
             var o = JSONObject(capacity: 4)
@@ -94,6 +88,19 @@ final class Highlighter {
             if lv != "none" { o.appendUnchecked("fullyHighlighted", .bool(m.fully)) }
             o.appendUnchecked("matchedWords", matchedWords(m.units))
             return .object(o)
+        }
+    }
+
+    /// `value` with `leaf` applied to each string or number in it: arrays stay arrays and
+    /// objects objects (of the leaves that gave a result), as Algolia shapes highlights.
+    static func mapLeaves(_ value: JSONValue, _ leaf: (JSONValue) -> JSONValue?) -> JSONValue? {
+        switch value {
+        case .array(let items): return .array(items.compactMap { mapLeaves($0, leaf) })
+        case .object(let o):
+            var out = JSONObject()
+            for e in o.entries { if let h = mapLeaves(e.value, leaf) { out.appendUnchecked(e.key, h) } }
+            return .object(out)
+        default: return leaf(value)
         }
     }
 
@@ -107,11 +114,9 @@ final class Highlighter {
     /// that word (every later word is unmarked, so the rest is copied as it is).
     func highlight(_ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil) -> JSONValue? {
         switch value {
-        case .array(let items): return .array(items.compactMap { highlight($0, candidates: candidates) })
-        case .object(let o):
-            var out = JSONObject()
-            for e in o.entries { if let h = highlight(e.value, candidates: candidates) { out.appendUnchecked(e.key, h) } }
-            return .object(out)
+        case .array, .object:
+            // `through` describes a lone string only.
+            return Self.mapLeaves(value) { highlight($0, candidates: candidates) }
         default:
             guard let text = AttributePath.text(of: value) else { return nil }
             var o = JSONObject(capacity: 4)
@@ -229,14 +234,8 @@ final class Highlighter {
 
     /// `_snippetResult` of a value: the window of `words` words with the most matches.
     func snippet(_ value: JSONValue, words: Int) -> JSONValue? {
-        switch value {
-        case .array(let items): return .array(items.compactMap { snippet($0, words: words) })
-        case .object(let o):
-            var out = JSONObject()
-            for e in o.entries { if let s = snippet(e.value, words: words) { out.appendUnchecked(e.key, s) } }
-            return .object(out)
-        default:
-            guard let text = AttributePath.text(of: value) else { return nil }
+        Self.mapLeaves(value) { leaf in
+            guard let text = AttributePath.text(of: leaf) else { return nil }
             let m = mark(text)
             let bytes = Array(text.utf8)
             let n = m.tokens.count
