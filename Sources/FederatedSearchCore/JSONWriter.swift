@@ -65,16 +65,21 @@ public enum JSONWriter {
                 out.append(UInt8(ascii: "-"))
                 v = -v
             }
-            var digits: [UInt8] = []
-            digits.reserveCapacity(16)
-            while v > 0 {
-                digits.append(UInt8(ascii: "0") + UInt8(v % 10))
-                v /= 10
+            // At most 16 digits (|v| < 2^53): written backwards into a fixed buffer, no allocation.
+            var digits: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var i = buffer.count
+                while v > 0 {
+                    i -= 1
+                    buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
             }
-            out.append(contentsOf: digits.reversed())
             return
         }
-        out.append(contentsOf: Array(n.description.utf8))
+        var text = n.description
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -83,27 +88,33 @@ public enum JSONWriter {
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { bytes in
-            var runStart = 0
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                if runStart < i { out.append(contentsOf: bytes[runStart..<i]) }
-                runStart = i + 1
-                switch b {
-                case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
-                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-                default:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    out.append(hex[Int(b >> 4)])
-                    out.append(hex[Int(b & 0xF)])
-                }
-            }
-            if runStart < bytes.count { out.append(contentsOf: bytes[runStart..<bytes.count]) }
-        }
+        s.withUTF8 { writeEscaped($0, into: &out) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escaped UTF-8 `bytes` of a string's contents, without quotes, exactly as
+    /// ``writeString(_:into:)`` writes them: writers that build a string from pieces (a value
+    /// with highlight tags) write each piece with this.
+    public static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var runStart = 0
+        for i in 0..<bytes.count {
+            let b = bytes[i]
+            guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+            // A rebased buffer appends with one memcpy (a slice goes element by element).
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            runStart = i + 1
+            switch b {
+            case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            default:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0xF)])
+            }
+        }
+        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
     }
 }

@@ -5,7 +5,19 @@ public struct Hit: Sendable, Equatable {
     /// The retrieved attributes (without `objectID`, which is written first).
     public var attributes: JSONObject
     /// Algolia's `_highlightResult`: per attribute, `value`, `matchLevel`, `matchedWords`, ...
-    public var highlightResult: JSONObject?
+    ///
+    /// An engine may hand it over already encoded (``encodedHighlightResult``); reading this
+    /// property then parses those bytes, and setting it replaces them.
+    public var highlightResult: JSONObject? {
+        get {
+            switch highlight {
+            case nil: return nil
+            case .tree(let o)?: return o
+            case .encoded(let bytes)?: return (try? JSONParser.parse(bytes))?.objectValue ?? JSONObject()
+            }
+        }
+        set { highlight = newValue.map { .tree($0) } }
+    }
     /// Algolia's `_snippetResult`.
     public var snippetResult: JSONObject?
     /// A relevance score in [0, 1], comparable across indices (the merge orders by it).
@@ -13,16 +25,53 @@ public struct Hit: Sendable, Equatable {
     /// Algolia's `_rankingInfo`, when asked for.
     public var rankingInfo: JSONObject?
 
+    /// `_highlightResult` as a tree, or as the compact JSON text of one.
+    private enum Highlight: Sendable {
+        case tree(JSONObject)
+        case encoded([UInt8])
+    }
+
+    private var highlight: Highlight?
+
+    /// `_highlightResult` as compact JSON text (exactly what ``JSONWriter`` writes for
+    /// ``highlightResult``), when the engine produced it that way: frame writers copy it as
+    /// it is instead of building and walking a tree per hit.
+    public var encodedHighlightResult: [UInt8]? {
+        if case .encoded(let bytes)? = highlight { return bytes }
+        return nil
+    }
+
     public init(
         objectID: String, attributes: JSONObject, highlightResult: JSONObject? = nil,
         snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
     ) {
         self.objectID = objectID
         self.attributes = attributes
-        self.highlightResult = highlightResult
+        self.highlight = highlightResult.map { .tree($0) }
         self.snippetResult = snippetResult
         self.rankingScore = rankingScore
         self.rankingInfo = rankingInfo
+    }
+
+    /// A hit whose `_highlightResult` is given as compact JSON text of an object, as
+    /// ``JSONWriter`` would write it (the caller guarantees both).
+    public init(
+        objectID: String, attributes: JSONObject, encodedHighlightResult: [UInt8],
+        snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
+    ) {
+        self.objectID = objectID
+        self.attributes = attributes
+        self.highlight = .encoded(encodedHighlightResult)
+        self.snippetResult = snippetResult
+        self.rankingScore = rankingScore
+        self.rankingInfo = rankingInfo
+    }
+
+    /// Equal when every field is, whatever form the highlights are held in.
+    public static func == (a: Hit, b: Hit) -> Bool {
+        a.objectID == b.objectID && a.attributes == b.attributes && a.rankingScore == b.rankingScore
+            && a.snippetResult == b.snippetResult && a.rankingInfo == b.rankingInfo
+            && a.highlightResult == b.highlightResult
     }
 }
 

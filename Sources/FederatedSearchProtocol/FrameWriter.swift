@@ -13,12 +13,17 @@ public enum FrameWriter {
     public static func encode(_ hit: Hit) -> EncodedHit {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        out.append(contentsOf: Array(#"{"objectID":"#.utf8))
+        out.append(contentsOf: #"{"objectID":"#.utf8)
         JSONWriter.writeString(hit.objectID, into: &out)
         for e in hit.attributes.entries where e.key != "objectID" {
             member(e.key, e.value, into: &out)
         }
-        if let h = hit.highlightResult { member("_highlightResult", .object(h), into: &out) }
+        if let encoded = hit.encodedHighlightResult {
+            out.append(contentsOf: #","_highlightResult":"#.utf8)
+            out.append(contentsOf: encoded)
+        } else if let h = hit.highlightResult {
+            member("_highlightResult", .object(h), into: &out)
+        }
         if let s = hit.snippetResult { member("_snippetResult", .object(s), into: &out) }
         if let r = hit.rankingInfo { member("_rankingInfo", .object(r), into: &out) }
         member("_rankingScore", .number(hit.rankingScore), into: &out)
@@ -33,9 +38,9 @@ public enum FrameWriter {
     }
 
     private static func header(id: String?, type: String, into out: inout [UInt8]) {
-        out.append(contentsOf: Array(#"{"id":"#.utf8))
-        if let id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: Array("null".utf8)) }
-        out.append(contentsOf: Array(#","type":"#.utf8))
+        out.append(contentsOf: #"{"id":"#.utf8)
+        if let id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: #","type":"#.utf8)
         JSONWriter.writeString(type, into: &out)
     }
 
@@ -45,9 +50,9 @@ public enum FrameWriter {
         var out: [UInt8] = []
         out.reserveCapacity(hits.reduce(512) { $0 + $1.open.count + 2 })
         header(id: id, type: "results", into: &out)
-        out.append(contentsOf: Array(#","index":"#.utf8))
+        out.append(contentsOf: #","index":"#.utf8)
         JSONWriter.writeString(index, into: &out)
-        out.append(contentsOf: Array(#","results":{"hits":["#.utf8))
+        out.append(contentsOf: #","results":{"hits":["#.utf8)
         for (i, h) in hits.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: h.open)
@@ -59,7 +64,7 @@ public enum FrameWriter {
         rest.hits = []
         guard case .object(let tail) = rest.json() else { return (out, hits) }
         for e in tail.entries where e.key != "hits" { member(e.key, e.value, into: &out) }
-        out.append(contentsOf: Array("}}\n".utf8))
+        out.append(contentsOf: "}}\n".utf8)
         return (out, hits)
     }
 
@@ -84,24 +89,24 @@ public enum FrameWriter {
         var out: [UInt8] = []
         out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.open.count + 2 * $1.index.utf8.count + 80 })
         header(id: id, type: "merged", into: &out)
-        out.append(contentsOf: Array(#","hits":["#.utf8))
+        out.append(contentsOf: #","hits":["#.utf8)
         for (i, h) in hits.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: h.hit.open)
-            out.append(contentsOf: Array(#","_index":"#.utf8))
+            out.append(contentsOf: #","_index":"#.utf8)
             JSONWriter.writeString(h.index, into: &out)
-            out.append(contentsOf: Array(#","_federation":{"index":"#.utf8))
+            out.append(contentsOf: #","_federation":{"index":"#.utf8)
             JSONWriter.writeString(h.index, into: &out)
-            out.append(contentsOf: Array(#","rank":"#.utf8))
+            out.append(contentsOf: #","rank":"#.utf8)
             JSONWriter.writeNumber(Double(h.rank), into: &out)
-            out.append(contentsOf: Array(#","weightedScore":"#.utf8))
+            out.append(contentsOf: #","weightedScore":"#.utf8)
             JSONWriter.writeNumber(h.weightedScore, into: &out)
-            out.append(contentsOf: Array("}}".utf8))
+            out.append(contentsOf: "}}".utf8)
         }
-        out.append(contentsOf: Array(#"],"nbHits":"#.utf8))
+        out.append(contentsOf: #"],"nbHits":"#.utf8)
         JSONWriter.writeNumber(Double(nbHits), into: &out)
         for e in extra.entries { member(e.key, e.value, into: &out) }
-        out.append(contentsOf: Array("}\n".utf8))
+        out.append(contentsOf: "}\n".utf8)
         return out
     }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// `fedsearch-bench`: end-to-end latency over the daemon's socket with 1, 4 and 16 clients,
 /// against the same queries called in-process. Medians of `--runs` runs (default 3).
 ///
-/// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
+/// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON] [--dump-requests FILE]
 ///        fedsearch-bench --writes --bin-dir DIR [--config FILE] [--corpus FILE] [--runs N] [--queries N] [--in-flight N]
 var binDir = ""
 var writes = false
@@ -21,6 +21,7 @@ var configPath = "Configs/fedsearchd.json"
 var runs = 3
 var queryCount = 2000
 var extraParams = "{}"
+var dumpRequests = ""
 var args = CommandLine.arguments.dropFirst()
 while let a = args.first {
     args = args.dropFirst()
@@ -38,6 +39,7 @@ while let a = args.first {
     case "--params": extraParams = v
     case "--corpus": corpusPath = v
     case "--in-flight": inFlight = Int(v) ?? 128
+    case "--dump-requests": dumpRequests = v
     default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
     }
 }
@@ -82,6 +84,29 @@ for e in try JSONParser.parse(extraParams).objectValue ?? [:] { paramsBuilder[e.
 let paramsObject = paramsBuilder
 let params = try SearchParameters.decode(paramsObject)
 
+/// The request line the socket runs send for query `i` of a set.
+func requestLine(_ i: Int, _ q: QuerySet.Query) -> JSONValue {
+    ["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
+     "params": .object(paramsObject)]
+}
+
+// `--dump-requests FILE`: the single-index then the all-index request lines, one per line, so
+// another client (socat, a C loop) can replay exactly what this benchmark sends.
+if !dumpRequests.isEmpty {
+    var out: [UInt8] = []
+    for set in [singleQueries, multiQueries] {
+        for (i, q) in set.enumerated() {
+            out += JSONWriter.bytes(requestLine(i, q))
+            out.append(0x0A)
+        }
+    }
+    guard FileManager.default.createFile(atPath: dumpRequests, contents: Data(out)) else {
+        writeToStandardError("fedsearch-bench: cannot write \(dumpRequests)\n")
+        exit(1)
+    }
+    exit(0)
+}
+
 func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
     var samples: [Double] = []
     samples.reserveCapacity(queries.count)
@@ -123,10 +148,7 @@ final class SampleBox: Sendable {
 func overSocket(_ queries: [QuerySet.Query], clients: Int) throws -> LatencySummary {
     let box = SampleBox(clients)
     let done = DispatchSemaphore(value: 0)
-    let requests: [JSONValue] = queries.enumerated().map { i, q in
-        ["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
-         "params": .object(paramsObject)]
-    }
+    let requests: [JSONValue] = queries.enumerated().map { i, q in requestLine(i, q) }
     let start = ContinuousClock.now
     for c in 0..<clients {
         let thread = Thread {

@@ -11,6 +11,9 @@ final class Highlighter {
     let preTag: [UInt8]
     let postTag: [UInt8]
     let ellipsis: String
+    /// The tags as they appear inside a JSON string (a tag may hold quotes).
+    let escapedPreTag: [UInt8]
+    let escapedPostTag: [UInt8]
 
     init(analyzer: TextAnalyzer, matcher: HighlightMatcher, preTag: [UInt8], postTag: [UInt8], ellipsis: String) {
         self.analyzer = analyzer
@@ -18,6 +21,11 @@ final class Highlighter {
         self.preTag = preTag
         self.postTag = postTag
         self.ellipsis = ellipsis
+        var pre: [UInt8] = [], post: [UInt8] = []
+        preTag.withUnsafeBufferPointer { JSONWriter.writeEscaped($0, into: &pre) }
+        postTag.withUnsafeBufferPointer { JSONWriter.writeEscaped($0, into: &post) }
+        escapedPreTag = pre
+        escapedPostTag = post
     }
 
     /// One string value, highlighted.
@@ -104,73 +112,102 @@ final class Highlighter {
         }
     }
 
-    /// `_highlightResult` of a value of a searchable attribute whose document holds only the
-    /// `candidates` among the terms the query can match there (``HighlightCandidates``): the
-    /// same result as ``highlight(_:)``, but a value with no candidate is not scanned, and
-    /// only words equal to a candidate go through the matcher.
+    /// Writes the `_highlightResult` of a value of a searchable attribute whose document holds
+    /// only the `candidates` among the terms the query can match there
+    /// (``HighlightCandidates``) as compact JSON: the same text ``JSONWriter`` writes for
+    /// ``highlight(_:)``'s result, built without a tree. A value with no candidate is not
+    /// scanned, and only words equal to a candidate go through the matcher. Returns false
+    /// (having written nothing) where ``highlight(_:)`` gives nil.
     ///
     /// `through`: for a value that is the attribute's one string (word `i` is at position `i`),
     /// the last position of a candidate and the attribute's word count: the scan stops after
     /// that word (every later word is unmarked, so the rest is copied as it is).
-    func highlight(_ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil) -> JSONValue? {
+    func write(_ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil,
+               into out: inout [UInt8]) -> Bool {
         switch value {
-        case .array, .object:
+        case .array(let items):
             // `through` describes a lone string only.
-            return Self.mapLeaves(value) { highlight($0, candidates: candidates) }
-        default:
-            guard let text = AttributePath.text(of: value) else { return nil }
-            var o = JSONObject(capacity: 4)
-            if candidates.isEmpty {
-                o.appendUnchecked("value", .string(text))
-                o.appendUnchecked("matchLevel", "none")
-                o.appendUnchecked("matchedWords", .array([]))
-                return .object(o)
+            out.append(UInt8(ascii: "["))
+            var first = true
+            for item in items {
+                let mark = out.count
+                if !first { out.append(UInt8(ascii: ",")) }
+                if write(item, candidates: candidates, into: &out) { first = false } else { out.removeSubrange(mark...) }
             }
-            var marks: [(start: Int, end: Int)] = []
-            var units: UInt64 = 0
-            var fully = true, any = false
-            var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
-            for c in candidates { lengths |= c.count < 64 ? 1 << UInt64(c.count) : 1 << 63 }
-            var index = 0
-            let stopAfter = through?.last ?? Int.max
-            if let through, through.words > through.last + 1 { fully = false }
-            let asciiDone = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-                // ASCII (most text): words are runs of word bytes and fold to their lowercase,
-                // byte for byte, so a word is only looked at when its length is a candidate's.
-                let isWord = analyzer.scanner.asciiWordBytes
-                let n = bytes.count
-                var i = 0
-                while i < n {
-                    while i < n && !isWord[Int(bytes[i])] { i &+= 1 }
-                    if i >= n { break }
-                    let start = i
-                    while i < n && isWord[Int(bytes[i])] { i &+= 1 }
-                    let length = i &- start
-                    any = true
-                    var marked = false
-                    if lengths & (length < 64 ? 1 << UInt64(length) : 1 << 63) != 0,
-                        candidates.contains(where: { c in
-                            c.count == length && zip(c, bytes[start..<i]).allSatisfy { $0 == Self.lowercased($1) }
-                        })
-                    {
-                        let folded = bytes[start..<i].map(Self.lowercased)
-                        if let m = matcher.match(folded) {
-                            units |= 1 << UInt64(m.unit)
-                            let end = m.length >= length ? i : start &+ m.length
-                            marks.append((start, end))
-                            if end < i { fully = false }
-                            marked = true
-                        }
+            out.append(UInt8(ascii: "]"))
+            return true
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for e in o.entries {
+                let mark = out.count
+                if !first { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(e.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if write(e.value, candidates: candidates, into: &out) { first = false } else { out.removeSubrange(mark...) }
+            }
+            out.append(UInt8(ascii: "}"))
+            return true
+        default:
+            guard var text = AttributePath.text(of: value) else { return false }
+            text.withUTF8 { writeLeaf($0, candidates: candidates, through: through, into: &out) }
+            return true
+        }
+    }
+
+    /// The highlight object of one string's UTF-8 `bytes` (see ``write(_:candidates:through:into:)``).
+    private func writeLeaf(_ bytes: UnsafeBufferPointer<UInt8>, candidates: [ArraySlice<UInt8>],
+                           through: (last: Int, words: Int)?, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"value":""#.utf8)
+        if candidates.isEmpty {
+            JSONWriter.writeEscaped(bytes, into: &out)
+            out.append(contentsOf: #"","matchLevel":"none","matchedWords":[]}"#.utf8)
+            return
+        }
+        var marks: [(start: Int, end: Int)] = []
+        var units: UInt64 = 0
+        var fully = true, any = false
+        var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
+        for c in candidates { lengths |= c.count < 64 ? 1 << UInt64(c.count) : 1 << 63 }
+        var index = 0
+        let stopAfter = through?.last ?? Int.max
+        if let through, through.words > through.last + 1 { fully = false }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (most text): words are runs of word bytes and fold to their lowercase,
+            // byte for byte, so a word is only looked at when its length is a candidate's.
+            let isWord = analyzer.scanner.asciiWordBytes
+            let n = bytes.count
+            var i = 0
+            while i < n {
+                while i < n && !isWord[Int(bytes[i])] { i &+= 1 }
+                if i >= n { break }
+                let start = i
+                while i < n && isWord[Int(bytes[i])] { i &+= 1 }
+                let length = i &- start
+                any = true
+                var marked = false
+                if lengths & (length < 64 ? 1 << UInt64(length) : 1 << 63) != 0,
+                    candidates.contains(where: { c in
+                        c.count == length && zip(c, bytes[start..<i]).allSatisfy { $0 == Self.lowercased($1) }
+                    })
+                {
+                    let folded = bytes[start..<i].map(Self.lowercased)
+                    if let m = matcher.match(folded) {
+                        units |= 1 << UInt64(m.unit)
+                        let end = m.length >= length ? i : start &+ m.length
+                        marks.append((start, end))
+                        if end < i { fully = false }
+                        marked = true
                     }
-                    if !marked { fully = false }
-                    let goOn = index < stopAfter
-                    index &+= 1
-                    if !goOn { break }
                 }
-                return true
-            } ?? false
-            if !asciiDone { analyzer.scanner.scan(text) { w in
+                if !marked { fully = false }
+                let goOn = index < stopAfter
+                index &+= 1
+                if !goOn { break }
+            }
+        } else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            analyzer.scanner.scan(text) { w in
                 any = true
                 defer { index += 1 }
                 let n = w.folded.count
@@ -186,48 +223,37 @@ final class Highlighter {
                 marks.append((w.start, end))
                 if end < w.end { fully = false }
                 return index < stopAfter
-            } }
-            if marks.isEmpty {
-                o.appendUnchecked("value", .string(text))
-            } else {
-                var out: [UInt8] = []
-                var cursor = 0
-                text.utf8.withContiguousStorageIfAvailable { bytes in
-                    out.reserveCapacity(bytes.count + marks.count * (preTag.count + postTag.count))
-                    for (start, end) in marks {
-                        out.append(contentsOf: bytes[cursor..<start])
-                        out.append(contentsOf: preTag)
-                        out.append(contentsOf: bytes[start..<end])
-                        out.append(contentsOf: postTag)
-                        cursor = end
-                    }
-                    out.append(contentsOf: bytes[cursor...])
-                } ?? {
-                    let bytes = Array(text.utf8)
-                    for (start, end) in marks {
-                        out.append(contentsOf: bytes[cursor..<start])
-                        out.append(contentsOf: preTag)
-                        out.append(contentsOf: bytes[start..<end])
-                        out.append(contentsOf: postTag)
-                        cursor = end
-                    }
-                    out.append(contentsOf: bytes[cursor...])
-                }()
-                o.appendUnchecked("value", .string(String(decoding: out, as: UTF8.self)))
             }
-            let count = units.nonzeroBitCount
-            let lv = count == 0 ? "none" : count >= matcher.originals.count ? "full" : "partial"
-            o.appendUnchecked("matchLevel", .string(lv))
-            if count > 0 { o.appendUnchecked("fullyHighlighted", .bool(fully && any)) }
-            var words: [JSONValue] = []
-            var rest = units
-            while rest != 0 {
-                for w in matcher.originals[rest.trailingZeroBitCount] { words.append(.string(w)) }
-                rest &= rest &- 1
-            }
-            o.appendUnchecked("matchedWords", .array(words))
-            return .object(o)
         }
+        var cursor = 0
+        for (start, end) in marks {
+            JSONWriter.writeEscaped(UnsafeBufferPointer(rebasing: bytes[cursor..<start]), into: &out)
+            out.append(contentsOf: escapedPreTag)
+            JSONWriter.writeEscaped(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &out)
+            out.append(contentsOf: escapedPostTag)
+            cursor = end
+        }
+        JSONWriter.writeEscaped(UnsafeBufferPointer(rebasing: bytes[cursor...]), into: &out)
+        let count = units.nonzeroBitCount
+        if count == 0 {
+            out.append(contentsOf: #"","matchLevel":"none","matchedWords":["#.utf8)
+        } else {
+            out.append(contentsOf: count >= matcher.originals.count
+                ? #"","matchLevel":"full","fullyHighlighted":"#.utf8 : #"","matchLevel":"partial","fullyHighlighted":"#.utf8)
+            out.append(contentsOf: fully && any ? "true".utf8 : "false".utf8)
+            out.append(contentsOf: #","matchedWords":["#.utf8)
+        }
+        var rest = units
+        var first = true
+        while rest != 0 {
+            for w in matcher.originals[rest.trailingZeroBitCount] {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                JSONWriter.writeString(w, into: &out)
+            }
+            rest &= rest &- 1
+        }
+        out.append(contentsOf: "]}".utf8)
     }
 
     @inline(__always) static func lowercased(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b &+ 32 : b }

@@ -30,12 +30,19 @@ extension QueryExecutor {
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
-            var highlight = JSONObject(capacity: highlightPaths.count)
+            // `_highlightResult` is written straight to its JSON text (see Hit.encodedHighlightResult).
+            var highlight: [UInt8] = []
+            highlight.reserveCapacity(64 + 160 * highlightPaths.count)
+            highlight.append(UInt8(ascii: "{"))
             var slotTerms: [[Int]]? = nil
             var lastPosition: [Int] = []
             for path in expand(highlightPaths, document) {
                 if unretrievable.contains(path.name) { continue }
                 guard let v = path.value(in: document) else { continue }
+                let mark = highlight.count
+                if mark > 1 { highlight.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(path.name, into: &highlight)
+                highlight.append(UInt8(ascii: ":"))
                 if let candidates, let slot = slotOfName[path.name] {
                     if slotTerms == nil { slotTerms = candidates.terms(of: doc, lastPosition: &lastPosition) }
                     let terms = slotTerms![slot].map { dictionary.term($0) }
@@ -44,13 +51,16 @@ extension QueryExecutor {
                     var through: (last: Int, words: Int)? = nil
                     let words = Int(index.text.fieldLength[Int(doc) * index.text.slots.count + slot])
                     if case .string = v, words < Int(UInt16.max) { through = (lastPosition[slot], words) }
-                    if let h = highlighter.highlight(v, candidates: terms, through: through) {
-                        highlight.appendUnchecked(path.name, h)
+                    if !highlighter.write(v, candidates: terms, through: through, into: &highlight) {
+                        highlight.removeSubrange(mark...)
                     }
                 } else if let h = highlighter.highlight(v) {
-                    highlight.appendUnchecked(path.name, h)
+                    JSONWriter.write(h, into: &highlight)
+                } else {
+                    highlight.removeSubrange(mark...)
                 }
             }
+            highlight.append(UInt8(ascii: "}"))
             var snippet = JSONObject()
             for s in snippets {
                 for path in expand([s.path], document) where !unretrievable.contains(path.name) {
@@ -62,7 +72,7 @@ extension QueryExecutor {
             let measures = ranked.ranker.measures(doc: doc, hits: ranked.hits, base: row * width)
             return Hit(
                 objectID: index.objectIDs[Int(doc)], attributes: retrieve(document, unretrievable: unretrievable),
-                highlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
+                encodedHighlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
                 rankingScore: ranked.ranker.score(measures),
                 rankingInfo: p.getRankingInfo ? rankingInfo(measures, doc: doc) : nil)
         }
