@@ -14,6 +14,8 @@ public final class SocketConnection {
     private var readOffset = 0
     /// Reused for every recv, so reading a large frame does not allocate per call.
     private var chunk = [UInt8](repeating: 0, count: 65536)
+    /// How long one wait for input may take (-1: no limit).
+    private let timeoutMilliseconds: Int32
 
     /// An error talking to the daemon.
     public struct ConnectionError: Error, CustomStringConvertible {
@@ -31,6 +33,7 @@ public final class SocketConnection {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         }
         self.fd = fd
+        self.timeoutMilliseconds = timeoutSeconds > 0 ? Int32(clamping: timeoutSeconds * 1000) : -1
     }
 
     deinit { close(fd) }
@@ -72,6 +75,17 @@ public final class SocketConnection {
                 return line
             }
             scanned = buffer.count
+            // Waiting in poll(2) for input only, not in recv(2): a blocked recv is also woken
+            // each time the daemon frees a request it read (write space, which this side never
+            // waits for), and on a VM that spurious wake-up is an inter-processor interrupt
+            // sent from the daemon's thread while it is answering.
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, timeoutMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw ConnectionError(description: "poll: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 { throw ConnectionError(description: "timed out waiting for the daemon") }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 {
                 if errno == EINTR { continue }
