@@ -7,7 +7,11 @@ public struct FieldReader {
     public let object: JSONObject
     /// The JSON path of the object (`""` for the root, else `params` or `indices[2]`).
     public let path: String
-    private var seen: Set<String> = []
+    /// Which entries of `object` an accessor asked for, by position: bit i for the first 64,
+    /// the set beyond (a request is read key by key, tens of lookups, and hashing each key
+    /// into a set of names cost more than the rest of decoding).
+    private var seenLow: UInt64 = 0
+    private var seenBeyond: Set<Int> = []
 
     public init(_ object: JSONObject, path: String = "") {
         self.object = object
@@ -23,8 +27,10 @@ public struct FieldReader {
 
     /// The raw value of `key`, or nil when absent or JSON null.
     public mutating func value(_ key: String) -> JSONValue? {
-        seen.insert(key)
-        guard let v = object[key], v != .null else { return nil }
+        guard let i = object.entries.firstIndex(where: { $0.key == key }) else { return nil }
+        if i < 64 { seenLow |= 1 << UInt64(i) } else { seenBeyond.insert(i) }
+        let v = object.entries[i].value
+        if case .null = v { return nil }
         return v
     }
 
@@ -92,7 +98,7 @@ public struct FieldReader {
 
     /// Throws `unknown_field` for the first key that no accessor asked for.
     public func rejectUnknownKeys() throws(SearchError) {
-        for e in object.entries where !seen.contains(e.key) {
+        for (i, e) in object.entries.enumerated() where !(i < 64 ? seenLow & (1 << UInt64(i)) != 0 : seenBeyond.contains(i)) {
             throw SearchError(.unknownField, "\(path(of: e.key)): unknown field")
         }
     }
