@@ -24,9 +24,13 @@ public struct DaemonConfig: Sendable {
     var circuitBreaker = SourceHealth.Settings()
     /// Where embedded indices keep their durable stores (`dataDir`, resolved); nil: in memory only.
     public var dataDirectory: String?
-    /// How long the loop keeps polling for events after the last one before it sleeps
-    /// (`busyPollMicros`, 0: never polls). A trade of CPU for latency (see ``EventLoop/run()``).
-    public var busyPollMicros = 0
+    /// How long the loop keeps polling for events after the last one before it sleeps, while
+    /// polling pays off (`busyPollMicros`, default 100, 0: never polls). A trade of CPU for
+    /// latency that ``SpinPolicy`` makes only for clients that send back to back (see
+    /// ``EventLoop/run()``).
+    public var busyPollMicros = DaemonConfig.defaultBusyPollMicros
+    /// The default `busyPollMicros`.
+    public static let defaultBusyPollMicros = 100
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -95,7 +99,7 @@ public struct DaemonConfig: Sendable {
         let maxLine = try r.int("maxLineBytes", in: 1024...(64 << 20)) ?? ProtocolVersion.defaultMaxLineBytes
         let defaultTimeout = try r.int("defaultTimeoutMs", in: 1...600_000) ?? 1000
         let drain = try r.int("drainTimeoutMs", in: 0...600_000) ?? 10_000
-        let busyPoll = try r.int("busyPollMicros", in: 0...10_000) ?? 0
+        let busyPoll = try r.int("busyPollMicros", in: 0...10_000) ?? Self.defaultBusyPollMicros
         let limits = try r.objectValue("limits").map { (o: JSONObject) throws(SearchError) in try Limits.decode(o) } ?? Limits()
         let breaker = try r.objectValue("circuitBreaker").map { (o: JSONObject) throws(SearchError) in
             try SourceHealth.Settings.decode(o)

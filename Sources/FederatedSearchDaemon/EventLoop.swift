@@ -97,27 +97,38 @@ final class EventLoop {
 
     /// Runs the loop until it is stopped; returns on the loop thread.
     ///
-    /// With `busyPollMicros`, after each wake-up the loop keeps polling (non-blocking turns)
-    /// until that long has passed without an event, and only then sleeps in `epoll_wait`. A
+    /// With `busyPollMicros`, after each wake-up the loop may keep polling (non-blocking turns)
+    /// until that long has passed without an event, and only then sleep in `epoll_wait`. A
     /// client that waits for each answer sends its next request within tens of microseconds,
     /// and waking a sleeping core costs about as much on a virtual machine, so each of its
-    /// round trips gets shorter; the price is up to that much CPU per request. The setting is
-    /// read at start.
+    /// round trips gets shorter. ``SpinPolicy`` decides when to poll: never while a search
+    /// runs off the loop, and when idle only while recent idle windows caught a request, so
+    /// requests spaced out (keystrokes) cost at most one idle window in 16 wake-ups. The
+    /// setting is read at start.
     func run() {
         if config.busyPollMicros == 0 {
             event_base_dispatch(base)
         } else {
             let window = Duration.microseconds(config.busyPollMicros)
+            var policy = SpinPolicy()
             // event_base_loop returns non-zero on an error or when no event is left, where
             // event_base_dispatch would have returned too.
             polling: while !stopping {
                 if event_base_loop(base, EVLOOP_ONCE) != 0 { break }
+                guard policy.shouldPoll(searching: runningSearchCount > 0) else { continue }
+                // Only windows that start with no search running are scored (see SpinPolicy).
+                var idle = runningSearchCount == 0
                 var until = ContinuousClock.now + window
                 while !stopping && ContinuousClock.now < until {
                     let before = turns
                     if event_base_loop(base, EVLOOP_NONBLOCK) != 0 { break polling }
-                    if turns != before { until = ContinuousClock.now + window }
+                    if turns != before {
+                        if idle { policy.caught() }
+                        idle = runningSearchCount == 0
+                        until = ContinuousClock.now + window
+                    }
                 }
+                if idle { policy.missed() }
             }
         }
         for c in Array(connections.values) { c.close() }

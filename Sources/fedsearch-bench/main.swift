@@ -190,7 +190,7 @@ for (label, s) in report {
     print("\(pad)  \(fmt(s.p50).leftPad(7))   \(fmt(s.p99).leftPad(7))   \(fmt(s.queriesPerSecond).leftPad(9))")
 }
 // Keystrokes: 20-letter typing sequences 5 ms apart, with and without a session.
-let typedWords = (titles.values.flatMap { $0 }.flatMap { QuerySet.words($0) }.filter { $0.count >= 8 }.prefix(400))
+let typedWords = (titles.keys.sorted().flatMap { titles[$0]! }.flatMap { QuerySet.words($0) }.filter { $0.count >= 8 }.prefix(400))
 let sequence = Array(Set(typedWords)).sorted().prefix(25).map { String($0.prefix(20)) }
 var withSession: [Double] = []
 var withoutSession: [Double] = []
@@ -213,5 +213,5 @@ extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }
 print("keystrokes: \(keystrokes) typed 5 ms apart over \(names.count) indices; daemon CPU (median of \(runs)): "
-    + "\(fmt(median(withoutSession))) ms without a session, \(fmt(median(withSession))) ms with one "
+    + "\(String(format: "%.1f", median(withoutSession))) ms without a session, \(String(format: "%.1f", median(withSession))) ms with one "
     + "(\(String(format: "%.2f", median(withSession) / max(median(withoutSession), 0.001))) of the work)")
