@@ -11,7 +11,8 @@ import Synchronization
 /// `fedsearch-bench`: end-to-end latency over the daemon's socket with 1, 4 and 16 clients,
 /// against the same queries called in-process. Medians of `--runs` runs (default 3).
 ///
-/// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON] [--dump-requests FILE]
+/// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
+///        [--dump-requests FILE | --in-process-only]
 ///        fedsearch-bench --writes --bin-dir DIR [--config FILE] [--corpus FILE] [--runs N] [--queries N] [--in-flight N]
 var binDir = ""
 var writes = false
@@ -22,11 +23,16 @@ var runs = 3
 var queryCount = 2000
 var extraParams = "{}"
 var dumpRequests = ""
+var inProcessOnly = false
 var args = CommandLine.arguments.dropFirst()
 while let a = args.first {
     args = args.dropFirst()
     if a == "--writes" {
         writes = true
+        continue
+    }
+    if a == "--in-process-only" {
+        inProcessOnly = true
         continue
     }
     guard let v = args.first else { writeToStandardError("fedsearch-bench: \(a) needs a value\n"); exit(2) }
@@ -120,6 +126,16 @@ func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
         samples.append(microseconds(since: t))
     }
     return LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
+}
+
+// `--in-process-only`: the in-process sets alone, with no daemon (for profilers such as
+// callgrind, which count the engine's instructions).
+if inProcessOnly {
+    for (label, queries) in [("single-index", singleQueries), ("all-index", multiQueries)] {
+        let s = try inProcess(queries)
+        print("\(label) in-process: p50 \(Int(s.p50)) µs, p99 \(Int(s.p99)) µs")
+    }
+    exit(0)
 }
 
 // Over the socket: start the real daemon on a temporary socket.

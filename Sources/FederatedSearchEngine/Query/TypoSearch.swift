@@ -103,8 +103,8 @@ struct TypoSearch {
                         var walk = Walk(
                             bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, query: q.baseAddress!, m: m,
                             rows: rowBuffer.baseAddress!, rowCount: rowBuffer.count, maxTypos: Int32(maxTypos),
-                            prefix: prefix, trie: dictionary.trie)
-                        walk.descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0, node: 0)
+                            prefix: prefix, trie: dictionary.trie, transposable: Self.transposable(query))
+                        walk.descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0, node: 0, rowMin: 0)
                         found = walk.spans
                     }
                 }
@@ -124,6 +124,8 @@ struct TypoSearch {
         let maxTypos: Int32
         let prefix: Bool
         let trie: PrefixTrie
+        /// See ``TypoSearch/transposable(_:)``.
+        let transposable: Transposable
         var spans: [TermSpan] = []
 
         @inline(__always) func length(_ id: Int) -> Int { Int(offsets[id &+ 1] &- offsets[id]) }
@@ -132,8 +134,9 @@ struct TypoSearch {
         /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes. `level`
         /// is the number of complete characters in those bytes (the table row), `last` the last of
         /// them; `partial` holds the bits of a character still missing `pending` bytes. `node`
-        /// is the node's number in the ``PrefixTrie`` (-1 below its levels).
-        mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int, node: Int) {
+        /// is the node's number in the ``PrefixTrie`` (-1 below its levels). `rowMin`: the
+        /// smallest cell of the row's band (its parent computed the row).
+        mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int, node: Int, rowMin: Int32) {
             let m = self.m
             let width = m &+ 1
             let row = level &* width
@@ -164,7 +167,7 @@ struct TypoSearch {
                 }
             }
             guard row &+ 2 &* width <= rowCount else { return }
-            let allowed = pending == 0 ? edgeCharacters(row: row, level: level, last: last) : nil
+            let allowed = pending == 0 && rowMin == maxTypos ? edgeCharacters(row: row, level: level, last: last) : nil
             if node >= 0 && depth < PrefixTrie.depth {
                 // The children are listed.
                 var c = Int(trie.firstChild[node])
@@ -173,7 +176,7 @@ struct TypoSearch {
                     let b = trie.byte[c]
                     if allowed == nil || allowed!.contains(b) {
                         child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, level: level, last: last,
-                              partial: partial, pending: pending, node: c)
+                              partial: partial, pending: pending, node: c, rowMin: rowMin)
                     }
                     c &+= 1
                 }
@@ -195,7 +198,8 @@ struct TypoSearch {
                         let mid = (a &+ z) >> 1
                         if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
                     }
-                    child(lo: start, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending, node: -1)
+                    child(lo: start, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending,
+                          node: -1, rowMin: rowMin)
                     i = a
                 }
                 return
@@ -216,24 +220,23 @@ struct TypoSearch {
                     let mid = (a &+ z) >> 1
                     if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
                 }
-                child(lo: i, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending, node: -1)
+                child(lo: i, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending,
+                      node: -1, rowMin: rowMin)
                 i = a
             }
         }
 
-        /// When every cell of the row at `level` is already at the budget, a child stays within
-        /// it only through a character that matches the query exactly: on a diagonal from a
-        /// cell at the budget, or as the second half of a transposition. Those characters
-        /// (ASCII only; nil, meaning "every child", otherwise or below the edge). A child
-        /// reached by any other character has every cell over budget and would be pruned.
+        /// When every cell of the row at `level` is already at the budget (the caller checks
+        /// the row's minimum), a child stays within it only through a character that matches
+        /// the query exactly: on a diagonal from a cell at the budget, or as the second half of
+        /// a transposition. Those characters (ASCII only; nil, meaning "every child",
+        /// otherwise). A child reached by any other character has every cell over budget and
+        /// would be pruned.
         @inline(__always)
         func edgeCharacters(row: Int, level: Int, last: UInt32) -> ASCIISet? {
             let t = Int(maxTypos)
             let from = max(0, level &- t), through = min(m, level &+ t)
             guard level > 0, from <= through else { return nil }
-            var rowMin = Int32.max
-            for k in from...through where rows[row &+ k] < rowMin { rowMin = rows[row &+ k] }
-            guard rowMin == maxTypos else { return nil }
             var set = ASCIISet()
             var k = from
             while k <= through && k < m {
@@ -242,7 +245,11 @@ struct TypoSearch {
                 }
                 k &+= 1
             }
-            if m >= 2 {
+            // The second halves of transpositions after `last`, precomputed per character.
+            if last < 128 {
+                guard !transposable.blocked[Int(last)] else { return nil }
+                set.formUnion(transposable.after[Int(last)])
+            } else if m >= 2 {
                 for k in 2...m where query[k &- 1] == last {
                     guard set.insert(query[k &- 2]) else { return nil }
                 }
@@ -251,12 +258,14 @@ struct TypoSearch {
         }
 
         /// Extends the table by the child reached with byte `b` (terms `lo..<hi`) and visits it
-        /// if some cell of its row is within budget.
+        /// if some cell of its row is within budget. `rowMin`: the current row's minimum.
         @inline(__always)
-        mutating func child(lo: Int, hi: Int, byte b: UInt8, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int, node: Int) {
+        mutating func child(lo: Int, hi: Int, byte b: UInt8, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int,
+                            node: Int, rowMin currentMin: Int32) {
             let (c, need) = TypoSearch.decode(b, partial: partial, pending: pending)
             if need > 0 {
-                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level, last: last, partial: c, pending: need, node: node)
+                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level, last: last, partial: c, pending: need, node: node,
+                        rowMin: currentMin)
                 return
             }
             let m = self.m
@@ -285,9 +294,28 @@ struct TypoSearch {
                 k &+= 1
             }
             if rowMin <= maxTypos {
-                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0, node: node)
+                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0, node: node,
+                        rowMin: rowMin)
             }
         }
+    }
+
+    /// For each ASCII character `c`: the query characters that can follow it as the second
+    /// half of a transposition (`query[k - 2]` wherever `query[k - 1] == c`), and whether one
+    /// of them is not ASCII (then no filter applies after `c`).
+    struct Transposable {
+        var after = [ASCIISet](repeating: ASCIISet(), count: 128)
+        var blocked = [Bool](repeating: false, count: 128)
+    }
+
+    static func transposable(_ query: [UInt32]) -> Transposable {
+        var t = Transposable()
+        guard query.count >= 2 else { return t }
+        for k in 2...query.count where query[k - 1] < 128 {
+            let c = Int(query[k - 1])
+            if !t.after[c].insert(query[k - 2]) { t.blocked[c] = true }
+        }
+        return t
     }
 
     /// Adds byte `b` to a character being read: the bits so far and the bytes still missing.
@@ -311,6 +339,12 @@ struct ASCIISet {
         guard scalar < 128 else { return false }
         if scalar < 64 { low |= 1 << UInt64(scalar) } else { high |= 1 << UInt64(scalar &- 64) }
         return true
+    }
+
+    /// Adds every character of `other`.
+    @inline(__always) mutating func formUnion(_ other: ASCIISet) {
+        low |= other.low
+        high |= other.high
     }
 
     /// Whether the byte is one of the characters (a byte of 128 or more never is).
