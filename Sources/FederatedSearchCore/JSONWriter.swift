@@ -87,22 +87,38 @@ public enum JSONWriter {
     /// Appends a quoted, escaped string. Runs of bytes that need no escaping are copied whole.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { writeEscaped($0, into: &out) }
+        // A native string lends its bytes without a copy (and without the retain and release
+        // that `withUTF8` on a mutable copy costs); others are made contiguous first.
+        if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
+            var s = s
+            s.withUTF8 { writeEscaped($0, into: &out) }
+        }
         out.append(UInt8(ascii: "\""))
     }
 
     /// Appends the escaped UTF-8 `bytes` of a string's contents, without quotes, exactly as
     /// ``writeString(_:into:)`` writes them: writers that build a string from pieces (a value
     /// with highlight tags) write each piece with this.
+    ///
+    /// Most text needs no escaping, so it is scanned eight bytes at a time (one unaligned
+    /// 64-bit load and a few bit operations tell whether any of them is a control character,
+    /// a quote or a backslash), and clean runs are appended with one copy.
     public static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard let base = bytes.baseAddress else { return }
+        let n = bytes.count
         var runStart = 0
-        for i in 0..<bytes.count {
-            let b = bytes[i]
-            guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+        var i = 0
+        while i < n {
+            while i &+ 8 <= n && !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i &+= 8 }
+            if i >= n { break }
+            let b = base[i]
+            guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else {
+                i &+= 1
+                continue
+            }
             // A rebased buffer appends with one memcpy (a slice goes element by element).
             if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-            runStart = i + 1
+            runStart = i &+ 1
             switch b {
             case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
             case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
@@ -110,11 +126,30 @@ public enum JSONWriter {
             case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
             default:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(0x5C)
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
                 out.append(hex[Int(b >> 4)])
                 out.append(hex[Int(b & 0xF)])
             }
+            i &+= 1
         }
-        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether one of the eight bytes of `w` may need escaping: exact for "some byte is below
+    /// 0x20, or is `"` or `\\`" (the classic has-less-than and has-zero-byte tests; bytes of
+    /// 0x80 and above never match), so a false answer lets the eight bytes be copied as they are.
+    @inline(__always) static func mayNeedEscape(_ w: UInt64) -> Bool {
+        let control = (w &- ones &* 0x20) & ~w & highs
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & highs
+        let bs = w ^ (ones &* 0x5C)
+        let backslash = (bs &- ones) & ~bs & highs
+        return control | quote | backslash != 0
     }
 }
