@@ -198,7 +198,7 @@ final class EventLoop {
         // An answer whose connection has gone may have been what a drain was waiting for.
         var answerWithoutConnection = false
         defer { if answerWithoutConnection && draining { finishDrainIfIdle() } }
-        for message in inbox.drain() {
+        inbox.drain { message in
             switch message {
             case .frame(let id, let key, let bytes):
                 connections[id]?.deliver(key: key, bytes: bytes)

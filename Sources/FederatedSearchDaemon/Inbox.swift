@@ -35,29 +35,58 @@ final class Inbox: @unchecked Sendable {
         var messages: [InboxMessage] = []
         /// Set when the loop has stopped: the wake-up event may be freed, so nothing is posted.
         var closed = false
+        /// The loop is handing out messages and will look again before it stops: a post
+        /// needs no wake-up.
+        var draining = false
     }
     private let state = Mutex(State())
     private let wakeEvent: OpaquePointer
 
+    /// How many times one drain looks again for messages posted while it ran; past that, the
+    /// rest waits for the next loop turn, so a task that keeps posting cannot starve sockets.
+    static let maxRounds = 8
+
     init(wakeEvent: OpaquePointer) { self.wakeEvent = wakeEvent }
 
-    /// Queues a message and wakes the loop if the queue was empty. After `close()`, drops it.
+    /// Queues a message and wakes the loop if the queue was empty and the loop is not draining
+    /// it. After `close()`, drops it.
     func post(_ message: InboxMessage) {
         state.withLock { s in
             guard !s.closed else { return }
             let wasEmpty = s.messages.isEmpty
             s.messages.append(message)
             // Under the lock, so `close()` cannot slip in between and the event be freed.
-            if wasEmpty { event_active(wakeEvent, Int32(EV_READ), 0) }
+            if wasEmpty && !s.draining { event_active(wakeEvent, Int32(EV_READ), 0) }
         }
     }
 
-    /// Takes every queued message (on the loop thread).
-    func drain() -> [InboxMessage] {
-        state.withLock { s in
+    /// Hands every queued message to `handle` (on the loop thread), then those posted while it
+    /// ran, up to ``maxRounds`` rounds: a search task running on the loop posts its frames and
+    /// its end from inside `handle`, and they go out in the same loop turn instead of waking
+    /// the loop again for each.
+    func drain(_ handle: (InboxMessage) -> Void) {
+        var batch = state.withLock { s -> [InboxMessage] in
+            s.draining = true
             let all = s.messages
             s.messages.removeAll(keepingCapacity: true)
             return all
+        }
+        var round = 1
+        while true {
+            for message in batch { handle(message) }
+            batch = state.withLock { s -> [InboxMessage] in
+                if s.messages.isEmpty || round >= Self.maxRounds || s.closed {
+                    s.draining = false
+                    // Messages left for the next turn need the wake-up their posts skipped.
+                    if !s.messages.isEmpty && !s.closed { event_active(wakeEvent, Int32(EV_READ), 0) }
+                    return []
+                }
+                let all = s.messages
+                s.messages.removeAll(keepingCapacity: true)
+                return all
+            }
+            if batch.isEmpty { return }
+            round += 1
         }
     }
 
