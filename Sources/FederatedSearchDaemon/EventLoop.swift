@@ -101,9 +101,9 @@ final class EventLoop {
     /// until that long has passed without an event, and only then sleep in `epoll_wait`. A
     /// client that waits for each answer sends its next request within tens of microseconds,
     /// and waking a sleeping core costs about as much on a virtual machine, so each of its
-    /// round trips gets shorter. ``SpinPolicy`` decides when to poll: never while a search
-    /// runs off the loop, and when idle only while recent idle windows caught a request, so
-    /// requests spaced out (keystrokes) cost at most one idle window in 16 wake-ups. The
+    /// round trips gets shorter. ``SpinPolicy`` decides when to poll: only while recent idle
+    /// windows caught a request (then also for the answer of a search running off the loop),
+    /// so requests spaced out (keystrokes) cost at most one idle window in 16 wake-ups. The
     /// setting is read at start.
     func run() {
         if config.busyPollMicros == 0 {

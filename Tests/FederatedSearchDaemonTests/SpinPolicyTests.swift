@@ -40,10 +40,10 @@ struct SpinPolicyTests {
         #expect(again)
     }
 
-    @Test func theLoopSleepsWhileASearchRunsWhateverTheScore() {
+    @Test func aRunningSearchIsPolledForOnlyWhilePollingIsOn() {
         var p = SpinPolicy()
-        let first = p.shouldPoll(searching: true)
-        #expect(!first)
+        let whileOn = p.shouldPoll(searching: true)
+        #expect(whileOn)
         while p.score >= SpinPolicy.full / 2 { p.missed() }
         let score = p.score
         for _ in 0..<100 {
@@ -51,7 +51,7 @@ struct SpinPolicyTests {
             #expect(!polls)
         }
         #expect(p.score == score)
-        // Polls while searching do not count toward the idle probe.
+        // Wake-ups while searching do not count toward the idle probe.
         var wakeUps = 0
         while !p.shouldPoll() { wakeUps += 1 }
         #expect(wakeUps == SpinPolicy.probeEvery - 1)
