@@ -3,7 +3,23 @@ public struct Hit: Sendable, Equatable {
     /// The document's unique id.
     public var objectID: String
     /// The retrieved attributes (without `objectID`, which is written first).
-    public var attributes: JSONObject
+    ///
+    /// An engine may hand over the whole stored document with its attributes already encoded
+    /// (``encodedAttributes``); reading this property then copies the document without
+    /// `objectID` (``attribute(_:)`` reads one value without a copy), and setting it replaces
+    /// both.
+    public var attributes: JSONObject {
+        get {
+            switch attributeStorage {
+            case .tree(let o): return o
+            case .document(let d, _):
+                var o = d
+                o["objectID"] = nil
+                return o
+            }
+        }
+        set { attributeStorage = .tree(newValue) }
+    }
     /// Algolia's `_highlightResult`: per attribute, `value`, `matchLevel`, `matchedWords`, ...
     ///
     /// An engine may hand it over already encoded (``encodedHighlightResult``); reading this
@@ -24,6 +40,31 @@ public struct Hit: Sendable, Equatable {
     public var rankingScore: Double
     /// Algolia's `_rankingInfo`, when asked for.
     public var rankingInfo: JSONObject?
+
+    /// The attributes as a tree, or as a stored document (which may hold `objectID`) with the
+    /// JSON members of its attributes.
+    private enum Attributes: Sendable {
+        case tree(JSONObject)
+        case document(JSONObject, encoded: [UInt8])
+    }
+
+    private var attributeStorage: Attributes
+
+    /// The attributes as JSON members without braces (`,"title":"...","year":1977`, exactly
+    /// what ``JSONWriter`` writes for each member of ``attributes``), when the engine gave them
+    /// so: frame writers copy them as they are.
+    public var encodedAttributes: [UInt8]? {
+        if case .document(_, let encoded) = attributeStorage { return encoded }
+        return nil
+    }
+
+    /// The value of attribute `name` (never `objectID`), without copying the attributes.
+    public func attribute(_ name: String) -> JSONValue? {
+        switch attributeStorage {
+        case .tree(let o): return o[name]
+        case .document(let d, _): return name == "objectID" ? nil : d[name]
+        }
+    }
 
     /// `_highlightResult` as a tree, or as the compact JSON text of one.
     private enum Highlight: Sendable {
@@ -46,7 +87,7 @@ public struct Hit: Sendable, Equatable {
         snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
     ) {
         self.objectID = objectID
-        self.attributes = attributes
+        self.attributeStorage = .tree(attributes)
         self.highlight = highlightResult.map { .tree($0) }
         self.snippetResult = snippetResult
         self.rankingScore = rankingScore
@@ -60,14 +101,29 @@ public struct Hit: Sendable, Equatable {
         snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
     ) {
         self.objectID = objectID
-        self.attributes = attributes
+        self.attributeStorage = .tree(attributes)
         self.highlight = .encoded(encodedHighlightResult)
         self.snippetResult = snippetResult
         self.rankingScore = rankingScore
         self.rankingInfo = rankingInfo
     }
 
-    /// Equal when every field is, whatever form the highlights are held in.
+    /// A hit of a stored `document` (which may hold `objectID`) whose attributes are all
+    /// retrieved, given with their JSON members as ``encodedAttributes`` describes, and whose
+    /// `_highlightResult` is compact JSON text (the caller guarantees both encodings).
+    public init(
+        objectID: String, document: JSONObject, encodedAttributes: [UInt8], encodedHighlightResult: [UInt8],
+        snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
+    ) {
+        self.objectID = objectID
+        self.attributeStorage = .document(document, encoded: encodedAttributes)
+        self.highlight = .encoded(encodedHighlightResult)
+        self.snippetResult = snippetResult
+        self.rankingScore = rankingScore
+        self.rankingInfo = rankingInfo
+    }
+
+    /// Equal when every field is, whatever form the attributes and highlights are held in.
     public static func == (a: Hit, b: Hit) -> Bool {
         a.objectID == b.objectID && a.attributes == b.attributes && a.rankingScore == b.rankingScore
             && a.snippetResult == b.snippetResult && a.rankingInfo == b.rankingInfo

@@ -54,7 +54,7 @@ enum DistinctValue: Hashable {
             self = .string(hit.objectID)
             return
         }
-        switch hit.attributes[attribute] {
+        switch hit.attribute(attribute) {
         case nil, .null?: return nil
         case .string(let s)?: self = .string(s)
         case .number(let n)?: self = .number(n)

@@ -15,8 +15,12 @@ public enum FrameWriter {
         out.reserveCapacity(256)
         out.append(contentsOf: #"{"objectID":"#.utf8)
         JSONWriter.writeString(hit.objectID, into: &out)
-        for e in hit.attributes.entries where e.key != "objectID" {
-            member(e.key, e.value, into: &out)
+        if let encoded = hit.encodedAttributes {
+            out.append(contentsOf: encoded)
+        } else {
+            for e in hit.attributes.entries where e.key != "objectID" {
+                member(e.key, e.value, into: &out)
+            }
         }
         if let encoded = hit.encodedHighlightResult {
             out.append(contentsOf: #","_highlightResult":"#.utf8)

@@ -57,4 +57,33 @@ struct FrameWriterTests {
             nbHits: 1)
         #expect(merged == FrameTests.frames[3].line())
     }
+
+    /// A hit handed over as a stored document with its attributes and highlights already
+    /// encoded (what the embedded engine produces) writes the same line as the same hit held
+    /// as trees, and reads back the same.
+    @Test func encodedHitsWriteAndReadLikeTrees() throws {
+        let tree = FrameTests.hit
+        var attributes: [UInt8] = []
+        for e in tree.attributes.entries {
+            attributes.append(UInt8(ascii: ","))
+            JSONWriter.writeString(e.key, into: &attributes)
+            attributes.append(UInt8(ascii: ":"))
+            JSONWriter.write(e.value, into: &attributes)
+        }
+        let document: JSONObject = ["objectID": "1", "title": "Star Wars", "year": 1977]
+        let encoded = Hit(
+            objectID: "1", document: document, encodedAttributes: attributes,
+            encodedHighlightResult: JSONWriter.bytes(.object(try #require(tree.highlightResult))), rankingScore: 0.75)
+        #expect(encoded == tree)
+        #expect(encoded.attributes == tree.attributes)
+        #expect(encoded.attributes["objectID"] == nil)
+        #expect(encoded.attribute("year") == 1977)
+        #expect(encoded.attribute("objectID") == nil)
+        #expect(FrameWriter.encode(encoded).open == FrameWriter.encode(tree).open)
+        // Setting the attributes replaces the encoded form.
+        var changed = encoded
+        changed.attributes = ["title": "Alien"]
+        #expect(changed.encodedAttributes == nil)
+        #expect(changed.attribute("title") == "Alien")
+    }
 }

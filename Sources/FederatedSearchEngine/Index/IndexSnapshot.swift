@@ -7,6 +7,8 @@ final class IndexSnapshot: Sendable {
     let settings: IndexSettings
     let analyzer: TextAnalyzer
     let documents: [JSONObject]
+    /// The documents' attributes as JSON text, filled as queries retrieve them.
+    let encodedAttributes: EncodedAttributes
     let objectIDs: [String]
     let text: TextIndex
     let facets: [FacetField]
@@ -31,6 +33,7 @@ final class IndexSnapshot: Sendable {
     init(settings: IndexSettings, documents: [JSONObject], objectIDs: [String]) {
         self.settings = settings
         self.documents = documents
+        self.encodedAttributes = EncodedAttributes(count: documents.count)
         self.objectIDs = objectIDs
         let analyzer = TextAnalyzer(separatorsToIndex: settings.separatorsToIndex)
         self.analyzer = analyzer

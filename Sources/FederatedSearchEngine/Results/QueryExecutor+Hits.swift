@@ -27,6 +27,9 @@ extension QueryExecutor {
             ? HighlightCandidates(words: parsed.words, termSpans: m.termSpans, index: index, typos: typoMode != .disabled)
             : nil
         let dictionary = index.text.dictionary
+        // Every attribute retrieved (the default): hits carry the stored documents.
+        let retrievesAll = unretrievable.isEmpty
+            && (p.attributesToRetrieve == nil || p.attributesToRetrieve == ["*"])
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
@@ -70,11 +73,20 @@ extension QueryExecutor {
                 }
             }
             let measures = ranked.ranker.measures(doc: doc, hits: ranked.hits, base: row * width)
+            let score = ranked.ranker.score(measures)
+            let info = p.getRankingInfo ? rankingInfo(measures, doc: doc) : nil
+            if retrievesAll {
+                // The stored document as it is, with its attributes' JSON cached by the snapshot.
+                return Hit(
+                    objectID: index.objectIDs[Int(doc)], document: document,
+                    encodedAttributes: index.encodedAttributes.members(of: Int(doc), document),
+                    encodedHighlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
+                    rankingScore: score, rankingInfo: info)
+            }
             return Hit(
                 objectID: index.objectIDs[Int(doc)], attributes: retrieve(document, unretrievable: unretrievable),
                 encodedHighlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
-                rankingScore: ranked.ranker.score(measures),
-                rankingInfo: p.getRankingInfo ? rankingInfo(measures, doc: doc) : nil)
+                rankingScore: score, rankingInfo: info)
         }
     }
 

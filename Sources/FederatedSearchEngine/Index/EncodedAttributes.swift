@@ -1,0 +1,39 @@
+import FederatedSearchCore
+import Synchronization
+
+/// Each document's retrievable attributes as JSON members (`,"title":"...","year":1977`, no
+/// `objectID`), encoded the first time a query retrieves the document and kept for the
+/// snapshot's life: the daemon copies them into every hit of that document instead of walking
+/// and escaping the tree again (most of the cost of writing a hit).
+///
+/// Memory grows with the documents actually retrieved, at most the size of their JSON. A
+/// snapshot's documents never change, so an entry never goes stale; a new snapshot starts
+/// empty.
+final class EncodedAttributes: Sendable {
+    private let slots: Mutex<[[UInt8]?]>
+
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+
+    /// The members of `document` (number `doc` of the snapshot), encoded once.
+    func members(of doc: Int, _ document: JSONObject) -> [UInt8] {
+        if let cached = slots.withLock({ $0[doc] }) { return cached }
+        // Encoded outside the lock; two queries racing for the same document both encode it
+        // and store the same bytes.
+        let encoded = Self.encode(document)
+        slots.withLock { $0[doc] = encoded }
+        return encoded
+    }
+
+    /// `,"key":value` for every member but `objectID`, as ``JSONWriter`` writes them.
+    static func encode(_ document: JSONObject) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        for e in document.entries where e.key != "objectID" {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.writeString(e.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.write(e.value, into: &out)
+        }
+        return out
+    }
+}
