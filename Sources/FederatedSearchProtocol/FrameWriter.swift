@@ -12,7 +12,9 @@ public enum FrameWriter {
     /// Encodes one hit as `Hit.json()` would, minus the final `}`.
     public static func encode(_ hit: Hit) -> EncodedHit {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        // Room for the parts already encoded, so the hit is written without growing.
+        out.reserveCapacity(
+            96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 256) + (hit.encodedHighlightResult?.count ?? 256))
         out.append(contentsOf: #"{"objectID":"#.utf8)
         JSONWriter.writeString(hit.objectID, into: &out)
         if let encoded = hit.encodedAttributes {

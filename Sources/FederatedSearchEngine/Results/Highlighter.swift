@@ -158,10 +158,10 @@ final class Highlighter {
     /// The highlight object of one string's UTF-8 `bytes` (see ``write(_:candidates:through:into:)``).
     private func writeLeaf(_ bytes: UnsafeBufferPointer<UInt8>, candidates: [ArraySlice<UInt8>],
                            through: (last: Int, words: Int)?, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"value":""#.utf8)
+        out.append(contentsOf: Pieces.valueOpen)
         if candidates.isEmpty {
             JSONWriter.writeEscaped(bytes, into: &out)
-            out.append(contentsOf: #"","matchLevel":"none","matchedWords":[]}"#.utf8)
+            out.append(contentsOf: Pieces.noMatchClose)
             return
         }
         var marks: [(start: Int, end: Int)] = []
@@ -236,12 +236,10 @@ final class Highlighter {
         JSONWriter.writeEscaped(UnsafeBufferPointer(rebasing: bytes[cursor...]), into: &out)
         let count = units.nonzeroBitCount
         if count == 0 {
-            out.append(contentsOf: #"","matchLevel":"none","matchedWords":["#.utf8)
+            out.append(contentsOf: Pieces.noMatchWords)
         } else {
-            out.append(contentsOf: count >= matcher.originals.count
-                ? #"","matchLevel":"full","fullyHighlighted":"#.utf8 : #"","matchLevel":"partial","fullyHighlighted":"#.utf8)
-            out.append(contentsOf: fully && any ? "true".utf8 : "false".utf8)
-            out.append(contentsOf: #","matchedWords":["#.utf8)
+            out.append(contentsOf: count >= matcher.originals.count ? Pieces.full : Pieces.partial)
+            out.append(contentsOf: fully && any ? Pieces.trueWords : Pieces.falseWords)
         }
         var rest = units
         var first = true
@@ -253,7 +251,20 @@ final class Highlighter {
             }
             rest &= rest &- 1
         }
-        out.append(contentsOf: "]}".utf8)
+        out.append(UInt8(ascii: "]"))
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fixed parts of a highlight object's JSON, as bytes (appending an array is one copy;
+    /// a string literal's UTF-8 view goes through the generic sequence path).
+    private enum Pieces {
+        static let valueOpen = Array(#"{"value":""#.utf8)
+        static let noMatchClose = Array(#"","matchLevel":"none","matchedWords":[]}"#.utf8)
+        static let noMatchWords = Array(#"","matchLevel":"none","matchedWords":["#.utf8)
+        static let full = Array(#"","matchLevel":"full","fullyHighlighted":"#.utf8)
+        static let partial = Array(#"","matchLevel":"partial","fullyHighlighted":"#.utf8)
+        static let trueWords = Array(#"true,"matchedWords":["#.utf8)
+        static let falseWords = Array(#"false,"matchedWords":["#.utf8)
     }
 
     @inline(__always) static func lowercased(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b &+ 32 : b }

@@ -35,7 +35,10 @@ extension QueryExecutor {
             let document = index.documents[Int(doc)]
             // `_highlightResult` is written straight to its JSON text (see Hit.encodedHighlightResult).
             var highlight: [UInt8] = []
-            highlight.reserveCapacity(64 + 160 * highlightPaths.count)
+            // The highlights repeat the attributes' text with tags and match levels: the
+            // document's size is a good first guess (its JSON when cached).
+            let cached = retrievesAll ? index.encodedAttributes.members(of: Int(doc), document) : nil
+            highlight.reserveCapacity((cached?.count ?? 64) + 96 * highlightPaths.count)
             highlight.append(UInt8(ascii: "{"))
             var slotTerms: [[Int]]? = nil
             var lastPosition: [Int] = []
@@ -79,7 +82,7 @@ extension QueryExecutor {
                 // The stored document as it is, with its attributes' JSON cached by the snapshot.
                 return Hit(
                     objectID: index.objectIDs[Int(doc)], document: document,
-                    encodedAttributes: index.encodedAttributes.members(of: Int(doc), document),
+                    encodedAttributes: cached ?? index.encodedAttributes.members(of: Int(doc), document),
                     encodedHighlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
                     rankingScore: score, rankingInfo: info)
             }
