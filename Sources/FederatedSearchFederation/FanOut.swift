@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import Synchronization
 
 /// Sends one query to several sources concurrently, in one task group.
 ///
@@ -11,8 +12,8 @@ import FederatedSearchCore
 /// work: a search of a few microseconds is cheaper than the thread hand-offs a child costs.
 /// ``InlineMode`` says how in-memory sources run: one after another on the calling task (the
 /// default), each in a child task (for ones that have been slow, so a slow index never holds
-/// back a fast one's frame), or spread: one on the calling task and the others on the global
-/// executor's threads at the same time (an idle loop thread then uses the other cores too).
+/// back a fast one's frame), or spread: shared between the calling task and child tasks on
+/// the global executor's threads (an idle loop thread then uses the other cores too).
 public enum FanOut {
     /// How ``InlineSearchable`` sources run.
     public enum InlineMode: Sendable, Equatable {
@@ -20,8 +21,12 @@ public enum FanOut {
         case sequential
         /// Each in a child task.
         case parallel
-        /// The source at this position on the calling task; the others in child tasks on
-        /// the global concurrent executor, whatever the calling task's executor.
+        /// Shared between the calling task and one child task per other source on the
+        /// global concurrent executor (whatever the calling task's executor): each takes the
+        /// next source nobody has taken, the one at this position first. A child that starts
+        /// late (waking a sleeping thread takes tens of microseconds) finds its work done by
+        /// the calling task and ends, so the calling task never waits for a thread that has
+        /// not started.
         case spread(keep: Int)
     }
 
@@ -50,25 +55,52 @@ public enum FanOut {
             runInlineSources()
             return done.compactMap { $0 }
         }
-        return await withTaskGroup(of: SourceCompletion.self) { group in
+        // Spread: the in-memory sources in the order they are taken, the kept one first.
+        let shared = kept.map { k in
+            SharedSources(order: [k] + remote.filter { $0 != k && sources[$0].searchable is any InlineSearchable })
+        }
+        return await withTaskGroup(of: SourceCompletion?.self) { group in
             for position in remote {
                 let source = sources[position]
-                if source.searchable is any InlineSearchable {
-                    if kept != nil {
-                        group.addTask(executorPreference: globalConcurrentExecutor) { runInline(source, position: position, clock: clock) }
-                    } else {
-                        group.addTask { runInline(source, position: position, clock: clock) }
+                if let shared, source.searchable is any InlineSearchable {
+                    group.addTask(executorPreference: globalConcurrentExecutor) {
+                        shared.take().map { runInline(sources[$0], position: $0, clock: clock) }
                     }
+                } else if source.searchable is any InlineSearchable {
+                    group.addTask { runInline(source, position: position, clock: clock) }
                 } else {
                     group.addTask { await runRemote(source, position: position, clock: clock) }
                 }
             }
-            runInlineSources()
+            if let shared {
+                while let position = shared.take() {
+                    let c = runInline(sources[position], position: position, clock: clock)
+                    onCompletion(c)
+                    done[position] = c
+                }
+            } else {
+                runInlineSources()
+            }
             for await completion in group {
+                guard let completion else { continue }
                 onCompletion(completion)
                 done[completion.position] = completion
             }
             return done.compactMap { $0 }
+        }
+    }
+
+    /// The sources of a spread, taken one at a time by whichever task is free first.
+    final class SharedSources: Sendable {
+        private let order: [Int]
+        private let next = Atomic<Int>(0)
+
+        init(order: [Int]) { self.order = order }
+
+        /// The position of the next source nobody has taken, or nil when all are.
+        func take() -> Int? {
+            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            return i < order.count ? order[i] : nil
         }
     }
 

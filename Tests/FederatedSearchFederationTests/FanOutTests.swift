@@ -112,8 +112,8 @@ struct SpinningInline: InlineSearchable {
     }
 }
 
-/// The inline modes: spread keeps one source on the calling task and runs the others at the
-/// same time on other threads; sequential runs them one after another on the calling task.
+/// The inline modes: spread shares the sources between the calling task (the kept one first)
+/// and other threads; sequential runs them one after another on the calling task.
 struct FanOutInlineModeTests {
     func sources(_ count: Int, keptWaits: Bool, _ r: Rendezvous) -> [FederatedSource] {
         (0..<count).map { i in
@@ -133,6 +133,40 @@ struct FanOutInlineModeTests {
         #expect(result.allSatisfy { if case .results = $0.outcome { true } else { false } })
         #expect(order.withLock { $0 }.first == "s0", "the kept source is reported first: the caller is busy with it until then")
         #expect(Set(order.withLock { $0 }) == ["s0", "s1", "s2"])
+    }
+
+    /// Every source of a spread runs exactly once, whoever takes it, and is reported once.
+    @Test func spreadRunsEverySourceOnceWhoeverTakesIt() async {
+        let r = Rendezvous()
+        let reported = Mutex<[String]>([])
+        let result = await FanOut.run(sources(8, keptWaits: false, r), inline: .spread(keep: 3)) { c in
+            reported.withLock { $0.append(c.name) }
+        }
+        #expect(result.map(\.name) == (0..<8).map { "s\($0)" })
+        #expect(reported.withLock { $0 }.sorted() == (0..<8).map { "s\($0)" }.sorted())
+        #expect(reported.withLock { $0 }.first == "s3", "the kept source is taken first, by the calling task")
+    }
+
+    /// The shared cursor hands each position out once, in order, across concurrent takers.
+    @Test func sharedSourcesAreTakenOnce() async {
+        let shared = FanOut.SharedSources(order: Array((0..<1000).reversed()))
+        let taken = await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var mine: [Int] = []
+                    while let p = shared.take() { mine.append(p) }
+                    return mine
+                }
+            }
+            var all: [Int] = []
+            for await part in group {
+                #expect(part == part.sorted(by: >), "each taker sees positions in the shared order")
+                all += part
+            }
+            return all
+        }
+        #expect(taken.sorted() == Array(0..<1000))
+        #expect(shared.take() == nil)
     }
 
     @Test func sequentialRunsInOrderOnTheCallingTask() async {
