@@ -225,6 +225,21 @@ for label in ["single-index", "all-index"] {
     print("\(label): daemon overhead at p50 (1 client minus in-process): \(fmt(one.p50 - inproc.p50)) µs; ratio \(String(format: "%.2f", one.p50 / max(inproc.p50, 0.001)))")
 }
 
+// The federation's own cost: the all-index queries asked of each index alone (1 client,
+// medians of the runs), against the same queries asked of all of them at once.
+if names.count > 1 {
+    var single: [(String, Double)] = []
+    for name in names {
+        let alone = multiQueries.map { QuerySet.Query(text: $0.text, indices: [name]) }
+        single.append((name, LatencySummary.median(try (0..<runs).map { _ in try overSocket(alone, clients: 1) }).p50))
+    }
+    let slowest = single.max { $0.1 < $1.1 }!
+    let all = report.first { $0.0 == "all-index socket, 1 client" }!.1
+    print("federation: \(names.count)-index p50 \(fmt(all.p50)) µs; each index alone "
+        + single.map { "\($0.0) \(fmt($0.1))" }.joined(separator: ", ")
+        + " µs; own cost (minus the slowest alone) \(fmt(all.p50 - slowest.1)) µs")
+}
+
 extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }
