@@ -50,3 +50,36 @@ import Testing
         }
     }
 }
+
+/// The edit enumeration with a budget of two (the table walk serves that budget in the
+/// engine), held to the same reference, so both stay interchangeable.
+@Suite struct EditSearchTests {
+    @Test(arguments: 0..<6)
+    func twoEditsMatchTheReference(seed: Int) {
+        var g = TypoSearchTests.Generator(state: UInt64(seed) &+ 7)
+        let terms = Array(Set((0..<300).map { _ in g.word(1...8) })).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let dictionary = TermDictionary(sortedTerms: terms)
+        for _ in 0..<10 {
+            let query = g.word(2...8)
+            for prefix in [false, true] {
+                var search = EditSearch(
+                    dictionary: dictionary, scalars: query.unicodeScalars.map(\.value), maxEdits: 2, prefix: prefix)
+                search.run()
+                var best: [Int: Int] = [:]
+                for s in search.spans { for id in s.lo..<s.hi { best[id] = min(best[id] ?? .max, MatchFlags.typos(s.flags)) } }
+                let q = Array(query)
+                for (id, term) in terms.enumerated() {
+                    let t = Array(term)
+                    let d = prefix
+                        ? (0...t.count).map { ReferenceModel.distance(q, Array(t[0..<$0])) }.min()!
+                        : ReferenceModel.distance(q, t)
+                    if d >= 1 && d <= 2 {
+                        #expect(best[id] == d, "query \(query) term \(term) prefix \(prefix)")
+                    } else if d > 2 {
+                        #expect(best[id] == nil, "query \(query) term \(term) prefix \(prefix)")
+                    }
+                }
+            }
+        }
+    }
+}

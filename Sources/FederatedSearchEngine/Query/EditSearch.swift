@@ -1,26 +1,28 @@
-/// The terms within one typo (optimal string alignment distance 1) of a query word, found by
-/// enumerating the query's edits instead of walking the trie with a distance table.
+/// The terms within a few typos (optimal string alignment distance) of a query word, found
+/// by enumerating the query's edits instead of walking the trie with a distance table. Used
+/// for a budget of one typo (see ``TypoSearch/run()`` for two).
 ///
 /// A string one edit away from the query keeps some prefix `q[0..<i]` intact, then has one
-/// substitution, insertion, deletion or swap of neighbours at `i`, then the rest of the query
-/// intact. So for each `i` the search stands on the query's own path (one node per `i`), tries
-/// the four edits there, and follows the rest of the query exactly from each: one lookup per
-/// character, most of which fail at once. The table walk (``TypoSearch``) instead computes a
-/// row for every trie node within budget, hundreds per word on a large vocabulary; on the
-/// split benchmark corpus this search costs a small fraction of it.
+/// substitution, insertion, deletion or swap of neighbours at `i`, then the rest of the query.
+/// So the search stands on the query's own path (one node per `i`), tries the four edits
+/// there, and goes on from each: with no budget left it follows the rest of the query
+/// exactly (one lookup per character, most of which fail at once), else it does the same
+/// again from there. The table walk (``TypoSearch``) instead computes a row for every trie
+/// node within budget, hundreds to thousands per word on a large vocabulary.
 ///
-/// Same results as ``TypoSearch`` with a budget of one (its tests hold both to the textbook
-/// distance): in prefix mode, every node one edit from the query matches its whole subtree;
-/// otherwise the term equal to such a string. Characters are Unicode scalars: an edit
-/// replaces, adds or drops a whole UTF-8 sequence.
-struct OneTypoSearch {
+/// Same results as ``TypoSearch`` (its tests hold both to the textbook distance): in prefix
+/// mode, every node within the budget of the query matches its whole subtree with the fewest
+/// edits that reach it; otherwise the term equal to such a string. A string reached by
+/// several edit paths is recorded for each; ``TermSpan/normalized(_:)`` keeps its best.
+/// Characters are Unicode scalars: an edit replaces, adds or drops a whole UTF-8 sequence.
+struct EditSearch {
     let dictionary: TermDictionary
     /// The query's characters, each as its UTF-8 bytes packed low byte first.
     let chars: [UInt32]
     let prefix: Bool
+    /// At most this many edits (1 or 2).
+    let maxEdits: Int
     private(set) var spans: [TermSpan] = []
-
-    private static let flags = MatchFlags.make(typos: 1, exact: false)
 
     /// Terms `lo..<hi`, which share their first `depth` bytes (a node of the implicit trie).
     struct Node {
@@ -29,9 +31,10 @@ struct OneTypoSearch {
         var depth: Int
     }
 
-    init(dictionary: TermDictionary, scalars: [UInt32], prefix: Bool) {
+    init(dictionary: TermDictionary, scalars: [UInt32], maxEdits: Int, prefix: Bool) {
         self.dictionary = dictionary
         self.chars = scalars.map { Self.pack(Unicode.Scalar($0) ?? "\u{FFFD}") }
+        self.maxEdits = maxEdits
         self.prefix = prefix
     }
 
@@ -47,52 +50,54 @@ struct OneTypoSearch {
     }
 
     mutating func run() {
+        guard !chars.isEmpty, dictionary.count > 0 else { return }
+        search(Node(lo: 0, hi: dictionary.count, depth: 0), from: 0, used: 0)
+    }
+
+    /// From node `start`, reached by the query's first `k` characters with `used` edits:
+    /// follows the rest of the query, trying every edit at every position while budget is
+    /// left, and records each string that uses up the query.
+    private mutating func search(_ start: Node, from k: Int, used: Int) {
         let m = chars.count
-        guard m > 0, dictionary.count > 0 else { return }
-        var node: Node? = Node(lo: 0, hi: dictionary.count, depth: 0)
-        for i in 0...m {
-            guard let here = node else { break }
-            if i < m {
-                // Deletion of q[i].
-                if let n = follow(here, from: i &+ 1) { emit(n) }
-                // Swap of q[i] and q[i + 1].
-                if i &+ 1 < m && chars[i] != chars[i &+ 1],
-                    let a = step(here, chars[i &+ 1]), let b = step(a, chars[i]), let n = follow(b, from: i &+ 2)
-                {
-                    emit(n)
+        var node: Node? = start
+        for i in k...m {
+            guard let here = node else { return }
+            if used < maxEdits {
+                let next = used &+ 1
+                if i < m {
+                    // Deletion of q[i].
+                    search(here, from: i &+ 1, used: next)
+                    // Swap of q[i] and q[i + 1].
+                    if i &+ 1 < m && chars[i] != chars[i &+ 1], let a = step(here, chars[i &+ 1]), let b = step(a, chars[i]) {
+                        search(b, from: i &+ 2, used: next)
+                    }
+                }
+                // Substitution of q[i], and insertion before q[i] (after the whole query only
+                // for whole terms: in prefix mode that subtree is already matched with fewer
+                // edits).
+                let inserts = i < m || !prefix
+                forEachCharacter(of: here) { c, child in
+                    if i < m && c != chars[i] { search(child, from: i &+ 1, used: next) }
+                    if inserts { search(child, from: i, used: next) }
                 }
             }
-            // Substitution of q[i], and insertion before q[i] (after the whole query only for
-            // whole terms: in prefix mode that subtree is the query's own, an exact match).
-            let inserts = i < m || !prefix
-            forEachCharacter(of: here) { c, child in
-                if i < m && c != chars[i], let n = follow(child, from: i &+ 1) { emit(n) }
-                if inserts, let n = follow(child, from: i) { emit(n) }
+            if i == m {
+                if used > 0 { emit(here, typos: used) }
+                return
             }
-            node = i < m ? step(here, chars[i]) : nil
+            node = step(here, chars[i])
         }
     }
 
-    /// Records a string one edit from the query that leads to node `n`.
-    private mutating func emit(_ n: Node) {
+    /// Records a string `typos` edits from the query that leads to node `n`.
+    private mutating func emit(_ n: Node, typos: Int) {
+        let flags = MatchFlags.make(typos: typos, exact: false)
         if prefix {
-            spans.append(TermSpan(lo: n.lo, hi: n.hi, flags: Self.flags))
+            spans.append(TermSpan(lo: n.lo, hi: n.hi, flags: flags))
         } else if n.lo < n.hi && dictionary.length(n.lo) == n.depth {
             // The term equal to the string sorts first among those it prefixes.
-            spans.append(TermSpan(lo: n.lo, hi: n.lo &+ 1, flags: Self.flags))
+            spans.append(TermSpan(lo: n.lo, hi: n.lo &+ 1, flags: flags))
         }
-    }
-
-    /// The node reached from `n` by the query's characters `from...`, if every one is there.
-    private func follow(_ n: Node, from: Int) -> Node? {
-        var n = n
-        var k = from
-        while k < chars.count {
-            guard let next = step(n, chars[k]) else { return nil }
-            n = next
-            k &+= 1
-        }
-        return n
     }
 
     /// The node reached from `n` by one character (its packed UTF-8 bytes).
