@@ -18,6 +18,26 @@ import Testing
         }
     }
 
+    /// Every term within `budget` of `query` (by the textbook distance; in prefix mode, of
+    /// its closest prefix) has its distance as its best typo count in `spans`, and no term
+    /// beyond the budget is in them (exact matches, distance 0, are the caller's).
+    static func expectReference(_ spans: [TermSpan], terms: [String], query: String, budget: Int, prefix: Bool) {
+        var best: [Int: Int] = [:]
+        for s in spans { for id in s.lo..<s.hi { best[id] = min(best[id] ?? .max, MatchFlags.typos(s.flags)) } }
+        let q = Array(query)
+        for (id, term) in terms.enumerated() {
+            let t = Array(term)
+            let d = prefix
+                ? (0...t.count).map { ReferenceModel.distance(q, Array(t[0..<$0])) }.min()!
+                : ReferenceModel.distance(q, t)
+            if d >= 1 && d <= budget {
+                #expect(best[id] == d, "query \(query) term \(term) prefix \(prefix) budget \(budget)")
+            } else if d > budget {
+                #expect(best[id] == nil, "query \(query) term \(term) prefix \(prefix) budget \(budget)")
+            }
+        }
+    }
+
     @Test(arguments: 0..<12)
     func matchesEveryTermWithinTheBudget(seed: Int) {
         var g = Generator(state: UInt64(seed) &+ 99)
@@ -29,22 +49,7 @@ import Testing
                 for prefix in [false, true] {
                     var search = TypoSearch(dictionary: dictionary, query: Array(query.utf8), maxTypos: maxTypos, prefix: prefix)
                     search.run()
-                    var best: [Int: Int] = [:]
-                    for s in search.spans { for id in s.lo..<s.hi { best[id] = min(best[id] ?? .max, MatchFlags.typos(s.flags)) } }
-                    let q = Array(query)
-                    for (id, term) in terms.enumerated() {
-                        let t = Array(term)
-                        let d = prefix
-                            ? (0...t.count).map { ReferenceModel.distance(q, Array(t[0..<$0])) }.min()!
-                            : ReferenceModel.distance(q, t)
-                        // Exact and plain prefix matches are the caller's (distance 0).
-                        let expected: Int? = d >= 1 && d <= maxTypos ? d : nil
-                        if let expected {
-                            #expect(best[id] == expected, "query \(query) term \(term) prefix \(prefix) budget \(maxTypos)")
-                        } else if d > maxTypos {
-                            #expect(best[id] == nil, "query \(query) term \(term) prefix \(prefix) budget \(maxTypos)")
-                        }
-                    }
+                    Self.expectReference(search.spans, terms: terms, query: query, budget: maxTypos, prefix: prefix)
                 }
             }
         }
@@ -65,20 +70,7 @@ import Testing
                 var search = EditSearch(
                     dictionary: dictionary, scalars: query.unicodeScalars.map(\.value), maxEdits: 2, prefix: prefix)
                 search.run()
-                var best: [Int: Int] = [:]
-                for s in search.spans { for id in s.lo..<s.hi { best[id] = min(best[id] ?? .max, MatchFlags.typos(s.flags)) } }
-                let q = Array(query)
-                for (id, term) in terms.enumerated() {
-                    let t = Array(term)
-                    let d = prefix
-                        ? (0...t.count).map { ReferenceModel.distance(q, Array(t[0..<$0])) }.min()!
-                        : ReferenceModel.distance(q, t)
-                    if d >= 1 && d <= 2 {
-                        #expect(best[id] == d, "query \(query) term \(term) prefix \(prefix)")
-                    } else if d > 2 {
-                        #expect(best[id] == nil, "query \(query) term \(term) prefix \(prefix)")
-                    }
-                }
+                TypoSearchTests.expectReference(search.spans, terms: terms, query: query, budget: 2, prefix: prefix)
             }
         }
     }

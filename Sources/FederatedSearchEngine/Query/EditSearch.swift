@@ -114,23 +114,11 @@ struct EditSearch {
 
     /// The child of `n` by byte `b`: two bisections in the node's id range.
     private func child(_ n: Node, _ b: UInt8) -> Node? {
-        var a = n.lo
-        let hi = n.hi
+        var lo = n.lo
         // The term equal to the node's prefix (if any) sorts first and has no byte here.
-        if a < hi && dictionary.length(a) == n.depth { a &+= 1 }
-        var z = hi
-        while a < z {
-            let mid = (a &+ z) >> 1
-            if dictionary.byte(mid, n.depth) < b { a = mid &+ 1 } else { z = mid }
-        }
-        guard a < hi, dictionary.byte(a, n.depth) == b else { return nil }
-        let start = a
-        z = hi
-        while a < z {
-            let mid = (a &+ z) >> 1
-            if dictionary.byte(mid, n.depth) <= b { a = mid &+ 1 } else { z = mid }
-        }
-        return Node(lo: start, hi: a, depth: n.depth &+ 1)
+        if lo < n.hi && dictionary.length(lo) == n.depth { lo &+= 1 }
+        guard let r = TrieRanges.child(lo, n.hi, b, { dictionary.byte($0, n.depth) }) else { return nil }
+        return Node(lo: r.lowerBound, hi: r.upperBound, depth: n.depth &+ 1)
     }
 
     /// Calls `body` with each character that follows node `n` (packed UTF-8) and its node.
@@ -160,21 +148,9 @@ struct EditSearch {
         if i < hi && dictionary.length(i) == n.depth { i &+= 1 }
         while i < hi {
             let b = dictionary.byte(i, n.depth)
-            // The first id after i whose byte is above b: gallop, then bisect.
-            var a = i &+ 1, step = 1
-            var z = a
-            while z < hi && dictionary.byte(z, n.depth) <= b {
-                a = z &+ 1
-                z = a &+ step
-                step &<<= 1
-            }
-            if z > hi { z = hi }
-            while a < z {
-                let mid = (a &+ z) >> 1
-                if dictionary.byte(mid, n.depth) <= b { a = mid &+ 1 } else { z = mid }
-            }
-            body(b, Node(lo: i, hi: a, depth: n.depth &+ 1))
-            i = a
+            let end = TrieRanges.runEnd(from: i, hi) { dictionary.byte($0, n.depth) }
+            body(b, Node(lo: i, hi: end, depth: n.depth &+ 1))
+            i = end
         }
     }
 }

@@ -196,40 +196,16 @@ struct TypoSearch {
                 // Only the children of the allowed bytes, each found by bisection.
                 var rest = allowed
                 while let b = rest.popFirst() {
-                    var a = i, z = hi
-                    while a < z {
-                        let mid = (a &+ z) >> 1
-                        if byte(mid, depth) < b { a = mid &+ 1 } else { z = mid }
-                    }
-                    guard a < hi, byte(a, depth) == b else { i = a; continue }
-                    let start = a
-                    z = hi
-                    while a < z {
-                        let mid = (a &+ z) >> 1
-                        if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
-                    }
-                    child(lo: start, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending,
-                          node: -1, rowMin: rowMin)
-                    i = a
+                    guard let r = TrieRanges.child(i, hi, b, { byte($0, depth) }) else { continue }
+                    child(lo: r.lowerBound, hi: r.upperBound, byte: b, depth: depth, level: level, last: last, partial: partial,
+                          pending: pending, node: -1, rowMin: rowMin)
+                    i = r.upperBound
                 }
                 return
             }
             while i < hi {
                 let b = byte(i, depth)
-                // The first id in (i, hi) whose byte at depth is above b: gallop, then bisect
-                // (a child is usually a small part of its parent's range).
-                var a = i &+ 1, step = 1
-                var z = a
-                while z < hi && byte(z, depth) <= b {
-                    a = z &+ 1
-                    z = a &+ step
-                    step &<<= 1
-                }
-                if z > hi { z = hi }
-                while a < z {
-                    let mid = (a &+ z) >> 1
-                    if byte(mid, depth) <= b { a = mid &+ 1 } else { z = mid }
-                }
+                let a = TrieRanges.runEnd(from: i, hi) { byte($0, depth) }
                 child(lo: i, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending,
                       node: -1, rowMin: rowMin)
                 i = a
