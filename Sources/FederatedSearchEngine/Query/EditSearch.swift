@@ -24,11 +24,14 @@ struct EditSearch {
     let maxEdits: Int
     private(set) var spans: [TermSpan] = []
 
-    /// Terms `lo..<hi`, which share their first `depth` bytes (a node of the implicit trie).
+    /// Terms `lo..<hi`, which share their first `depth` bytes (a node of the implicit trie);
+    /// `listed` is its number in the dictionary's ``PrefixTrie`` while its children are
+    /// listed there (the top levels, where every search looks), else -1.
     struct Node {
         var lo: Int
         var hi: Int
         var depth: Int
+        var listed: Int = -1
     }
 
     init(dictionary: TermDictionary, scalars: [UInt32], maxEdits: Int, prefix: Bool) {
@@ -51,7 +54,7 @@ struct EditSearch {
 
     mutating func run() {
         guard !chars.isEmpty, dictionary.count > 0 else { return }
-        search(Node(lo: 0, hi: dictionary.count, depth: 0), from: 0, used: 0)
+        search(Node(lo: 0, hi: dictionary.count, depth: 0, listed: 0), from: 0, used: 0)
     }
 
     /// From node `start`, reached by the query's first `k` characters with `used` edits:
@@ -112,8 +115,17 @@ struct EditSearch {
         return n
     }
 
-    /// The child of `n` by byte `b`: two bisections in the node's id range.
+    /// The child of `n` by byte `b`: from the trie's list at the top levels (a short scan of
+    /// contiguous memory), else two bisections in the node's id range.
     private func child(_ n: Node, _ b: UInt8) -> Node? {
+        let trie = dictionary.trie
+        if n.listed >= 0 && n.depth < PrefixTrie.depth {
+            var c = Int(trie.firstChild[n.listed])
+            let end = Int(trie.childEnd[n.listed])
+            while c < end && trie.byte[c] < b { c &+= 1 }
+            guard c < end && trie.byte[c] == b else { return nil }
+            return Node(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), depth: n.depth &+ 1, listed: c)
+        }
         var lo = n.lo
         // The term equal to the node's prefix (if any) sorts first and has no byte here.
         if lo < n.hi && dictionary.length(lo) == n.depth { lo &+= 1 }
@@ -143,6 +155,13 @@ struct EditSearch {
 
     /// Calls `body` with each distinct byte at `n.depth` in the node's range and its child.
     private func forEachByte(of n: Node, _ body: (UInt8, Node) -> Void) {
+        let trie = dictionary.trie
+        if n.listed >= 0 && n.depth < PrefixTrie.depth {
+            for c in Int(trie.firstChild[n.listed])..<Int(trie.childEnd[n.listed]) {
+                body(trie.byte[c], Node(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), depth: n.depth &+ 1, listed: c))
+            }
+            return
+        }
         var i = n.lo
         let hi = n.hi
         if i < hi && dictionary.length(i) == n.depth { i &+= 1 }
