@@ -29,7 +29,10 @@ public struct Hit: Sendable, Equatable {
             switch highlight {
             case nil: return nil
             case .tree(let o)?: return o
-            case .encoded(let bytes)?: return (try? JSONParser.parse(bytes))?.objectValue ?? JSONObject()
+            case .encoded(let bytes)?:
+                // Written by this process from a document that parsed; its highlights nest two
+                // levels deeper than the document, so the parse allows more than requests do.
+                return (try? JSONParser.parse(bytes, maxDepth: 1024))?.objectValue ?? JSONObject()
             }
         }
         set { highlight = newValue.map { .tree($0) } }

@@ -43,7 +43,9 @@ final class Inbox: @unchecked Sendable {
     private let wakeEvent: OpaquePointer
 
     /// How many times one drain looks again for messages posted while it ran; past that, the
-    /// rest waits for the next loop turn, so a task that keeps posting cannot starve sockets.
+    /// rest is left to a new activation of the wake-up event. (libevent runs an event activated
+    /// during its pass in the same pass, so this bounds one callback, not the time before
+    /// sockets are read: a task that posts without end would hold the loop with or without it.)
     static let maxRounds = 8
 
     init(wakeEvent: OpaquePointer) { self.wakeEvent = wakeEvent }

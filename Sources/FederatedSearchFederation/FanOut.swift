@@ -37,7 +37,11 @@ public enum FanOut {
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
         let parallel = mode == .parallel && sources.count > 1
         var kept: Int? = nil
-        if case .spread(let keep) = mode, sources.count > 1, sources.indices.contains(keep) { kept = keep }
+        if case .spread(let keep) = mode, sources.count > 1, sources.indices.contains(keep),
+            sources[keep].searchable is any InlineSearchable
+        {
+            kept = keep
+        }
         let remote = sources.indices.filter {
             parallel || !(sources[$0].searchable is any InlineSearchable) || (kept != nil && $0 != kept)
         }
@@ -59,6 +63,8 @@ public enum FanOut {
         let shared = kept.map { k in
             SharedSources(order: [k] + remote.filter { $0 != k && sources[$0].searchable is any InlineSearchable })
         }
+        // The calling task takes its first source before any child can start.
+        let first = shared?.take()
         return await withTaskGroup(of: SourceCompletion?.self) { group in
             for position in remote {
                 let source = sources[position]
@@ -73,7 +79,9 @@ public enum FanOut {
                 }
             }
             if let shared {
-                while let position = shared.take() {
+                var next = first
+                while let position = next {
+                    next = shared.take()
                     let c = runInline(sources[position], position: position, clock: clock)
                     onCompletion(c)
                     done[position] = c

@@ -18,6 +18,16 @@ import Testing
         #expect(h["matchedWords"] == ["star", "wars"])
     }
 
+    /// An attribute listed twice in `attributesToHighlight` is highlighted once: the encoded
+    /// highlights hold no duplicate key, so they read back as they were written.
+    @Test func attributeListedTwiceIsHighlightedOnce() throws {
+        let idx = try makeIndex(#"{"searchableAttributes": ["title"]}"#, #"{"objectID": "1", "title": "Star Wars"}"#)
+        let r = try search(idx, "star", #"{"attributesToHighlight": ["title", "title"]}"#)
+        let encoded = try #require(r.hits[0].encodedHighlightResult)
+        #expect(r.hits[0].highlightResult?.keys == ["title"])
+        #expect(JSONWriter.bytes(.object(try #require(r.hits[0].highlightResult))) == encoded)
+    }
+
     @Test func partialPrefixAndNone() throws {
         let idx = try makeIndex(#"{"searchableAttributes": ["title", "body"]}"#,
                                 #"{"objectID": "1", "title": "Starship troopers", "body": "nothing here"}"#)

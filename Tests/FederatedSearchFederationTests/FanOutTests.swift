@@ -147,6 +147,21 @@ struct FanOutInlineModeTests {
         #expect(reported.withLock { $0 }.first == "s3", "the kept source is taken first, by the calling task")
     }
 
+    /// A spread whose kept source does I/O runs it once, as a remote source, and shares the
+    /// in-memory ones.
+    @Test func spreadKeepingARemoteSourceRunsItOnce() async {
+        let r = Rendezvous()
+        var all = sources(3, keptWaits: false, r)
+        all.insert(FederatedSource(
+            name: "remote", searchable: ScriptedSearchable(behaviour: .answer(after: .milliseconds(1))),
+            query: SearchQuery(text: "q"), timeout: .seconds(30)), at: 1)
+        let reported = Mutex<[String]>([])
+        let result = await FanOut.run(all, inline: .spread(keep: 1)) { c in reported.withLock { $0.append(c.name) } }
+        #expect(result.map(\.name) == ["s0", "remote", "s1", "s2"])
+        #expect(reported.withLock { $0 }.sorted() == ["remote", "s0", "s1", "s2"])
+        #expect(result.allSatisfy { if case .results = $0.outcome { true } else { false } })
+    }
+
     /// The shared cursor hands each position out once, in order, across concurrent takers.
     @Test func sharedSourcesAreTakenOnce() async {
         let shared = FanOut.SharedSources(order: Array((0..<1000).reversed()))

@@ -79,9 +79,11 @@ struct EditSearch {
                 // for whole terms: in prefix mode that subtree is already matched with fewer
                 // edits).
                 let inserts = i < m || !prefix
-                forEachCharacter(of: here) { c, child in
-                    if i < m && c != chars[i] { search(child, from: i &+ 1, used: next) }
-                    if inserts { search(child, from: i, used: next) }
+                if i < m || inserts {
+                    forEachCharacter(of: here) { c, child in
+                        if i < m && c != chars[i] { search(child, from: i &+ 1, used: next) }
+                        if inserts { search(child, from: i, used: next) }
+                    }
                 }
             }
             if i == m {

@@ -9,7 +9,10 @@ extension QueryExecutor {
             matcher: HighlightMatcher(words: parsed.words, index: index, typos: typoMode != .disabled),
             preTag: Array(p.highlightPreTag.utf8), postTag: Array(p.highlightPostTag.utf8),
             ellipsis: p.snippetEllipsisText)
-        let highlightPaths = (p.attributesToHighlight ?? index.text.slots.map(\.name)).map(AttributePath.init)
+        // Each attribute once (a name listed twice would write a duplicate key).
+        var listed = Set<String>()
+        let highlightPaths = (p.attributesToHighlight ?? index.text.slots.map(\.name))
+            .filter { listed.insert($0).inserted }.map(AttributePath.init)
         let snippets: [(path: AttributePath, words: Int)] = (p.attributesToSnippet ?? []).map { spec in
             if let colon = spec.lastIndex(of: ":"), let n = Int(spec[spec.index(after: colon)...]) {
                 return (AttributePath(String(spec[..<colon])), n)
