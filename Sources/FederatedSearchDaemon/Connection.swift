@@ -95,6 +95,7 @@ final class Connection {
         case .reportStats(let id):
             var payload = loop.stats.json(connections: loop.connectionCount)
             payload["circuitBreakers"] = .object(loop.health.json(now: .now))
+            payload["polling"] = .object(loop.pollingJSON)
             var writes = JSONObject()
             for e in loop.catalog.entries where e.access.maySearch(identity) {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }

@@ -110,12 +110,12 @@ final class EventLoop {
             event_base_dispatch(base)
         } else {
             let window = Duration.microseconds(config.busyPollMicros)
-            var policy = SpinPolicy()
             // event_base_loop returns non-zero on an error or when no event is left, where
             // event_base_dispatch would have returned too.
             polling: while !stopping {
                 if event_base_loop(base, EVLOOP_ONCE) != 0 { break }
-                guard policy.shouldPoll(searching: runningSearchCount > 0) else { continue }
+                guard spin.shouldPoll(searching: runningSearchCount > 0) else { continue }
+                polling.windows &+= 1
                 // Only windows that start with no search running are scored (see SpinPolicy).
                 var idle = runningSearchCount == 0
                 var until = ContinuousClock.now + window
@@ -123,12 +123,18 @@ final class EventLoop {
                     let before = turns
                     if event_base_loop(base, EVLOOP_NONBLOCK) != 0 { break polling }
                     if turns != before {
-                        if idle { policy.caught() }
+                        if idle {
+                            spin.caught()
+                            polling.caught &+= 1
+                        }
                         idle = runningSearchCount == 0
                         until = ContinuousClock.now + window
                     }
                 }
-                if idle { policy.missed() }
+                if idle {
+                    spin.missed()
+                    polling.missed &+= 1
+                }
             }
         }
         for c in Array(connections.values) { c.close() }
@@ -159,6 +165,21 @@ final class EventLoop {
     private var stopping = false
     /// Socket and inbox callbacks run so far (the polling loop watches it for activity).
     var turns = 0
+    /// Whether the loop polls before sleeping (with `busyPollMicros`; loop thread only).
+    private var spin = SpinPolicy()
+    /// Polling windows taken, and idle ones that caught a request or passed without one.
+    private var polling = (windows: 0, caught: 0, missed: 0)
+
+    /// `stats.polling`: the setting, whether polling is on now, and the windows so far.
+    var pollingJSON: JSONObject {
+        var o = JSONObject()
+        o.appendUnchecked("busyPollMicros", .number(Double(config.busyPollMicros)))
+        o.appendUnchecked("on", .bool(config.busyPollMicros > 0 && spin.score >= SpinPolicy.full / 2))
+        o.appendUnchecked("windows", .number(Double(polling.windows)))
+        o.appendUnchecked("idleCaught", .number(Double(polling.caught)))
+        o.appendUnchecked("idleMissed", .number(Double(polling.missed)))
+        return o
+    }
 
     fileprivate func accept(_ fd: Int32) {
         guard !draining, let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {

@@ -34,6 +34,18 @@ struct LifecycleTests {
             let frames = try c.roundTrip(["id": .string("f\(i)"), "query": "x", "indices": ["fast"]])
             #expect(frames.map(\.type) == ["results", "merged", "done"])
         }
+        // `stats.polling`: the policy starts on, so the first wake-up polled, and every idle
+        // window taken since has ended as caught or missed.
+        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "s", "op": "stats"]).first,
+            let polling = stats["polling"]?.objectValue
+        else {
+            Issue.record("no stats.polling")
+            return
+        }
+        #expect(polling["busyPollMicros"] == 200)
+        #expect((polling["windows"]?.intValue ?? 0) >= 1)
+        #expect((polling["idleCaught"]?.intValue ?? 0) + (polling["idleMissed"]?.intValue ?? 0) >= 1)
+        #expect(polling["on"]?.boolValue != nil)
         try c.send(["id": "q", "query": "x"])
         usleep(100_000)
         d.signal(SIGTERM)
