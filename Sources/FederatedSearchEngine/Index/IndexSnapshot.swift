@@ -30,7 +30,19 @@ final class IndexSnapshot: Sendable {
 
     var documentCount: Int { documents.count }
 
-    init(settings: IndexSettings, documents: [JSONObject], objectIDs: [String]) {
+    /// Documents are numbered in `customRanking` order (equal ones in their given order), so
+    /// that no document ranks above an earlier one on custom ranking: ranking scans candidates
+    /// by number and stops once no later one can enter its top k (see
+    /// ``QueryExecutor/rankPruned(_:ranker:visitor:requiredCount:top:)``). Results are the
+    /// same in any numbering: custom ranking is part of every key, before the number.
+    init(settings: IndexSettings, documents given: [JSONObject], objectIDs givenIDs: [String]) {
+        var documents = given
+        var objectIDs = givenIDs
+        if !settings.customRanking.isEmpty {
+            let order = SortOrdinals.order(documents: given, criteria: settings.customRanking)
+            documents = order.map { given[$0] }
+            objectIDs = order.map { givenIDs[$0] }
+        }
         self.settings = settings
         self.documents = documents
         self.encodedAttributes = EncodedAttributes(count: documents.count)

@@ -7,6 +7,25 @@ enum SortOrdinals {
     /// Dense ordinals (0 = best) of each document under `criteria`.
     static func compute(documents: [JSONObject], criteria: [CustomRankingCriterion]) -> [UInt32] {
         guard !criteria.isEmpty else { return [UInt32](repeating: 0, count: documents.count) }
+        let (order, less) = sorted(documents: documents, criteria: criteria)
+        var ordinals = [UInt32](repeating: 0, count: documents.count)
+        var rank: UInt32 = 0
+        for (i, d) in order.enumerated() {
+            if i > 0 && less(order[i - 1], d) { rank += 1 }
+            ordinals[d] = rank
+        }
+        return ordinals
+    }
+
+    /// The documents' positions ordered by `criteria`, equal ones in their given order.
+    static func order(documents: [JSONObject], criteria: [CustomRankingCriterion]) -> [Int] {
+        sorted(documents: documents, criteria: criteria).order
+    }
+
+    /// The order, and the comparison it sorted by (positions in `documents`).
+    private static func sorted(
+        documents: [JSONObject], criteria: [CustomRankingCriterion]
+    ) -> (order: [Int], less: (Int, Int) -> Bool) {
         let paths = criteria.map { AttributePath($0.attribute) }
         // One key per document and criterion: the value, negated for descending; missing = +inf.
         var keys = [Double](repeating: .infinity, count: documents.count * criteria.count)
@@ -31,12 +50,6 @@ enum SortOrdinals {
             return false
         }
         let order = (0..<documents.count).sorted { less($0, $1) || (!less($1, $0) && $0 < $1) }
-        var ordinals = [UInt32](repeating: 0, count: documents.count)
-        var rank: UInt32 = 0
-        for (i, d) in order.enumerated() {
-            if i > 0 && less(order[i - 1], d) { rank += 1 }
-            ordinals[d] = rank
-        }
-        return ordinals
+        return (order, less)
     }
 }

@@ -11,7 +11,9 @@ extension QueryExecutor {
     /// exact and typo) reaches its best level, read from that level's posting lists when
     /// they are short. Tier 2: every other candidate in ascending id order, skipping those
     /// whose key bound cannot enter the top k, and stopping once the k-th key is the best a
-    /// remaining document can have: every remaining one has a higher id, so a higher key.
+    /// remaining document can have: every remaining one has a higher id and a custom ordinal
+    /// at least the current one's (documents are numbered in custom ranking order), so a
+    /// higher key.
     mutating func rankPruned(
         _ m: TextMatch, ranker: Ranker, visitor: RankVisitor, requiredCount: Int, top: inout TopKeys
     ) throws {
@@ -40,7 +42,11 @@ extension QueryExecutor {
             }
             tier = kept
         }
-        let best = Ranker.bestPrefix(flags: floor, requiredCount: requiredCount, layout: ranker.layout) >> 32
+        let best = Ranker.bestPrefix(flags: floor, requiredCount: requiredCount, layout: ranker.layout)
+        // Documents are numbered in custom ranking order (see IndexSnapshot), so a later one's
+        // custom ordinal is at least this one's: the bound includes it.
+        let customShift = ranker.layout.shift(.custom)
+        let customOrdinal = index.customOrdinal
         var visit = visitor
         var next = 0  // the next tier-1 document, skipped in the scan
         for (r, d) in m.docs.enumerated() {
@@ -49,7 +55,11 @@ extension QueryExecutor {
                 next += 1
                 continue
             }
-            if top.isFull && top.worst >> 32 <= best { break }
+            if top.isFull {
+                var bound = best
+                if customShift >= 0 { bound |= UInt128(min(customOrdinal[Int(d)], (1 << 22) - 1)) << customShift }
+                if top.worst >> 32 <= bound >> 32 { break }
+            }
             visit.hits(r, d, into: &row)
             if top.isFull && ranker.bound(doc: d, hits: row, base: 0) >= top.worst { continue }
             top.offer(ranker.key(doc: d, hits: row, base: 0))
