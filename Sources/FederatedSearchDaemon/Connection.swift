@@ -205,11 +205,11 @@ final class Connection {
         if onLoop { loop.searchesOnLoop += 1 }
         let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
         // On the loop with nothing else running (one client waiting), several in-memory
-        // sources use the other cores too: the slowest stays on the loop, the others run at
-        // the same time on the global executor. Under load they run one after another, which
-        // costs no thread hand-off.
-        let inline: FanOut.InlineMode =
-            !onLoop ? .parallel : (sources.count > 1 && loop.runningSearchCount == 0 ? .spread(keep: 0) : .sequential)
+        // sources with enough work use the other cores too: the slowest stays on the loop, the
+        // others run at the same time on the global executor (QueryPlacement.spreads). Under
+        // load they run one after another, which costs no thread hand-off.
+        let spread = loop.runningSearchCount == 0 && QueryPlacement.spreads(sources, stats: stats)
+        let inline: FanOut.InlineMode = !onLoop ? .parallel : spread ? .spread(keep: 0) : .sequential
         let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
                 id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline
