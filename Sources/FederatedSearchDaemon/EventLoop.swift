@@ -115,7 +115,7 @@ final class EventLoop {
             polling: while !stopping {
                 if event_base_loop(base, EVLOOP_ONCE) != 0 { break }
                 guard spin.shouldPoll(searching: runningSearchCount > 0) else { continue }
-                polling.windows &+= 1
+                pollCounts.windows &+= 1
                 // Only windows that start with no search running are scored (see SpinPolicy).
                 var idle = runningSearchCount == 0
                 var until = ContinuousClock.now + window
@@ -125,7 +125,7 @@ final class EventLoop {
                     if turns != before {
                         if idle {
                             spin.caught()
-                            polling.caught &+= 1
+                            pollCounts.caught &+= 1
                         }
                         idle = runningSearchCount == 0
                         until = ContinuousClock.now + window
@@ -133,7 +133,7 @@ final class EventLoop {
                 }
                 if idle {
                     spin.missed()
-                    polling.missed &+= 1
+                    pollCounts.missed &+= 1
                 }
             }
         }
@@ -168,16 +168,16 @@ final class EventLoop {
     /// Whether the loop polls before sleeping (with `busyPollMicros`; loop thread only).
     private var spin = SpinPolicy()
     /// Polling windows taken, and idle ones that caught a request or passed without one.
-    private var polling = (windows: 0, caught: 0, missed: 0)
+    private var pollCounts = (windows: 0, caught: 0, missed: 0)
 
     /// `stats.polling`: the setting, whether polling is on now, and the windows so far.
     var pollingJSON: JSONObject {
         var o = JSONObject()
         o.appendUnchecked("busyPollMicros", .number(Double(config.busyPollMicros)))
-        o.appendUnchecked("on", .bool(config.busyPollMicros > 0 && spin.score >= SpinPolicy.full / 2))
-        o.appendUnchecked("windows", .number(Double(polling.windows)))
-        o.appendUnchecked("idleCaught", .number(Double(polling.caught)))
-        o.appendUnchecked("idleMissed", .number(Double(polling.missed)))
+        o.appendUnchecked("on", .bool(config.busyPollMicros > 0 && spin.isOn))
+        o.appendUnchecked("windows", .number(Double(pollCounts.windows)))
+        o.appendUnchecked("idleCaught", .number(Double(pollCounts.caught)))
+        o.appendUnchecked("idleMissed", .number(Double(pollCounts.missed)))
         return o
     }
 

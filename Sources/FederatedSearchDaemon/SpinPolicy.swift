@@ -26,12 +26,15 @@ struct SpinPolicy: Equatable {
     private(set) var score = SpinPolicy.full
     private var sincePoll = 0
 
+    /// Whether polling is on: at least half of the recent idle windows caught a request.
+    var isOn: Bool { score >= Self.full / 2 }
+
     /// Called after each wake-up: whether to poll now. `searching`: a search is running off
     /// the loop; the loop polls for its answer only while polling is on, and the wake-up does
     /// not count toward the probe.
     mutating func shouldPoll(searching: Bool = false) -> Bool {
-        if searching { return score >= Self.full / 2 }
-        if score >= Self.full / 2 {
+        if searching { return isOn }
+        if isOn {
             sincePoll = 0
             return true
         }
