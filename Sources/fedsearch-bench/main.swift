@@ -189,21 +189,28 @@ func overSocket(_ queries: [QuerySet.Query], clients: Int) throws -> LatencySumm
 func fmt(_ v: Double) -> String { String(Int(v.rounded())) }
 
 var report: [(String, LatencySummary)] = []
+/// The daemon's CPU per request (µs, from its threads' schedstat) over every run of a set.
+var cpuPerRequest: [(String, Double)] = []
 for (label, queries) in [("single-index", singleQueries), ("all-index", multiQueries)] {
     _ = try inProcess(queries)  // warm-up
     _ = try overSocket(Array(queries.prefix(300)), clients: 1)
     report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
     for clients in [1, 4, 16] {
+        let before = KeystrokeBench.cpuMilliseconds(pid: daemon.processIdentifier)
         let med = LatencySummary.median(try (0..<runs).map { _ in try overSocket(queries, clients: clients) })
-        report.append(("\(label) socket, \(clients) client\(clients == 1 ? "" : "s")", med))
+        let ms = KeystrokeBench.cpuMilliseconds(pid: daemon.processIdentifier) - before
+        let name = "\(label) socket, \(clients) client\(clients == 1 ? "" : "s")"
+        report.append((name, med))
+        cpuPerRequest.append((name, ms * 1000 / Double(queries.count * runs)))
     }
 }
 
 print("fedsearch-bench: \(config.searchables.count) indices from \(configPath), \(queryCount) queries per set, medians of \(runs) runs")
-print("set                                   p50 µs    p99 µs    queries/s")
+print("set                                   p50 µs    p99 µs    queries/s   daemon CPU µs/request")
 for (label, s) in report {
     let pad = label.padding(toLength: 36, withPad: " ", startingAt: 0)
-    print("\(pad)  \(fmt(s.p50).leftPad(7))   \(fmt(s.p99).leftPad(7))   \(fmt(s.queriesPerSecond).leftPad(9))")
+    let cpu = cpuPerRequest.first { $0.0 == label }.map { fmt($0.1).leftPad(9) } ?? ""
+    print("\(pad)  \(fmt(s.p50).leftPad(7))   \(fmt(s.p99).leftPad(7))   \(fmt(s.queriesPerSecond).leftPad(9))   \(cpu)")
 }
 // Keystrokes: 20-letter typing sequences 5 ms apart, with and without a session.
 let typedWords = (titles.keys.sorted().flatMap { titles[$0]! }.flatMap { QuerySet.words($0) }.filter { $0.count >= 8 }.prefix(400))
