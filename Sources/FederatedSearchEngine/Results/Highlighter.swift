@@ -14,6 +14,9 @@ final class Highlighter {
     /// The tags as they appear inside a JSON string (a tag may hold quotes).
     let escapedPreTag: [UInt8]
     let escapedPostTag: [UInt8]
+    /// Reused by each highlighted leaf for its marks (one allocation per query, not per leaf).
+    private var scratchMarks: [(start: Int, end: Int)] = []
+    private var scratchFolded: [UInt8] = []
 
     init(analyzer: TextAnalyzer, matcher: HighlightMatcher, preTag: [UInt8], postTag: [UInt8], ellipsis: String) {
         self.analyzer = analyzer
@@ -164,7 +167,14 @@ final class Highlighter {
             out.append(contentsOf: Pieces.noMatchClose)
             return
         }
+        // The marks of this leaf, in a buffer the highlighter keeps for the whole query.
         var marks: [(start: Int, end: Int)] = []
+        swap(&marks, &scratchMarks)  // taken out, so it is uniquely referenced and reused in place
+        marks.removeAll(keepingCapacity: true)
+        defer { swap(&marks, &scratchMarks) }
+        var folded: [UInt8] = []  // a word lowercased, in the highlighter's buffer likewise
+        swap(&folded, &scratchFolded)
+        defer { swap(&folded, &scratchFolded) }
         var units: UInt64 = 0
         var fully = true, any = false
         var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
@@ -191,7 +201,8 @@ final class Highlighter {
                         c.count == length && zip(c, bytes[start..<i]).allSatisfy { $0 == Self.lowercased($1) }
                     })
                 {
-                    let folded = bytes[start..<i].map(Self.lowercased)
+                    folded.removeAll(keepingCapacity: true)
+                    for b in bytes[start..<i] { folded.append(Self.lowercased(b)) }
                     if let m = matcher.match(folded) {
                         units |= 1 << UInt64(m.unit)
                         let end = m.length >= length ? i : start &+ m.length

@@ -33,6 +33,7 @@ extension QueryExecutor {
         // Every attribute retrieved (the default): hits carry the stored documents.
         let retrievesAll = unretrievable.isEmpty
             && (p.attributesToRetrieve == nil || p.attributesToRetrieve == ["*"])
+        var terms: [ArraySlice<UInt8>] = []  // one attribute's candidate terms, reused
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
@@ -54,7 +55,8 @@ extension QueryExecutor {
                 highlight.append(UInt8(ascii: ":"))
                 if let candidates, let slot = slotOfName[path.name] {
                     if slotTerms == nil { slotTerms = candidates.terms(of: doc, lastPosition: &lastPosition) }
-                    let terms = slotTerms![slot].map { dictionary.term($0) }
+                    terms.removeAll(keepingCapacity: true)
+                    for id in slotTerms![slot] { terms.append(dictionary.term(id)) }
                     // A lone string's words are at positions 0, 1, ...: its scan can stop at the
                     // last candidate (word counts are capped at 65535: beyond, scan it whole).
                     var through: (last: Int, words: Int)? = nil
