@@ -27,6 +27,8 @@ enum QueryPlacement {
     /// corpus's 3 indices of ~45 µs each gain from it: ~240 -> ~184).
     static let spreadMinimumMs = 0.06
 
+    /// Whether the sources but the slowest (by recent mean latency) have work enough to be
+    /// worth handing to other threads (see ``spreadMinimumMs``).
     static func spreads(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
         guard sources.count > 1 else { return false }
         let means = sources.map { stats.meanLatency($0.name) }
