@@ -67,6 +67,23 @@ import Testing
         #expect(ids(try search(idx, "")) == ["c", "b", "a", "d"])
     }
 
+    /// Documents are numbered in custom ranking order (what lets the pruned scan stop early),
+    /// equal ones in their given order, each keeping its own objectID and attributes.
+    @Test func documentsAreNumberedInCustomRankingOrder() throws {
+        let idx = try makeIndex(#"{"customRanking": ["desc(popularity)"]}"#, """
+            {"objectID": "a", "title": "lamp", "popularity": 1}
+            {"objectID": "b", "title": "lamp", "popularity": 9}
+            {"objectID": "c", "title": "lamp"}
+            {"objectID": "d", "title": "lamp", "popularity": 9}
+            {"objectID": "e", "title": "lamp", "popularity": 4}
+            """)
+        let s = idx.snapshot
+        #expect(s.objectIDs == ["b", "d", "e", "a", "c"])
+        #expect(zip(s.customOrdinal, s.customOrdinal.dropFirst()).allSatisfy { $0 <= $1 })
+        for (d, id) in s.objectIDs.enumerated() { #expect(s.documents[d]["objectID"] == .string(id)) }
+        #expect(ids(try search(idx, "lamp")) == ["b", "d", "e", "a", "c"])
+    }
+
     /// bm25: as a rule, a document where the word is more frequent (and the text shorter) first.
     @Test func bm25Rule() throws {
         let idx = try makeIndex(#"{"ranking": ["bm25"]}"#, """
