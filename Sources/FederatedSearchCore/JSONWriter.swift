@@ -49,6 +49,17 @@ public enum JSONWriter {
         }
     }
 
+    /// Appends `,"key":value` for each member of `object` but the one named `except`: the
+    /// members of an object whose braces (and first members) the caller writes itself.
+    public static func writeMembers(of object: JSONObject, except: String? = nil, into out: inout [UInt8]) {
+        for e in object.entries where e.key != except {
+            out.append(UInt8(ascii: ","))
+            writeString(e.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(e.value, into: &out)
+        }
+    }
+
     /// Appends a number; integral values within 2^53 have no fraction, non-finite ones become null.
     public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
         guard n.isFinite else {

@@ -20,9 +20,7 @@ public enum FrameWriter {
         if let encoded = hit.encodedAttributes {
             out.append(contentsOf: encoded)
         } else {
-            for e in hit.attributes.entries where e.key != "objectID" {
-                member(e.key, e.value, into: &out)
-            }
+            JSONWriter.writeMembers(of: hit.attributes, except: "objectID", into: &out)
         }
         if let encoded = hit.encodedHighlightResult {
             out.append(contentsOf: #","_highlightResult":"#.utf8)
@@ -69,7 +67,7 @@ public enum FrameWriter {
         var rest = results
         rest.hits = []
         guard case .object(let tail) = rest.json() else { return (out, hits) }
-        for e in tail.entries where e.key != "hits" { member(e.key, e.value, into: &out) }
+        JSONWriter.writeMembers(of: tail, except: "hits", into: &out)
         out.append(contentsOf: "}}\n".utf8)
         return (out, hits)
     }
@@ -111,7 +109,7 @@ public enum FrameWriter {
         }
         out.append(contentsOf: #"],"nbHits":"#.utf8)
         JSONWriter.writeNumber(Double(nbHits), into: &out)
-        for e in extra.entries { member(e.key, e.value, into: &out) }
+        JSONWriter.writeMembers(of: extra, into: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
     }

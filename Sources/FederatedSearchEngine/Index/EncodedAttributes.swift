@@ -28,12 +28,7 @@ final class EncodedAttributes: Sendable {
     static func encode(_ document: JSONObject) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        for e in document.entries where e.key != "objectID" {
-            out.append(UInt8(ascii: ","))
-            JSONWriter.writeString(e.key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONWriter.write(e.value, into: &out)
-        }
+        JSONWriter.writeMembers(of: document, except: "objectID", into: &out)
         return out
     }
 }
