@@ -66,12 +66,18 @@ final class Connection {
             return
         }
         let input = bufferevent_get_input(bev)
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         // While its lines must wait (see `linesMustWait`), the rest stays in libevent's buffer.
         while bufferEvent != nil, !linesMustWait, evbuffer_get_length(input) > 0 {
-            let n = chunk.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            for event in framer.feed(chunk[0..<Int(n)]) { handle(event) }
+            // The framer reads libevent's first chunk in place (no copy into a buffer of our
+            // own). Safe: the chunk belongs to `input` and nothing touches `input` while the
+            // framer copies from it; it is drained before any line is handled (handling may
+            // close the connection and free the buffer).
+            var chunk = iovec()  // evbuffer_iovec is the native iovec on Linux
+            guard evbuffer_peek(input, -1, nil, &chunk, 1) > 0, let base = chunk.iov_base, chunk.iov_len > 0 else { break }
+            let n = min(chunk.iov_len, 16 * 1024)
+            let events = framer.feed(UnsafeRawBufferPointer(start: base, count: n))
+            evbuffer_drain(input, n)
+            for event in events { handle(event) }
         }
     }
 
@@ -210,10 +216,22 @@ final class Connection {
         // load they run one after another, which costs no thread hand-off.
         let spread = loop.runningSearchCount == 0 && QueryPlacement.spreads(sources, stats: stats)
         let inline: FanOut.InlineMode = !onLoop ? .parallel : spread ? .spread(keep: 0) : .sequential
+        // A search that runs whole on the loop thread, one source after another, hands its
+        // frames to the connection directly, so a source's results go to the socket while the
+        // next source runs (the client wakes up meanwhile) instead of with the last frame.
+        // Any other search sends from other threads, through the inbox, which keeps its frames
+        // in order.
+        let direct = onLoop && !spread ? LoopBound(loop) : nil
         let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
                 id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline
-            ) { line in inbox.post(.frame(connection: connection, key: key, bytes: line)) }
+            ) { line, more in
+                if let loop = direct?.onLoopThread {
+                    loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
+                } else {
+                    inbox.post(.frame(connection: connection, key: key, bytes: line))
+                }
+            }
             // One message for the last frame and the end, so the id is free exactly when the
             // client can see `done` (a client may reuse it at once).
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))

@@ -150,6 +150,16 @@ final class EventLoop {
         connectionsToFlush.append(connection)
     }
 
+    /// A frame of a search running on the loop thread, handed over by its task at once (see
+    /// ``LoopBound``). Unless more frames follow at once, it is sent now when this search is
+    /// the only one running: the client starts waking up while the search goes on. With other
+    /// searches running it waits for the end of the turn, to go out with theirs in one `send`.
+    func deliverNow(connection id: UInt64, key: UInt64, bytes: [UInt8], moreSoon: Bool) {
+        guard let connection = connections[id] else { return }
+        connection.deliver(key: key, bytes: bytes)
+        if !moreSoon && runningSearchCount == 1 { connection.flushOutbox() }
+    }
+
     fileprivate func flushConnections() {
         let list = connectionsToFlush
         connectionsToFlush = []

@@ -40,9 +40,12 @@ enum SearchExecutor {
 
     /// Fans the query out, sends every frame of the reply but the last, and returns the
     /// last (`done`), so the caller can hand it over together with the request's end.
+    ///
+    /// `send` gets each frame's line, and whether other frames follow at once (the merged
+    /// frame, which `done` follows) or only when more sources answer (a source's frame).
     static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        inline: FanOut.InlineMode = .sequential, send: @escaping @Sendable ([UInt8]) -> Void
+        inline: FanOut.InlineMode = .sequential, send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
     ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
@@ -80,14 +83,14 @@ enum SearchExecutor {
                 if results.index.isEmpty { results.index = completion.name }
                 let (line, hits) = FrameWriter.results(id: id, index: completion.name, results: results)
                 encoded.set(askedPositions[completion.position], hits)
-                send(line)
+                send(line, false)
             case .failed(let error):
-                send(Frame.error(id: id, index: completion.name, error: error).line())
+                send(Frame.error(id: id, index: completion.name, error: error).line(), false)
             case .timedOut:
                 let ms = source.timeout.components
                 let limit = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
                 send(Frame.error(id: id, index: completion.name, error: SearchError(
-                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")).line())
+                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")).line(), false)
             case .cancelled:
                 break
             }
@@ -108,7 +111,7 @@ enum SearchExecutor {
         let status: DoneStatus =
             cancelled ? .cancelled : okCount == named.count ? .ok : okCount == 0 ? .failed : .partial
         if !cancelled, plan.options.strategy != .grouped {
-            send(mergedFrame(id: id, sources: sources, outcomes: outcomes, encoded: encoded.all(), plan: plan))
+            send(mergedFrame(id: id, sources: sources, outcomes: outcomes, encoded: encoded.all(), plan: plan), true)
         }
         stats.recordRequest(failed: status != .ok)
         let elapsed = (clock.now - start).components

@@ -28,6 +28,11 @@ public enum FederatedMerge {
     /// empty for `grouped`.
     public static func merge(_ sources: [SourceHits], options: MergeOptions) -> [MergedEntry] {
         guard options.strategy != .grouped, options.limit > 0 else { return [] }
+        if sources.count == 1, options.strategy != .rrf, options.distinctKey == nil,
+            options.minPerIndex.isEmpty, options.maxPerIndex.isEmpty
+        {
+            return single(sources[0], options: options)
+        }
         let window = options.limit
         let minimum = sources.map { min(options.minPerIndex.value(for: $0.name) ?? 0, window) }
         var filter = MergeFilter(sources, options: options)
@@ -46,6 +51,20 @@ public enum FederatedMerge {
         }
         guard options.offset < merged.count else { return [] }
         return merged[options.offset..<min(merged.count, options.fetchDepth)].map(\.entry)
+    }
+
+    /// One source under `score` or `interleave` with no quota and no `distinctKey`: the full
+    /// order is the source's own, so the page is a slice of it (what the general path gives,
+    /// without a candidate per hit).
+    private static func single(_ source: SourceHits, options: MergeOptions) -> [MergedEntry] {
+        let end = min(source.hits.count, options.fetchDepth)
+        guard options.offset < end else { return [] }
+        return (options.offset..<end).map { rank in
+            let hit = source.hits[rank]
+            return MergedEntry(
+                name: source.name, sourcePosition: source.position, rank: rank,
+                weightedScore: hit.rankingScore * source.weight, hit: hit)
+        }
     }
 
     /// Whether `a` goes before `b`: higher `weightedScore` first, then the earlier source in

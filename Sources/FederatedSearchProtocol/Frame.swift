@@ -147,6 +147,9 @@ public enum Frame: Sendable, Equatable {
 
     /// The frame as one NDJSON line, newline included.
     public func line() -> [UInt8] {
+        if case .done(let id, let status, let sources, let ms) = self {
+            return FrameWriter.done(id: id, status: status, sources: sources, ms: ms)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(512)
         JSONWriter.write(json(), into: &out)

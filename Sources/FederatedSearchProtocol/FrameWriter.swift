@@ -7,6 +7,10 @@ public enum FrameWriter {
     /// A hit's JSON without its closing brace, so `_index` can be appended for the merge.
     public struct EncodedHit: Sendable {
         public let open: [UInt8]
+        /// The hit's `_rankingScore`, and where its text is in `open` (the merge's
+        /// `weightedScore` is often the same number: its text is copied, not formatted again).
+        public let rankingScore: Double
+        let scoreText: Range<Int>
     }
 
     /// Encodes one hit as `Hit.json()` would, minus the final `}`.
@@ -15,7 +19,7 @@ public enum FrameWriter {
         // Room for the parts already encoded, so the hit is written without growing.
         out.reserveCapacity(
             96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 256) + (hit.encodedHighlightResult?.count ?? 256))
-        out.append(contentsOf: #"{"objectID":"#.utf8)
+        out.append(contentsOf: Pieces.objectID)
         JSONWriter.writeString(hit.objectID, into: &out)
         if let encoded = hit.encodedAttributes {
             out.append(contentsOf: encoded)
@@ -23,15 +27,17 @@ public enum FrameWriter {
             JSONWriter.writeMembers(of: hit.attributes, except: "objectID", into: &out)
         }
         if let encoded = hit.encodedHighlightResult {
-            out.append(contentsOf: #","_highlightResult":"#.utf8)
+            out.append(contentsOf: Pieces.highlightResult)
             out.append(contentsOf: encoded)
         } else if let h = hit.highlightResult {
             member("_highlightResult", .object(h), into: &out)
         }
         if let s = hit.snippetResult { member("_snippetResult", .object(s), into: &out) }
         if let r = hit.rankingInfo { member("_rankingInfo", .object(r), into: &out) }
-        member("_rankingScore", .number(hit.rankingScore), into: &out)
-        return EncodedHit(open: out)
+        out.append(contentsOf: Pieces.rankingScore)
+        let scoreStart = out.count
+        JSONWriter.writeNumber(hit.rankingScore, into: &out)
+        return EncodedHit(open: out, rankingScore: hit.rankingScore, scoreText: scoreStart..<out.count)
     }
 
     private static func member(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
@@ -41,11 +47,12 @@ public enum FrameWriter {
         JSONWriter.write(value, into: &out)
     }
 
-    private static func header(id: String?, type: String, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":"#.utf8)
-        if let id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: "null".utf8) }
-        out.append(contentsOf: #","type":"#.utf8)
-        JSONWriter.writeString(type, into: &out)
+    /// `{"id":ID,"type":` and the type (given as its JSON text).
+    private static func header(id: String?, type: [UInt8], into out: inout [UInt8]) {
+        out.append(contentsOf: Pieces.id)
+        if let id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: Pieces.null) }
+        out.append(contentsOf: Pieces.type)
+        out.append(contentsOf: type)
     }
 
     /// The `results` frame line, and each hit's encoding for the merge.
@@ -53,10 +60,10 @@ public enum FrameWriter {
         let hits = results.hits.map(encode)
         var out: [UInt8] = []
         out.reserveCapacity(hits.reduce(512) { $0 + $1.open.count + 2 })
-        header(id: id, type: "results", into: &out)
-        out.append(contentsOf: #","index":"#.utf8)
+        header(id: id, type: Pieces.resultsType, into: &out)
+        out.append(contentsOf: Pieces.index)
         JSONWriter.writeString(index, into: &out)
-        out.append(contentsOf: #","results":{"hits":["#.utf8)
+        out.append(contentsOf: Pieces.resultsHits)
         for (i, h) in hits.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: h.open)
@@ -68,7 +75,7 @@ public enum FrameWriter {
         rest.hits = []
         guard case .object(let tail) = rest.json() else { return (out, hits) }
         JSONWriter.writeMembers(of: tail, except: "hits", into: &out)
-        out.append(contentsOf: "}}\n".utf8)
+        out.append(contentsOf: Pieces.closeResults)
         return (out, hits)
     }
 
@@ -92,25 +99,109 @@ public enum FrameWriter {
     public static func merged(id: String?, hits: [MergedHitBytes], nbHits: Int, extra: JSONObject = [:]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.open.count + 2 * $1.index.utf8.count + 80 })
-        header(id: id, type: "merged", into: &out)
-        out.append(contentsOf: #","hits":["#.utf8)
+        header(id: id, type: Pieces.mergedType, into: &out)
+        out.append(contentsOf: Pieces.hits)
         for (i, h) in hits.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: h.hit.open)
-            out.append(contentsOf: #","_index":"#.utf8)
+            out.append(contentsOf: Pieces.indexMember)
             JSONWriter.writeString(h.index, into: &out)
-            out.append(contentsOf: #","_federation":{"index":"#.utf8)
+            out.append(contentsOf: Pieces.federationIndex)
             JSONWriter.writeString(h.index, into: &out)
-            out.append(contentsOf: #","rank":"#.utf8)
+            out.append(contentsOf: Pieces.rank)
             JSONWriter.writeNumber(Double(h.rank), into: &out)
-            out.append(contentsOf: #","weightedScore":"#.utf8)
-            JSONWriter.writeNumber(h.weightedScore, into: &out)
-            out.append(contentsOf: "}}".utf8)
+            out.append(contentsOf: Pieces.weightedScore)
+            if h.weightedScore == h.hit.rankingScore {
+                out.append(contentsOf: h.hit.open[h.hit.scoreText])
+            } else {
+                JSONWriter.writeNumber(h.weightedScore, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+            out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: #"],"nbHits":"#.utf8)
+        out.append(contentsOf: Pieces.nbHits)
         JSONWriter.writeNumber(Double(nbHits), into: &out)
         JSONWriter.writeMembers(of: extra, into: &out)
-        out.append(contentsOf: "}\n".utf8)
+        out.append(UInt8(ascii: "}"))
+        out.append(0x0A)
         return out
+    }
+
+    /// The `done` frame line (the text `Frame.done(...).line()` has), written directly: every
+    /// search ends with one.
+    public static func done(
+        id: String?, status: DoneStatus, sources: [(name: String, report: SourceReport)], ms: Double
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(96 + 64 * sources.count)
+        header(id: id, type: Pieces.doneType, into: &out)
+        out.append(contentsOf: Pieces.status)
+        JSONWriter.writeString(status.rawValue, into: &out)
+        out.append(contentsOf: Pieces.sources)
+        for (i, source) in sources.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(source.name, into: &out)
+            out.append(UInt8(ascii: ":"))
+            source.report.write(into: &out)
+        }
+        out.append(contentsOf: Pieces.ms)
+        writeMilliseconds(ms, into: &out)
+        out.append(UInt8(ascii: "}"))
+        out.append(0x0A)
+        return out
+    }
+
+    /// Milliseconds as `Frame.roundMs` rounds them and `JSONWriter.writeNumber` writes them:
+    /// whole microseconds below 10^9 ms are written from their integer (the shortest text of
+    /// such a value is its decimal with at most three fraction digits), the rest as usual.
+    static func writeMilliseconds(_ ms: Double, into out: inout [UInt8]) {
+        let rounded = Frame.roundMs(ms)
+        let micros = (rounded * 1000).rounded()
+        guard rounded > 0, rounded < 1e9, micros / 1000 == rounded else {
+            JSONWriter.writeNumber(rounded, into: &out)
+            return
+        }
+        let whole = Int(micros) / 1000, fraction = Int(micros) % 1000
+        JSONWriter.writeNumber(Double(whole), into: &out)
+        guard fraction > 0 else { return }
+        out.append(UInt8(ascii: "."))
+        var digits = fraction, width = 3
+        while digits % 10 == 0 {
+            digits /= 10
+            width -= 1
+        }
+        // The fraction's digits, zero-padded on the left to its width.
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(digits / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// The fixed parts of frames, as bytes (appending an array is one copy; a string
+    /// literal's UTF-8 view goes through the generic sequence path).
+    private enum Pieces {
+        static let id = Array(#"{"id":"#.utf8)
+        static let null = Array("null".utf8)
+        static let type = Array(#","type":"#.utf8)
+        static let resultsType = Array(#""results""#.utf8)
+        static let mergedType = Array(#""merged""#.utf8)
+        static let doneType = Array(#""done""#.utf8)
+        static let index = Array(#","index":"#.utf8)
+        static let resultsHits = Array(#","results":{"hits":["#.utf8)
+        static let closeResults = Array("}}\n".utf8)
+        static let objectID = Array(#"{"objectID":"#.utf8)
+        static let highlightResult = Array(#","_highlightResult":"#.utf8)
+        static let rankingScore = Array(#","_rankingScore":"#.utf8)
+        static let hits = Array(#","hits":["#.utf8)
+        static let indexMember = Array(#","_index":"#.utf8)
+        static let federationIndex = Array(#","_federation":{"index":"#.utf8)
+        static let rank = Array(#","rank":"#.utf8)
+        static let weightedScore = Array(#","weightedScore":"#.utf8)
+        static let nbHits = Array(#"],"nbHits":"#.utf8)
+        static let status = Array(#","status":"#.utf8)
+        static let sources = Array(#","sources":{"#.utf8)
+        static let ms = Array(#"},"ms":"#.utf8)
     }
 }

@@ -27,6 +27,27 @@ public struct SourceReport: Sendable, Equatable {
         self.suspendedForMs = suspendedForMs
     }
 
+    /// Writes ``json()``'s text.
+    func write(into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"status":"#.utf8)
+        JSONWriter.writeString(status.rawValue, into: &out)
+        out.append(contentsOf: #","ms":"#.utf8)
+        FrameWriter.writeMilliseconds(ms, into: &out)
+        if let nbHits {
+            out.append(contentsOf: #","nbHits":"#.utf8)
+            JSONWriter.writeNumber(Double(nbHits), into: &out)
+        }
+        if let errorCode {
+            out.append(contentsOf: #","code":"#.utf8)
+            JSONWriter.writeString(errorCode.rawValue, into: &out)
+        }
+        if let suspendedForMs {
+            out.append(contentsOf: #","suspendedForMs":"#.utf8)
+            FrameWriter.writeMilliseconds(suspendedForMs, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     func json() -> JSONValue {
         var o = JSONObject()
         o.appendUnchecked("status", .string(status.rawValue))

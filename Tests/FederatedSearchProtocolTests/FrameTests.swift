@@ -56,6 +56,27 @@ struct FrameWriterTests {
             id: "q", hits: hits.map { FrameWriter.MergedHitBytes(index: "movies", rank: 0, weightedScore: 0.75, hit: $0) },
             nbHits: 1)
         #expect(merged == FrameTests.frames[3].line())
+        // A weighted score other than the hit's own is written as a number of its own.
+        let weighted = MergedResults(hits: [MergedHit(index: "movies", hit: FrameTests.hit, rank: 2, weightedScore: 1.125)], nbHits: 4)
+        let direct = FrameWriter.merged(
+            id: "q", hits: hits.map { FrameWriter.MergedHitBytes(index: "movies", rank: 2, weightedScore: 1.125, hit: $0) },
+            nbHits: 4)
+        #expect(direct == Frame.merged(id: "q", results: weighted).line())
+        #expect(String(decoding: direct, as: UTF8.self).contains(#""rank":2,"weightedScore":1.125}"#))
+    }
+
+    /// `done` frames are written directly; the text is the tree's, for every kind of
+    /// source report and for durations that round to whole, fractional, tiny and huge values.
+    @Test(arguments: [0, 0.0004, 0.0005, 0.001, 0.0106, 0.425, 1, 1.5, 12.3456789, 100.1, 999.9996, 123_456.789, 2e9 + 0.5, 1e300])
+    func doneMatchesTheTreeEncoding(ms: Double) {
+        let frame = Frame.done(id: ms == 0 ? nil : "q\"1", status: .partial, sources: [
+            ("movies", SourceReport(status: .ok, ms: ms, nbHits: 12)),
+            ("products", SourceReport(status: .timeout, ms: ms * 3, errorCode: .timeout)),
+            ("flaky", SourceReport(status: .skipped, ms: 0, errorCode: .suspended, suspendedForMs: ms + 0.25)),
+        ], ms: ms)
+        var tree = JSONWriter.bytes(frame.json())
+        tree.append(0x0A)
+        #expect(frame.line() == tree)
     }
 
     /// A hit handed over as a stored document with its attributes and highlights already
