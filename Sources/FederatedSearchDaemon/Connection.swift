@@ -222,9 +222,11 @@ final class Connection {
         // Any other search sends from other threads, through the inbox, which keeps its frames
         // in order.
         let direct = onLoop && !spread ? LoopBound(loop) : nil
+        let spreadExecutor = loop.spreadExecutor
         let task = Task(executorPreference: executor) {
             let done = await SearchExecutor.run(
-                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline
+                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline,
+                spreadExecutor: spreadExecutor
             ) { line, more in
                 if let loop = direct?.onLoopThread {
                     loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)

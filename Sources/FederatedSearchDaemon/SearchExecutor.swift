@@ -45,7 +45,8 @@ enum SearchExecutor {
     /// frame, which `done` follows) or only when more sources answer (a source's frame).
     static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        inline: FanOut.InlineMode = .sequential, send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+        inline: FanOut.InlineMode = .sequential, spreadExecutor: (any TaskExecutor)? = nil,
+        send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
     ) async -> Frame {
         let clock = ContinuousClock()
         let start = clock.now
@@ -74,7 +75,7 @@ enum SearchExecutor {
             let slowest = asked.indices.max { stats.meanLatency(asked[$0].name) < stats.meanLatency(asked[$1].name) }
             mode = slowest.map { .spread(keep: $0) } ?? .sequential
         }
-        let completions = await FanOut.run(asked, inline: mode) { completion in
+        let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor) { completion in
             let source = asked[completion.position]
             stats.recordSource(completion.name, ms: completion.milliseconds)
             health.record(source.index, outcome: completion.outcome, now: clock.now)

@@ -30,8 +30,11 @@ public enum FanOut {
         case spread(keep: Int)
     }
 
+    /// Runs the sources; a spread's child tasks run on `spreadExecutor` (default: the global
+    /// concurrent executor).
     public static func run(
-        _ sources: [FederatedSource], inline mode: InlineMode = .sequential, onCompletion: @Sendable (SourceCompletion) -> Void
+        _ sources: [FederatedSource], inline mode: InlineMode = .sequential, spreadExecutor: (any TaskExecutor)? = nil,
+        onCompletion: @Sendable (SourceCompletion) -> Void
     ) async -> [SourceCompletion] {
         let clock = ContinuousClock()
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
@@ -69,7 +72,7 @@ public enum FanOut {
             for position in remote {
                 let source = sources[position]
                 if let shared, source.searchable is any InlineSearchable {
-                    group.addTask(executorPreference: globalConcurrentExecutor) {
+                    group.addTask(executorPreference: spreadExecutor ?? globalConcurrentExecutor) {
                         shared.take().map { runInline(sources[$0], position: $0, clock: clock) }
                     }
                 } else if source.searchable is any InlineSearchable {

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The threads that run the sources a spread fan-out hands off (see `FanOut.InlineMode.spread`):
+/// one per core beyond the loop's, which after each job keep looking for the next one for a
+/// while before they sleep.
+///
+/// A spread hands sources to other threads while the loop runs the slowest itself; if those
+/// threads sleep, each hand-off first wakes one, which costs as much as a small search on
+/// these virtual machines (25-35 µs: an inter-processor interrupt and a halted vCPU resuming),
+/// and the global executor's threads always sleep when idle. These threads poll instead while
+/// polling pays off, with the loop's rule (``SpinPolicy``): the windows that caught a job
+/// keep it on, those that did not turn it off, and one idle wake-up in 16 probes. Keystrokes
+/// spaced out therefore cost no polling, while a client that waits for each answer finds the
+/// thread awake. A polling thread yields its core at each look, so a client thread woken on
+/// that core runs at once.
+final class SpreadExecutor: TaskExecutor, Sendable {
+    private struct Queue {
+        var jobs: [UnownedJob] = []
+        var head = 0
+        mutating func pop() -> UnownedJob? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    private let queue = Mutex(Queue())
+    /// Jobs queued and not yet taken (read without the lock by polling threads).
+    private let pending = Atomic<Int>(0)
+    /// Threads asleep or about to sleep on `wakeUp`.
+    private let sleepers = Atomic<Int>(0)
+    private let wakeUp = DispatchSemaphore(value: 0)
+    /// How long a thread polls after its last job before it sleeps.
+    private let window: Duration
+    /// The window as a multiple of `busyPollMicros`: the loop's window starts again at each
+    /// event, while a spread thread's spans the whole time until the next spread request.
+    static let windowFactor = 3
+    /// Polling windows taken, and those that caught a job (`stats.polling.spread`).
+    private let counts = Mutex((windows: 0, caught: 0))
+
+    /// Starts `threads` threads that poll up to `window` for the next job once polling pays.
+    init(threads: Int, window: Duration) {
+        self.window = window
+        for _ in 0..<threads { Thread { [self] in work() }.start() }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        queue.withLock { $0.jobs.append(unowned) }
+        pending.add(1, ordering: .sequentiallyConsistent)
+        // Sequentially consistent with the sleeper's own store then check: either it sees this
+        // job before sleeping, or this post sees it sleeping and wakes it.
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 { wakeUp.signal() }
+    }
+
+    /// Jobs run so far.
+    private let jobsRun = Atomic<Int>(0)
+
+    /// Polling windows taken so far, and those that caught a job.
+    var pollCounts: (windows: Int, caught: Int) { counts.withLock { $0 } }
+
+    /// How many jobs the threads have run.
+    var jobCount: Int { jobsRun.load(ordering: .relaxed) }
+
+    private func take() -> UnownedJob? {
+        guard pending.load(ordering: .sequentiallyConsistent) > 0 else { return nil }
+        guard let job = queue.withLock({ $0.pop() }) else { return nil }
+        pending.subtract(1, ordering: .sequentiallyConsistent)
+        return job
+    }
+
+    /// A thread's life: run jobs; when none is left, poll for the next one while the policy
+    /// says it pays, else sleep until one is posted.
+    private func work() {
+        var policy = SpinPolicy()
+        let clock = ContinuousClock()
+        while true {
+            if let job = take() {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+                jobsRun.add(1, ordering: .relaxed)
+                continue
+            }
+            if window > .zero, policy.shouldPoll() {
+                let until = clock.now + window
+                var caught = false
+                while clock.now < until {
+                    if pending.load(ordering: .relaxed) > 0 {
+                        caught = true
+                        break
+                    }
+                    sched_yield()
+                }
+                counts.withLock {
+                    $0.windows += 1
+                    if caught { $0.caught += 1 }
+                }
+                if caught {
+                    policy.caught()
+                    continue
+                }
+                policy.missed()
+            }
+            sleepers.add(1, ordering: .sequentiallyConsistent)
+            if pending.load(ordering: .sequentiallyConsistent) == 0 { wakeUp.wait() }
+            sleepers.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+}
