@@ -4,7 +4,8 @@ import Synchronization
 /// Sends one query to several sources concurrently, in one task group.
 ///
 /// Each source runs under its own deadline; `onCompletion` is called as each source ends, in
-/// completion order, so the caller can stream its frame at once. Returns every completion in
+/// completion order, so the caller can stream its frame at once, and always on the calling
+/// task (never on a child task's thread). Returns every completion in
 /// source order once all have ended. Cancelling the calling task cancels every source.
 ///
 /// Sources that do I/O run as child tasks, each racing its deadline. ``InlineSearchable``
