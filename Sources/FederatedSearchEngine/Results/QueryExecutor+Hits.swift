@@ -34,6 +34,11 @@ extension QueryExecutor {
         let retrievesAll = unretrievable.isEmpty
             && (p.attributesToRetrieve == nil || p.attributesToRetrieve == ["*"])
         var terms: [ArraySlice<UInt8>] = []  // one attribute's candidate terms, reused
+        // What each highlighted attribute needs, worked out once per query rather than per
+        // hit (hashing its name for the slot and the unretrievable set, writing its key):
+        // unless `*` lists each document's own keys.
+        let plan: [HighlightedAttribute]? = highlightPaths.contains { $0.name == "*" } ? nil
+            : highlightPaths.map { HighlightedAttribute($0, slot: slotOfName[$0.name], skip: unretrievable.contains($0.name)) }
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
@@ -46,14 +51,15 @@ extension QueryExecutor {
             highlight.append(UInt8(ascii: "{"))
             var slotTerms: [[Int]]? = nil
             var lastPosition: [Int] = []
-            for path in expand(highlightPaths, document) {
-                if unretrievable.contains(path.name) { continue }
-                guard let v = path.value(in: document) else { continue }
+            for attribute in plan ?? expand(highlightPaths, document).map({
+                HighlightedAttribute($0, slot: slotOfName[$0.name], skip: unretrievable.contains($0.name))
+            }) {
+                if attribute.skip { continue }
+                guard let v = attribute.path.value(in: document) else { continue }
                 let mark = highlight.count
                 if mark > 1 { highlight.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(path.name, into: &highlight)
-                highlight.append(UInt8(ascii: ":"))
-                if let candidates, let slot = slotOfName[path.name] {
+                highlight.append(contentsOf: attribute.key)
+                if let candidates, let slot = attribute.slot {
                     if slotTerms == nil { slotTerms = candidates.terms(of: doc, lastPosition: &lastPosition) }
                     terms.removeAll(keepingCapacity: true)
                     for id in slotTerms![slot] { terms.append(dictionary.term(id)) }
@@ -95,6 +101,25 @@ extension QueryExecutor {
                 objectID: index.objectIDs[Int(doc)], attributes: retrieve(document, unretrievable: unretrievable),
                 encodedHighlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
                 rankingScore: score, rankingInfo: info)
+        }
+    }
+
+    /// An attribute to highlight: its path, its key as JSON (`"name":`), its text slot when it
+    /// is searchable, and whether it is unretrievable (then it is left out).
+    struct HighlightedAttribute {
+        let path: AttributePath
+        let key: [UInt8]
+        let slot: Int?
+        let skip: Bool
+
+        init(_ path: AttributePath, slot: Int?, skip: Bool) {
+            self.path = path
+            var key: [UInt8] = []
+            JSONWriter.writeString(path.name, into: &key)
+            key.append(UInt8(ascii: ":"))
+            self.key = key
+            self.slot = slot
+            self.skip = skip
         }
     }
 
