@@ -36,6 +36,13 @@ import Testing
         #expect(all.hits[0].attributes.keys == ["title", "n"])
         let minus = try search(idx, "number 7", #"{"attributesToRetrieve": ["*", "-n"]}"#)
         #expect(minus.hits[0].attributes.keys == ["title"])
+        // Nor is an unretrievable attribute highlighted, even when asked for (or through `*`).
+        #expect(all.hits[0].highlightResult?["secret"] == nil)
+        for asked in [#"["secret", "title"]"#, #"["*"]"#] {
+            let h = try search(idx, "number 7", #"{"attributesToHighlight": \#(asked)}"#).hits[0].highlightResult
+            #expect(h?["secret"] == nil)
+            #expect(h?["title"]?.objectValue?["matchLevel"] == "full")
+        }
         #expect(r.index == "items" && r.query == "number 7")
         let sent = try SearchParameters.decode(json(#"{"attributesToRetrieve": ["title"], "hitsPerPage": 1}"#).objectValue!)
         #expect(r.params == sent.encodedForResponse(query: "number 7"))
