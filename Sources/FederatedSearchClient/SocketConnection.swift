@@ -85,7 +85,13 @@ public final class SocketConnection {
                 return line
             }
             scanned = buffer.count
-            if busyPoll > .zero, try pollBriefly() { continue }
+            if busyPoll > .zero {
+                switch try pollBriefly() {
+                case true?: continue
+                case nil: return nil
+                case false?: break
+                }
+            }
             // Waiting in poll(2) for input only, not in recv(2): a blocked recv is also woken
             // each time the daemon frees a request it read (write space, which this side never
             // waits for), and on a VM that spurious wake-up is an inter-processor interrupt
@@ -108,10 +114,10 @@ public final class SocketConnection {
         }
     }
 
-    /// Asks the socket for input without sleeping until some arrives or `busyPoll` passes;
-    /// whether some was appended to `buffer` (end of stream and errors are left to the
-    /// sleeping read, which reports them).
-    private func pollBriefly() throws -> Bool {
+    /// Asks the socket for input without sleeping until some arrives or `busyPoll` passes:
+    /// true when some was appended to `buffer`, false when none came, nil at end of stream;
+    /// an error (a reset connection) is thrown as the sleeping read would.
+    private func pollBriefly() throws -> Bool? {
         let clock = ContinuousClock()
         let until = clock.now.advanced(by: busyPoll)
         repeat {
@@ -120,7 +126,10 @@ public final class SocketConnection {
                 buffer.append(contentsOf: chunk[0..<n])
                 return true
             }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return false }
+            if n == 0 { return nil }
+            if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                throw ConnectionError(description: "recv: \(String(cString: strerror(errno)))")
+            }
         } while clock.now < until
         return false
     }

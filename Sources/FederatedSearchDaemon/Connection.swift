@@ -15,7 +15,7 @@ final class Connection {
     private var framer: LineFramer
     var machine = ConnectionStateMachine()
     /// Searches running for this connection, by request key.
-    private var tasks: [UInt64: RunningSearch] = [:]
+    private(set) var tasks: [UInt64: RunningSearch] = [:]
     /// Answers still to come from work off the loop (write batches, decoding a big line).
     var awaitedReplies = 0
     /// Lines that arrived while the connection's lines had to wait (a big line being decoded
@@ -364,15 +364,18 @@ final class Connection {
         updateReading()
         bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
         // With answers still in the outbox, its flush lingers once everything is written;
-        // with answers still to come from off the loop, the last of them does.
-        if outbox.isEmpty, isQuiet, evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
+        // with answers still to come (searches running, replies from off the loop), the flush
+        // of the last of them does.
+        if outbox.isEmpty, isQuiet, tasks.isEmpty, evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
     }
 
     /// The output buffer drained (to the low watermark).
     func wrote() {
         if closeWhenFlushed {
-            // Answers still to come from off the loop (write batches) are not given up.
-            if isQuiet { linger() }
+            // Answers still to come are not given up: write batches from off the loop, and the
+            // frames of searches still running (a search on the loop sends a source's frame
+            // before its last ones).
+            if isQuiet && tasks.isEmpty { linger() }
         } else if throttled {
             throttled = false
             updateReading()

@@ -63,11 +63,13 @@ final class EventLoop {
         flushEvent = flush
         inbox = Inbox(wakeEvent: wake)
         executor = LoopExecutor(inbox: inbox)
-        // A thread per core beyond the loop's for spread fan-outs, polling as the loop does (with
-        // polling off, or a single core, spreads use the global executor's threads).
+        // A thread per core beyond the loop's (a few at most) for spread fan-outs, polling as the
+        // loop does (with polling off, or a single core, spreads use the global executor's).
         let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         spreadExecutor = config.busyPollMicros > 0 && cores > 1
-            ? SpreadExecutor(threads: cores - 1, window: .microseconds(SpreadExecutor.windowFactor * config.busyPollMicros))
+            ? SpreadExecutor(
+                threads: min(cores - 1, SpreadExecutor.maxThreads),
+                window: .microseconds(SpreadExecutor.windowFactor * config.busyPollMicros))
             : nil
         try installSignals()
     }
@@ -77,6 +79,7 @@ final class EventLoop {
         for ev in signalEvents + timerEvents { event_free(ev) }
         if let wakeEvent { event_free(wakeEvent) }
         if let flushEvent { event_free(flushEvent) }
+        spreadExecutor?.stop()
         event_base_free(base)
     }
 

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// A reference to an object confined to the loop thread that a `@Sendable` closure may carry
-/// and use only when it runs on that thread (a search task on the loop's own executor), as
-/// NIO's `NIOLoopBound` does: on any other thread it gives nothing, and the caller takes the
-/// thread-safe way (the inbox).
+/// and use only when it runs on that thread (a search task on the loop's own executor), in the
+/// spirit of NIO's `NIOLoopBound`; where that one traps on another thread, this one gives
+/// nothing there, and the caller takes the thread-safe way (the inbox).
 ///
 /// `@unchecked Sendable` is safe here: the wrapped object is handed out only on the thread that
 /// created the wrapper (checked with `pthread_equal` on every access), so it is never touched

@@ -5,7 +5,8 @@ import CLibevent
 /// A query on an in-memory index takes a few microseconds; handing it to the global pool and
 /// its frames back costs two cross-core wake-ups (20 to 40 µs each on these machines). Tasks
 /// created with this executor as their preference stay on the loop thread: still Swift tasks
-/// (cancellable, structured), their frames still go through the inbox, but no thread hop.
+/// (cancellable, structured), but no thread hop (and their frames reach the connection
+/// without going through the inbox, see ``LoopBound``).
 /// The loop uses it only for requests whose every source is in memory and fast (see
 /// ``QueryPlacement``); anything that waits on I/O runs on the global executor.
 final class LoopExecutor: TaskExecutor {

@@ -14,7 +14,8 @@ import Synchronization
 /// ``InlineMode`` says how in-memory sources run: one after another on the calling task (the
 /// default), each in a child task (for ones that have been slow, so a slow index never holds
 /// back a fast one's frame), or spread: shared between the calling task and child tasks on
-/// the global executor's threads (an idle loop thread then uses the other cores too).
+/// other threads (the caller's `spreadExecutor`, else the global executor's), so an idle loop
+/// thread uses the other cores too.
 public enum FanOut {
     /// How ``InlineSearchable`` sources run.
     public enum InlineMode: Sendable, Equatable {
@@ -22,12 +23,12 @@ public enum FanOut {
         case sequential
         /// Each in a child task.
         case parallel
-        /// Shared between the calling task and one child task per other source on the
-        /// global concurrent executor (whatever the calling task's executor): each takes the
-        /// next source nobody has taken, the one at this position first. A child that starts
-        /// late (waking a sleeping thread takes tens of microseconds) finds its work done by
-        /// the calling task and ends, so the calling task never waits for a thread that has
-        /// not started.
+        /// Shared between the calling task and one child task per other source on the spread
+        /// executor (default: the global concurrent executor, whatever the calling task's
+        /// executor): each takes the next source nobody has taken, the one at this position
+        /// first. A child that starts late (waking a sleeping thread takes tens of
+        /// microseconds) finds its work done by the calling task and ends, so the calling task
+        /// never waits for a thread that has not started.
         case spread(keep: Int)
     }
 

@@ -14,6 +14,7 @@ struct SpreadExecutorTests {
 
     @Test func runsEveryJobWhetherPollingOrAsleep() async {
         let executor = SpreadExecutor(threads: 2, window: .microseconds(200))
+        defer { executor.stop() }
         let ran = Counter()
         for burst in 0..<20 {
             await withTaskGroup(of: Void.self) { group in
@@ -29,12 +30,11 @@ struct SpreadExecutorTests {
         // Each ran as a job of the executor's threads (a child task with an executor
         // preference may run elsewhere only if it suspends, and these do not).
         #expect(executor.jobCount == expected)
-        let counts = executor.pollCounts
-        #expect(counts.caught <= counts.windows)
     }
 
     @Test func withoutAWindowTheThreadsOnlySleep() async {
         let executor = SpreadExecutor(threads: 1, window: .zero)
+        defer { executor.stop() }
         let ran = Counter()
         for _ in 0..<10 {
             await withTaskGroup(of: Void.self) { group in

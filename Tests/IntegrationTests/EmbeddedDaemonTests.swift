@@ -219,3 +219,28 @@ struct FacetValueSearchTests {
         ]).first) == "unknown_index")
     }
 }
+
+/// A search sent just before an over-long line still gets all its frames before the daemon
+/// closes the connection (the error for the long line, then the search's frames, then EOF).
+@Suite(.serialized)
+struct EmbeddedLongLineTests {
+    @Test func aSearchBeforeAnOverLongLineIsAnsweredWhole() throws {
+        var config = EmbeddedDaemonTests.config
+        config["maxLineBytes"] = 4096
+        let d = try DaemonProcess(
+            config: config, files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        defer { d.stop() }
+        for round in 0..<6 {
+            // Odd rounds with a client that polls before it sleeps: it too sees the end.
+            let c = round % 2 == 0 ? try d.connect() : try SocketConnection(path: d.socketPath, timeoutSeconds: 20, busyPollMicros: 500)
+            var bytes = JSONWriter.bytes(["id": .string("s\(round)"), "query": "star wars", "indices": ["movies"]])
+            bytes.append(0x0A)
+            bytes += Array("{\"query\":\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 10_000)
+            try c.sendRaw(bytes)
+            var types: [String] = []
+            while let frame = try c.readFrame() { types.append(frame.type) }
+            #expect(types.filter { $0 != "error" } == ["results", "merged", "done"], "round \(round): \(types)")
+            #expect(types.contains("error"))
+        }
+    }
+}
