@@ -7,10 +7,11 @@ func rawRoundTrip(_ conn: SocketConnection, _ request: JSONValue) throws -> Bool
     try conn.send(request)
     let done = Array(#""type":"done""#.utf8)
     let error = Array(#""type":"error""#.utf8)
-    while let line = try conn.readLine() {
+    // Only the first bytes of each line are read out (`id`, `type`, `index` come first).
+    while let line = try conn.readLinePrefix(96) {
         let head = line.prefix(64)
         if contains(head, done) { return true }
-        if contains(head, error), !contains(line.prefix(96), Array(#""index""#.utf8)) { return true }
+        if contains(head, error), !contains(line[...], Array(#""index""#.utf8)) { return true }
     }
     return false
 }
