@@ -1,10 +1,18 @@
 import FederatedSearchClient
 import FederatedSearchCore
 
-/// Sends a request and reads lines until its `done` (or a request-level error) without decoding
-/// the frames: the figure is the daemon's cost, not the client library's JSON parsing.
-func rawRoundTrip(_ conn: SocketConnection, _ request: JSONValue) throws -> Bool {
-    try conn.send(request)
+/// A request as the line sent for it, encoded before any clock starts.
+func encodedLine(_ request: JSONValue) -> [UInt8] {
+    var line = JSONWriter.bytes(request)
+    line.append(0x0A)
+    return line
+}
+
+/// Sends a request line (see ``encodedLine(_:)``) and reads lines until its `done` (or a
+/// request-level error) without decoding the frames: the figure is the daemon's cost, not the
+/// client library's JSON encoding and parsing.
+func rawRoundTrip(_ conn: SocketConnection, _ line: [UInt8]) throws -> Bool {
+    try conn.sendRaw(line)
     let done = Array(#""type":"done""#.utf8)
     let error = Array(#""type":"error""#.utf8)
     // Only the first bytes of each line are read out (`id`, `type`, `index` come first).

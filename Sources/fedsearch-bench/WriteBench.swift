@@ -94,9 +94,9 @@ enum WriteBench {
             }
         }
         let queries = QuerySet.make(titles: titles, count: queryCount, indices: ["products", "movies"], multiIndex: false)
-        let requests: [JSONValue] = queries.enumerated().map { i, q in
-            ["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
-             "params": ["hitsPerPage": 10]]
+        let requests: [[UInt8]] = queries.enumerated().map { i, q in
+            encodedLine(["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
+                         "params": ["hitsPerPage": 10]])
         }
         let client = try SocketConnection(path: socket, timeoutSeconds: 30)
         for r in requests.prefix(300) { _ = try rawRoundTrip(client, r) }
@@ -133,7 +133,7 @@ enum WriteBench {
 
     /// Runs the requests in a loop: once through when `importer` is nil, else until it exits
     /// (at least once through the set's first 100).
-    static func measure(_ c: SocketConnection, _ requests: [JSONValue], while importer: Process?) throws -> (summary: LatencySummary, count: Int) {
+    static func measure(_ c: SocketConnection, _ requests: [[UInt8]], while importer: Process?) throws -> (summary: LatencySummary, count: Int) {
         var samples: [Double] = []
         let start = ContinuousClock.now
         var i = 0

@@ -169,7 +169,7 @@ final class SampleBox: Sendable {
 func overSocket(_ queries: [QuerySet.Query], clients: Int, busyPollMicros: Int = 0) throws -> LatencySummary {
     let box = SampleBox(clients)
     let done = DispatchSemaphore(value: 0)
-    let requests: [JSONValue] = queries.enumerated().map { i, q in requestLine(i, q) }
+    let requests: [[UInt8]] = queries.enumerated().map { i, q in encodedLine(requestLine(i, q)) }
     let start = ContinuousClock.now
     for c in 0..<clients {
         let thread = Thread {
