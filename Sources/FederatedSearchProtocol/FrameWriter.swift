@@ -70,13 +70,58 @@ public enum FrameWriter {
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
-        // The rest of the response is small: write it through the tree.
-        var rest = results
-        rest.hits = []
-        guard case .object(let tail) = rest.json() else { return (out, hits) }
-        JSONWriter.writeMembers(of: tail, except: "hits", into: &out)
+        writeTail(of: results, into: &out)
         out.append(contentsOf: Pieces.closeResults)
         return (out, hits)
+    }
+
+    /// The members of a response after `hits`, as `SearchResults.json()` has them (building
+    /// that tree for them cost more than writing the hits).
+    static func writeTail(of r: SearchResults, into out: inout [UInt8]) {
+        out.append(contentsOf: Pieces.nbHitsMember)
+        JSONWriter.writeNumber(Double(r.nbHits), into: &out)
+        out.append(contentsOf: Pieces.page)
+        JSONWriter.writeNumber(Double(r.page), into: &out)
+        out.append(contentsOf: Pieces.nbPages)
+        JSONWriter.writeNumber(Double(r.nbPages), into: &out)
+        out.append(contentsOf: Pieces.hitsPerPage)
+        JSONWriter.writeNumber(Double(r.hitsPerPage), into: &out)
+        out.append(contentsOf: Pieces.facets)
+        for (i, f) in r.facets.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(f.attribute, into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: "{"))
+            for (j, v) in f.values.enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(v.value, into: &out)
+                out.append(UInt8(ascii: ":"))
+                JSONWriter.writeNumber(Double(v.count), into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: Pieces.facetsStats)
+        for (i, st) in r.facetsStats.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(st.attribute, into: &out)
+            out.append(contentsOf: Pieces.statsMin)
+            JSONWriter.writeNumber(st.min, into: &out)
+            out.append(contentsOf: Pieces.statsMax)
+            JSONWriter.writeNumber(st.max, into: &out)
+            out.append(contentsOf: Pieces.statsAvg)
+            JSONWriter.writeNumber(st.avg, into: &out)
+            out.append(contentsOf: Pieces.statsSum)
+            JSONWriter.writeNumber(st.sum, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: r.exhaustiveNbHits ? Pieces.exhaustiveTrue : Pieces.exhaustiveFalse)
+        JSONWriter.writeNumber(r.processingTimeMS, into: &out)
+        out.append(contentsOf: Pieces.query)
+        JSONWriter.writeString(r.query, into: &out)
+        out.append(contentsOf: Pieces.params)
+        JSONWriter.writeString(r.params, into: &out)
+        out.append(contentsOf: Pieces.index)
+        JSONWriter.writeString(r.index, into: &out)
     }
 
     /// A merged hit: its encoding and where it came from.
@@ -203,5 +248,19 @@ public enum FrameWriter {
         static let status = Array(#","status":"#.utf8)
         static let sources = Array(#","sources":{"#.utf8)
         static let ms = Array(#"},"ms":"#.utf8)
+        static let nbHitsMember = Array(#","nbHits":"#.utf8)
+        static let page = Array(#","page":"#.utf8)
+        static let nbPages = Array(#","nbPages":"#.utf8)
+        static let hitsPerPage = Array(#","hitsPerPage":"#.utf8)
+        static let facets = Array(#","facets":{"#.utf8)
+        static let facetsStats = Array(#"},"facets_stats":{"#.utf8)
+        static let statsMin = Array(#":{"min":"#.utf8)
+        static let statsMax = Array(#","max":"#.utf8)
+        static let statsAvg = Array(#","avg":"#.utf8)
+        static let statsSum = Array(#","sum":"#.utf8)
+        static let exhaustiveTrue = Array(#"},"exhaustiveNbHits":true,"processingTimeMS":"#.utf8)
+        static let exhaustiveFalse = Array(#"},"exhaustiveNbHits":false,"processingTimeMS":"#.utf8)
+        static let query = Array(#","query":"#.utf8)
+        static let params = Array(#","params":"#.utf8)
     }
 }

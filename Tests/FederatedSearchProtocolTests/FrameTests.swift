@@ -65,6 +65,31 @@ struct FrameWriterTests {
         #expect(String(decoding: direct, as: UTF8.self).contains(#""rank":2,"weightedScore":1.125}"#))
     }
 
+    /// The members after `hits` are written directly too: with no facets, several facets and
+    /// stats, a non-exhaustive count, and text that needs escaping.
+    @Test(arguments: [0, 1, 2])
+    func resultsTailMatchesTheGenericEncoding(variant: Int) {
+        var r = SearchResults(hits: [FrameTests.hit], nbHits: 1234, page: 3, nbPages: 124, hitsPerPage: 10)
+        r.processingTimeMS = [0, 0.037, 12.5][variant]
+        r.query = ["", "star \"wars\"", "été\n\\"][variant]
+        r.params = "query=star%20wars&hitsPerPage=10"
+        r.index = ["movies", "mo\"vies", "é"][variant]
+        r.exhaustiveNbHits = variant != 1
+        if variant > 0 {
+            r.facets = [
+                FacetCounts(attribute: "genres", values: [("Drama", 3), ("Sci \"Fi\"", 1)]),
+                FacetCounts(attribute: "empty", values: []),
+            ]
+            r.facetsStats = [
+                FacetStats(attribute: "year", min: 1977, max: 2019, avg: 1990.5, sum: 3981),
+                FacetStats(attribute: "price", min: -0.5, max: 1e21, avg: 0.1, sum: 0),
+            ]
+        }
+        let frame = Frame.results(id: variant == 2 ? nil : "q", index: "movies", results: r)
+        guard case .results(let id, let index, let results) = frame else { return }
+        #expect(FrameWriter.results(id: id, index: index, results: results).line == frame.line())
+    }
+
     /// `done` frames are written directly; the text is the tree's, for every kind of
     /// source report and for durations that round to whole, fractional, tiny and huge values.
     @Test(arguments: [0, 0.0004, 0.0005, 0.001, 0.0106, 0.425, 1, 1.5, 12.3456789, 100.1, 999.9996, 123_456.789, 2e9 + 0.5, 1e300])
