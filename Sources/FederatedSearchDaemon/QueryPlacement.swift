@@ -27,15 +27,15 @@ enum QueryPlacement {
     /// corpus's 3 indices of ~45 µs each gain from it: ~240 -> ~184).
     /// The same holds with the spread threads polling for work (``SpreadExecutor``): the demo's
     /// two indices (~70 and ~45 µs) spread with a 20 µs minimum gave no better p50 (176-184
-    /// against 180-187 µs) for twice the daemon CPU per request, two vCPUs running two searches
+    /// against 180-187 µs) for twice the daemon CPU per request: two vCPUs running two searches
     /// at once do not run each as fast as one alone.
     static let spreadMinimumMs = 0.06
 
     /// Whether the sources but the slowest (by recent mean latency) have work enough to be
-    /// worth handing to other threads: at least `minimumMs` together (see ``spreadMinimumMs``).
-    static func spreads(_ sources: [FederatedSource], stats: DaemonStats, minimumMs: Double = spreadMinimumMs) -> Bool {
+    /// worth handing to other threads (see ``spreadMinimumMs``).
+    static func spreads(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
         guard sources.count > 1 else { return false }
         let means = sources.map { stats.meanLatency($0.name) }
-        return means.reduce(0, +) - (means.max() ?? 0) >= minimumMs
+        return means.reduce(0, +) - (means.max() ?? 0) >= spreadMinimumMs
     }
 }
