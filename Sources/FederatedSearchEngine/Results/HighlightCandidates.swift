@@ -49,18 +49,25 @@ struct HighlightCandidates {
 
     /// Per attribute slot, the candidate terms that document `doc` holds there.
     func terms(of doc: UInt32) -> [[Int]] {
+        var out: [[Int]] = []
         var last: [Int] = []
-        return terms(of: doc, lastPosition: &last)
+        terms(of: doc, into: &out, lastPosition: &last)
+        return out
     }
 
-    /// ``terms(of:)``, and per slot the last word position where a candidate occurs (-1: none).
-    func terms(of doc: UInt32, lastPosition: inout [Int]) -> [[Int]] {
-        var out = [[Int]](repeating: [], count: text.slots.count)
-        lastPosition = [Int](repeating: -1, count: text.slots.count)
+    /// ``terms(of:)`` into `out`, and per slot the last word position where a candidate occurs
+    /// (-1: none). Both are emptied first and keep their storage, so one pair serves every hit
+    /// of a query.
+    func terms(of doc: UInt32, into out: inout [[Int]], lastPosition: inout [Int]) {
+        let slots = text.slots.count
+        if out.count != slots { out = [[Int]](repeating: [], count: slots) }
+        for i in 0..<slots { out[i].removeAll(keepingCapacity: true) }
+        lastPosition.removeAll(keepingCapacity: true)
+        lastPosition.append(contentsOf: repeatElement(-1, count: slots))
         let forward = text.forward, postings = text.postings
         let s = Int(forward.start[Int(doc)]), e = Int(forward.start[Int(doc) + 1])
         let n = los.count
-        guard n > 0, s < e else { return out }
+        guard n > 0, s < e else { return }
         var k = 0
         for i in s..<e {
             let p = forward.postings[i]
@@ -84,6 +91,5 @@ struct HighlightCandidates {
                 break
             }
         }
-        return out
     }
 }

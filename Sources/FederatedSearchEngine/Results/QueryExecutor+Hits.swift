@@ -34,6 +34,8 @@ extension QueryExecutor {
         let retrievesAll = unretrievable.isEmpty
             && (p.attributesToRetrieve == nil || p.attributesToRetrieve == ["*"])
         var terms: [ArraySlice<UInt8>] = []  // one attribute's candidate terms, reused
+        var slotTerms: [[Int]] = []  // a hit's candidate terms per slot, reused
+        var lastPosition: [Int] = []
         // What each highlighted attribute needs, worked out once per query rather than per
         // hit (hashing its name for the slot and the unretrievable set, writing its key):
         // unless `*` lists each document's own keys.
@@ -49,8 +51,7 @@ extension QueryExecutor {
             let cached = retrievesAll ? index.encodedAttributes.members(of: Int(doc), document) : nil
             highlight.reserveCapacity((cached?.count ?? 64) + 96 * highlightPaths.count)
             highlight.append(UInt8(ascii: "{"))
-            var slotTerms: [[Int]]? = nil
-            var lastPosition: [Int] = []
+            var slotTermsRead = false
             for attribute in plan ?? expand(highlightPaths, document).map({
                 HighlightedAttribute($0, slot: slotOfName[$0.name], skip: unretrievable.contains($0.name))
             }) {
@@ -60,9 +61,12 @@ extension QueryExecutor {
                 if mark > 1 { highlight.append(UInt8(ascii: ",")) }
                 highlight.append(contentsOf: attribute.key)
                 if let candidates, let slot = attribute.slot {
-                    if slotTerms == nil { slotTerms = candidates.terms(of: doc, lastPosition: &lastPosition) }
+                    if !slotTermsRead {
+                        candidates.terms(of: doc, into: &slotTerms, lastPosition: &lastPosition)
+                        slotTermsRead = true
+                    }
                     terms.removeAll(keepingCapacity: true)
-                    for id in slotTerms![slot] { terms.append(dictionary.term(id)) }
+                    for id in slotTerms[slot] { terms.append(dictionary.term(id)) }
                     // A lone string's words are at positions 0, 1, ...: its scan can stop at the
                     // last candidate (word counts are capped at 65535: beyond, scan it whole).
                     var through: (last: Int, words: Int)? = nil
