@@ -69,9 +69,7 @@ extension Connection {
     /// Work from off the loop came back: a closing connection may now linger, an ended one
     /// close, a draining daemon stop.
     private func settled() {
-        if closeWhenFlushed, isQuiet, tasks.isEmpty, outbox.isEmpty, let bev = bufferEvent, evbuffer_get_length(bufferevent_get_output(bev)) == 0 {
-            wrote()
-        }
+        if closeWhenFlushed, nothingToCome, bufferEvent != nil, allWritten { wrote() }
         closeIfAllAnswered()
         if loop.draining { loop.finishDrainIfIdle() }
     }

@@ -136,7 +136,7 @@ final class Connection {
     /// The idle timer fired. A connection waiting for its searches is not idle: keep it.
     func readTimedOut() {
         guard bufferEvent != nil else { return }
-        if discarding || (tasks.isEmpty && isQuiet) {
+        if discarding || nothingToCome {
             Log.debug("closing idle connection \(id)")
             close()
         } else {
@@ -281,6 +281,16 @@ final class Connection {
     /// No answer is still to come from work off the loop.
     var isQuiet: Bool { awaitedReplies == 0 && !decodingOffLoop && decodeBacklog.isEmpty }
 
+    /// No answer is still to come at all: none from off the loop, and no search running (a
+    /// search on the loop sends a source's frame before its last ones).
+    var nothingToCome: Bool { isQuiet && tasks.isEmpty }
+
+    /// Everything queued has gone to the socket: the outbox and libevent's buffer are empty.
+    var allWritten: Bool {
+        guard let bev = bufferEvent else { return outbox.isEmpty }
+        return outbox.isEmpty && evbuffer_get_length(bufferevent_get_output(bev)) == 0
+    }
+
     /// After the client's EOF, closes once every answer is written.
     func closeIfAllAnswered() {
         if inputEnded, tasks.isEmpty, awaitedReplies == 0, !decodingOffLoop, decodeBacklog.isEmpty { closeAfterFlush() }
@@ -366,16 +376,14 @@ final class Connection {
         // With answers still in the outbox, its flush lingers once everything is written;
         // with answers still to come (searches running, replies from off the loop), the flush
         // of the last of them does.
-        if outbox.isEmpty, isQuiet, tasks.isEmpty, evbuffer_get_length(bufferevent_get_output(bev)) == 0 { linger() }
+        if allWritten, nothingToCome { linger() }
     }
 
     /// The output buffer drained (to the low watermark).
     func wrote() {
         if closeWhenFlushed {
-            // Answers still to come are not given up: write batches from off the loop, and the
-            // frames of searches still running (a search on the loop sends a source's frame
-            // before its last ones).
-            if isQuiet && tasks.isEmpty { linger() }
+            // Answers still to come are not given up.
+            if nothingToCome { linger() }
         } else if throttled {
             throttled = false
             updateReading()

@@ -47,17 +47,9 @@ struct HighlightCandidates {
         text = index.text
     }
 
-    /// Per attribute slot, the candidate terms that document `doc` holds there.
-    func terms(of doc: UInt32) -> [[Int]] {
-        var out: [[Int]] = []
-        var last: [Int] = []
-        terms(of: doc, into: &out, lastPosition: &last)
-        return out
-    }
-
-    /// ``terms(of:)`` into `out`, and per slot the last word position where a candidate occurs
-    /// (-1: none). Both are emptied first and keep their storage, so one pair serves every hit
-    /// of a query.
+    /// Per attribute slot, the candidate terms that document `doc` holds there, into `out`,
+    /// and per slot the last word position where a candidate occurs (-1: none). Both are
+    /// emptied first and keep their storage, so one pair serves every hit of a query.
     func terms(of doc: UInt32, into out: inout [[Int]], lastPosition: inout [Int]) {
         let slots = text.slots.count
         if out.count != slots { out = [[Int]](repeating: [], count: slots) }

@@ -39,8 +39,10 @@ extension QueryExecutor {
         // What each highlighted attribute needs, worked out once per query rather than per
         // hit (hashing its name for the slot and the unretrievable set, writing its key):
         // unless `*` lists each document's own keys.
-        let plan: [HighlightedAttribute]? = highlightPaths.contains { $0.name == "*" } ? nil
-            : highlightPaths.map { HighlightedAttribute($0, slot: slotOfName[$0.name], skip: unretrievable.contains($0.name)) }
+        func describe(_ path: AttributePath) -> HighlightedAttribute {
+            HighlightedAttribute(path, slot: slotOfName[path.name], skip: unretrievable.contains(path.name))
+        }
+        let plan: [HighlightedAttribute]? = highlightPaths.contains { $0.name == "*" } ? nil : highlightPaths.map(describe)
         return ranked.docs.indices.map { row in
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
@@ -52,9 +54,7 @@ extension QueryExecutor {
             highlight.reserveCapacity((cached?.count ?? 64) + 96 * highlightPaths.count)
             highlight.append(UInt8(ascii: "{"))
             var slotTermsRead = false
-            for attribute in plan ?? expand(highlightPaths, document).map({
-                HighlightedAttribute($0, slot: slotOfName[$0.name], skip: unretrievable.contains($0.name))
-            }) {
+            for attribute in plan ?? expand(highlightPaths, document).map(describe) {
                 if attribute.skip { continue }
                 guard let v = attribute.path.value(in: document) else { continue }
                 let mark = highlight.count
