@@ -55,7 +55,8 @@ final class SpreadExecutor: TaskExecutor, Sendable {
     /// Polling windows taken, and those in which the thread took a job (`stats.polling`'s
     /// `spreadWindows` and `spreadCaught`).
     private let counts = Mutex((windows: 0, caught: 0))
-    /// Jobs run so far.
+    /// Jobs taken to run so far (counted before each runs, so that whoever a job's end
+    /// resumes sees it counted).
     private let jobsRun = Atomic<Int>(0)
 
     /// Starts `threads` threads that poll up to `window` for the next job once polling pays.
@@ -79,7 +80,7 @@ final class SpreadExecutor: TaskExecutor, Sendable {
     /// Polling windows taken so far, and those that took a job.
     var pollCounts: (windows: Int, caught: Int) { counts.withLock { $0 } }
 
-    /// How many jobs the threads have run.
+    /// How many jobs the threads have taken to run.
     var jobCount: Int { jobsRun.load(ordering: .relaxed) }
 
     /// Lets the threads end once the jobs already queued have run (tests; the daemon's run
@@ -99,8 +100,8 @@ final class SpreadExecutor: TaskExecutor, Sendable {
     }
 
     private func run(_ job: UnownedJob) {
-        job.runSynchronously(on: asUnownedTaskExecutor())
         jobsRun.add(1, ordering: .relaxed)
+        job.runSynchronously(on: asUnownedTaskExecutor())
     }
 
     /// A thread's life: run jobs; when none is left, poll for the next one while the policy
