@@ -6,6 +6,8 @@ struct TextIndex: Sendable {
     let postings: PostingStore
     /// Bitmaps of the frequent terms.
     let bitmaps: TermBitmaps
+    /// The documents of the short prefixes with many postings.
+    let prefixDocuments: PrefixDocuments
     /// Each document's postings.
     let forward: ForwardIndex
     /// Words of document `d` in attribute slot `s` at `fieldLength[d * slots.count + s]`
@@ -114,6 +116,7 @@ struct TextIndex: Sendable {
             termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
         postings = store
         bitmaps = TermBitmaps(postings: store, termCount: terms.count, documentCount: documents.count)
+        prefixDocuments = PrefixDocuments(trie: dictionary.trie, postings: store, documentCount: documents.count)
         forward = ForwardIndex(docs: docs, documentCount: documents.count)
         fieldLength = lengths
         averageFieldLength = totals.map { max(1, $0 / Double(max(documents.count, 1))) }

@@ -62,7 +62,8 @@ extension IndexSnapshot {
     }
 
     /// The documents matching a planned word (or phrase), with their best hits. A word of
-    /// one term refers to its posting list; a word of many terms gets its documents merged
+    /// one term refers to its posting list; a word of many terms that is a short prefix refers
+    /// to its precomputed list (``PrefixDocuments``); another gets its documents merged
     /// (hits read later from the forward index) into a list, or into a bitmap when it is
     /// `intersected` with other words and has many postings, or with `deferred` not at all:
     /// it is then only checked on other words' candidates.
@@ -92,7 +93,10 @@ extension IndexSnapshot {
             out.unlistedFrequency = plan.postings
             return out
         }
-        if !intersected || plan.postings < text.bitmaps.wordCount {
+        if let listed = text.prefixDocuments.documents(of: spans) {
+            // A short prefix's documents, gathered when the snapshot was built.
+            out.docs = listed
+        } else if !intersected || plan.postings < text.bitmaps.wordCount {
             out.docs = documents(of: spans, scratch: &scratch)[...]
         } else {
             let bits = bitmap(of: spans)

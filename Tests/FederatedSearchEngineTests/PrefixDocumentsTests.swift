@@ -1,0 +1,89 @@
+import FederatedSearchCore
+import Testing
+@testable import FederatedSearchEngine
+
+/// The precomputed documents of short prefixes: each list is exactly the union of its terms'
+/// postings, and a query word uses one only when its spans are exactly one listed prefix.
+@Suite struct PrefixDocumentsTests {
+    /// 2,000 documents of words over four letters, so that short prefixes stand for many
+    /// terms with many postings.
+    static func corpusIndex() throws -> EmbeddedIndex {
+        var g = ReferencePropertyTests.Generator(state: 77)
+        let lines = (0..<2000).map { i in
+            let words = (0..<5).map { _ in
+                String((0..<Int.random(in: 1...6, using: &g)).map { _ in "abcd".randomElement(using: &g)! })
+            }
+            return #"{"objectID": "\#(i)", "title": "\#(words.joined(separator: " "))"}"#
+        }
+        return try makeIndex(#"{"searchableAttributes": ["title"]}"#, lines.joined(separator: "\n"))
+    }
+
+    @Test func everyListedPrefixHoldsExactlyItsTermsDocuments() throws {
+        let text = try Self.corpusIndex().snapshot.text
+        let dictionary = text.dictionary, postings = text.postings
+        var checked = 0
+        for length in 1...PrefixTrie.depth {
+            var prefixes = Set<[UInt8]>()
+            for id in 0..<dictionary.count where dictionary.term(id).count >= length {
+                prefixes.insert(Array(dictionary.term(id).prefix(length)))
+            }
+            for prefix in prefixes {
+                let range = dictionary.prefixRange(prefix)
+                var expected = Set<UInt32>()
+                for t in range { for p in postings.postings(t) { expected.insert(postings.docs[p]) } }
+                let total = Int(postings.termStart[range.upperBound] - postings.termStart[range.lowerBound])
+                guard let listed = text.prefixDocuments.documents(lo: range.lowerBound, hi: range.upperBound) else {
+                    #expect(total < PrefixDocuments.minimumPostings, "prefix \(String(decoding: prefix, as: UTF8.self))")
+                    continue
+                }
+                #expect(Array(listed) == expected.sorted(), "prefix \(String(decoding: prefix, as: UTF8.self))")
+                checked += 1
+            }
+        }
+        // The corpus is large enough for the lists to be used (else this test checks nothing).
+        #expect(checked > 5)
+    }
+
+    @Test func onlyContiguousSpansOfAListedPrefixUseIt() throws {
+        let text = try Self.corpusIndex().snapshot.text
+        let range = text.dictionary.prefixRange(Array("ab".utf8))
+        // "ab" is a term, and more than one letter follows it in others.
+        try #require(text.dictionary.id(of: Array("ab".utf8)) == range.lowerBound && range.count >= 6)
+        let lo = range.lowerBound, hi = range.upperBound
+        let exact = MatchFlags.make(typos: 0, exact: true), prefix = MatchFlags.make(typos: 0, exact: false)
+        let whole = try #require(text.prefixDocuments.documents(lo: lo, hi: hi))
+        // The word's exact term then the rest of its range: the same documents.
+        #expect(text.prefixDocuments.documents(of: [
+            TermSpan(lo: lo, hi: lo + 1, flags: exact), TermSpan(lo: lo + 1, hi: hi, flags: prefix),
+        ]) == whole)
+        // A hole, a part of the range, or a term beyond it (a typo variant): gathered instead.
+        #expect(text.prefixDocuments.documents(of: [
+            TermSpan(lo: lo, hi: lo + 1, flags: exact), TermSpan(lo: lo + 2, hi: hi, flags: prefix),
+        ]) == nil)
+        #expect(text.prefixDocuments.documents(of: [TermSpan(lo: lo + 1, hi: hi, flags: prefix)]) == nil)
+        #expect(text.prefixDocuments.documents(of: [
+            TermSpan(lo: lo, hi: hi, flags: prefix), TermSpan(lo: hi, hi: hi + 1, flags: MatchFlags.make(typos: 1, exact: false)),
+        ]) == nil)
+        #expect(text.prefixDocuments.documents(of: []) == nil)
+    }
+
+    /// Queries whose last word is a listed prefix, alone and intersected with other words,
+    /// find what a scan of the documents finds.
+    @Test func queriesOnListedPrefixesFindEveryDocument() throws {
+        var g = ReferencePropertyTests.Generator(state: 77)
+        let titles = (0..<2000).map { _ in
+            (0..<5).map { _ in String((0..<Int.random(in: 1...6, using: &g)).map { _ in "abcd".randomElement(using: &g)! }) }
+        }
+        let index = try Self.corpusIndex()
+        for (query, words) in [("c", ["c"]), ("ab", ["ab"]), ("dab", ["dab"]), ("abcd d", ["abcd", "d"]), ("bb ca", ["bb", "ca"])] {
+            let expected = titles.filter { title in
+                words.enumerated().allSatisfy { i, w in
+                    title.contains { i == words.count - 1 ? $0.hasPrefix(w) : $0 == w }
+                }
+            }.count
+            let r = try search(index, query, #"{"typoTolerance": false, "hitsPerPage": 3}"#)
+            #expect(r.nbHits == expected, "query '\(query)'")
+            #expect(expected > 0, "query '\(query)' checks nothing")
+        }
+    }
+}
