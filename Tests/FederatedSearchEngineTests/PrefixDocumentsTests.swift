@@ -64,7 +64,8 @@ import Testing
         #expect(text.prefixDocuments.documents(of: [
             TermSpan(lo: lo, hi: hi, flags: prefix), TermSpan(lo: hi, hi: hi + 1, flags: MatchFlags.make(typos: 1, exact: false)),
         ]) == nil)
-        #expect(text.prefixDocuments.documents(of: []) == nil)
+        #expect(text.prefixDocuments.documents(of: [TermSpan]()) == nil)
+        #expect(text.prefixDocuments.documents(of: [PostingSpan]()) == nil)
     }
 
     /// Queries whose last word is a listed prefix, alone and intersected with other words,

@@ -15,11 +15,14 @@ struct PrefixDocuments: Sendable {
     /// Prefixes with fewer postings are gathered at query time (cheap enough).
     static let minimumPostings = 256
 
-    /// Entry of each kept node, by its term range (`lo << 32 | hi`).
+    /// Entry of each kept node, by its posting range (`lo << 32 | hi`): every term has a
+    /// posting, so a term range and its posting range name the same terms.
     private let entryOfRange: [UInt64: Int]
     /// Entry `e`'s documents are `docs[start[e]..<start[e + 1]]`.
     private let start: [Int]
     private let docs: [UInt32]
+    /// The posting store's `termStart` (shared, not copied): term ids to posting offsets.
+    private let termStart: [UInt32]
 
     init(trie: PrefixTrie, postings: PostingStore, documentCount: Int) {
         var entryOfRange: [UInt64: Int] = [:]
@@ -29,10 +32,10 @@ struct PrefixDocuments: Sendable {
         // Node 0 is the root (the empty prefix): an empty query lists every document anyway.
         for n in trie.lo.indices.dropFirst() {
             let lo = Int(trie.lo[n]), hi = Int(trie.hi[n])
-            let key = UInt64(lo) << 32 | UInt64(hi)
+            let first = Int(postings.termStart[lo]), end = Int(postings.termStart[hi])
+            let key = UInt64(first) << 32 | UInt64(end)
             // A node with one child has that child's range: one entry serves both.
             guard entryOfRange[key] == nil else { continue }
-            let first = Int(postings.termStart[lo]), end = Int(postings.termStart[hi])
             guard end - first >= Self.minimumPostings else { continue }
             var lowWord = Int.max, highWord = -1
             for p in first..<end {
@@ -55,10 +58,16 @@ struct PrefixDocuments: Sendable {
         self.entryOfRange = entryOfRange
         self.start = start
         self.docs = docs
+        termStart = postings.termStart
     }
 
     /// The documents holding a term with id in `lo..<hi`, when that range is a kept prefix.
     @inline(__always) func documents(lo: Int, hi: Int) -> ArraySlice<UInt32>? {
+        documents(postings: termStart[lo], termStart[hi])
+    }
+
+    /// The documents of the postings `lo..<hi`, when they are a kept prefix's.
+    @inline(__always) private func documents(postings lo: UInt32, _ hi: UInt32) -> ArraySlice<UInt32>? {
         guard !entryOfRange.isEmpty, let e = entryOfRange[UInt64(lo) << 32 | UInt64(hi)] else { return nil }
         return docs[start[e]..<start[e + 1]]
     }
@@ -70,6 +79,13 @@ struct PrefixDocuments: Sendable {
         guard let first = spans.first, let last = spans.last else { return nil }
         for i in spans.indices.dropFirst() where spans[i].lo != spans[i - 1].hi { return nil }
         return documents(lo: first.lo, hi: last.hi)
+    }
+
+    /// The same for posting spans (a word's spans once matched; see ``WordMatches/spans``).
+    func documents(of spans: [PostingSpan]) -> ArraySlice<UInt32>? {
+        guard let first = spans.first, let last = spans.last else { return nil }
+        for i in spans.indices.dropFirst() where spans[i].lo != spans[i - 1].hi { return nil }
+        return documents(postings: first.lo, last.hi)
     }
 
     /// Entries kept, and the documents they list in all (memory: 4 bytes each).
