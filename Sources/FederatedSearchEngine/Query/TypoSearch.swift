@@ -66,9 +66,10 @@ enum MatchFlags {
 
 /// Finds the terms within a Damerau-Levenshtein distance (optimal string alignment) of a
 /// query word by walking the sorted dictionary as an implicit trie: terms sharing a prefix
-/// are one id range, each trie node extends one row of the edit-distance table, and a node
-/// whose row exceeds the budget everywhere is skipped with its whole subtree. In prefix
-/// mode a node within budget matches its whole subtree.
+/// are one id range, each trie node is a row of the edit-distance table, a state of the
+/// query's ``TypoAutomaton`` (computed once per distinct row and character, then read from
+/// its table), and a node whose row exceeds the budget everywhere is skipped with its whole
+/// subtree. In prefix mode a node within budget matches its whole subtree.
 ///
 /// Distances count Unicode scalars, not bytes: the walk descends byte by byte, but the
 /// bytes of a multi-byte character only extend the table once the character is complete,
@@ -93,31 +94,23 @@ struct TypoSearch {
     mutating func run() {
         let m = query.count
         guard m > 0, dictionary.count > 0, !dictionary.bytes.isEmpty else { return }
-        if maxTypos == 1 {
+        if maxTypos != 2 {
             // One typo: enumerating the query's edits visits far fewer nodes than the table.
             // (For two, the enumeration branches twice at every node near the root and costs
-            // slightly more than the table: 1,304M against 1,170M instructions on the split
-            // corpus queries.)
+            // more than the table walk.) The automaton serves budgets up to two.
             var edits = EditSearch(dictionary: dictionary, scalars: query, maxEdits: maxTypos, prefix: prefix)
             edits.run()
             spans = edits.spans
             return
         }
-        var rows = [Int32](repeating: 0, count: (m + maxTypos + 3) * (m + 1))
-        for k in 0...m { rows[k] = Int32(k) }
         var found: [TermSpan] = []
-        rows.withUnsafeMutableBufferPointer { rowBuffer in
-            query.withUnsafeBufferPointer { q in
-                dictionary.bytes.withUnsafeBufferPointer { bytes in
-                    dictionary.offsets.withUnsafeBufferPointer { offsets in
-                        var walk = Walk(
-                            bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, query: q.baseAddress!, m: m,
-                            rows: rowBuffer.baseAddress!, rowCount: rowBuffer.count, maxTypos: Int32(maxTypos),
-                            prefix: prefix, trie: dictionary.trie, transposable: Self.transposable(query))
-                        walk.descend(lo: 0, hi: dictionary.count, depth: 0, level: 0, last: 0, partial: 0, pending: 0, node: 0, rowMin: 0)
-                        found = walk.spans
-                    }
-                }
+        dictionary.bytes.withUnsafeBufferPointer { bytes in
+            dictionary.offsets.withUnsafeBufferPointer { offsets in
+                var walk = Walk(
+                    bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, maxTypos: Int32(maxTypos), prefix: prefix,
+                    trie: dictionary.trie, automaton: TypoAutomaton(query: query, maxTypos: maxTypos))
+                walk.descend(lo: 0, hi: dictionary.count, depth: 0, state: 0, partial: 0, pending: 0, node: 0)
+                found = walk.spans
             }
         }
         spans = found
@@ -127,38 +120,27 @@ struct TypoSearch {
     private struct Walk {
         let bytes: UnsafePointer<UInt8>
         let offsets: UnsafePointer<UInt32>
-        let query: UnsafePointer<UInt32>
-        let m: Int
-        let rows: UnsafeMutablePointer<Int32>
-        let rowCount: Int
         let maxTypos: Int32
         let prefix: Bool
         let trie: PrefixTrie
-        /// See ``TypoSearch/transposable(_:)``.
-        let transposable: Transposable
+        var automaton: TypoAutomaton
         var spans: [TermSpan] = []
 
         @inline(__always) func length(_ id: Int) -> Int { Int(offsets[id &+ 1] &- offsets[id]) }
         @inline(__always) func byte(_ id: Int, _ depth: Int) -> UInt8 { bytes[Int(offsets[id]) &+ depth] }
 
-        /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes. `level`
-        /// is the number of complete characters in those bytes (the table row), `last` the last of
-        /// them; `partial` holds the bits of a character still missing `pending` bytes. `node`
-        /// is the node's number in the ``PrefixTrie`` (-1 below its levels). `rowMin`: the
-        /// smallest cell of the row's band (its parent computed the row).
-        mutating func descend(lo: Int, hi: Int, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int, node: Int, rowMin: Int32) {
-            let m = self.m
-            let width = m &+ 1
-            let row = level &* width
+        /// Visits the trie node of terms `lo..<hi`, which share their first `depth` bytes, in
+        /// automaton state `state` (the row of the complete characters among those bytes);
+        /// `partial` holds the bits of a character still missing `pending` bytes. `node` is the
+        /// node's number in the ``PrefixTrie`` (-1 below its levels).
+        mutating func descend(lo: Int, hi: Int, depth: Int, state: Int32, partial: UInt32, pending: Int, node: Int) {
             var i = lo
+            let s = Int(state)
             if pending > 0 {
                 // Inside a character: no table row to check, and no valid term ends here.
                 if i < hi && length(i) == depth { i &+= 1 }
             } else {
-                // Only the band |k - level| <= maxTypos of a row is kept (see below); outside
-                // it the distance is over budget.
-                let t = Int(maxTypos)
-                let distance = m >= level &- t && m <= level &+ t ? rows[row &+ m] : maxTypos &+ 1
+                let distance = automaton.distance[s]
                 if i < hi && length(i) == depth {
                     if !prefix && distance > 0 && distance <= maxTypos {
                         spans.append(TermSpan(lo: i, hi: i + 1, flags: MatchFlags.make(typos: Int(distance), exact: false)))
@@ -168,16 +150,11 @@ struct TypoSearch {
                 if prefix && distance <= maxTypos {
                     if distance == 0 { return }
                     spans.append(TermSpan(lo: lo, hi: hi, flags: MatchFlags.make(typos: Int(distance), exact: false)))
-                    var best = distance
-                    let from = max(0, level &- t), through = min(m &- 1, level &+ t)
-                    if from <= through {
-                        for k in from...through where rows[row &+ k] < best { best = rows[row &+ k] }
-                    }
-                    if best >= distance { return }
+                    // Deeper, only a row with a smaller cell before the last can do better.
+                    if automaton.bestBeforeLast[s] >= distance { return }
                 }
             }
-            guard row &+ 2 &* width <= rowCount else { return }
-            let allowed = pending == 0 && rowMin == maxTypos ? edgeCharacters(row: row, level: level, last: last) : nil
+            let allowed = pending == 0 && automaton.rowMin[s] == maxTypos ? automaton.edges[s] : nil
             if node >= 0 && depth < PrefixTrie.depth {
                 // The children are listed.
                 var c = Int(trie.firstChild[node])
@@ -185,8 +162,8 @@ struct TypoSearch {
                 while c < end {
                     let b = trie.byte[c]
                     if allowed == nil || allowed!.contains(b) {
-                        child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, level: level, last: last,
-                              partial: partial, pending: pending, node: c, rowMin: rowMin)
+                        child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
+                              pending: pending, node: c)
                     }
                     c &+= 1
                 }
@@ -197,8 +174,8 @@ struct TypoSearch {
                 var rest = allowed
                 while let b = rest.popFirst() {
                     guard let r = TrieRanges.child(i, hi, b, { byte($0, depth) }) else { continue }
-                    child(lo: r.lowerBound, hi: r.upperBound, byte: b, depth: depth, level: level, last: last, partial: partial,
-                          pending: pending, node: -1, rowMin: rowMin)
+                    child(lo: r.lowerBound, hi: r.upperBound, byte: b, depth: depth, state: state, partial: partial,
+                          pending: pending, node: -1)
                     i = r.upperBound
                 }
                 return
@@ -206,102 +183,24 @@ struct TypoSearch {
             while i < hi {
                 let b = byte(i, depth)
                 let a = TrieRanges.runEnd(from: i, hi) { byte($0, depth) }
-                child(lo: i, hi: a, byte: b, depth: depth, level: level, last: last, partial: partial, pending: pending,
-                      node: -1, rowMin: rowMin)
+                child(lo: i, hi: a, byte: b, depth: depth, state: state, partial: partial, pending: pending, node: -1)
                 i = a
             }
         }
 
-        /// When every cell of the row at `level` is already at the budget (the caller checks
-        /// the row's minimum), a child stays within it only through a character that matches
-        /// the query exactly: on a diagonal from a cell at the budget, or as the second half of
-        /// a transposition. Those characters (ASCII only; nil, meaning "every child",
-        /// otherwise). A child reached by any other character has every cell over budget and
-        /// would be pruned.
+        /// Reads byte `b` into the character being read, and once it is complete moves the
+        /// automaton: the child (terms `lo..<hi`) is visited if its row is not over budget.
         @inline(__always)
-        func edgeCharacters(row: Int, level: Int, last: UInt32) -> ASCIISet? {
-            let t = Int(maxTypos)
-            let from = max(0, level &- t), through = min(m, level &+ t)
-            guard level > 0, from <= through else { return nil }
-            var set = ASCIISet()
-            var k = from
-            while k <= through && k < m {
-                if rows[row &+ k] == maxTypos {
-                    guard set.insert(query[k]) else { return nil }
-                }
-                k &+= 1
-            }
-            // The second halves of transpositions after `last`, precomputed per character.
-            if last < 128 {
-                guard !transposable.blocked[Int(last)] else { return nil }
-                set.formUnion(transposable.after[Int(last)])
-            } else if m >= 2 {
-                for k in 2...m where query[k &- 1] == last {
-                    guard set.insert(query[k &- 2]) else { return nil }
-                }
-            }
-            return set
-        }
-
-        /// Extends the table by the child reached with byte `b` (terms `lo..<hi`) and visits it
-        /// if some cell of its row is within budget. `rowMin`: the current row's minimum.
-        @inline(__always)
-        mutating func child(lo: Int, hi: Int, byte b: UInt8, depth: Int, level: Int, last: UInt32, partial: UInt32, pending: Int,
-                            node: Int, rowMin currentMin: Int32) {
+        mutating func child(lo: Int, hi: Int, byte b: UInt8, depth: Int, state: Int32, partial: UInt32, pending: Int,
+                            node: Int) {
             let (c, need) = TypoSearch.decode(b, partial: partial, pending: pending)
             if need > 0 {
-                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level, last: last, partial: c, pending: need, node: node,
-                        rowMin: currentMin)
+                descend(lo: lo, hi: hi, depth: depth &+ 1, state: state, partial: c, pending: need, node: node)
                 return
             }
-            let m = self.m
-            let width = m &+ 1
-            let row = level &* width
-            let next = row &+ width
-            let levelUp = Int32(level &+ 1)
-            rows[next] = levelUp
-            var rowMin = levelUp
-            // Ukkonen's band: a cell with |k - row| > maxTypos is over budget, so only the
-            // band is computed, and the cell just outside it on each side is set to over
-            // budget (the next row reads one cell beyond this row's band).
-            let t = Int(maxTypos)
-            let kLo = max(1, level &+ 1 &- t), kHi = min(m, level &+ 1 &+ t)
-            if kLo > 1 { rows[next &+ kLo &- 1] = maxTypos &+ 1 }
-            if kHi < m { rows[next &+ kHi &+ 1] = maxTypos &+ 1 }
-            var k = kLo
-            while k <= kHi {
-                let cost: Int32 = query[k &- 1] == c ? 0 : 1
-                var v = min(rows[row &+ k] &+ 1, rows[next &+ k &- 1] &+ 1, rows[row &+ k &- 1] &+ cost)
-                if k > 1 && level > 0 && query[k &- 1] == last && query[k &- 2] == c {
-                    v = min(v, rows[row &- width &+ k &- 2] &+ 1)
-                }
-                rows[next &+ k] = v
-                if v < rowMin { rowMin = v }
-                k &+= 1
-            }
-            if rowMin <= maxTypos {
-                descend(lo: lo, hi: hi, depth: depth &+ 1, level: level &+ 1, last: c, partial: 0, pending: 0, node: node,
-                        rowMin: rowMin)
-            }
+            guard let next = automaton.next(state, automaton.characterClass(c)) else { return }
+            descend(lo: lo, hi: hi, depth: depth &+ 1, state: next, partial: 0, pending: 0, node: node)
         }
-    }
-
-    /// For each ASCII character `c`: the query characters that can follow it as the second
-    /// half of a transposition (`query[k - 2]` wherever `query[k - 1] == c`), and whether one
-    /// of them is not ASCII (then no filter applies after `c`).
-    struct Transposable {
-        var after = [ASCIISet](repeating: ASCIISet(), count: 128)
-        var blocked = [Bool](repeating: false, count: 128)
-    }
-
-    static func transposable(_ query: [UInt32]) -> Transposable {
-        var t = Transposable()
-        guard query.count >= 2 else { return t }
-        for k in 2...query.count where query[k - 1] < 128 {
-            let c = Int(query[k - 1])
-            if !t.after[c].insert(query[k - 2]) { t.blocked[c] = true }
-        }
-        return t
     }
 
     /// Adds byte `b` to a character being read: the bits so far and the bytes still missing.
