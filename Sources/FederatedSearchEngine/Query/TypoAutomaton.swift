@@ -30,7 +30,11 @@ struct TypoAutomaton {
 
     /// Per state: its key (see the layout below).
     private var keys: [UInt64] = []
-    private var idOfKey: [UInt64: Int32] = [:]
+    /// The ids of the keys, by open addressing (a power-of-two table at most half full;
+    /// `UInt64.max`, which no key is, marks a free slot): the walk interns a state per new
+    /// transition, and a `Dictionary`'s hashing cost more than the transition itself.
+    private var slotKeys = [UInt64](repeating: .max, count: 256)
+    private var slotIds = [Int32](repeating: -1, count: 256)
     /// Per state and class: the next state, `unknown` or `dead`.
     private var table: [Int32] = []
     /// Per state: the distance from the query to the prefix read (the row's last cell, or
@@ -109,10 +113,16 @@ struct TypoAutomaton {
 
     /// The state of a row (interned: one id per distinct key).
     private mutating func intern(_ key: UInt64) -> Int32 {
-        if let id = idOfKey[key] { return id }
+        var slot = slot(of: key)
+        if slotKeys[slot] == key { return slotIds[slot] }
         let id = Int32(keys.count)
         keys.append(key)
-        idOfKey[key] = id
+        if keys.count * 2 > slotKeys.count {
+            grow()
+            slot = self.slot(of: key)
+        }
+        slotKeys[slot] = key
+        slotIds[slot] = id
         table.append(contentsOf: repeatElement(Self.unknown, count: classCount))
         let level = Int(key & 0xFFFF), t = maxTypos
         distance.append(Int32(cell(key, level: level, m)))
@@ -128,6 +138,26 @@ struct TypoAutomaton {
         bestBeforeLast.append(Int32(beforeLast))
         edges.append(smallest == t ? edge(key, level: level) : nil)
         return id
+    }
+
+    /// The slot of `key` in the table, or the free slot where it goes.
+    @inline(__always) private func slot(of key: UInt64) -> Int {
+        let mask = slotKeys.count &- 1
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while slotKeys[i] != key && slotKeys[i] != .max { i = (i &+ 1) & mask }
+        return i
+    }
+
+    /// Doubles the table, placing every key again.
+    private mutating func grow() {
+        let old = zip(slotKeys, slotIds).filter { $0.0 != .max }
+        slotKeys = [UInt64](repeating: .max, count: slotKeys.count * 2)
+        slotIds = [Int32](repeating: -1, count: slotKeys.count)
+        for (key, id) in old {
+            let i = slot(of: key)
+            slotKeys[i] = key
+            slotIds[i] = id
+        }
     }
 
     /// The first row: cell k is k (k deletions); the band's cells below 0 do not exist.
