@@ -28,7 +28,8 @@ struct AccessControlTests {
         defer { d.stop() }
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
         // Root sees both.
-        guard case .info(_, _, let all)? = try d.connect().roundTrip(["id": "i", "op": "indices"]).first else { return }
+        let listed = try d.connect().roundTrip(["id": "i", "op": "indices"])
+        guard case .info(_, _, let all)? = listed.first else { Issue.record("no indices: \(listed)"); return }
         #expect(all["indices"]?.arrayValue?.count == 2)
         // Nobody sees only the public one, is refused the secret one, and searches only public by default.
         let (listStatus, listOut, _) = try asNobody(["--socket", d.socketPath, "indices", "--json"])

@@ -87,8 +87,10 @@ final class DaemonProcess {
         throw DaemonError(description: "daemon did not answer ping within 60 s")
     }
 
-    /// A new client connection with a 20 s read timeout.
-    func connect() throws -> SocketConnection { try SocketConnection(path: socketPath, timeoutSeconds: 20) }
+    /// A new client connection whose reads time out after `timeoutSeconds` (20 s by default).
+    func connect(timeoutSeconds: Int = 20) throws -> SocketConnection {
+        try SocketConnection(path: socketPath, timeoutSeconds: timeoutSeconds)
+    }
 
     /// Sends SIGTERM and waits for exit; returns the exit status.
     @discardableResult
@@ -109,14 +111,67 @@ final class DaemonProcess {
 }
 
 /// Reads frames until one with `id` ends its request, collecting only that request's frames.
-func collect(_ connection: SocketConnection, id: String) throws -> [Frame] {
-    var frames: [Frame] = []
+/// `already`: frames read before (by ``barrier(_:id:)``, say); those of `id` come first, and
+/// nothing more is read if they hold the request's end.
+func collect(_ connection: SocketConnection, id: String, already: [Frame] = []) throws -> [Frame] {
+    var frames = already.filter { $0.id == id }
+    if let last = frames.last, SocketConnection.endsRequest(last) { return frames }
     while let frame = try connection.readFrame() {
         guard frame.id == id else { continue }
         frames.append(frame)
         if SocketConnection.endsRequest(frame) { return frames }
     }
     return frames
+}
+
+/// Pings after the requests already sent on `c` and waits for the pong; returns the frames of
+/// other requests that arrived first (so callers lose none of them).
+///
+/// A barrier, not a delay: the daemon acts on a connection's lines in order (a long line, such
+/// as a big write batch, is decoded off the loop and the lines after it wait for it), so once
+/// the pong is back every request sent before the ping has been read whole and acted on: a
+/// search is running (it counts against `maxRunningSearches` and a drain waits for it), a
+/// write batch is queued at its index's writer. A ping is not a search: it counts against no
+/// limit. Throws if the connection ends, or the ping's id gets anything but a pong.
+func barrier(_ c: SocketConnection, id: String = "barrier") throws -> [Frame] {
+    try c.send(["id": .string(id), "op": "ping"])
+    var others: [Frame] = []
+    while let frame = try c.readFrame() {
+        guard frame.id == id else {
+            others.append(frame)
+            continue
+        }
+        guard case .pong = frame else { throw DaemonProcess.DaemonError(description: "barrier: \(frame) instead of a pong") }
+        return others
+    }
+    throw DaemonProcess.DaemonError(description: "barrier: the daemon closed the connection before the pong")
+}
+
+/// Asks `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. For
+/// state the daemon reaches asynchronously: the deadline is generous (a loaded CI machine),
+/// the normal case returns at once.
+func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(20_000)
+    }
+}
+
+/// Asks `stats` on `c` until `expected` holds for its payload or `seconds` pass; returns the
+/// last payload (for the caller's `#expect`s), nil if an answer was not a stats frame.
+func pollStats(_ c: SocketConnection, seconds: Double = 10, until expected: (JSONObject) -> Bool) throws -> JSONObject? {
+    var last: JSONObject?
+    _ = try poll(seconds: seconds) {
+        guard case .info(_, "stats", let payload)? = try c.roundTrip(["id": "stats", "op": "stats"]).first else {
+            last = nil
+            return true
+        }
+        last = payload
+        return expected(payload)
+    }
+    return last
 }
 
 /// The error code of a request-level error frame, if `frame` is one.

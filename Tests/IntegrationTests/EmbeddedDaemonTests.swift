@@ -52,7 +52,8 @@ struct EmbeddedDaemonTests {
         let highlight = byIndex["movies"]?.hits.first?.highlightResult?["title"]?.objectValue?["value"]?.stringValue
         #expect(highlight == "<em>Star</em> <em>Wars</em>")
         for r in byIndex.values { #expect(r.hits.allSatisfy { (0...1).contains($0.rankingScore) }) }
-        guard case .merged(_, let merged) = frames[2] else { return }
+        try #require(frames.count == 4)
+        guard case .merged(_, let merged) = frames[2] else { Issue.record("\(frames)"); return }
         #expect(merged.nbHits == 3)
         #expect(Set(merged.hits.map(\.hit.objectID)) == ["m1", "m2", "p1"])
         let scores = merged.hits.map(\.hit.rankingScore)
@@ -67,10 +68,11 @@ struct EmbeddedDaemonTests {
             "id": "f", "query": "", "indices": ["movies"],
             "params": ["filters": "genres:Comedy AND year < 2000", "hitsPerPage": 10],
         ])
+        try #require(!filtered.isEmpty)
         guard case .results(_, _, let r) = filtered[0] else { Issue.record("\(filtered)"); return }
         #expect(r.hits.map(\.objectID) == ["m4"])
         let paged = try c.roundTrip(["id": "p", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 3, "page": 1]])
-        guard case .results(_, _, let p) = paged[0] else { return }
+        guard case .results(_, _, let p)? = paged.first else { Issue.record("\(paged)"); return }
         #expect(p.nbHits == 4)
         #expect(p.nbPages == 2)
         #expect(p.hits.count == 1)
@@ -78,7 +80,7 @@ struct EmbeddedDaemonTests {
             "id": "ff", "query": "star", "indices": ["products"], "params": ["facetFilters": [["supplier:Lego", "supplier:Mattel"]],
                                                                             "numericFilters": ["price > 100"]],
         ])
-        guard case .results(_, _, let ff) = facetFiltered[0] else { return }
+        guard case .results(_, _, let ff)? = facetFiltered.first else { Issue.record("\(facetFiltered)"); return }
         #expect(ff.hits.map(\.objectID) == ["p1"])
     }
 
@@ -208,7 +210,7 @@ struct FacetValueSearchTests {
             "id": "g", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "",
             "query": "star", "params": ["filters": "year < 1978"],
         ])
-        guard case .info(_, _, let q)? = narrowed.first else { return }
+        guard case .info(_, _, let q)? = narrowed.first else { Issue.record("\(narrowed)"); return }
         let values = (q["facetHits"]?.arrayValue ?? []).compactMap { $0.objectValue?["value"]?.stringValue }
         #expect(Set(values) == ["Science Fiction", "Action"])
         #expect(errorCode(try c.roundTrip([

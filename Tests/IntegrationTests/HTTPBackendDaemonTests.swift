@@ -27,7 +27,10 @@ struct HTTPBackendDaemonTests {
         let server = try SearchServerProcess(token: "daemon-s3cret")
         defer { server.stop() }
         let base = server.baseURL
+        // films and broken must answer within their deadline (the default otherwise, 1 s) from
+        // a Python server on a loaded machine; only slow is about timing out.
         let d = try DaemonProcess(config: [
+            "defaultTimeoutMs": 10_000,
             "searchables": [
                 "films": Self.http("\(base)/search?q={query}&page={page}&size={hitsPerPage}&filters={filters}"),
                 "broken": Self.http("\(base)/status/502"),

@@ -303,8 +303,9 @@ struct IndexOperationTests {
             config: ["dataDir": .string(dataDir), "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title"]]]],
             files: ["big.ndjson": big])
         defer { d.stop() }
-        let writer = try d.connect()
-        let observer = try d.connect()
+        // Reads wait for rebuilds of 30,000 documents: a generous timeout on a loaded machine.
+        let writer = try d.connect(timeoutSeconds: 120)
+        let observer = try d.connect(timeoutSeconds: 120)
         let total = 400
         // All sent at once (about 40 KB: the socket buffers hold them while the daemon waits).
         for i in 0..<total {
@@ -349,9 +350,12 @@ struct IndexOperationTests {
         let c = try d.connect()
         let big: [JSONValue] = (0..<2000).map { ["objectID": .string("d\($0)"), "title": .string("drained \($0) with some more words")] }
         try c.send(["id": "big", "op": "addDocuments", "index": "books", "documents": .array(big)])
-        usleep(20_000)
+        // Not a sleep: once the ping sent after it is answered, the daemon has read the batch
+        // whole and queued it (a batch still half read at SIGTERM would leave the connection
+        // idle, closed by the drain).
+        let early = try barrier(c)
         d.signal(SIGTERM)
-        #expect(try c.readFrame()?.type == "written")
+        #expect(try collect(c, id: "big", already: early).map(\.type) == ["written"])
         #expect(d.waitForExit(seconds: 10) == 0)
         d = try start(dataDir)
         defer { d.stop() }

@@ -14,9 +14,10 @@ struct LifecycleTests {
         defer { d.stop() }
         let c = try d.connect()
         try c.send(["id": "q", "query": "x"])
-        usleep(100_000)
+        // Once the ping after it is answered, the search is running (not a sleep that guesses).
+        let early = try barrier(c)
         d.signal(SIGTERM)
-        let frames = try collect(c, id: "q")
+        let frames = try collect(c, id: "q", already: early)
         #expect(frames.map(\.type) == ["results", "merged", "done"])
         #expect(d.waitForExit(seconds: 10) == 0)
         #expect(!FileManager.default.fileExists(atPath: d.socketPath))
@@ -47,9 +48,9 @@ struct LifecycleTests {
         #expect((polling["idleCaught"]?.intValue ?? 0) + (polling["idleMissed"]?.intValue ?? 0) >= 1)
         #expect(polling["on"]?.boolValue != nil)
         try c.send(["id": "q", "query": "x"])
-        usleep(100_000)
+        let early = try barrier(c)
         d.signal(SIGTERM)
-        #expect(try collect(c, id: "q").last?.type == "done")
+        #expect(try collect(c, id: "q", already: early).last?.type == "done")
         #expect(d.waitForExit(seconds: 10) == 0)
         var bad = FaultConfigs.config([("fast", FaultConfigs.source(delayMs: 0))])
         bad["busyPollMicros"] = -1
@@ -60,18 +61,26 @@ struct LifecycleTests {
     }
 
     @Test func secondSignalStopsAtOnce() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 30_000)),
-        ], defaultTimeoutMs: 60_000))
+        // The daemon's sd_notify messages tell when it has handled the first signal.
+        let notify = try SystemdTests.NotifyListener()
+        // Neither the search nor the drain timeout would end the daemon within the wait below.
+        var config = FaultConfigs.config([("slow", FaultConfigs.source(delayMs: 60_000))], defaultTimeoutMs: 120_000)
+        config["drainTimeoutMs"] = 120_000
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config, environment: ["NOTIFY_SOCKET": notify.path])
         defer { d.stop() }
         let c = try d.connect()
         try c.send(["id": "q", "query": "x"])
-        usleep(100_000)
+        _ = try barrier(c)  // the search is running
         d.signal(SIGTERM)
+        // Two signals sent back to back may be delivered as one: wait until the first was
+        // handled (the drain began) before sending the second.
+        let stopping = notify.receive(until: "STOPPING=1", seconds: 60)
+        #expect(stopping.contains { $0.contains("STOPPING=1") }, "\(stopping)")
         usleep(100_000)
         #expect(d.process.isRunning, "the first signal waits for the running query")
         d.signal(SIGTERM)
-        #expect(d.waitForExit(seconds: 5) == 0)
+        #expect(d.waitForExit(seconds: 20) == 0)
+        withExtendedLifetime(c) {}  // the client stayed connected throughout
     }
 
     @Test func drainTimeoutBoundsTheWait() throws {
@@ -79,10 +88,15 @@ struct LifecycleTests {
         config["drainTimeoutMs"] = 200
         let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
         defer { d.stop() }
-        try d.connect().send(["id": "q", "query": "x"])
-        usleep(100_000)
+        // The client stays connected (one that hangs up has its search cancelled, and the
+        // drain would have nothing to wait for), and the search is running before the signal.
+        let c = try d.connect()
+        try c.send(["id": "q", "query": "x"])
+        _ = try barrier(c)
         d.signal(SIGINT)
-        #expect(d.waitForExit(seconds: 5) == 0)
+        // Well under the search's 30 s: the 200 ms drain timeout ended the wait.
+        #expect(d.waitForExit(seconds: 10) == 0)
+        withExtendedLifetime(c) {}  // the client stayed connected throughout
     }
 
     @Test func sighupReloadsAddsAndKeepsIndices() throws {
@@ -92,11 +106,10 @@ struct LifecycleTests {
         try d.rewriteConfig(FaultConfigs.config([("a", FaultConfigs.source()), ("b", FaultConfigs.source(hits: 1))]))
         d.signal(SIGHUP)
         var names: [String] = []
-        for _ in 0..<200 {
-            guard case .info(_, _, let p)? = try d.connect().roundTrip(["id": "i", "op": "indices"]).first else { break }
+        _ = try poll(seconds: 60) {
+            guard case .info(_, _, let p)? = try d.connect().roundTrip(["id": "i", "op": "indices"]).first else { return true }
             names = (p["indices"]?.arrayValue ?? []).compactMap { $0.objectValue?["name"]?.stringValue }
-            if names == ["a", "b"] { break }
-            usleep(20_000)
+            return names == ["a", "b"]
         }
         #expect(names == ["a", "b"])
     }

@@ -16,25 +16,40 @@ struct LimitTests {
     @Test func connectionsOverTheLimitAreRefusedWithAnError() throws {
         let d = try daemon(limits: ["maxConnections": 2])
         defer { d.stop() }
-        usleep(100_000)  // let the daemon see the readiness probe's connection close
+        // The readiness probe's connection may still be open in the daemon (it sees the close
+        // asynchronously), and then a is the second one: wait until a is the only one.
         let a = try d.connect()
+        let alone = try #require(try pollStats(a) { $0["connections"]?.intValue == 1 }, "no stats")
+        #expect(alone["connections"]?.intValue == 1, "the readiness probe's connection was closed")
         let b = try d.connect()
         #expect(try a.roundTrip(["id": "1", "op": "ping"]).first?.type == "pong")
         #expect(try b.roundTrip(["id": "2", "op": "ping"]).first?.type == "pong")
         let c = try d.connect()
         #expect(errorCode(try c.readFrame()) == "too_many_connections")
         #expect(try c.readLine() == nil)
-        // Once one closes, a new client gets in.
+        // Once one closes, a new client gets in (once the daemon has seen the close: a new
+        // client until then is refused, so retry, with a deadline).
         _ = consume a
-        usleep(100_000)
-        #expect(try d.connect().roundTrip(["id": "3", "op": "ping"]).first?.type == "pong")
+        var answer: Frame?
+        _ = poll(seconds: 10) {
+            // A refused client may find the daemon gone from its socket already: no throw.
+            guard let n = try? d.connect() else { return false }
+            try? n.send(["id": "3", "op": "ping"])
+            answer = try? n.readFrame()
+            return answer.map { errorCode($0) != "too_many_connections" } ?? false
+        }
+        #expect(answer?.type == "pong", "\(String(describing: answer))")
     }
 
     @Test func requestsInFlightPerConnectionAreBounded() throws {
-        let d = try daemon(limits: ["maxRequestsPerConnection": 2], delayMs: 300)
+        // The first two still run when the third is read: sent in one write (read in one go),
+        // and slow by far more than a loaded machine delays the reading.
+        let d = try daemon(limits: ["maxRequestsPerConnection": 2], delayMs: 1000)
         defer { d.stop() }
         let c = try d.connect()
-        for i in 0..<3 { try c.send(["id": .string("r\(i)"), "query": "x"]) }
+        var lines: [UInt8] = []
+        for i in 0..<3 { lines += JSONWriter.bytes(["id": .string("r\(i)"), "query": "x"]) + [0x0A] }
+        try c.sendRaw(lines)
         let first = try c.readFrame()
         #expect(first?.id == "r2")
         #expect(errorCode(first) == "too_many_requests")
@@ -43,18 +58,22 @@ struct LimitTests {
     }
 
     @Test func searchesRunningInTheWholeDaemonAreBounded() throws {
-        let d = try daemon(limits: ["maxRunningSearches": 2], delayMs: 400)
+        // a and b run 2 s: far longer than c takes to arrive after them.
+        let d = try daemon(limits: ["maxRunningSearches": 2], delayMs: 2000)
         defer { d.stop() }
         let a = try d.connect()
         let b = try d.connect()
         let c = try d.connect()
+        // Each barrier returns once its search is running (a ping is not a search: it counts
+        // against no limit).
         try a.send(["id": "a", "query": "x"])
+        let earlyA = try barrier(a)
         try b.send(["id": "b", "query": "x"])
-        usleep(100_000)
+        let earlyB = try barrier(b)
         let refused = try c.roundTrip(["id": "c", "query": "x"])
         #expect(errorCode(refused.first) == "too_many_requests")
-        #expect(try collect(a, id: "a").last?.type == "done")
-        #expect(try collect(b, id: "b").last?.type == "done")
+        #expect(try collect(a, id: "a", already: earlyA).last?.type == "done")
+        #expect(try collect(b, id: "b", already: earlyB).last?.type == "done")
         // Capacity is back once they end.
         #expect(try c.roundTrip(["id": "c2", "query": "x"]).last?.type == "done")
     }

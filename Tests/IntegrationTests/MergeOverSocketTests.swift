@@ -106,7 +106,7 @@ struct MergeOverSocketTests {
             "params": ["facets": ["brand"]], "mergeFacets": ["maxValuesPerFacet": 10],
             "facetAliases": ["brand": ["products": "supplier"]],
         ])
-        guard case .merged(_, let m)? = frames.first(where: { $0.type == "merged" }) else { Issue.record("no merged"); return }
+        guard case .merged(_, let m)? = frames.first(where: { $0.type == "merged" }) else { Issue.record("no merged: \(frames)"); return }
         let brand = m.extra["facets"]?.objectValue?["brand"]?.objectValue
         #expect(brand?["values"] == ["HP": 6, "Apple": 4, "Dell": 2])
         #expect(brand?["indices"] == ["products", "phones"])
@@ -114,8 +114,11 @@ struct MergeOverSocketTests {
     }
 
     @Test func breakerOpensSkipsThenProbesAndCloses() throws {
+        // A back-off far longer than request 3 and `stats` take to follow request 2 on a loaded
+        // machine (the probe is then polled for, not slept for).
+        let breaker: JSONValue = ["failureThreshold": 2, "baseBackoffMs": 3000, "maxBackoffMs": 6000]
         var config = FaultConfigs.config([("ok", FaultConfigs.source()), ("bad", FaultConfigs.source(mode: "fail"))])
-        config["circuitBreaker"] = ["failureThreshold": 2, "baseBackoffMs": 300, "maxBackoffMs": 1000]
+        config["circuitBreaker"] = breaker
         let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
         defer { d.stop() }
         let c = try d.connect()
@@ -129,20 +132,27 @@ struct MergeOverSocketTests {
         let skipped = try badStatus("3")
         #expect(skipped?.status == .skipped)
         #expect((skipped?.suspendedForMs ?? 0) > 0)
-        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "s", "op": "stats"]).first else { return }
+        let statsFrames = try c.roundTrip(["id": "s", "op": "stats"])
+        guard case .info(_, "stats", let stats)? = statsFrames.first else { Issue.record("no stats: \(statsFrames)"); return }
         #expect(stats["circuitBreakers"]?.objectValue?["bad"]?.objectValue?["state"] == "open")
         // The source recovers (a reload swaps its config; the breaker's history stays).
         try d.rewriteConfig({
             var fixed = FaultConfigs.config([("ok", FaultConfigs.source()), ("bad", FaultConfigs.source())])
-            fixed["circuitBreaker"] = ["failureThreshold": 2, "baseBackoffMs": 300, "maxBackoffMs": 1000]
+            fixed["circuitBreaker"] = breaker
             return fixed
         }())
         #expect(try c.roundTrip(["id": "r", "op": "reload"]).first?.type == "reload")
-        usleep(350_000)
-        // Half-open: one probe goes through and succeeds, which closes the breaker.
-        #expect(try badStatus("4")?.status == .ok)
+        // Skipped until the back-off ends; then half-open: one probe goes through and
+        // succeeds, which closes the breaker.
+        var probe: SourceReport?
+        _ = try poll(seconds: 20) {
+            probe = try badStatus("4")
+            return probe?.status != .skipped
+        }
+        #expect(probe?.status == .ok, "\(String(describing: probe))")
         #expect(try badStatus("5")?.status == .ok)
-        guard case .info(_, "stats", let after)? = try c.roundTrip(["id": "s2", "op": "stats"]).first else { return }
+        let afterFrames = try c.roundTrip(["id": "s2", "op": "stats"])
+        guard case .info(_, "stats", let after)? = afterFrames.first else { Issue.record("no stats: \(afterFrames)"); return }
         #expect(after["circuitBreakers"]?.objectValue?["bad"]?.objectValue?["state"] == "closed")
     }
 }

@@ -30,10 +30,16 @@ struct SessionAndTargetTests {
         #expect(status == .superseded)
         #expect(sources.map(\.report.status) == [.superseded])
         // k1's done comes before anything of k2, and nothing of k1 comes later.
-        #expect(frames.firstIndex { $0.id == "k1" }! < frames.firstIndex { $0.id == "k2" }!)
-        // The superseded task's late frames are dropped: wait past its delay and check.
-        usleep(200_000)
-        #expect(try c.roundTrip(["id": "p", "op": "ping"]).map(\.type) == ["pong"])
+        let firstK2 = try #require(frames.firstIndex { $0.id == "k2" })
+        #expect(try #require(frames.firstIndex { $0.id == "k1" }) < firstK2)
+        // The superseded task's late frames are dropped: wait until its cancelled task has
+        // ended (k1 and k2 counted in `stats`, asked on another connection so no frame of this
+        // one is skipped), then every frame up to a ping's pong must be that pong (read raw: a
+        // round trip would skip frames of other ids, and could not fail).
+        let counted = try pollStats(try d.connect()) { $0["queriesServed"]?.intValue == 2 }
+        #expect(counted?["queriesServed"]?.intValue == 2, "k1's task ended")
+        let late = try barrier(c, id: "p")
+        #expect(late.isEmpty, "frames after k2's done: \(late)")
     }
 
     @Test func staleSeqIsAnsweredAsSupersededWithoutRunning() throws {

@@ -93,8 +93,8 @@ struct WriteTests {
         }
         #expect(seqs == Array(2...11))
         #expect(try hits(c, "version") == ["same"])
-        guard case .info(_, _, let p)? = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["same"]]).first
-        else { return }
+        let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["same"]])
+        guard case .info(_, _, let p)? = got.first else { Issue.record("\(got)"); return }
         #expect(p["results"]?.arrayValue?.first?.objectValue?["title"] == "version 9")
     }
 
@@ -107,8 +107,8 @@ struct WriteTests {
             ["objectID": "b1", "title": "The Hobbit, or There and Back Again"], ["objectID": "b9", "title": "New"],
         ]])
         #expect(ack.first?.type == "written")
-        guard case .info(_, _, let p)? = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b9"]]).first
-        else { return }
+        let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b9"]])
+        guard case .info(_, _, let p)? = got.first else { Issue.record("\(got)"); return }
         let docs = p["results"]?.arrayValue ?? []
         #expect(docs.first?.objectValue?["genre"] == "fantasy", "untouched attributes stay")
         #expect(docs.first?.objectValue?["title"] == "The Hobbit, or There and Back Again")
@@ -135,6 +135,8 @@ struct WriteTests {
                                           "objectIDs": .array(acknowledged.sorted().map { .string($0) })])
             if case .info(_, _, let p)? = stored.first {
                 #expect((p["results"]?.arrayValue ?? []).allSatisfy { $0 != .null }, "cycle \(cycle): an acknowledged document is missing")
+            } else {
+                Issue.record("cycle \(cycle): no documents frame: \(stored)")
             }
             // Send batches and kill the daemon at a random moment.
             // An acknowledgement is matched to its batch by the frame's id.
