@@ -83,15 +83,17 @@ extension QueryExecutor {
         return makePage(pageKeys, match: m, ranker: ranker, visitor: visitor, nbHits: kept.count)
     }
 
-    /// The page's documents (from the keys' low bits) with their hits.
+    /// The page's documents (from the keys' low bits) with their hits, looked up in ascending
+    /// document order with one visitor (its cursors only move forward).
     private func makePage(_ keys: [UInt128], match m: TextMatch, ranker: Ranker, visitor: RankVisitor, nbHits: Int) -> RankedPage {
         let w = m.words.count
         let docs = keys.map { UInt32(truncatingIfNeeded: $0) }
         var hits = [UInt32](repeating: .max, count: docs.count * w)
         var row = [UInt32](repeating: .max, count: w)
-        for (i, d) in docs.enumerated() {
-            var fresh = visitor  // a page is short: a fresh lookup per document
-            fresh.hits(m.row(of: d) ?? 0, d, into: &row)
+        var visit = visitor
+        for i in docs.indices.sorted(by: { docs[$0] < docs[$1] }) {
+            let d = docs[i]
+            visit.hits(m.row(of: d) ?? 0, d, into: &row)
             for k in 0..<w { hits[i * w + k] = row[k] }
         }
         return RankedPage(nbHits: nbHits, docs: docs, hits: hits, ranker: ranker)
