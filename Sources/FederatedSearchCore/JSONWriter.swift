@@ -114,6 +114,10 @@ public enum JSONWriter {
     /// Most text needs no escaping, so it is scanned eight bytes at a time (one unaligned
     /// 64-bit load and a few bit operations tell whether any of them is a control character,
     /// a quote or a backslash), and clean runs are appended with one copy.
+    ///
+    /// Pointer use: `bytes` is a caller's borrowed buffer (a `withUTF8` or
+    /// `withUnsafeBufferPointer` scope) and is only read; the 8-byte loads happen only where
+    /// `i + 8 <= n`, inside it.
     public static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         guard let base = bytes.baseAddress else { return }
         let n = bytes.count

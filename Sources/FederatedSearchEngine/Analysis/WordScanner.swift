@@ -64,6 +64,8 @@ struct WordScanner: Sendable {
         return end
     }
 
+    /// Pointer use: `bytes` is the text's own storage, borrowed for the call (`withUTF8`), read
+    /// by index below `bytes.count` only.
     private func scan(_ bytes: UnsafeBufferPointer<UInt8>, trackOffsets: Bool, _ body: (ScannedWord) -> Bool) {
         var word = ScannedWord()
         word.folded.reserveCapacity(32)

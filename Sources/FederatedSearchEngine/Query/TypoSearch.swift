@@ -103,23 +103,17 @@ struct TypoSearch {
             spans = edits.spans
             return
         }
-        var found: [TermSpan] = []
-        dictionary.bytes.withUnsafeBufferPointer { bytes in
-            dictionary.offsets.withUnsafeBufferPointer { offsets in
-                var walk = Walk(
-                    bytes: bytes.baseAddress!, offsets: offsets.baseAddress!, maxTypos: Int32(maxTypos), prefix: prefix,
-                    trie: dictionary.trie, automaton: TypoAutomaton(query: query, maxTypos: maxTypos))
-                walk.descend(lo: 0, hi: dictionary.count, depth: 0, state: 0, partial: 0, pending: 0, node: 0)
-                found = walk.spans
-            }
-        }
-        spans = found
+        var walk = Walk(
+            bytes: dictionary.bytes, offsets: dictionary.offsets, maxTypos: Int32(maxTypos), prefix: prefix,
+            trie: dictionary.trie, automaton: TypoAutomaton(query: query, maxTypos: maxTypos))
+        walk.descend(lo: 0, hi: dictionary.count, depth: 0, state: 0, partial: 0, pending: 0, node: 0)
+        spans = walk.spans
     }
 
-    /// The trie walk over raw buffers (valid for the duration of ``run()``).
+    /// The trie walk over the dictionary's arrays.
     private struct Walk {
-        let bytes: UnsafePointer<UInt8>
-        let offsets: UnsafePointer<UInt32>
+        let bytes: [UInt8]
+        let offsets: [UInt32]
         let maxTypos: Int32
         let prefix: Bool
         let trie: PrefixTrie

@@ -159,6 +159,8 @@ final class Highlighter {
     }
 
     /// The highlight object of one string's UTF-8 `bytes` (see ``write(_:candidates:through:into:)``).
+    /// Pointer use: `bytes` is the string's storage borrowed for the call (`withUTF8`), read by
+    /// index and by ranges of marks found inside it; nothing keeps it after the call.
     private func writeLeaf(_ bytes: UnsafeBufferPointer<UInt8>, candidates: [ArraySlice<UInt8>],
                            through: (last: Int, words: Int)?, into out: inout [UInt8]) {
         out.append(contentsOf: Pieces.valueOpen)
