@@ -56,6 +56,34 @@ import Testing
     }
 }
 
+/// Words the automaton cannot take (more than 255 distinct characters) are still searched,
+/// by the edit enumeration, without crashing.
+@Suite struct TypoSearchLimitTests {
+    @Test func wordsOfManyDistinctCharactersAreSearched() {
+        let scalars = (0..<300).map { UInt32(0x4E00 + $0) }  // 300 distinct CJK ideographs
+        let word = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+        var typo = Array(word)
+        typo[150] = "x"  // one substitution
+        let terms = [String(typo), "abc"].sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(!TypoAutomaton.serves(scalars, maxTypos: 2))
+        var search = TypoSearch(dictionary: TermDictionary(sortedTerms: terms), query: Array(word.utf8), maxTypos: 2, prefix: false)
+        search.run()
+        TypoSearchTests.expectReference(search.spans, terms: terms, query: word, budget: 2, prefix: false)
+        #expect(search.spans.contains { MatchFlags.typos($0.flags) == 1 })
+    }
+
+    /// The same through a whole search: a word of 300 distinct Canadian syllabics (letters,
+    /// kept as one word by the analyser) with one typo finds its document.
+    @Test func searchOfAWordOfManyDistinctLettersFindsItsTypo() throws {
+        let letters = (0..<300).compactMap { Unicode.Scalar(UInt32(0x1401 + $0)) }
+        let word = String(String.UnicodeScalarView(letters))
+        var typo = Array(word)
+        typo[10] = typo[20]
+        let index = try makeIndex(#"{"searchableAttributes": ["title"]}"#, #"{"objectID": "1", "title": "\#(word)"}"#)
+        #expect(try search(index, String(typo)).nbHits == 1)
+    }
+}
+
 /// The edit enumeration with a budget of two (the table walk serves that budget in the
 /// engine), held to the same reference, so both stay interchangeable.
 @Suite struct EditSearchTests {

@@ -51,8 +51,17 @@ struct TypoAutomaton {
     private var width: Int { 2 &* maxTypos &+ 1 }
     private var over: Int { maxTypos &+ 1 }
 
+    /// Whether the automaton can serve this query word: a budget of 1 or 2, at most 255
+    /// distinct characters (classes are bytes) and a length whose levels fit the key's 16
+    /// bits. Other words go to the edit enumeration (``EditSearch``), which has no such limits.
+    static func serves(_ query: [UInt32], maxTypos: Int) -> Bool {
+        guard maxTypos >= 1 && maxTypos <= 2 && query.count <= 4096 else { return false }
+        return Set(query).count <= 255
+    }
+
+    /// See ``serves(_:maxTypos:)`` for the words it takes.
     init(query: [UInt32], maxTypos: Int) {
-        precondition(maxTypos >= 1 && maxTypos <= 2, "the automaton serves budgets of 1 and 2")
+        precondition(Self.serves(query, maxTypos: maxTypos), "a word the automaton does not serve")
         self.maxTypos = maxTypos
         self.query = query
         m = query.count

@@ -94,10 +94,11 @@ struct TypoSearch {
     mutating func run() {
         let m = query.count
         guard m > 0, dictionary.count > 0, !dictionary.bytes.isEmpty else { return }
-        if maxTypos != 2 {
+        if maxTypos != 2 || !TypoAutomaton.serves(query, maxTypos: maxTypos) {
             // One typo: enumerating the query's edits visits far fewer nodes than the table.
             // (For two, the enumeration branches twice at every node near the root and costs
-            // more than the table walk.) The automaton serves budgets up to two.
+            // more than the table walk.) So do words the automaton cannot take (very long, or
+            // of more than 255 distinct characters).
             var edits = EditSearch(dictionary: dictionary, scalars: query, maxEdits: maxTypos, prefix: prefix)
             edits.run()
             spans = edits.spans
