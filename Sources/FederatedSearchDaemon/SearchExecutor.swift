@@ -75,14 +75,19 @@ enum SearchExecutor {
             let slowest = asked.indices.max { stats.meanLatency(asked[$0].name) < stats.meanLatency(asked[$1].name) }
             mode = slowest.map { .spread(keep: $0) } ?? .sequential
         }
-        let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor) { completion in
+        // Each source's results frame is encoded on the thread that ran the source (in a spread,
+        // the other sources' frames are not encoded one after another on this task).
+        let frames = ResultFrames(count: asked.count)
+        let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor, prepare: { completion in
+            guard case .results(let results) = completion.outcome else { return }
+            frames.set(completion.position, Self.resultsFrame(id: id, completion.name, results))
+        }) { completion in
             let source = asked[completion.position]
             stats.recordSource(completion.name, ms: completion.milliseconds)
             health.record(source.index, outcome: completion.outcome, now: clock.now)
             switch completion.outcome {
-            case .results(var results):
-                if results.index.isEmpty { results.index = completion.name }
-                let (line, hits) = FrameWriter.results(id: id, index: completion.name, results: results)
+            case .results(let results):
+                let (line, hits) = frames.take(completion.position) ?? Self.resultsFrame(id: id, completion.name, results)
                 encoded.set(askedPositions[completion.position], hits)
                 send(line, false)
             case .failed(let error):
@@ -124,6 +129,15 @@ enum SearchExecutor {
             ])
         }
         return .done(id: id, status: status, sources: named, ms: ms)
+    }
+
+    /// A source's results frame (line and encoded hits), named after the source when the
+    /// backend left `index` empty.
+    static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: [UInt8], hits: [FrameWriter.EncodedHit]) {
+        var results = given
+        if results.index.isEmpty { results.index = name }
+        let (line, hits) = FrameWriter.results(id: id, index: name, results: results)
+        return (line, hits)
     }
 
     static func report(_ c: SourceCompletion) -> SourceReport {
@@ -171,6 +185,22 @@ enum SearchExecutor {
 }
 
 /// Hits encoded by the results frames, kept for the merged frame.
+/// Each source's encoded results frame, from the thread that ran it to the calling task.
+private final class ResultFrames: Sendable {
+    private let store: Mutex<[(line: [UInt8], hits: [FrameWriter.EncodedHit])?]>
+    init(count: Int) { store = Mutex(Array(repeating: nil, count: count)) }
+    func set(_ position: Int, _ frame: (line: [UInt8], hits: [FrameWriter.EncodedHit])) {
+        store.withLock { $0[position] = frame }
+    }
+    /// The frame of the source at `position` (once), if it was encoded.
+    func take(_ position: Int) -> (line: [UInt8], hits: [FrameWriter.EncodedHit])? {
+        store.withLock { frames in
+            defer { frames[position] = nil }
+            return frames[position]
+        }
+    }
+}
+
 private final class EncodedHits: Sendable {
     private let store: Mutex<[[FrameWriter.EncodedHit]]>
     init(count: Int) { store = Mutex(Array(repeating: [], count: count)) }

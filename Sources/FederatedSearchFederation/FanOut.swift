@@ -33,11 +33,20 @@ public enum FanOut {
     }
 
     /// Runs the sources; a spread's child tasks run on `spreadExecutor` (default: the global
-    /// concurrent executor).
+    /// concurrent executor). `prepare`, if given, sees each completion first, on the thread
+    /// that ran the source, as soon as it ends: work done there per source (encoding its
+    /// answer, say) runs in parallel for sources that ran in parallel, instead of one after
+    /// another on the calling task in `onCompletion`.
     public static func run(
         _ sources: [FederatedSource], inline mode: InlineMode = .sequential, spreadExecutor: (any TaskExecutor)? = nil,
+        prepare: (@Sendable (SourceCompletion) -> Void)? = nil,
         onCompletion: @Sendable (SourceCompletion) -> Void
     ) async -> [SourceCompletion] {
+        /// A source run with its completion prepared.
+        @Sendable func prepared(_ c: SourceCompletion) -> SourceCompletion {
+            prepare?(c)
+            return c
+        }
         let clock = ContinuousClock()
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
         let parallel = mode == .parallel && sources.count > 1
@@ -55,7 +64,7 @@ public enum FanOut {
         }
         func runInlineSources() {
             for position in inline {
-                let c = runInline(sources[position], position: position, clock: clock)
+                let c = prepared(runInline(sources[position], position: position, clock: clock))
                 onCompletion(c)
                 done[position] = c
             }
@@ -75,19 +84,19 @@ public enum FanOut {
                 let source = sources[position]
                 if let shared, source.searchable is any InlineSearchable {
                     group.addTask(executorPreference: spreadExecutor ?? globalConcurrentExecutor) {
-                        shared.take().map { runInline(sources[$0], position: $0, clock: clock) }
+                        shared.take().map { prepared(runInline(sources[$0], position: $0, clock: clock)) }
                     }
                 } else if source.searchable is any InlineSearchable {
-                    group.addTask { runInline(source, position: position, clock: clock) }
+                    group.addTask { prepared(runInline(source, position: position, clock: clock)) }
                 } else {
-                    group.addTask { await runRemote(source, position: position, clock: clock) }
+                    group.addTask { prepared(await runRemote(source, position: position, clock: clock)) }
                 }
             }
             if let shared {
                 var next = first
                 while let position = next {
                     next = shared.take()
-                    let c = runInline(sources[position], position: position, clock: clock)
+                    let c = prepared(runInline(sources[position], position: position, clock: clock))
                     onCompletion(c)
                     done[position] = c
                 }

@@ -114,8 +114,10 @@ struct SpinningInline: InlineSearchable {
 }
 
 /// The inline modes: spread shares the sources between the calling task (the kept one first)
-/// and other threads; sequential runs them one after another on the calling task.
-struct FanOutInlineModeTests {
+/// and other threads; sequential runs them one after another on the calling task. Serialized:
+/// a kept source that waits for the others holds a thread of the global pool (two here) until
+/// a spread child starts, so two such tests at once could hold both.
+@Suite(.serialized) struct FanOutInlineModeTests {
     func sources(_ count: Int, keptWaits: Bool, _ r: Rendezvous) -> [FederatedSource] {
         (0..<count).map { i in
             FederatedSource(
@@ -183,6 +185,33 @@ struct FanOutInlineModeTests {
         }
         #expect(taken.sorted() == Array(0..<1000))
         #expect(shared.take() == nil)
+    }
+
+    /// `prepare` sees every completion exactly once, before `onCompletion` does, in every
+    /// mode, for in-memory and remote sources alike.
+    @Test(arguments: [FanOut.InlineMode.sequential, .parallel, .spread(keep: 0)])
+    func prepareSeesEachCompletionOnceAndFirst(mode: FanOut.InlineMode) async {
+        let r = Rendezvous()
+        // In a spread the kept source waits until another thread has started one, so the
+        // spread's own threads run (and prepare) some.
+        var all = sources(4, keptWaits: mode != .sequential && mode != .parallel, r)
+        all.append(FederatedSource(
+            name: "remote", searchable: ScriptedSearchable(behaviour: .answer(after: .milliseconds(1))),
+            query: SearchQuery(text: "q"), timeout: .seconds(30)))
+        let prepared = Mutex<[String]>([])
+        let reportedUnprepared = Mutex<[String]>([])
+        let reported = Mutex<[String]>([])
+        let result = await FanOut.run(all, inline: mode, prepare: { c in
+            prepared.withLock { $0.append(c.name) }
+        }) { c in
+            if !prepared.withLock({ $0.contains(c.name) }) { reportedUnprepared.withLock { $0.append(c.name) } }
+            reported.withLock { $0.append(c.name) }
+        }
+        let names = ["remote", "s0", "s1", "s2", "s3"]
+        #expect(result.map(\.name).sorted() == names)
+        #expect(prepared.withLock { $0 }.sorted() == names)
+        #expect(reported.withLock { $0 }.sorted() == names)
+        #expect(reportedUnprepared.withLock { $0 }.isEmpty)
     }
 
     @Test func sequentialRunsInOrderOnTheCallingTask() async {
