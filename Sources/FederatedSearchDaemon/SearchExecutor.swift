@@ -184,7 +184,6 @@ enum SearchExecutor {
     }
 }
 
-/// Hits encoded by the results frames, kept for the merged frame.
 /// Each source's encoded results frame, from the thread that ran it to the calling task.
 private final class ResultFrames: Sendable {
     private let store: Mutex<[(line: [UInt8], hits: [FrameWriter.EncodedHit])?]>
@@ -201,6 +200,7 @@ private final class ResultFrames: Sendable {
     }
 }
 
+/// Hits encoded by the results frames, kept for the merged frame.
 private final class EncodedHits: Sendable {
     private let store: Mutex<[[FrameWriter.EncodedHit]]>
     init(count: Int) { store = Mutex(Array(repeating: [], count: count)) }

@@ -18,8 +18,27 @@ import Testing
         return try makeIndex(#"{"searchableAttributes": ["title"]}"#, lines.joined(separator: "\n"))
     }
 
-    @Test func everyListedPrefixHoldsExactlyItsTermsDocuments() throws {
-        let text = try Self.corpusIndex().snapshot.text
+    /// 12,000 documents of words over eight letters (their short prefixes are in many
+    /// documents: bitmaps), and 300 that each hold ten words starting with "zq" (a prefix of
+    /// many postings in few documents: a list).
+    static func mixedIndex() throws -> EmbeddedIndex {
+        var g = ReferencePropertyTests.Generator(state: 5)
+        var lines = (0..<12_000).map { i in
+            let words = (0..<5).map { _ in
+                String((0..<Int.random(in: 1...6, using: &g)).map { _ in "abcdefgh".randomElement(using: &g)! })
+            }
+            return #"{"objectID": "\#(i)", "title": "\#(words.joined(separator: " "))"}"#
+        }
+        for i in 0..<300 {
+            let words = (0..<10).map { k in "zq" + String(repeating: "abcdefgh".map { $0 }[(i + k) % 8], count: k % 3 + 1) + "\(k)" }
+            lines.append(#"{"objectID": "z\#(i)", "title": "\#(words.joined(separator: " "))"}"#)
+        }
+        return try makeIndex(#"{"searchableAttributes": ["title"]}"#, lines.joined(separator: "\n"))
+    }
+
+    /// Every prefix of the first levels: kept with exactly its terms' documents, or not kept
+    /// because it has few postings. Returns how many were kept.
+    static func checkEveryPrefix(_ text: TextIndex) -> Int {
         let dictionary = text.dictionary, postings = text.postings
         var checked = 0
         for length in 1...PrefixTrie.depth {
@@ -40,8 +59,21 @@ import Testing
                 checked += 1
             }
         }
-        // The corpus is large enough for the lists to be used (else this test checks nothing).
-        #expect(checked > 5)
+        return checked
+    }
+
+    @Test func everyKeptPrefixHoldsExactlyItsTermsDocuments() throws {
+        // The corpus is large enough for prefixes to be kept (else this test checks nothing).
+        #expect(Self.checkEveryPrefix(try Self.corpusIndex().snapshot.text) > 5)
+    }
+
+    @Test func bitmapsAndListsBothHoldExactlyTheirDocuments() throws {
+        let text = try Self.mixedIndex().snapshot.text
+        let kinds = text.prefixDocuments.kinds
+        #expect(kinds.lists > 0 && kinds.bitmaps > 0, "both kinds are kept: \(kinds)")
+        // Every entry was checked (prefixes with the same terms, "z" and "zq", share one).
+        #expect(Self.checkEveryPrefix(text) >= kinds.lists + kinds.bitmaps)
+        #expect(try search(Self.mixedIndex(), "zq").nbHits == 300)
     }
 
     @Test func onlyContiguousSpansOfAListedPrefixUseIt() throws {

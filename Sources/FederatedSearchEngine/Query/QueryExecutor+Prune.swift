@@ -1,7 +1,8 @@
 extension QueryExecutor {
     /// The most postings a word's best-level terms may have for their documents to be
     /// gathered and ranked ahead of the scan (see ``rankPruned(_:ranker:visitor:requiredCount:top:)``);
-    /// a best level that is a short prefix with its documents precomputed has no limit.
+    /// a best level that is a short prefix with its documents precomputed may hold up to
+    /// twice as many documents as there are candidates.
     static let firstTierLimit = 4096
 
     /// Top-k selection that visits as few candidates as it can, with the same result as
@@ -31,7 +32,11 @@ extension QueryExecutor {
             let bestSpans = word.spans.filter { $0.flags == best }
             let rest = word.spans.filter { $0.flags != best }
             guard !rest.isEmpty else { continue }
-            if let listed = prefixDocuments.documents(of: bestSpans) {
+            // A precomputed list far longer than the candidates (a rare word or a filter
+            // narrowed them) would cost more to walk than the scan it saves.
+            if let n = prefixDocuments.count(of: bestSpans), n <= max(Self.firstTierLimit, 2 * m.docs.count),
+                let listed = prefixDocuments.documents(of: bestSpans)
+            {
                 tierSorted = tier.isEmpty
                 tier.append(contentsOf: listed)
             } else {

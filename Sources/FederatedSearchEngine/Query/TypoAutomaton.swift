@@ -21,7 +21,7 @@ struct TypoAutomaton {
     private let queryClass: [UInt8]
     /// The class of each ASCII character (`otherClass` if not in the query).
     private let asciiClass: [UInt8]
-    /// Non-ASCII query characters and their classes.
+    /// Non-ASCII query characters and their classes, ascending by character.
     private let wideClasses: [(scalar: UInt32, class: UInt8)]
     /// The class of characters not in the query.
     let otherClass: UInt8
@@ -81,15 +81,20 @@ struct TypoAutomaton {
             if c < 128 { ascii[Int(c)] = UInt8(i) } else { wide.append((c, UInt8(i))) }
         }
         asciiClass = ascii
-        wideClasses = wide
+        wideClasses = wide.sorted { $0.0 < $1.0 }
         internFirstRow()
     }
 
     /// The class of a character.
     @inline(__always) func characterClass(_ c: UInt32) -> UInt8 {
         if c < 128 { return asciiClass[Int(c)] }
-        for w in wideClasses where w.scalar == c { return w.class }
-        return otherClass
+        // Sorted by scalar: a word may hold up to 255 distinct ones.
+        var lo = 0, hi = wideClasses.count
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if wideClasses[mid].scalar < c { lo = mid &+ 1 } else { hi = mid }
+        }
+        return lo < wideClasses.count && wideClasses[lo].scalar == c ? wideClasses[lo].class : otherClass
     }
 
     /// The state after reading a character of class `cls` in state `s`, or nil when every cell
