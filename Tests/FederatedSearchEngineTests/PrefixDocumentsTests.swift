@@ -5,35 +5,35 @@ import Testing
 /// The precomputed documents of short prefixes: each list is exactly the union of its terms'
 /// postings, and a query word uses one only when its spans are exactly one listed prefix.
 @Suite struct PrefixDocumentsTests {
-    /// 2,000 documents of words over four letters, so that short prefixes stand for many
-    /// terms with many postings.
-    static func corpusIndex() throws -> EmbeddedIndex {
-        var g = ReferencePropertyTests.Generator(state: 77)
-        let lines = (0..<2000).map { i in
-            let words = (0..<5).map { _ in
-                String((0..<Int.random(in: 1...6, using: &g)).map { _ in "abcd".randomElement(using: &g)! })
-            }
-            return #"{"objectID": "\#(i)", "title": "\#(words.joined(separator: " "))"}"#
+    /// `count` titles of five random words of 1 to 6 letters of `alphabet`, as word lists.
+    static func randomTitles(_ count: Int, _ alphabet: String, seed: UInt64) -> [[String]] {
+        var g = ReferencePropertyTests.Generator(state: seed)
+        return (0..<count).map { _ in
+            (0..<5).map { _ in String((0..<Int.random(in: 1...6, using: &g)).map { _ in alphabet.randomElement(using: &g)! }) }
+        }
+    }
+
+    /// An index of one document per title (objectIDs `prefix` + its number).
+    static func index(_ titles: [[String]], idPrefix: String = "", more: [[String]] = []) throws -> EmbeddedIndex {
+        let lines = (titles + more).enumerated().map { i, words in
+            #"{"objectID": "\#(i < titles.count ? idPrefix : "more")\#(i)", "title": "\#(words.joined(separator: " "))"}"#
         }
         return try makeIndex(#"{"searchableAttributes": ["title"]}"#, lines.joined(separator: "\n"))
     }
+
+    /// 2,000 documents of words over four letters, so that short prefixes stand for many
+    /// terms with many postings.
+    static func corpusIndex() throws -> EmbeddedIndex { try index(randomTitles(2000, "abcd", seed: 77)) }
 
     /// 12,000 documents of words over eight letters (their short prefixes are in many
     /// documents: bitmaps), and 300 that each hold ten words starting with "zq" (a prefix of
     /// many postings in few documents: a list).
     static func mixedIndex() throws -> EmbeddedIndex {
-        var g = ReferencePropertyTests.Generator(state: 5)
-        var lines = (0..<12_000).map { i in
-            let words = (0..<5).map { _ in
-                String((0..<Int.random(in: 1...6, using: &g)).map { _ in "abcdefgh".randomElement(using: &g)! })
-            }
-            return #"{"objectID": "\#(i)", "title": "\#(words.joined(separator: " "))"}"#
+        let letters = Array("abcdefgh")
+        let zq = (0..<300).map { i in
+            (0..<10).map { k in "zq" + String(repeating: letters[(i + k) % 8], count: k % 3 + 1) + "\(k)" }
         }
-        for i in 0..<300 {
-            let words = (0..<10).map { k in "zq" + String(repeating: "abcdefgh".map { $0 }[(i + k) % 8], count: k % 3 + 1) + "\(k)" }
-            lines.append(#"{"objectID": "z\#(i)", "title": "\#(words.joined(separator: " "))"}"#)
-        }
-        return try makeIndex(#"{"searchableAttributes": ["title"]}"#, lines.joined(separator: "\n"))
+        return try index(randomTitles(12_000, "abcdefgh", seed: 5), more: zq)
     }
 
     /// Every prefix of the first levels: kept with exactly its terms' documents, or not kept
@@ -103,11 +103,8 @@ import Testing
     /// Queries whose last word is a listed prefix, alone and intersected with other words,
     /// find what a scan of the documents finds.
     @Test func queriesOnListedPrefixesFindEveryDocument() throws {
-        var g = ReferencePropertyTests.Generator(state: 77)
-        let titles = (0..<2000).map { _ in
-            (0..<5).map { _ in String((0..<Int.random(in: 1...6, using: &g)).map { _ in "abcd".randomElement(using: &g)! }) }
-        }
-        let index = try Self.corpusIndex()
+        let titles = Self.randomTitles(2000, "abcd", seed: 77)
+        let index = try Self.index(titles)
         for (query, words) in [("c", ["c"]), ("ab", ["ab"]), ("dab", ["dab"]), ("abcd d", ["abcd", "d"]), ("bb ca", ["bb", "ca"])] {
             let expected = titles.filter { title in
                 words.enumerated().allSatisfy { i, w in
