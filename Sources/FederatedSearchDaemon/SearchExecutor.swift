@@ -76,18 +76,24 @@ enum SearchExecutor {
             mode = slowest.map { .spread(keep: $0) } ?? .sequential
         }
         // Each source's results frame is encoded on the thread that ran the source (in a spread,
-        // the other sources' frames are not encoded one after another on this task).
-        let frames = ResultFrames(count: asked.count)
-        let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor, prepare: { completion in
-            guard case .results(let results) = completion.outcome else { return }
-            frames.set(completion.position, Self.resultsFrame(id: id, completion.name, results))
-        }) { completion in
+        // the other sources' frames are not encoded one after another on this task). Not when
+        // every source runs on this task: there it would only add a hand-over.
+        let runsElsewhere = mode != .sequential || asked.contains { !($0.searchable is any InlineSearchable) }
+        let frames = runsElsewhere ? ResultFrames(count: asked.count) : nil
+        var prepare: (@Sendable (SourceCompletion) -> Void)? = nil
+        if let frames {
+            prepare = { completion in
+                guard case .results(let results) = completion.outcome else { return }
+                frames.set(completion.position, Self.resultsFrame(id: id, completion.name, results))
+            }
+        }
+        let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor, prepare: prepare) { completion in
             let source = asked[completion.position]
             stats.recordSource(completion.name, ms: completion.milliseconds)
             health.record(source.index, outcome: completion.outcome, now: clock.now)
             switch completion.outcome {
             case .results(let results):
-                let (line, hits) = frames.take(completion.position) ?? Self.resultsFrame(id: id, completion.name, results)
+                let (line, hits) = frames?.take(completion.position) ?? Self.resultsFrame(id: id, completion.name, results)
                 encoded.set(askedPositions[completion.position], hits)
                 send(line, false)
             case .failed(let error):
