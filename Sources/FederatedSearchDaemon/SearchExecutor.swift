@@ -142,8 +142,7 @@ enum SearchExecutor {
     static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: [UInt8], hits: [FrameWriter.EncodedHit]) {
         var results = given
         if results.index.isEmpty { results.index = name }
-        let (line, hits) = FrameWriter.results(id: id, index: name, results: results)
-        return (line, hits)
+        return FrameWriter.results(id: id, index: name, results: results)
     }
 
     static func report(_ c: SourceCompletion) -> SourceReport {

@@ -6,15 +6,15 @@
 /// means setting a bit for every posting and reading the bits back, most of the work of a
 /// query of one short word. Here those unions are done once, when the snapshot is built,
 /// for the nodes of the dictionary's first levels (``PrefixTrie``) with at least
-/// ``minimumPostings`` postings; a query reads them as a slice. Meilisearch keeps word
+/// ``minimumPostings`` postings, and a query reads them. Meilisearch keeps word
 /// prefix document sets for the same reason.
 ///
 /// Memory: a prefix found in many documents (the first levels' usually are) is kept as a
 /// bitmap of the documents, one bit per document, once its list would be larger (4 bytes a
 /// document); a query reads that back into a list, still far cheaper than merging its terms'
 /// postings. The others are lists. Index memory, with `fedsearch-bench-engine`: 100k
-/// documents 15.1 MB without these prefixes, 17.3 MB with them, 20.6 MB with lists only;
-/// 1M documents 82, about 118 and 143 MB. Prefix queries' p50 went from 27 to 24 µs (100k)
+/// documents 15.1 MB without these prefixes, 17.5 MB with them, 20.6 MB with lists only;
+/// 1M documents 82, about 118 and 143 MB. Prefix queries' p50 went from 27 to 23 µs (100k)
 /// and from 83 to 64 µs (1M); lists only gave 19 and 50.
 struct PrefixDocuments: Sendable {
     /// Prefixes with fewer postings are gathered at query time (cheap enough).
@@ -84,12 +84,8 @@ struct PrefixDocuments: Sendable {
                 continue
             }
             for w in lowWord...highWord {
-                var word = marks[w]
+                Self.appendMembers(marks[w], word: w, to: &docs)
                 marks[w] = 0
-                while word != 0 {
-                    docs.append(UInt32(w << 6 | word.trailingZeroBitCount))
-                    word &= word &- 1
-                }
             }
             entryOfRange[key] = start.count - 1
             start.append(docs.count)
@@ -103,51 +99,64 @@ struct PrefixDocuments: Sendable {
         termStart = postings.termStart
     }
 
-    /// The documents holding a term with id in `lo..<hi`, when that range is a kept prefix.
-    @inline(__always) func documents(lo: Int, hi: Int) -> ArraySlice<UInt32>? {
-        documents(postings: termStart[lo], termStart[hi])
+    /// The entry of the postings `lo..<hi`, when they are a kept prefix's.
+    @inline(__always) private func entry(_ lo: UInt32, _ hi: UInt32) -> Int? {
+        entryOfRange.isEmpty ? nil : entryOfRange[UInt64(lo) << 32 | UInt64(hi)]
     }
 
-    /// The documents of the postings `lo..<hi`, when they are a kept prefix's.
-    @inline(__always) private func documents(postings lo: UInt32, _ hi: UInt32) -> ArraySlice<UInt32>? {
-        guard !entryOfRange.isEmpty, let e = entryOfRange[UInt64(lo) << 32 | UInt64(hi)] else { return nil }
+    /// The documents of an entry: a slice of the lists, or a bitmap read out.
+    private func documents(_ e: Int) -> ArraySlice<UInt32> {
         if e >= 0 { return docs[start[e]..<start[e + 1]] }
         let b = -1 - e
         var list: [UInt32] = []
         list.reserveCapacity(bitmapCounts[b])
-        for w in 0..<wordCount {
-            var word = bits[b &* wordCount &+ w]
-            while word != 0 {
-                list.append(UInt32(w << 6 | word.trailingZeroBitCount))
-                word &= word &- 1
-            }
-        }
+        for w in 0..<wordCount { Self.appendMembers(bits[b &* wordCount &+ w], word: w, to: &list) }
         return list[...]
     }
 
-    /// How many documents hold a term of posting spans that are exactly a kept prefix's
-    /// (see ``documents(of:)-([PostingSpan])``), without listing them.
-    func count(of spans: [PostingSpan]) -> Int? {
-        guard let first = spans.first, let last = spans.last, !entryOfRange.isEmpty else { return nil }
-        for i in spans.indices.dropFirst() where spans[i].lo != spans[i - 1].hi { return nil }
-        guard let e = entryOfRange[UInt64(first.lo) << 32 | UInt64(last.hi)] else { return nil }
-        return e >= 0 ? start[e + 1] - start[e] : bitmapCounts[-1 - e]
+    /// Appends the documents of bitmap word number `w`, ascending.
+    @inline(__always) private static func appendMembers(_ bits: UInt64, word w: Int, to list: inout [UInt32]) {
+        var rest = bits
+        while rest != 0 {
+            list.append(UInt32(w << 6 | rest.trailingZeroBitCount))
+            rest &= rest &- 1
+        }
     }
 
-    /// The documents of `spans` when together they are exactly one kept prefix's terms
-    /// (each span starting where the one before ends): the case of a short prefix word,
-    /// whose spans are its exact term (if any) and the rest of its prefix range.
+    /// The range from span 0's start to span `count - 1`'s end, when each of the `count` spans
+    /// starts where the one before ends (the case of a short prefix word, whose spans are its
+    /// exact term, if any, and the rest of its prefix range).
+    @inline(__always)
+    private static func contiguous(_ count: Int, lo: (Int) -> Int, hi: (Int) -> Int) -> (lo: Int, hi: Int)? {
+        guard count > 0 else { return nil }
+        for i in 1..<count where lo(i) != hi(i - 1) { return nil }
+        return (lo(0), hi(count - 1))
+    }
+
+    private static func contiguous(_ spans: [PostingSpan]) -> (lo: UInt32, hi: UInt32)? {
+        contiguous(spans.count, lo: { Int(spans[$0].lo) }, hi: { Int(spans[$0].hi) }).map { (UInt32($0.lo), UInt32($0.hi)) }
+    }
+
+    /// The documents holding a term with id in `lo..<hi`, when that range is a kept prefix.
+    func documents(lo: Int, hi: Int) -> ArraySlice<UInt32>? {
+        entry(termStart[lo], termStart[hi]).map(documents)
+    }
+
+    /// The documents of `spans` when together they are exactly one kept prefix's terms.
     func documents(of spans: [TermSpan]) -> ArraySlice<UInt32>? {
-        guard let first = spans.first, let last = spans.last else { return nil }
-        for i in spans.indices.dropFirst() where spans[i].lo != spans[i - 1].hi { return nil }
-        return documents(lo: first.lo, hi: last.hi)
+        Self.contiguous(spans.count, lo: { spans[$0].lo }, hi: { spans[$0].hi }).flatMap { documents(lo: $0.lo, hi: $0.hi) }
     }
 
     /// The same for posting spans (a word's spans once matched; see ``WordMatches/spans``).
     func documents(of spans: [PostingSpan]) -> ArraySlice<UInt32>? {
-        guard let first = spans.first, let last = spans.last else { return nil }
-        for i in spans.indices.dropFirst() where spans[i].lo != spans[i - 1].hi { return nil }
-        return documents(postings: first.lo, last.hi)
+        Self.contiguous(spans).flatMap { entry($0.lo, $0.hi) }.map(documents)
+    }
+
+    /// How many documents hold a term of posting spans that are exactly a kept prefix's,
+    /// without listing them.
+    func count(of spans: [PostingSpan]) -> Int? {
+        guard let e = Self.contiguous(spans).flatMap({ entry($0.lo, $0.hi) }) else { return nil }
+        return e >= 0 ? start[e + 1] - start[e] : bitmapCounts[-1 - e]
     }
 
     /// Prefixes kept as lists and as bitmaps.
