@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-writes bench-engine eval install clean
+.PHONY: all deps build release run test test-backends bench bench-writes bench-engine eval fuzz install clean
 
 all: build
 
@@ -54,6 +54,26 @@ bench-writes: release
 # The engine side by side with tantivy, SQLite FTS5 and Typesense (../shared/bench).
 bench-engine: release
 	python3 ../shared/bench/compare.py --runs 3 -- $(RELEASE_BIN_DIR)/fedsearch-bench-engine
+
+# Coverage-guided fuzzing (libFuzzer) of what clients and operators send: FUZZ_TARGET is
+# request (default), documents or config; FUZZ_SECONDS bounds the run (default 300). The
+# corpus grows in .build/fuzz/corpus, crashes land in .build/fuzz/artifacts. See docs/FUZZING.md.
+FUZZ_TARGET ?= request
+FUZZ_SECONDS ?= 300
+FUZZ_DIR = .build/fuzz
+fuzz: deps
+	FEDSEARCH_FUZZ=1 $(SWIFT) build -c release --build-path $(FUZZ_DIR) -Xswiftc -sanitize=fuzzer \
+		-Xlinker --allow-multiple-definition --product fedsearch-fuzz
+	@mkdir -p $(FUZZ_DIR)/corpus/$(FUZZ_TARGET) $(FUZZ_DIR)/artifacts
+	@case "$(FUZZ_TARGET)" in \
+		request) split -l 1 -d Tests/Fuzz/seeds/request.ndjson $(FUZZ_DIR)/corpus/request/seed- ;; \
+		documents) cp Tests/Fuzz/seeds/documents/*.ndjson $(FUZZ_DIR)/corpus/documents/ ;; \
+		config) cp Configs/*.json $(FUZZ_DIR)/corpus/config/ ;; \
+		*) echo "FUZZ_TARGET is request, documents or config" >&2; exit 2 ;; \
+	esac
+	FEDSEARCH_FUZZ_TARGET=$(FUZZ_TARGET) $(FUZZ_DIR)/release/fedsearch-fuzz $(FUZZ_DIR)/corpus/$(FUZZ_TARGET) \
+		-dict=Tests/Fuzz/request.dict -max_len=4096 -timeout=10 -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/$(FUZZ_TARGET)- -print_final_stats=1
 
 # Ranking quality on the Cranfield collection (nDCG@10, MAP@100, Recall@100).
 eval: release

@@ -125,3 +125,14 @@ let package = Package(
         ),
     ]
 )
+
+// `make fuzz` only (FEDSEARCH_FUZZ=1): the libFuzzer harness of Tests/Fuzz, built with
+// `-sanitize=fuzzer` for every module it reaches (see docs/FUZZING.md). Not part of a normal
+// build, whose executables have their own `main`.
+if Context.environment["FEDSEARCH_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "fedsearch-fuzz",
+        dependencies: ["FederatedSearchDaemon", "FederatedSearchEngine", "FederatedSearchCore"],
+        path: "Tests/Fuzz", swiftSettings: strict
+    ))
+}

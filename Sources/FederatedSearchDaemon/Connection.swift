@@ -185,10 +185,7 @@ final class Connection {
         let sources: [FederatedSource]
         let plan: MergePlan
         do {
-            var resolved = try SearchExecutor.sources(for: request, in: loop.catalog, peer: identity)
-            plan = try MergePlan.decode(request)
-            try plan.apply(to: &resolved)
-            sources = resolved
+            (sources, plan) = try SearchExecutor.plan(request, in: loop.catalog, peer: identity)
         } catch {
             machine.rejected(key: key, id: requestID)
             write(Frame.error(id: requestID, index: nil, error: error).line())

@@ -6,6 +6,17 @@ import Synchronization
 /// Runs one federated search and emits its frames: one `results` or `error` frame per source
 /// in completion order, then `merged`, then `done`. No socket here: frames go to `send`.
 enum SearchExecutor {
+    /// The request's sources, adjusted for its merge, and the merge plan: everything checked
+    /// before any work starts.
+    static func plan(
+        _ request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?
+    ) throws(SearchError) -> (sources: [FederatedSource], plan: MergePlan) {
+        var sources = try Self.sources(for: request, in: catalog, peer: peer)
+        let plan = try MergePlan.decode(request)
+        try plan.apply(to: &sources)
+        return (sources, plan)
+    }
+
     /// Resolves the request's sources and their parameters against the catalog.
     /// Runs before any work starts, so a bad request fails whole with one error frame.
     static func sources(

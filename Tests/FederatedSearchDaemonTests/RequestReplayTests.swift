@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import FederatedSearchCore
+@testable import FederatedSearchDaemon
+
+/// The request path without a socket (what the fuzz harness drives): the same frames a
+/// connection sends, in order, and coded errors for bad lines.
+struct RequestReplayTests {
+    /// A catalog of two embedded indices loaded from files, as the daemon loads them.
+    static func catalog() throws -> Catalog {
+        let dir = URL(fileURLWithPath: "/tmp/fss-replay-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"""
+            {"objectID":"m1","title":"Star Wars","year":1977}
+            {"objectID":"m2","title":"Star Trek","year":1979}
+            """#.utf8).write(to: dir.appendingPathComponent("movies.ndjson"))
+        try Data(#"{"objectID":"p1","title":"Star lamp","price":20}"#.utf8).write(to: dir.appendingPathComponent("products.ndjson"))
+        let config = try DaemonConfig.parse(Array(#"""
+            {"searchables":{"movies":{"data":"movies.ndjson","searchableAttributes":["title"],"attributesForFaceting":["year"]},
+             "products":{"data":"products.ndjson","searchableAttributes":["title"]}}}
+            """#.utf8), baseDirectory: dir.path)
+        return try Catalog.build(config, registry: .standard)
+    }
+
+    static func frames(_ line: String, _ catalog: Catalog) async throws -> [JSONObject] {
+        try await RequestReplay.answer(Array(line.utf8), catalog: catalog).map { frame in
+            #expect(frame.last == 0x0A)
+            return try #require(try JSONParser.parse(Array(frame.dropLast())).objectValue)
+        }
+    }
+
+    @Test func searchAnswersEachSourceThenMergedThenDone() async throws {
+        let catalog = try Self.catalog()
+        let frames = try await Self.frames(#"{"id":"q","query":"star","indices":["movies","products"]}"#, catalog)
+        #expect(frames.map { $0["type"]?.stringValue } == ["results", "results", "merged", "done"])
+        #expect(frames.allSatisfy { $0["id"]?.stringValue == "q" })
+        #expect(Set(frames.prefix(2).compactMap { $0["index"]?.stringValue }) == ["movies", "products"])
+        #expect(frames[2]["nbHits"]?.numberValue == 3)
+    }
+
+    @Test func badLinesGetOneCodedError() async throws {
+        let catalog = try Self.catalog()
+        for (line, code) in [
+            ("{\"id\":\"q\",", ErrorCode.invalidJSON),
+            (#"{"id":"q","query":"x","indices":["nope"]}"#, .unknownIndex),
+        ] {
+            let frames = try await Self.frames(line, catalog)
+            #expect(frames.count == 1)
+            #expect(frames.first?["type"]?.stringValue == "error")
+            #expect(frames.first?["error"]?.objectValue?["code"]?.stringValue == code.rawValue, "\(line)")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import FederatedSearchCore
+import FederatedSearchDaemon
+import FederatedSearchEngine
+import Foundation
+
+/// The fuzz targets (see main.swift). Each takes one input and returns normally unless the
+/// code under test traps or its answer breaks the protocol.
+enum FuzzTargets {
+    /// The target chosen by FEDSEARCH_FUZZ_TARGET, or nil for an unknown name.
+    static let selected: (@Sendable ([UInt8]) -> Void)? = {
+        switch ProcessInfo.processInfo.environment["FEDSEARCH_FUZZ_TARGET"] ?? "request" {
+        case "request":
+            _ = demoCatalog  // built before the first input, not timed as part of it
+            return request
+        case "documents": return documents
+        case "config": return config
+        default: return nil
+        }
+    }()
+
+    /// The demo catalog (Configs/fedsearchd.json, or FEDSEARCH_FUZZ_CONFIG), built once.
+    static let demoCatalog: Catalog = {
+        let path = ProcessInfo.processInfo.environment["FEDSEARCH_FUZZ_CONFIG"] ?? "Configs/fedsearchd.json"
+        guard let bytes = FileManager.default.contents(atPath: path) else { fatalError("fedsearch-fuzz: cannot read \(path)") }
+        do {
+            let folder = (path as NSString).deletingLastPathComponent
+            let config = try DaemonConfig.parse([UInt8](bytes), baseDirectory: folder.isEmpty ? "." : folder)
+            return try Catalog.build(config, registry: .standard)
+        } catch {
+            fatalError("fedsearch-fuzz: \(path): \(error)")
+        }
+    }()
+
+    /// Runs an async body to its end from the fuzzer's synchronous callback.
+    static func blocking(_ body: @escaping @Sendable () async -> Void) {
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    /// One request line through the daemon's request path; every frame of the answer must be
+    /// one line of valid JSON.
+    static func request(_ bytes: [UInt8]) {
+        let catalog = demoCatalog
+        blocking {
+            let frames = await RequestReplay.answer(bytes, catalog: catalog)
+            for frame in frames {
+                guard frame.last == 0x0A, !frame.dropLast().contains(0x0A),
+                      (try? JSONParser.parse(Array(frame.dropLast()))) != nil
+                else { fatalError("a frame that is not one line of JSON: \(String(decoding: frame, as: UTF8.self))") }
+            }
+        }
+    }
+
+    /// Settings that reach every analysis path: ordered and unordered attributes, facets
+    /// (searchable ones too), a numeric custom ranking.
+    static let documentSettings: IndexSettings = {
+        do {
+            return try IndexSettings.decode([
+                "searchableAttributes": ["title", "unordered(body)", "tags"],
+                "attributesForFaceting": ["tags", "price", "searchable(brand)"],
+                "customRanking": ["desc(price)"],
+            ], path: "settings")
+        } catch { fatalError("fedsearch-fuzz: \(error)") }
+    }()
+
+    /// NDJSON documents indexed, then searched with words of their titles (whole, as
+    /// prefixes, with facets, highlights, snippets and ranking information).
+    static func documents(_ bytes: [UInt8]) {
+        var documents: [JSONObject] = []
+        var words: [String] = []
+        for (n, line) in bytes.split(separator: 0x0A).enumerated() {
+            guard case .object(var object)? = try? JSONParser.parse(Array(line)) else { continue }
+            if object["objectID"] == nil { object["objectID"] = .string(String(n)) }
+            documents.append(object)
+            if case .string(let s)? = object["title"] { words += s.split(separator: " ").prefix(3).map(String.init) }
+        }
+        guard let index = try? EmbeddedIndex(name: "fuzz", settings: documentSettings, documents: documents) else { return }
+        let queries = [""] + words.prefix(4) + [words.prefix(2).joined(separator: " "), String(words.first?.dropLast() ?? "")]
+        guard let params = try? SearchParameters.decode([
+            "facets": ["*"], "attributesToHighlight": ["*"], "attributesToSnippet": ["body:5"], "getRankingInfo": true,
+        ]) else { fatalError("fedsearch-fuzz: the documents target's parameters do not decode") }
+        for text in queries {
+            _ = try? index.searchInline(SearchQuery(text: text, parameters: params))
+        }
+    }
+
+    /// A daemon config, parsed and validated (its data files are not read).
+    static func config(_ bytes: [UInt8]) {
+        _ = try? DaemonConfig.parse(bytes, baseDirectory: "/nonexistent")
+    }
+}
+
+/// libFuzzer's per-input entry point, for a link where libFuzzer's own `main` runs (see
+/// main.swift): the same callback as the driver's.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    // The bytes are valid for `count` during the call; they are copied before anything reads them.
+    FuzzTargets.selected?(data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+    return 0
+}
