@@ -32,10 +32,15 @@ public enum RequestDecoder {
         }
         var reader = FieldReader(object)
         var id: String?
-        switch reader.value("id") {
+        let idValue = reader.value("id")
+        switch idValue {
         case nil: id = nil
         case .string(let s)?: id = s
-        case .number(let n)? where n.rounded() == n: id = String(Int(n))
+        case .number? where idValue?.intValue != nil: id = idValue?.intValue.map { String($0) }
+        case .number(let n)?:
+            // Not an integer, or too large for one (1e300 would trap the conversion).
+            return .failure(RequestError(id: nil, error: SearchError(
+                .invalidField, "id: expected a string or an integer of at most 15 digits, got \(n)")))
         case let other?:
             return .failure(RequestError(
                 id: nil, error: SearchError(.invalidField, "id: expected a string or an integer, got \(other.typeName)")))

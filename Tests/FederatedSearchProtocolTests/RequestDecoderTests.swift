@@ -37,6 +37,11 @@ struct RequestDecoderTests {
         (#"{"id":"a","perIndex":{"m":{"page":"x"}}}"#, "invalid_field", "a"),
         (#"{"id":"a","extra":1}"#, "unknown_field", "a"),
         (#"{"id":{"x":1}}"#, "invalid_field", nil),
+        // Found by the fuzzer (make fuzz): a number id too large for an integer trapped the
+        // conversion and took the daemon down.
+        (#"{"id":1e300,"query":"x"}"#, "invalid_field", nil),
+        (#"{"id":-9.3e18}"#, "invalid_field", nil),
+        (#"{"id":1.5}"#, "invalid_field", nil),
         (#"{"id":"a","op":"ping","query":"x"}"#, "unknown_field", "a"),
     ])
     func badRequestsGetCodes(line: String, code: String, id: String?) {
