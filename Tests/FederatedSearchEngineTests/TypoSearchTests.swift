@@ -56,6 +56,56 @@ import Testing
     }
 }
 
+/// The walk skips trie nodes whose terms lack characters a match below them needs
+/// (``CharacterNeeds``). Over a small alphabet every node holds every letter and nothing is
+/// skipped; here the alphabet is wide, so nodes are skipped, and each query is a term with up
+/// to three random edits (substitutions, insertions, deletions, transpositions), so the terms
+/// near it are there to be missed.
+@Suite struct TypoSearchPruningTests {
+    static let alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyz0123456789") + ["é", "ж", "-"]
+
+    static func word(_ g: inout TypoSearchTests.Generator, _ lengths: ClosedRange<Int>) -> [Character] {
+        (0..<(lengths.lowerBound + g.next(lengths.count))).map { _ in alphabet[g.next(alphabet.count)] }
+    }
+
+    static func mutated(_ term: [Character], _ g: inout TypoSearchTests.Generator) -> [Character] {
+        var w = term
+        for _ in 0..<g.next(4) {
+            let i = g.next(max(w.count, 1))
+            switch g.next(4) {
+            case 0 where !w.isEmpty: w[i] = alphabet[g.next(alphabet.count)]
+            case 1: w.insert(alphabet[g.next(alphabet.count)], at: min(i, w.count))
+            case 2 where w.count > 1: w.remove(at: i)
+            default: if i + 1 < w.count { w.swapAt(i, i + 1) }
+            }
+        }
+        return w
+    }
+
+    @Test(arguments: 0..<6)
+    func nearMissesMatchTheReference(seed: Int) {
+        var g = TypoSearchTests.Generator(state: UInt64(seed) &+ 1234)
+        var words = Set<String>()
+        for _ in 0..<500 {
+            let w = Self.word(&g, 2...7)
+            words.insert(String(w))
+            // Families of terms sharing a stem, as a real dictionary has.
+            for _ in 0..<g.next(3) { words.insert(String(w + Self.word(&g, 1...4))) }
+        }
+        let terms = words.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let dictionary = TermDictionary(sortedTerms: terms)
+        for _ in 0..<60 {
+            let query = String(Self.mutated(Array(terms[g.next(terms.count)]), &g))
+            guard query.count >= 2 else { continue }
+            for prefix in [false, true] {
+                var search = TypoSearch(dictionary: dictionary, query: Array(query.utf8), maxTypos: 2, prefix: prefix)
+                search.run()
+                TypoSearchTests.expectReference(search.spans, terms: terms, query: query, budget: 2, prefix: prefix)
+            }
+        }
+    }
+}
+
 /// Words the automaton cannot take (more than 255 distinct characters) are still searched,
 /// by the edit enumeration, without crashing.
 @Suite struct TypoSearchLimitTests {

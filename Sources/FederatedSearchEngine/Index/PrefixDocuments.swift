@@ -19,6 +19,8 @@
 struct PrefixDocuments: Sendable {
     /// Prefixes with fewer postings are gathered at query time (cheap enough).
     static let minimumPostings = 256
+    /// The longest prefixes kept, in bytes (the trie lists deeper levels for the typo walk).
+    static let maximumLength = 3
 
     /// Entry of each kept node, by its posting range (`lo << 32 | hi`): every term has a
     /// posting, so a term range and its posting range name the same terms. An entry `e >= 0`
@@ -46,7 +48,9 @@ struct PrefixDocuments: Sendable {
         var bitmapCounts: [Int] = []
         var marks = [UInt64](repeating: 0, count: wordCount)
         // Node 0 is the root (the empty prefix): an empty query lists every document anyway.
-        for n in trie.lo.indices.dropFirst() {
+        // Prefixes of up to `maximumLength` bytes: longer ones have fewer postings each, and
+        // the fourth level's cost more memory than they save work.
+        for n in 1..<trie.levelStart[Self.maximumLength + 1] {
             let lo = Int(trie.lo[n]), hi = Int(trie.hi[n])
             let first = Int(postings.termStart[lo]), end = Int(postings.termStart[hi])
             let key = UInt64(first) << 32 | UInt64(end)

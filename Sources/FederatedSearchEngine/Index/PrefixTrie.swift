@@ -5,9 +5,17 @@
 /// in the sorted id range costs a search per child. Here the children of every node above
 /// `depth` are precomputed, in byte order, as contiguous node numbers (breadth first).
 /// Deeper nodes have few terms, and the walk finds their children in the range as before.
+///
+/// Each node below the root also has the characters its terms hold after its prefix, as a
+/// ``CharacterMask``: a walk that can only go on by reading some characters of the query
+/// skips a node whose terms lack them (``CharacterNeeds``).
+///
+/// Four levels: with the masks, the fourth cut the split benchmark corpus's query work by 5%
+/// (callgrind), a fifth by 0.5% more; on the 100k corpus the trie costs about 0.5 MB more
+/// than with three.
 struct PrefixTrie: Sendable {
     /// Nodes at depths below this have their children listed.
-    static let depth = 3
+    static let depth = 4
 
     /// The node's term ids are `lo[n]..<hi[n]`.
     private(set) var lo: [UInt32] = [0]
@@ -17,6 +25,10 @@ struct PrefixTrie: Sendable {
     /// The node's children are `firstChild[n]..<childEnd[n]` (empty at the last level).
     private(set) var firstChild: [UInt32] = [0]
     private(set) var childEnd: [UInt32] = [0]
+    /// The characters of the node's terms after its prefix (see ``CharacterMask``).
+    private(set) var suffixCharacters: [UInt64] = [~0]
+    /// The nodes of depth `d` are `levelStart[d]..<levelStart[d + 1]` (breadth first).
+    private(set) var levelStart: [Int] = [0, 1]
 
     /// Node 0 is the root (every term, depth 0).
     init(bytes: [UInt8], offsets: [UInt32]) {
@@ -42,11 +54,35 @@ struct PrefixTrie: Sendable {
                     byte.append(b)
                     firstChild.append(0)
                     childEnd.append(0)
+                    var mask: UInt64 = 0
+                    for id in i..<j {
+                        for at in (Int(offsets[id]) + depth + 1)..<Int(offsets[id + 1]) { mask |= CharacterMask.bit(bytes[at]) }
+                    }
+                    suffixCharacters.append(mask)
                     i = j
                 }
                 childEnd[n] = UInt32(lo.count)
             }
             level = next
+            levelStart.append(lo.count)
         }
     }
+}
+
+/// Sets of characters as 64 bits, for a quick "cannot contain" test: each lowercase ASCII letter
+/// and digit has its own bit, other ASCII bytes share 27 bits, and every byte of a multi-byte
+/// character sets the last. A mask that lacks a character's bit proves the character absent;
+/// one that has it proves nothing.
+enum CharacterMask {
+    @inline(__always) static func bit(_ b: UInt8) -> UInt64 {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return 1 << UInt64(b &- UInt8(ascii: "a"))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return 1 << UInt64(26 &+ b &- UInt8(ascii: "0"))
+        case 0x80...: return 1 << 63
+        default: return 1 << UInt64(36 &+ b % 27)
+        }
+    }
+
+    /// The bits of a character (a scalar): a multi-byte one sets only the shared last bit.
+    @inline(__always) static func bit(scalar c: UInt32) -> UInt64 { c < 0x80 ? bit(UInt8(c)) : 1 << 63 }
 }

@@ -44,6 +44,9 @@ struct TypoAutomaton {
     private(set) var rowMin: [Int32] = []
     private(set) var bestBeforeLast: [Int32] = []
     private(set) var edges: [ASCIISet?] = []
+    /// Per state: the characters a term below the node must hold to match (see
+    /// ``needs(_:level:)``).
+    private(set) var characterNeeds: [CharacterNeeds] = []
 
     static let unknown: Int32 = -1
     static let dead: Int32 = -2
@@ -151,6 +154,7 @@ struct TypoAutomaton {
         rowMin.append(Int32(smallest))
         bestBeforeLast.append(Int32(beforeLast))
         edges.append(smallest == t ? edge(key, level: level) : nil)
+        characterNeeds.append(needs(key, level: level))
         return id
     }
 
@@ -205,6 +209,42 @@ struct TypoAutomaton {
         return set
     }
 
+    /// What a term below a node in this state must hold to match: it goes on with the query's
+    /// characters from some cell k before the last (`query[k...]`, or from the next row's cell
+    /// k after a transposition), with at most the budget left at that cell in edits. Each
+    /// character of that rest missing from the term costs an edit, so a node whose terms lack
+    /// more distinct characters of every such rest than its edits allow has no match below it.
+    /// Per edits left (0, 1, 2), the characters of the shortest rest with that many (a later
+    /// cell's rest is part of an earlier one's; none at the last cell), or
+    /// ``CharacterNeeds/none`` when no cell has that many.
+    private func needs(_ key: UInt64, level: Int) -> CharacterNeeds {
+        let t = maxTypos
+        var start = [-1, -1, -1]
+        var k = max(0, level &- t)
+        while k <= min(m, level &+ t) {
+            // At the last cell the query is read: a term below matches by insertions alone
+            // (nothing needed) if edits are left, and not through this cell if none are.
+            let v = cell(key, level: level, k)
+            if v <= t && (k < m || v < t) { start[t &- v] = max(start[t &- v], k) }
+            k &+= 1
+        }
+        for j in 0..<width {
+            // A transposition reads the next character (below the node) into cell k; at the
+            // last cell that alone may end a match.
+            let v = value(key, width &+ j)
+            let k = level &+ 1 &- t &+ j
+            if v <= t && k >= 2 && k <= m { start[t &- v] = max(start[t &- v], k) }
+        }
+        func characters(from k: Int) -> UInt64 {
+            guard k >= 0 else { return CharacterNeeds.none }
+            var mask: UInt64 = 0
+            for c in query[k...] { mask |= CharacterMask.bit(scalar: c) }
+            return mask
+        }
+        return CharacterNeeds(exact: characters(from: start[0]), oneEdit: characters(from: start[1]),
+                              twoEdits: characters(from: start[2]))
+    }
+
     /// Computes the transition of state `s` on class `cls` (the table's cold path).
     private mutating func step(_ s: Int32, _ cls: UInt8) -> Int32 {
         let key = keys[Int(s)]
@@ -242,5 +282,25 @@ struct TypoAutomaton {
             next |= UInt64(v) << UInt64(16 &+ 2 &* (width &+ j))
         }
         return intern(next)
+    }
+}
+
+/// The characters a term below a trie node must hold for the typo walk to find a match there,
+/// by edits left (see ``TypoAutomaton``): the characters of the rest of the query to read with
+/// no edit left, with one, with two; ``none`` where no way on has that many edits left.
+struct CharacterNeeds {
+    /// No way on: every character needed (a mask of all 64 bits still admits, which only
+    /// costs a visit).
+    static let none = UInt64.max
+
+    var exact: UInt64
+    var oneEdit: UInt64
+    var twoEdits: UInt64
+
+    /// Whether terms holding `available` (a ``CharacterMask``) may match: some way on lacks
+    /// fewer distinct characters than it has edits left.
+    @inline(__always) func admits(_ available: UInt64) -> Bool {
+        exact & ~available == 0 || (oneEdit & ~available).nonzeroBitCount < 2
+            || (twoEdits & ~available).nonzeroBitCount < 3
     }
 }

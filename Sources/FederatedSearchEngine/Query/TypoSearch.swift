@@ -150,6 +150,10 @@ struct TypoSearch {
                 }
             }
             let allowed = pending == 0 && automaton.rowMin[s] == maxTypos ? automaton.edges[s] : nil
+            if pending == 0 && node > 0 && !automaton.characterNeeds[s].admits(trie.suffixCharacters[node]) {
+                // A listed node whose terms lack characters every match below it needs.
+                return
+            }
             if node >= 0 && depth < PrefixTrie.depth {
                 // The children are listed.
                 var c = Int(trie.firstChild[node])
