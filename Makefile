@@ -57,7 +57,8 @@ bench-engine: release
 
 # Coverage-guided fuzzing (libFuzzer) of what clients and operators send: FUZZ_TARGET is
 # request (default), documents or config; FUZZ_SECONDS bounds the run (default 300). The
-# corpus grows in .build/fuzz/corpus, crashes land in .build/fuzz/artifacts. See docs/FUZZING.md.
+# corpus grows in .build/fuzz/corpus, crashes land in .build/fuzz/artifacts (Swift's own
+# backtracer is off so that libFuzzer's handler writes them). See docs/FUZZING.md.
 FUZZ_TARGET ?= request
 FUZZ_SECONDS ?= 300
 FUZZ_DIR = .build/fuzz
@@ -71,7 +72,7 @@ fuzz: deps
 		config) cp Configs/*.json $(FUZZ_DIR)/corpus/config/ ;; \
 		*) echo "FUZZ_TARGET is request, documents or config" >&2; exit 2 ;; \
 	esac
-	FEDSEARCH_FUZZ_TARGET=$(FUZZ_TARGET) $(FUZZ_DIR)/release/fedsearch-fuzz $(FUZZ_DIR)/corpus/$(FUZZ_TARGET) \
+	SWIFT_BACKTRACE=enable=no FEDSEARCH_FUZZ_TARGET=$(FUZZ_TARGET) $(FUZZ_DIR)/release/fedsearch-fuzz $(FUZZ_DIR)/corpus/$(FUZZ_TARGET) \
 		-dict=Tests/Fuzz/request.dict -max_len=4096 -timeout=10 -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/$(FUZZ_TARGET)- -print_final_stats=1
 
