@@ -27,6 +27,8 @@ struct TypoAutomaton {
     let otherClass: UInt8
     /// The query's characters, by position.
     private let query: [UInt32]
+    /// The characters of `query[k...]` (a ``CharacterMask``), for k in 0...m.
+    private let suffixCharacters: [UInt64]
 
     /// Per state: its key (see the layout below).
     private var keys: [UInt64] = []
@@ -85,6 +87,9 @@ struct TypoAutomaton {
         }
         asciiClass = ascii
         wideClasses = wide.sorted { $0.0 < $1.0 }
+        var suffixes = [UInt64](repeating: 0, count: query.count + 1)
+        for k in query.indices.reversed() { suffixes[k] = suffixes[k + 1] | CharacterMask.bit(scalar: query[k]) }
+        suffixCharacters = suffixes
         internFirstRow()
     }
 
@@ -219,13 +224,21 @@ struct TypoAutomaton {
     /// ``CharacterNeeds/none`` when no cell has that many.
     private func needs(_ key: UInt64, level: Int) -> CharacterNeeds {
         let t = maxTypos
-        var start = [-1, -1, -1]
+        // The latest cell with 0, 1 and 2 edits left (-1: none).
+        var start0 = -1, start1 = -1, start2 = -1
+        @inline(__always) func note(_ k: Int, _ v: Int) {
+            switch t &- v {
+            case 0: start0 = max(start0, k)
+            case 1: start1 = max(start1, k)
+            default: start2 = max(start2, k)
+            }
+        }
         var k = max(0, level &- t)
         while k <= min(m, level &+ t) {
             // At the last cell the query is read: a term below matches by insertions alone
             // (nothing needed) if edits are left, and not through this cell if none are.
             let v = cell(key, level: level, k)
-            if v <= t && (k < m || v < t) { start[t &- v] = max(start[t &- v], k) }
+            if v <= t && (k < m || v < t) { note(k, v) }
             k &+= 1
         }
         for j in 0..<width {
@@ -233,16 +246,11 @@ struct TypoAutomaton {
             // last cell that alone may end a match.
             let v = value(key, width &+ j)
             let k = level &+ 1 &- t &+ j
-            if v <= t && k >= 2 && k <= m { start[t &- v] = max(start[t &- v], k) }
+            if v <= t && k >= 2 && k <= m { note(k, v) }
         }
-        func characters(from k: Int) -> UInt64 {
-            guard k >= 0 else { return CharacterNeeds.none }
-            var mask: UInt64 = 0
-            for c in query[k...] { mask |= CharacterMask.bit(scalar: c) }
-            return mask
-        }
-        return CharacterNeeds(exact: characters(from: start[0]), oneEdit: characters(from: start[1]),
-                              twoEdits: characters(from: start[2]))
+        @inline(__always) func characters(from k: Int) -> UInt64 { k < 0 ? CharacterNeeds.none : suffixCharacters[k] }
+        return CharacterNeeds(exact: characters(from: start0), oneEdit: characters(from: start1),
+                              twoEdits: characters(from: start2))
     }
 
     /// Computes the transition of state `s` on class `cls` (the table's cold path).
@@ -300,7 +308,13 @@ struct CharacterNeeds {
     /// Whether terms holding `available` (a ``CharacterMask``) may match: some way on lacks
     /// fewer distinct characters than it has edits left.
     @inline(__always) func admits(_ available: UInt64) -> Bool {
-        exact & ~available == 0 || (oneEdit & ~available).nonzeroBitCount < 2
-            || (twoEdits & ~available).nonzeroBitCount < 3
+        // `x & (x - 1)` drops x's lowest bit: at most one bit missing, at most two (the
+        // baseline x86-64 target has no popcount instruction).
+        if exact & ~available == 0 { return true }
+        let one = oneEdit & ~available
+        if one & (one &- 1) == 0 { return true }
+        let two = twoEdits & ~available
+        let rest = two & (two &- 1)
+        return rest & (rest &- 1) == 0
     }
 }
