@@ -7,11 +7,22 @@ public struct SearchQuery: Sendable, Equatable {
     /// When the answer stops being useful. Backends should give up by then (and long engine
     /// loops check it along with task cancellation); nil means no deadline.
     public var deadline: ContinuousClock.Instant?
+    /// Shared by the sources of one federated request (see ``QueryMemo``); nil for a query
+    /// asked alone. Not part of the query's identity (`==` ignores it).
+    public var memo: QueryMemo?
 
-    public init(text: String, parameters: SearchParameters = SearchParameters(), deadline: ContinuousClock.Instant? = nil) {
+    public init(
+        text: String, parameters: SearchParameters = SearchParameters(), deadline: ContinuousClock.Instant? = nil,
+        memo: QueryMemo? = nil
+    ) {
         self.text = text
         self.parameters = parameters
         self.deadline = deadline
+        self.memo = memo
+    }
+
+    public static func == (a: SearchQuery, b: SearchQuery) -> Bool {
+        a.text == b.text && a.parameters == b.parameters && a.deadline == b.deadline
     }
 
     /// Whether the deadline has passed.

@@ -31,6 +31,8 @@ enum SearchExecutor {
             throw SearchError(.invalidField, "perIndex.\(name): '\(name)' is not one of the searched indices")
         }
         var sources: [FederatedSource] = []
+        // One memo for the request's sources: they share what depends on the query alone.
+        let memo = QueryMemo()
         for target in targets {
             guard let entry = catalog.entry(target.index) else {
                 let path = request.targets == nil ? "indices" : target.path
@@ -43,7 +45,7 @@ enum SearchExecutor {
             let ms = target.timeoutMs ?? request.timeoutMs
             let timeout = ms.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
             sources.append(FederatedSource(
-                name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params),
+                name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params, memo: memo),
                 timeout: timeout, weight: target.weight, index: target.index))
         }
         return sources

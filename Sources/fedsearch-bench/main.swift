@@ -122,9 +122,11 @@ func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
     let start = ContinuousClock.now
     for q in queries {
         let t = ContinuousClock.now
+        // One memo per request, as the daemon's fan-out gives its sources.
+        let memo = QueryMemo()
         for name in q.indices {
             guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
-            _ = try index.searchSync(SearchQuery(text: q.text, parameters: params))
+            _ = try index.searchSync(SearchQuery(text: q.text, parameters: params, memo: memo))
         }
         samples.append(microseconds(since: t))
     }

@@ -15,6 +15,7 @@ enum FuzzTargets {
             return request
         case "documents": return documents
         case "config": return config
+        case "settings": return settings
         default: return nil
         }
     }()
@@ -86,6 +87,37 @@ enum FuzzTargets {
         ]) else { fatalError("fedsearch-fuzz: the documents target's parameters do not decode") }
         for text in queries {
             _ = try? index.searchInline(SearchQuery(text: text, parameters: params))
+        }
+    }
+
+    /// Documents for the settings target: the fields settings may name, of every type.
+    static let settingsDocuments: [JSONObject] = {
+        let lines = [
+            #"{"objectID":"1","title":"Wireless headphones","body":"noise cancelling, over-ear","tags":["audio","sale"],"price":199.5,"brand":"Sony","year":2020,"_geoloc":{"lat":48.85,"lng":2.35}}"#,
+            #"{"objectID":"2","title":"Headphone stand","body":"wooden","tags":"audio","price":20,"brand":"Acme","year":2018}"#,
+            #"{"objectID":"3","title":["Speaker","Enceinte"],"body":{"en":"loud","fr":"fort"},"price":"12","brand":null,"year":-1}"#,
+            #"{"objectID":"4","title":"the a of","tags":[],"price":true}"#,
+        ]
+        return lines.compactMap { try? JSONParser.parse($0).objectValue }
+    }()
+
+    /// Index settings as a client sends them (`createIndex`, `setSettings`): decoded, and if
+    /// valid an index built with them and searched (typos, prefixes, facets, filters,
+    /// highlights, distinct, geo).
+    static func settings(_ bytes: [UInt8]) {
+        guard case .object(let object)? = try? JSONParser.parse(bytes),
+              let decoded = try? IndexSettings.decode(object, path: "settings"),
+              let index = try? EmbeddedIndex(name: "fuzz", settings: decoded, documents: settingsDocuments)
+        else { return }
+        let parameters: [JSONObject] = [
+            ["facets": ["*"], "attributesToHighlight": ["*"], "attributesToSnippet": ["*:3"], "getRankingInfo": true],
+            ["filters": "price > 10 AND tags:audio", "distinct": true, "aroundLatLng": "48.8, 2.3"],
+        ]
+        for text in ["", "headphone", "wireles head", "the", "sony"] {
+            for p in parameters {
+                guard let params = try? SearchParameters.decode(p) else { continue }
+                _ = try? index.searchInline(SearchQuery(text: text, parameters: params))
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 //   planning, the embedded engine on the demo indices, the merges, the frames).
 // - `documents`: NDJSON documents indexed by the embedded engine, then searched.
 // - `config`: a daemon config file, parsed and validated.
+// - `settings`: index settings as a client sends them, then an index built and searched.
 //
 // A target fails when the process traps or crashes; an error frame is a correct answer.
 import Foundation
@@ -18,7 +19,7 @@ func runFuzzerDriver(
 ) -> CInt
 
 guard FuzzTargets.selected != nil else {
-    FileHandle.standardError.write(Data("fedsearch-fuzz: FEDSEARCH_FUZZ_TARGET is request, documents or config\n".utf8))
+    FileHandle.standardError.write(Data("fedsearch-fuzz: FEDSEARCH_FUZZ_TARGET is request, documents, config or settings\n".utf8))
     exit(2)
 }
 var argc = CommandLine.argc

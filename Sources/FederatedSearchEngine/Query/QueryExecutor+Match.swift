@@ -17,7 +17,7 @@ extension QueryExecutor {
             textDocs = Array(0..<UInt32(n))
         } else {
             let required = parsed.words.map { !$0.isOptional }
-            let plans = parsed.words.map { index.plan($0, typos: typos) }
+            let plans = parsed.words.map { index.plan($0, typos: typos, memo: query.memo) }
             termSpans = plans.map { $0.spans + $0.members.flatMap(\.spans) }
             // A many-term word costlier to gather than to check on a required one-term word's
             // candidates is never gathered: it is checked on those candidates only.

@@ -50,6 +50,9 @@ struct TypoAutomaton {
     /// ``needs(_:level:)``).
     private(set) var characterNeeds: [CharacterNeeds] = []
 
+    /// How many states have been computed so far.
+    var stateCount: Int { keys.count }
+
     static let unknown: Int32 = -1
     static let dead: Int32 = -2
     private var classCount: Int { Int(otherClass) + 1 }
