@@ -10,6 +10,8 @@ import Synchronization
 
 /// `fedsearch-bench`: end-to-end latency over the daemon's socket with 1, 4 and 16 clients,
 /// against the same queries called in-process. Medians of `--runs` runs (default 3).
+/// In process, a request's indices are searched one after another with one ``QueryMemo``,
+/// as the daemon's fan-out gives its sources one.
 ///
 /// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
 ///        [--client-poll-micros N] [--dump-requests FILE | --in-process-only]
