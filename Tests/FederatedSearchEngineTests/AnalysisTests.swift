@@ -70,3 +70,23 @@ import Testing
         #expect(table.alternatives(of: "mobile").isEmpty)
     }
 }
+
+/// The query parser splits its text at spaces, tabs and newlines by character; its byte fast
+/// path (ASCII without carriage returns) must give the same chunks as the character split.
+@Suite struct QueryChunkTests {
+    @Test func byteAndCharacterSplitsAgree() {
+        let pieces: [String] = [" ", "\t", "\n", "\r", "\r\n", "a", "bc", "-", "\"", "é", "\u{301}", "東", "  "]
+        var state: UInt64 = 5
+        for _ in 0..<2000 {
+            var text = ""
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            var r = state
+            for _ in 0..<Int(r % 9) {
+                r = r &* 6364136223846793005 &+ 1
+                text += pieces[Int((r >> 33) % UInt64(pieces.count))]
+            }
+            let reference = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+            #expect(QueryParser.chunks(text).map(String.init) == reference, "\(Array(text.unicodeScalars))")
+        }
+    }
+}

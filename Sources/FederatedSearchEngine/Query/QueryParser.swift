@@ -13,6 +13,18 @@ struct QueryParser {
     /// The most words a query keeps; later words are ignored.
     static let maxWords = 32
 
+    /// The text's runs between spaces, tabs and newlines, as characters (a "\r\n" pair, or a
+    /// space with a combining mark, is one character and no separator). For ASCII text
+    /// without a carriage return every character is one byte, and the bytes are split instead
+    /// (splitting by character costs about as much as the rest of the parse).
+    static func chunks(_ text: String) -> [Substring] {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else {
+            return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        }
+        return utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }).map { Substring($0) }
+    }
+
     func parse(_ text: String, parameters p: SearchParameters, typos: TypoTolerance) -> ParsedQuery {
         var words: [QueryWord] = []
         var excluded: [String] = []
@@ -38,7 +50,7 @@ struct QueryParser {
                     isOptional: false))
                 continue
             }
-            for chunk in segment.text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            for chunk in Self.chunks(segment.text) {
                 if advanced && chunk.hasPrefix("-") && chunk.count > 1 {
                     excluded += analyzer.queryTokens(String(chunk.dropFirst())).map(\.term)
                     continue
