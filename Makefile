@@ -56,7 +56,7 @@ bench-engine: release
 	python3 ../shared/bench/compare.py --runs 3 -- $(RELEASE_BIN_DIR)/fedsearch-bench-engine
 
 # Coverage-guided fuzzing (libFuzzer) of what clients and operators send: FUZZ_TARGET is
-# request (default), documents or config; FUZZ_SECONDS bounds the run (default 300). The
+# request (default), documents, config or settings; FUZZ_SECONDS bounds the run (default 300). The
 # corpus grows in .build/fuzz/corpus, crashes land in .build/fuzz/artifacts (Swift's own
 # backtracer is off so that libFuzzer's handler writes them). See docs/FUZZING.md.
 FUZZ_TARGET ?= request
@@ -70,7 +70,8 @@ fuzz: deps
 		request) split -l 1 -d Tests/Fuzz/seeds/request.ndjson $(FUZZ_DIR)/corpus/request/seed- ;; \
 		documents) cp Tests/Fuzz/seeds/documents/*.ndjson $(FUZZ_DIR)/corpus/documents/ ;; \
 		config) cp Configs/*.json $(FUZZ_DIR)/corpus/config/ ;; \
-		*) echo "FUZZ_TARGET is request, documents or config" >&2; exit 2 ;; \
+		settings) cp Tests/Fuzz/seeds/settings/*.json $(FUZZ_DIR)/corpus/settings/ ;; \
+		*) echo "FUZZ_TARGET is request, documents, config or settings" >&2; exit 2 ;; \
 	esac
 	SWIFT_BACKTRACE=enable=no FEDSEARCH_FUZZ_TARGET=$(FUZZ_TARGET) $(FUZZ_DIR)/release/fedsearch-fuzz $(FUZZ_DIR)/corpus/$(FUZZ_TARGET) \
 		-dict=Tests/Fuzz/request.dict -max_len=4096 -timeout=10 -max_total_time=$(FUZZ_SECONDS) \

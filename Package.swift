@@ -133,6 +133,6 @@ if Context.environment["FEDSEARCH_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fedsearch-fuzz",
         dependencies: ["FederatedSearchDaemon", "FederatedSearchEngine", "FederatedSearchCore"],
-        path: "Tests/Fuzz", swiftSettings: strict
+        path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
     ))
 }

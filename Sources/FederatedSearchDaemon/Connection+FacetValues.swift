@@ -5,7 +5,7 @@ import FederatedSearchProtocol
 /// answer comes back through the inbox like search frames.
 extension Connection {
     func searchFacetValues(id requestID: String?, request: FacetValuesRequest) {
-        let resolved = resolveFacetSource(request)
+        let resolved = Self.facetSource(request, in: loop.catalog, peer: peerIdentity)
         guard case .success(let found) = resolved else {
             if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line()) }
             return
@@ -46,13 +46,15 @@ extension Connection {
         }
     }
 
-    private func resolveFacetSource(
-        _ request: FacetValuesRequest
+    /// The index a facet value search asks, if it exists, the peer may search it and it can
+    /// search facet values.
+    static func facetSource(
+        _ request: FacetValuesRequest, in catalog: Catalog, peer: PeerIdentity?
     ) -> Result<(searchable: any FacetValueSearchable, timeout: Duration), SearchError> {
-        guard let entry = loop.catalog.entry(request.index) else {
+        guard let entry = catalog.entry(request.index) else {
             return .failure(SearchError(.unknownIndex, "index: no index named '\(request.index)'"))
         }
-        guard entry.access.maySearch(peerIdentity) else {
+        guard entry.access.maySearch(peer) else {
             return .failure(SearchError(.forbidden, "index: this peer may not search '\(request.index)'"))
         }
         guard let searchable = entry.searchable as? any FacetValueSearchable else {

@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// For the fuzz harness (`Tests/Fuzz`), which drives the request path with arbitrary lines.
 /// It answers the read-only ops that reach the engine (`search`, `searchForFacetValues`);
-/// writes, cancellations and the loop's own ops need a connection and are not run here.
+/// writes, cancellations and the loop's own ops need a connection and are not run here. There
+/// is no peer: indices open to anyone are searched, others are refused as to an unknown peer.
 package enum RequestReplay {
     package static func answer(_ line: [UInt8], catalog: Catalog) async -> [[UInt8]] {
         let request: Request
@@ -21,9 +22,11 @@ package enum RequestReplay {
         case .search(let search):
             return await answer(search, id: request.id, catalog: catalog)
         case .searchForFacetValues(let facets):
-            guard let entry = catalog.entry(facets.index), let searchable = entry.searchable as? any FacetValueSearchable
-            else { return [Frame.error(id: request.id, index: nil, error: SearchError(.unknownIndex, "index")).line()] }
-            return [Connection.facetHitsFrame(searchable, request: facets, id: request.id, timeout: entry.defaultTimeout).line()]
+            switch Connection.facetSource(facets, in: catalog, peer: nil) {
+            case .failure(let e): return [Frame.error(id: request.id, index: nil, error: e).line()]
+            case .success(let found):
+                return [Connection.facetHitsFrame(found.searchable, request: facets, id: request.id, timeout: found.timeout).line()]
+            }
         default:
             return []
         }

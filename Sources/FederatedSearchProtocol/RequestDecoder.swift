@@ -40,7 +40,7 @@ public enum RequestDecoder {
         case .number(let n)?:
             // Not an integer, or too large for one (1e300 would trap the conversion).
             return .failure(RequestError(id: nil, error: SearchError(
-                .invalidField, "id: expected a string or an integer of at most 15 digits, got \(n)")))
+                .invalidField, "id: expected a string or an integer of magnitude below 9e15, got \(n)")))
         case let other?:
             return .failure(RequestError(
                 id: nil, error: SearchError(.invalidField, "id: expected a string or an integer, got \(other.typeName)")))

@@ -6,6 +6,30 @@ import Testing
 @Suite struct BM25Tests {
     static let settings = #"{"searchableAttributes": ["title", "text"], "queryLanguages": ["en"], "ranking": ["bm25"]}"#
 
+    /// BM25 parameters outside their ranges are refused with the field's path: a negative k1
+    /// or b made scores negative or NaN, and turning such a score into a ranking key trapped
+    /// (a `setSettings` from any client could take the daemon down). The ranges' ends work.
+    @Test func parametersOutOfRangeAreRefusedAndTheEndsWork() throws {
+        for (bm25, field) in [(#"{"k1": -2}"#, "bm25.k1"), (#"{"k1": -1}"#, "bm25.k1"), (#"{"b": -10}"#, "bm25.b"),
+                              (#"{"b": 1.5}"#, "bm25.b"), (#"{"k1": 1e300}"#, "bm25.k1")] {
+            do {
+                _ = try makeIndex(#"{"searchableAttributes": ["title"], "bm25": \#(bm25)}"#, #"{"objectID": "1", "title": "star"}"#)
+                Issue.record("accepted \(bm25)")
+            } catch let e as SearchError {
+                #expect(e.code == .invalidField && e.message.contains(field), "\(bm25): \(e.message)")
+            }
+        }
+        let documents = [
+            #"{"objectID": "a", "title": "star"}"#, #"{"objectID": "b", "title": "star wars"}"#,
+            #"{"objectID": "c", "title": "star wars star trek star"}"#, #"{"objectID": "d", "title": "a star is born"}"#,
+        ].joined(separator: "\n")
+        for bm25 in [#"{"k1": 0, "b": 0}"#, #"{"k1": 100, "b": 1}"#, #"{"k1": 0, "b": 1}"#] {
+            let idx = try makeIndex(#"{"searchableAttributes": ["title"], "ranking": ["bm25", "words"], "bm25": \#(bm25)}"#, documents)
+            let r = try search(idx, "star", #"{"matchingStrategy": "any", "hitsPerPage": 2}"#)
+            #expect(r.nbHits == 4, "\(bm25)")
+        }
+    }
+
     /// Inflections of a stemmed word add up: a document using two forms of the word ranks
     /// above one using a single form once, all else equal.
     @Test func inflectionsSumTheirFrequencies() throws {

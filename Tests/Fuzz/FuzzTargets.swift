@@ -112,6 +112,7 @@ enum FuzzTargets {
         let parameters: [JSONObject] = [
             ["facets": ["*"], "attributesToHighlight": ["*"], "attributesToSnippet": ["*:3"], "getRankingInfo": true],
             ["filters": "price > 10 AND tags:audio", "distinct": true, "aroundLatLng": "48.8, 2.3"],
+            ["matchingStrategy": "any", "hitsPerPage": 1, "getRankingInfo": true],
         ]
         for text in ["", "headphone", "wireles head", "the", "sony"] {
             for p in parameters {

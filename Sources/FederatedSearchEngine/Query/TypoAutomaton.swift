@@ -309,7 +309,7 @@ struct CharacterNeeds {
     var twoEdits: UInt64
 
     /// Whether terms holding `available` (a ``CharacterMask``) may match: some way on lacks
-    /// fewer distinct characters than it has edits left.
+    /// no more distinct characters than it has edits left.
     @inline(__always) func admits(_ available: UInt64) -> Bool {
         // `x & (x - 1)` drops x's lowest bit: at most one bit missing, at most two (the
         // baseline x86-64 target has no popcount instruction).

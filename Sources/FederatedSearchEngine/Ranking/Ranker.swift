@@ -111,16 +111,16 @@ struct Ranker {
                 if bounding {  // the best score the matched words could reach, rounded up
                     var ceiling = 0.0
                     for i in 0..<w where hits[base &+ i] != .max { ceiling += bm25Ceiling[i] }
-                    q = UInt32(min((ceiling * 4096).rounded(.up), Double((1 << 20) - 1)))
+                    q = Self.quantized((ceiling * 4096).rounded(.up), limit: (1 << 20) - 1)
                 } else {
-                    q = UInt32(min(bm25(doc: doc, hits: hits, base: base) * 4096, Double((1 << 20) - 1)))
+                    q = Self.quantized(bm25(doc: doc, hits: hits, base: base) * 4096, limit: (1 << 20) - 1)
                 }
                 key |= UInt128((1 << 20) - 1 - q) << bm25Shift
             }
         }
         if geoShift >= 0 && !bounding {
-            let units = geoDistance(doc).map { min($0 / 10, Double((1 << 20) - 1)) } ?? Double((1 << 20) - 1)
-            key |= UInt128(UInt32(units)) << geoShift
+            let units = geoDistance(doc).map { Self.quantized($0 / 10, limit: (1 << 20) - 1) } ?? (1 << 20) - 1
+            key |= UInt128(units) << geoShift
         }
         if customShift >= 0 { key |= UInt128(min(customOrdinal[Int(doc)], (1 << 22) - 1)) << customShift }
         for s in sorts { key |= UInt128(min(s.ordinals[Int(doc)], (1 << 22) - 1)) << s.shift }
@@ -282,6 +282,12 @@ struct Ranker {
     /// A relevance score in [0, 1], comparable across indices: the share of query words
     /// matched, times a blend of typo, proximity, attribute, exactness and BM25 factors, each
     /// 1 at best. An empty query scores 1 for every document.
+    /// `x` as a key field of at most `limit`: 0 for a negative or NaN value (whatever settings
+    /// or data produced it, converting one to an integer would trap).
+    @inline(__always) static func quantized(_ x: Double, limit: UInt32) -> UInt32 {
+        x > 0 ? UInt32(min(x, Double(limit))) : 0
+    }
+
     func score(_ m: HitMeasures) -> Double {
         let w = words.count
         guard w > 0 else { return 1 }
@@ -305,6 +311,7 @@ enum Geo {
         let toRad = Double.pi / 180
         let dLat = (b.lat - a.lat) * toRad, dLng = (b.lng - a.lng) * toRad
         let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * toRad) * cos(b.lat * toRad) * sin(dLng / 2) * sin(dLng / 2)
-        return 2 * earthRadius * asin(min(1, sqrt(h)))
+        // In [0, 1] for real latitudes; clamped, since documents' latitudes are not checked.
+        return 2 * earthRadius * asin(sqrt(min(1, max(0, h))))
     }
 }

@@ -60,8 +60,19 @@ extension IndexSettings {
         if let v = try r.stringArray("unretrievableAttributes") { s.unretrievableAttributes = v }
         if let bm25 = try r.objectValue("bm25") {
             var b = FieldReader(bm25, path: r.path(of: "bm25"))
-            if let k1 = try b.number("k1") { s.bm25K1 = k1 }
-            if let bb = try b.number("b") { s.bm25B = bb }
+            // Outside these ranges a score can go negative or NaN (k1 = -1 divides 0 by 0).
+            if let k1 = try b.number("k1") {
+                guard (0...100).contains(k1) else {
+                    throw SearchError(.invalidField, "\(b.path(of: "k1")): \(k1) is out of range 0...100")
+                }
+                s.bm25K1 = k1
+            }
+            if let bb = try b.number("b") {
+                guard (0...1).contains(bb) else {
+                    throw SearchError(.invalidField, "\(b.path(of: "b")): \(bb) is out of range 0...1")
+                }
+                s.bm25B = bb
+            }
             try b.rejectUnknownKeys()
         }
         try r.rejectUnknownKeys()
