@@ -5,7 +5,7 @@ import FederatedSearchClient
 import FederatedSearchCore
 
 /// Measures what server-side cancellation of superseded keystrokes saves: the daemon's CPU
-/// time for typing sequences sent 5 ms apart, once in a session (each keystroke supersedes
+/// time for typing sequences sent a few milliseconds apart, once in a session (each keystroke supersedes
 /// the previous) and once without.
 enum KeystrokeBench {
     /// CPU time of a process so far, in milliseconds: the sum over its threads of
@@ -29,12 +29,15 @@ enum KeystrokeBench {
         return total
     }
 
-    /// Types each word's prefixes 5 ms apart and waits for every answer; returns the daemon's
-    /// CPU milliseconds spent.
-    static func run(socket: String, daemonPID: Int32, words: [String], indices: [String], session: Bool) throws -> Double {
+    /// Types each word's prefixes `intervalMicros` apart and waits for every answer; returns
+    /// the daemon's CPU milliseconds spent and how many requests a later keystroke superseded.
+    static func run(
+        socket: String, daemonPID: Int32, words: [String], indices: [String], session: Bool, intervalMicros: UInt32
+    ) throws -> (cpuMs: Double, superseded: Int) {
         let c = try SocketConnection(path: socket, timeoutSeconds: 30)
         let before = cpuMilliseconds(pid: daemonPID)
         var seq = 0
+        var superseded = 0
         for (w, word) in words.enumerated() {
             let letters = Array(word)
             var ids: [String] = []
@@ -51,23 +54,27 @@ enum KeystrokeBench {
                     request["seq"] = .number(Double(seq))
                 }
                 try c.send(.object(request))
-                usleep(5000)
+                usleep(intervalMicros)
             }
             // Every request ends with a done frame (ok or superseded).
             var open = Set(ids)
             while !open.isEmpty, let line = try c.readLine() {
-                if let frame = try? FrameDecoderLite.doneID(line) { open.remove(frame) }
+                if let done = try? FrameDecoderLite.done(line) {
+                    open.remove(done.id)
+                    if done.status == "superseded" { superseded += 1 }
+                }
             }
         }
-        return cpuMilliseconds(pid: daemonPID) - before
+        return (cpuMilliseconds(pid: daemonPID) - before, superseded)
     }
 }
 
-/// Finds the id of a `done` frame without decoding the whole line.
+/// The id and status of a `done` frame, without decoding other long lines.
 enum FrameDecoderLite {
-    static func doneID(_ line: [UInt8]) throws -> String? {
+    static func done(_ line: [UInt8]) throws -> (id: String, status: String)? {
         guard line.count < 4096 || contains(line.prefix(64), Array(#""type":"done""#.utf8)) else { return nil }
-        guard case .object(let o) = try JSONParser.parse(line), o["type"] == "done" else { return nil }
-        return o["id"]?.stringValue
+        guard case .object(let o) = try JSONParser.parse(line), o["type"] == "done", let id = o["id"]?.stringValue
+        else { return nil }
+        return (id, o["status"]?.stringValue ?? "")
     }
 }
