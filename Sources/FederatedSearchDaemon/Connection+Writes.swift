@@ -6,23 +6,15 @@ import FederatedSearchProtocol
 /// once the batch is durable and visible to searches.
 extension Connection {
     func perform(_ operation: IndexOperation, on index: String, id requestID: String?) {
-        let write: IndexWrite
         switch operation {
         case .createIndex(let settings):
             return createIndex(index, settings: settings, id: requestID)
         case .deleteIndex:
             return deleteIndex(index, id: requestID)
-        case .documents(_, let changes): write = .documents(changes)
-        case .deleteBy(let parameters): write = .deleteBy(parameters)
-        case .setSettings(let settings): write = .settings(settings)
-        case .getDocuments(let ids): write = .get(ids)
-        case .getSettings: write = .getSettings
+        default: break
         }
-        let reads: Bool = switch write {
-        case .get, .getSettings: true
-        case .documents, .deleteBy, .settings, .reconfigure, .remove: false
-        }
-        switch durableIndex(index, forWriting: !reads) {
+        guard let write = Self.indexWrite(for: operation) else { return }
+        switch Self.durableIndex(index, in: loop.catalog, peer: peerIdentity, forWriting: !write.onlyReads) {
         case .failure(let e):
             self.write(Frame.error(id: requestID, index: nil, error: e).line())
         case .success(let target):
@@ -58,11 +50,28 @@ extension Connection {
         }
     }
 
-    private func durableIndex(_ name: String, forWriting: Bool) -> Result<DurableIndex, SearchError> {
-        guard let entry = loop.catalog.entry(name) else {
+    /// What an index operation asks of a durable index's writer; nil for creating and deleting
+    /// an index, which the loop does.
+    static func indexWrite(for operation: IndexOperation) -> IndexWrite? {
+        switch operation {
+        case .createIndex, .deleteIndex: nil
+        case .documents(_, let changes): .documents(changes)
+        case .deleteBy(let parameters): .deleteBy(parameters)
+        case .setSettings(let settings): .settings(settings)
+        case .getDocuments(let ids): .get(ids)
+        case .getSettings: .getSettings
+        }
+    }
+
+    /// The durable index an operation goes to, if it exists, takes writes and the peer may
+    /// write to it (or read it, for `onlyReads` operations).
+    static func durableIndex(
+        _ name: String, in catalog: Catalog, peer: PeerIdentity?, forWriting: Bool
+    ) -> Result<DurableIndex, SearchError> {
+        guard let entry = catalog.entry(name) else {
             return .failure(SearchError(.unknownIndex, "index: no index named '\(name)'"))
         }
-        let allowed = forWriting ? entry.access.mayWrite(peerIdentity) : entry.access.maySearch(peerIdentity)
+        let allowed = forWriting ? entry.access.mayWrite(peer) : entry.access.maySearch(peer)
         guard allowed else {
             return .failure(SearchError(.forbidden, "index: this peer may not \(forWriting ? "write to" : "read") '\(name)'"))
         }

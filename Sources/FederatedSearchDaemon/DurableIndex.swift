@@ -199,6 +199,14 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
 /// One thing asked of a durable index's writer.
 enum IndexWrite: Sendable {
+    /// Whether it only reads (a peer allowed to search may ask it).
+    var onlyReads: Bool {
+        switch self {
+        case .get, .getSettings: true
+        case .documents, .deleteBy, .settings, .reconfigure, .remove: false
+        }
+    }
+
     /// A batch of document changes (atomic).
     case documents([DocumentChange])
     /// Delete the documents passing these filters (atomic).

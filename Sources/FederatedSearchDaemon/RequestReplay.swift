@@ -8,9 +8,11 @@ import Synchronization
 /// after another on the calling task), and the frames come back in order.
 ///
 /// For the fuzz harness (`Tests/Fuzz`), which drives the request path with arbitrary lines.
-/// It answers the read-only ops that reach the engine (`search`, `searchForFacetValues`);
-/// writes, cancellations and the loop's own ops need a connection and are not run here. There
-/// is no peer: indices open to anyone are searched, others are refused as to an unknown peer.
+/// It answers the ops that reach the engine and the durable indices' writer (`search`,
+/// `searchForFacetValues`, document and settings writes and reads); creating and deleting
+/// indices, cancellations and the loop's own ops need the loop or a connection and are not
+/// run here. There is no peer: what an index opens to anyone is allowed, the rest refused as
+/// to an unknown peer.
 package enum RequestReplay {
     package static func answer(_ line: [UInt8], catalog: Catalog) async -> [[UInt8]] {
         let request: Request
@@ -26,6 +28,15 @@ package enum RequestReplay {
             case .failure(let e): return [Frame.error(id: request.id, index: nil, error: e).line()]
             case .success(let found):
                 return [Connection.facetHitsFrame(found.searchable, request: facets, id: request.id, timeout: found.timeout).line()]
+            }
+        case .index(let name, let operation):
+            // Creating and deleting an index need the loop.
+            guard let write = Connection.indexWrite(for: operation) else { return [] }
+            switch Connection.durableIndex(name, in: catalog, peer: nil, forWriting: !write.onlyReads) {
+            case .failure(let e): return [Frame.error(id: request.id, index: nil, error: e).line()]
+            case .success(let durable):
+                let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
+                return [Connection.replyFrame(reply, index: name, id: request.id).line()]
             }
         default:
             return []

@@ -52,3 +52,25 @@ struct RequestReplayTests {
         }
     }
 }
+
+/// Writes through the replay reach the durable index's writer, and later lines see them.
+struct RequestReplayWriteTests {
+    @Test func writesThenReadsAndSearches() async throws {
+        let dir = URL(fileURLWithPath: "/tmp/fss-replay-w-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"objectID":"n1","title":"desk lamp"}"#.utf8).write(to: dir.appendingPathComponent("notes.ndjson"))
+        let config = try DaemonConfig.parse(Array(#"""
+            {"dataDir":"data","searchables":{"notes":{"data":"notes.ndjson","searchableAttributes":["title"],
+             "access":{"search":["*"],"write":["*"]}}}}
+            """#.utf8), baseDirectory: dir.path)
+        let catalog = try Catalog.build(config, registry: .standard)
+        let written = try await RequestReplayTests.frames(
+            #"{"id":"w","op":"addDocuments","index":"notes","documents":[{"objectID":"n2","title":"lamp shade"}]}"#, catalog)
+        #expect(written.first?["type"]?.stringValue == "written")
+        let found = try await RequestReplayTests.frames(#"{"id":"s","query":"lamp","indices":["notes"]}"#, catalog)
+        #expect(found.first { $0["type"]?.stringValue == "merged" }?["nbHits"]?.numberValue == 2)
+        let read = try await RequestReplayTests.frames(#"{"id":"g","op":"getDocuments","index":"notes","objectIDs":["n2"]}"#, catalog)
+        #expect(read.first?["type"]?.stringValue != "error")
+    }
+}

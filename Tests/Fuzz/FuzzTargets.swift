@@ -3,6 +3,7 @@ import FederatedSearchCore
 import FederatedSearchDaemon
 import FederatedSearchEngine
 import Foundation
+import Synchronization
 
 /// The fuzz targets (see main.swift). Each takes one input and returns normally unless the
 /// code under test traps or its answer breaks the protocol.
@@ -16,6 +17,9 @@ enum FuzzTargets {
         case "documents": return documents
         case "config": return config
         case "settings": return settings
+        case "writes":
+            atexit { WritableCatalog.shared.removeAll() }
+            return writes
         default: return nil
         }
     }()
@@ -122,6 +126,24 @@ enum FuzzTargets {
         }
     }
 
+    /// NDJSON request lines, in order, against a durable index (writes, reads of documents and
+    /// settings, searches); every frame must be one line of valid JSON. The index lives in a
+    /// temporary folder (in /dev/shm when there is one, so SQLite's syncs cost little) and is
+    /// made afresh every few hundred inputs, so it does not grow without end.
+    static func writes(_ bytes: [UInt8]) {
+        let catalog = WritableCatalog.shared.next()
+        let lines = bytes.split(separator: 0x0A).prefix(16).map { Array($0) }
+        blocking {
+            for line in lines {
+                for frame in await RequestReplay.answer(line, catalog: catalog) {
+                    guard frame.last == 0x0A, !frame.dropLast().contains(0x0A),
+                          (try? JSONParser.parse(Array(frame.dropLast()))) != nil
+                    else { fatalError("a frame that is not one line of JSON: \(String(decoding: frame, as: UTF8.self))") }
+                }
+            }
+        }
+    }
+
     /// A daemon config, parsed and validated (its data files are not read).
     static func config(_ bytes: [UInt8]) {
         _ = try? DaemonConfig.parse(bytes, baseDirectory: "/nonexistent")
@@ -135,4 +157,60 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // The bytes are valid for `count` during the call; they are copied before anything reads them.
     FuzzTargets.selected?(data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
     return 0
+}
+
+/// The writes target's catalog: one durable index, `notes`, open to anyone for writes, in a
+/// temporary folder replaced every `inputsPerCatalog` inputs.
+final class WritableCatalog: Sendable {
+    static let shared = WritableCatalog()
+    static let inputsPerCatalog = 300
+
+    private struct State {
+        var catalog: Catalog?
+        var folder: String?
+        var inputs = 0
+        var made = 0
+    }
+    private let state = Mutex(State())
+
+    /// The catalog for the next input (a fresh one when the current has served its share).
+    func next() -> Catalog {
+        state.withLock { s in
+            if let catalog = s.catalog, s.inputs < Self.inputsPerCatalog {
+                s.inputs += 1
+                return catalog
+            }
+            if let old = s.folder { try? FileManager.default.removeItem(atPath: old) }
+            s.made += 1
+            let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+            let folder = "\(base)/fedsearch-fuzz-\(getpid())-\(s.made)"
+            let catalog = Self.make(in: folder)
+            s = State(catalog: catalog, folder: folder, inputs: 1, made: s.made)
+            return catalog
+        }
+    }
+
+    func removeAll() {
+        state.withLock { s in if let f = s.folder { try? FileManager.default.removeItem(atPath: f) } }
+    }
+
+    private static func make(in folder: String) -> Catalog {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let data = [
+                #"{"objectID":"n1","title":"Wireless headphones","body":"noise cancelling","tags":["audio"],"price":199.5}"#,
+                #"{"objectID":"n2","title":"Headphone stand","body":"wooden","tags":["audio","desk"],"price":20}"#,
+                #"{"objectID":"n3","title":"Desk lamp","body":{"en":"bright"},"tags":"desk","price":35}"#,
+            ].joined(separator: "\n")
+            try Data(data.utf8).write(to: URL(fileURLWithPath: "\(folder)/notes.ndjson"))
+            let config = #"""
+                {"dataDir": "data", "searchables": {"notes": {"data": "notes.ndjson",
+                 "searchableAttributes": ["title", "unordered(body)", "tags"], "attributesForFaceting": ["tags", "price"],
+                 "access": {"search": ["*"], "write": ["*"]}}}}
+                """#
+            return try Catalog.build(DaemonConfig.parse(Array(config.utf8), baseDirectory: folder), registry: .standard)
+        } catch {
+            fatalError("fedsearch-fuzz: the writes target's catalog: \(error)")
+        }
+    }
 }

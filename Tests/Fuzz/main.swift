@@ -7,6 +7,8 @@
 // - `documents`: NDJSON documents indexed by the embedded engine, then searched.
 // - `config`: a daemon config file, parsed and validated.
 // - `settings`: index settings as a client sends them, then an index built and searched.
+// - `writes`: request lines in order against a durable index (document and settings writes,
+//   reads, searches), through the same request path.
 //
 // A target fails when the process traps or crashes; an error frame is a correct answer.
 import Foundation
@@ -19,7 +21,7 @@ func runFuzzerDriver(
 ) -> CInt
 
 guard FuzzTargets.selected != nil else {
-    FileHandle.standardError.write(Data("fedsearch-fuzz: FEDSEARCH_FUZZ_TARGET is request, documents, config or settings\n".utf8))
+    FileHandle.standardError.write(Data("fedsearch-fuzz: FEDSEARCH_FUZZ_TARGET is request, documents, config, settings or writes\n".utf8))
     exit(2)
 }
 var argc = CommandLine.argc
