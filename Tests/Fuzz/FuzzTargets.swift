@@ -47,18 +47,20 @@ enum FuzzTargets {
         finished.wait()
     }
 
-    /// One request line through the daemon's request path; every frame of the answer must be
-    /// one line of valid JSON.
+    /// Answers one request line through the daemon's request path; every frame of the answer
+    /// must be one line of valid JSON.
+    static func answerChecked(_ line: [UInt8], catalog: Catalog) async {
+        for frame in await RequestReplay.answer(line, catalog: catalog) {
+            guard frame.last == 0x0A, !frame.dropLast().contains(0x0A),
+                  (try? JSONParser.parse(Array(frame.dropLast()))) != nil
+            else { fatalError("a frame that is not one line of JSON: \(String(decoding: frame, as: UTF8.self))") }
+        }
+    }
+
+    /// One request line through the daemon's request path (see ``answerChecked(_:catalog:)``).
     static func request(_ bytes: [UInt8]) {
         let catalog = demoCatalog
-        blocking {
-            let frames = await RequestReplay.answer(bytes, catalog: catalog)
-            for frame in frames {
-                guard frame.last == 0x0A, !frame.dropLast().contains(0x0A),
-                      (try? JSONParser.parse(Array(frame.dropLast()))) != nil
-                else { fatalError("a frame that is not one line of JSON: \(String(decoding: frame, as: UTF8.self))") }
-            }
-        }
+        blocking { await answerChecked(bytes, catalog: catalog) }
     }
 
     /// Settings that reach every analysis path: ordered and unordered attributes, facets
@@ -134,13 +136,7 @@ enum FuzzTargets {
         let catalog = WritableCatalog.shared.next()
         let lines = bytes.split(separator: 0x0A).prefix(16).map { Array($0) }
         blocking {
-            for line in lines {
-                for frame in await RequestReplay.answer(line, catalog: catalog) {
-                    guard frame.last == 0x0A, !frame.dropLast().contains(0x0A),
-                          (try? JSONParser.parse(Array(frame.dropLast()))) != nil
-                    else { fatalError("a frame that is not one line of JSON: \(String(decoding: frame, as: UTF8.self))") }
-                }
-            }
+            for line in lines { await answerChecked(line, catalog: catalog) }
         }
     }
 

@@ -218,8 +218,8 @@ struct TypoAutomaton {
     }
 
     /// What a term below a node in this state must hold to match: it goes on with the query's
-    /// characters from some cell k before the last (`query[k...]`, or from the next row's cell
-    /// k after a transposition), with at most the budget left at that cell in edits. Each
+    /// characters from some cell k (`query[k...]`, or from the next row's cell k after a
+    /// transposition), with at most the budget left at that cell in edits. Each
     /// character of that rest missing from the term costs an edit, so a node whose terms lack
     /// more distinct characters of every such rest than its edits allow has no match below it.
     /// Per edits left (0, 1, 2), the characters of the shortest rest with that many (a later
