@@ -212,7 +212,9 @@ final class Connection {
         // others run at the same time on the global executor (QueryPlacement.spreads). Under
         // load they run one after another, which costs no thread hand-off.
         let spread = loop.runningSearchCount == 0 && QueryPlacement.spreads(sources, stats: stats)
-        let inline: FanOut.InlineMode = !onLoop ? .parallel : spread ? .spread(keep: 0) : .sequential
+        let inline: FanOut.InlineMode = onLoop
+            ? (spread ? .spread(keep: 0) : .sequential)
+            : QueryPlacement.offLoopMode(sources, stats: stats, runningSearches: loop.runningSearchCount)
         // A search that runs whole on the loop thread, one source after another, hands its
         // frames to the connection directly, so a source's results go to the socket while the
         // next source runs (the client wakes up meanwhile) instead of with the last frame.

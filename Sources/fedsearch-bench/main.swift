@@ -135,12 +135,52 @@ func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
     return LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
 }
 
+/// The same queries in process from `threads` threads at once, sharing the catalog as the
+/// daemon's tasks do: the engine's own ceiling for the socket sets' queries/s.
+func inProcess(_ queries: [QuerySet.Query], threads: Int) -> LatencySummary {
+    let box = SampleBox(threads)
+    let done = DispatchSemaphore(value: 0)
+    let start = ContinuousClock.now
+    for t in 0..<threads {
+        let thread = Thread {
+            defer { done.signal() }
+            var samples: [Double] = []
+            var i = t
+            while i < queries.count {
+                let began = ContinuousClock.now
+                let memo = QueryMemo()
+                for name in queries[i].indices {
+                    guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
+                    _ = try? index.searchSync(SearchQuery(text: queries[i].text, parameters: params, memo: memo))
+                }
+                samples.append(microseconds(since: began))
+                i += threads
+            }
+            box.perClient.withLock { $0[t] = samples }
+        }
+        thread.start()
+    }
+    for _ in 0..<threads { done.wait() }
+    return LatencySummary(samples: box.perClient.withLock { $0.flatMap { $0 } }, seconds: microseconds(since: start) / 1e6)
+}
+
+/// Collects per-thread samples from client or query threads.
+final class SampleBox: Sendable {
+    let perClient: Mutex<[[Double]]>
+    init(_ n: Int) { perClient = Mutex(Array(repeating: [], count: n)) }
+}
+
+/// Threads for the parallel in-process set: one per core.
+let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
 // `--in-process-only`: the in-process sets alone, with no daemon (for profilers such as
 // callgrind, which count the engine's instructions).
 if inProcessOnly {
     for (label, queries) in [("single-index", singleQueries), ("all-index", multiQueries)] {
         let s = try inProcess(queries)
         print("\(label) in-process: p50 \(Int(s.p50)) µs, p99 \(Int(s.p99)) µs")
+        let parallel = inProcess(queries, threads: cores)
+        print("\(label) in-process, \(cores) threads: \(Int(parallel.queriesPerSecond)) queries/s, p50 \(Int(parallel.p50)) µs")
     }
     exit(0)
 }
@@ -161,12 +201,6 @@ for _ in 0..<600 where !ready {
     }
 }
 guard ready else { writeToStandardError("fedsearch-bench: the daemon did not start\n"); exit(1) }
-
-/// Collects per-client samples from client threads.
-final class SampleBox: Sendable {
-    let perClient: Mutex<[[Double]]>
-    init(_ n: Int) { perClient = Mutex(Array(repeating: [], count: n)) }
-}
 
 /// Runs `queries` over the socket from `clients` threads, each waiting for each answer; with
 /// `busyPollMicros`, the clients poll their sockets for that long before sleeping.
@@ -206,6 +240,7 @@ for (label, queries) in [("single-index", singleQueries), ("all-index", multiQue
     _ = try inProcess(queries)  // warm-up
     _ = try overSocket(Array(queries.prefix(300)), clients: 1)
     report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
+    report.append(("\(label) in-process, \(cores) threads", LatencySummary.median((0..<runs).map { _ in inProcess(queries, threads: cores) })))
     // The polling client (last) waits for its answers without sleeping: its figure leaves out
     // the wake-up of the client's own thread, which is the client's cost, not the daemon's.
     // Single-index only: a search over several indices spreads them over the cores, and a

@@ -1,5 +1,6 @@
 import Testing
 import FederatedSearchCore
+import FederatedSearchEngine
 import FederatedSearchFederation
 @testable import FederatedSearchDaemon
 
@@ -30,5 +31,28 @@ struct QueryPlacementTests {
         #expect(!QueryPlacement.spreads(sources(["big"]), stats: stats))
         // Unknown indices (no latency yet) are not spread.
         #expect(!QueryPlacement.spreads(sources(["new", "other"]), stats: stats))
+    }
+
+    /// The embedded index: answers from memory, so it can run on the request's own task.
+    func inMemory(_ names: [String]) throws -> [FederatedSource] {
+        let index = try EmbeddedIndex(name: "m", settings: IndexSettings(), documents: [["objectID": "1", "title": "a"]])
+        return names.map { FederatedSource(name: $0, searchable: index, query: SearchQuery(text: "q"), timeout: .seconds(1)) }
+    }
+
+    @Test func offTheLoopQuickSourcesRunInTurnOnlyUnderLoad() throws {
+        let stats = DaemonStats()
+        for _ in 0..<50 {
+            stats.recordSource("a", ms: 0.05)
+            stats.recordSource("b", ms: 0.05)
+            stats.recordSource("heavy", ms: 4)
+        }
+        // With other searches running, quick in-memory sources share the request's task.
+        #expect(QueryPlacement.offLoopMode(try inMemory(["a", "b"]), stats: stats, runningSearches: 3) == .sequential)
+        // Alone, each gets a core.
+        #expect(QueryPlacement.offLoopMode(try inMemory(["a", "b"]), stats: stats, runningSearches: 0) == .parallel)
+        // A heavy source would hold back the light one's frame: each keeps its own task.
+        #expect(QueryPlacement.offLoopMode(try inMemory(["heavy", "a"]), stats: stats, runningSearches: 3) == .parallel)
+        // Sources that may wait (not in memory) are never run in turn.
+        #expect(QueryPlacement.offLoopMode(sources(["a", "b"]), stats: stats, runningSearches: 3) == .parallel)
     }
 }
