@@ -27,8 +27,8 @@ enum QueryPlacement {
     /// How a request that does not run on the loop runs its in-memory sources. While other
     /// searches run (several clients), the cores are busy already: a task per source would only
     /// add hand-offs and thread wake-ups, so quick sources run one after another on the
-    /// request's task (split corpus, 3 indices, 4 clients: ~6,500 -> ~7,200 queries/s, daemon CPU
-    /// ~245 -> ~230 µs per request). Slower ones keep a task each, so a heavy index does not
+    /// request's task (split corpus, 3 indices, 4 C clients: ~6,800 -> ~7,400 queries/s, daemon CPU
+    /// ~245 -> ~225 µs per request). Slower ones keep a task each, so a heavy index does not
     /// hold back a light one's frame; with nothing else running, each gets a core.
     static func offLoopMode(_ sources: [FederatedSource], stats: DaemonStats, runningSearches: Int) -> FanOut.InlineMode {
         runningSearches > 0 && areQuick(sources, stats: stats) ? .sequential : .parallel

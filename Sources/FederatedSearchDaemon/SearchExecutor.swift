@@ -102,7 +102,11 @@ enum SearchExecutor {
         }
         let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor, prepare: prepare) { completion in
             let source = asked[completion.position]
-            stats.recordSource(completion.name, ms: completion.milliseconds)
+            // A cancelled source (the request was cancelled or superseded) may not have run at
+            // all: its near-zero time is no latency sample.
+            if case .cancelled = completion.outcome {} else {
+                stats.recordSource(completion.name, ms: completion.milliseconds)
+            }
             health.record(source.index, outcome: completion.outcome, now: clock.now)
             switch completion.outcome {
             case .results(let results):

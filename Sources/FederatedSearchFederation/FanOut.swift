@@ -48,6 +48,7 @@ public enum FanOut {
             return c
         }
         let clock = ContinuousClock()
+        let runStart = clock.now
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
         let parallel = mode == .parallel && sources.count > 1
         var kept: Int? = nil
@@ -64,7 +65,7 @@ public enum FanOut {
         }
         func runInlineSources() {
             for position in inline {
-                let c = prepared(runInline(sources[position], position: position, clock: clock))
+                let c = prepared(runInline(sources[position], position: position, clock: clock, runStart: runStart))
                 onCompletion(c)
                 done[position] = c
             }
@@ -84,10 +85,10 @@ public enum FanOut {
                 let source = sources[position]
                 if let shared, source.searchable is any InlineSearchable {
                     group.addTask(executorPreference: spreadExecutor ?? globalConcurrentExecutor) {
-                        shared.take().map { prepared(runInline(sources[$0], position: $0, clock: clock)) }
+                        shared.take().map { prepared(runInline(sources[$0], position: $0, clock: clock, runStart: runStart)) }
                     }
                 } else if source.searchable is any InlineSearchable {
-                    group.addTask { prepared(runInline(source, position: position, clock: clock)) }
+                    group.addTask { prepared(runInline(source, position: position, clock: clock, runStart: runStart)) }
                 } else {
                     group.addTask { prepared(await runRemote(source, position: position, clock: clock)) }
                 }
@@ -96,7 +97,7 @@ public enum FanOut {
                 var next = first
                 while let position = next {
                     next = shared.take()
-                    let c = prepared(runInline(sources[position], position: position, clock: clock))
+                    let c = prepared(runInline(sources[position], position: position, clock: clock, runStart: runStart))
                     onCompletion(c)
                     done[position] = c
                 }
@@ -126,16 +127,23 @@ public enum FanOut {
         }
     }
 
-    /// Runs an in-memory source on the calling task. Its deadline is passed in the query
-    /// (the engine checks it with cancellation); an answer that comes late is still a timeout.
-    static func runInline(_ source: FederatedSource, position: Int, clock: ContinuousClock) -> SourceCompletion {
+    /// Runs an in-memory source on the calling task. Its deadline counts from `runStart`, the
+    /// fan-out's start, so a source that waited for others on the same task (one after
+    /// another) is not given more time than one that started at once; a source whose deadline
+    /// passed before it started is not run. The deadline is passed in the query (the engine
+    /// checks it at its checkpoints, with cancellation); an answer that comes late is still a
+    /// timeout.
+    static func runInline(_ source: FederatedSource, position: Int, clock: ContinuousClock,
+                          runStart: ContinuousClock.Instant) -> SourceCompletion {
         let start = clock.now
-        let deadline = start + source.timeout
+        let deadline = runStart + source.timeout
         var query = source.query
         query.deadline = deadline
         let outcome: SourceOutcome
         if Task.isCancelled {
             outcome = .cancelled
+        } else if start > deadline {
+            outcome = .timedOut
         } else {
             do {
                 let results = try (source.searchable as! any InlineSearchable).searchInline(query)

@@ -137,8 +137,9 @@ func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
 
 /// The same queries in process from `threads` threads at once, sharing the catalog as the
 /// daemon's tasks do: the engine's own ceiling for the socket sets' queries/s.
-func inProcess(_ queries: [QuerySet.Query], threads: Int) -> LatencySummary {
+func inProcess(_ queries: [QuerySet.Query], threads: Int) throws -> LatencySummary {
     let box = SampleBox(threads)
+    let failure = Mutex<String?>(nil)
     let done = DispatchSemaphore(value: 0)
     let start = ContinuousClock.now
     for t in 0..<threads {
@@ -151,7 +152,12 @@ func inProcess(_ queries: [QuerySet.Query], threads: Int) -> LatencySummary {
                 let memo = QueryMemo()
                 for name in queries[i].indices {
                     guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
-                    _ = try? index.searchSync(SearchQuery(text: queries[i].text, parameters: params, memo: memo))
+                    do {
+                        _ = try index.searchSync(SearchQuery(text: queries[i].text, parameters: params, memo: memo))
+                    } catch {
+                        failure.withLock { $0 = $0 ?? "\(name) '\(queries[i].text)': \(error)" }
+                        return
+                    }
                 }
                 samples.append(microseconds(since: began))
                 i += threads
@@ -161,7 +167,13 @@ func inProcess(_ queries: [QuerySet.Query], threads: Int) -> LatencySummary {
         thread.start()
     }
     for _ in 0..<threads { done.wait() }
+    if let failure = failure.withLock({ $0 }) { throw BenchFailure(description: "in-process search failed: \(failure)") }
     return LatencySummary(samples: box.perClient.withLock { $0.flatMap { $0 } }, seconds: microseconds(since: start) / 1e6)
+}
+
+/// A search of the parallel in-process set that failed.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Collects per-thread samples from client or query threads.
@@ -179,8 +191,6 @@ if inProcessOnly {
     for (label, queries) in [("single-index", singleQueries), ("all-index", multiQueries)] {
         let s = try inProcess(queries)
         print("\(label) in-process: p50 \(Int(s.p50)) µs, p99 \(Int(s.p99)) µs")
-        let parallel = inProcess(queries, threads: cores)
-        print("\(label) in-process, \(cores) threads: \(Int(parallel.queriesPerSecond)) queries/s, p50 \(Int(parallel.p50)) µs")
     }
     exit(0)
 }
@@ -240,7 +250,7 @@ for (label, queries) in [("single-index", singleQueries), ("all-index", multiQue
     _ = try inProcess(queries)  // warm-up
     _ = try overSocket(Array(queries.prefix(300)), clients: 1)
     report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
-    report.append(("\(label) in-process, \(cores) threads", LatencySummary.median((0..<runs).map { _ in inProcess(queries, threads: cores) })))
+    report.append(("\(label) in-process, \(cores) threads", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries, threads: cores) })))
     // The polling client (last) waits for its answers without sleeping: its figure leaves out
     // the wake-up of the client's own thread, which is the client's cost, not the daemon's.
     // Single-index only: a search over several indices spreads them over the cores, and a

@@ -129,6 +129,23 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
+    /// The engine checks the query's deadline at its checkpoints: a search whose deadline has
+    /// passed stops with `timeout` instead of finishing (searchSync does not check it first).
+    @Test func passedDeadlineStopsTheSearch() throws {
+        let idx = try index()
+        var late = SearchQuery(text: "star")
+        late.deadline = ContinuousClock.now - .milliseconds(1)
+        #expect(throws: SearchError.self) { _ = try idx.searchSync(late) }
+        do {
+            _ = try idx.searchSync(late)
+        } catch let error as SearchError {
+            #expect(error.code == .timeout)
+        }
+        var early = SearchQuery(text: "star")
+        early.deadline = ContinuousClock.now + .seconds(60)
+        #expect(try idx.searchSync(early).nbHits > 0)
+    }
+
     /// Typos count characters, not bytes: one substituted or dropped Cyrillic letter (two
     /// bytes each) is one typo, and the highlight covers whole characters.
     @Test func typosCountCharactersNotBytes() throws {

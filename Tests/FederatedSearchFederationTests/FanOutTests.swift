@@ -214,6 +214,24 @@ struct SpinningInline: InlineSearchable {
         #expect(reportedUnprepared.withLock { $0 }.isEmpty)
     }
 
+    /// One after another, a source's deadline still counts from the fan-out's start: one that
+    /// waited past it for the source before it is reported `timeout` and not run.
+    @Test func sequentialDeadlinesCountFromTheStart() async {
+        let r = Rendezvous()
+        let slow = FederatedSource(
+            name: "slow", searchable: SpinningInline(spin: .milliseconds(40), name: "slow", rendezvous: r, waitsForOthers: false),
+            query: SearchQuery(text: "q"), timeout: .seconds(30))
+        let quick = FederatedSource(
+            name: "quick", searchable: SpinningInline(spin: .zero, name: "quick", rendezvous: r, waitsForOthers: false),
+            query: SearchQuery(text: "q"), timeout: .milliseconds(10))
+        let result = await FanOut.run([slow, quick], inline: .sequential) { _ in }
+        #expect(result.map(\.name) == ["slow", "quick"])
+        guard result.count == 2 else { return }
+        if case .results = result[0].outcome {} else { Issue.record("slow: \(result[0].outcome)") }
+        if case .timedOut = result[1].outcome {} else { Issue.record("quick: \(result[1].outcome), expected a timeout") }
+        #expect(r.othersStarted.load(ordering: .acquiring) == 1)  // only the slow one ran
+    }
+
     @Test func sequentialRunsInOrderOnTheCallingTask() async {
         let r = Rendezvous()
         let order = Mutex<[String]>([])

@@ -18,7 +18,7 @@ extension EmbeddedIndex {
         var executor = QueryExecutor(index: index, name: name, query: query)
         let filters = try FilterPlan(index: index, parameters: query.parameters)
         let match = try executor.matchText(executor.parse(), filters: filters, scratch: &scratch)
-        var check = CancellationCheck()
+        var check = CancellationCheck(deadline: query.deadline)
         let counts = try FacetCounter(index: index).count(match.docs, fields: [f], check: &check)[0]
         let field = index.facets[f]
         let wanted = Array(index.analyzer.fold(prefix).utf8)

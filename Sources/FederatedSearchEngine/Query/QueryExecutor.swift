@@ -18,6 +18,7 @@ struct QueryExecutor {
         self.index = index
         self.name = name
         self.query = query
+        check.deadline = query.deadline
     }
 
     var parameters: SearchParameters { query.parameters }
