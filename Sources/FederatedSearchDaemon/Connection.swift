@@ -211,7 +211,9 @@ final class Connection {
         // sources with enough work use the other cores too: the slowest stays on the loop, the
         // others run at the same time on the global executor (QueryPlacement.spreads). Under
         // load they run one after another, which costs no thread hand-off.
-        let spread = loop.runningSearchCount == 0 && QueryPlacement.spreads(sources, stats: stats)
+        // Not with other clients active (RecentRequesters): their searches keep the cores busy.
+        let alone = loop.requesters.record(id)
+        let spread = loop.runningSearchCount == 0 && alone && QueryPlacement.spreads(sources, stats: stats)
         let inline: FanOut.InlineMode = onLoop
             ? (spread ? .spread(keep: 0) : .sequential)
             : QueryPlacement.offLoopMode(sources, stats: stats, runningSearches: loop.runningSearchCount)

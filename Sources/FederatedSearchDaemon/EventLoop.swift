@@ -89,6 +89,8 @@ final class EventLoop {
     var runningSearchCount = 0
     /// Of those, the ones whose task runs on the loop's own executor.
     var searchesOnLoop = 0
+    /// The connections of the latest searches (whether one client is alone).
+    var requesters = RecentRequesters()
 
     /// A connection's search ended or was dropped.
     func searchEnded(_ search: RunningSearch) {
