@@ -20,7 +20,7 @@ enum QueryPlacement {
     /// Whether every source answers from memory and they recently took at most
     /// ``loopBudgetMs`` in all.
     static func areQuick(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
-        guard !sources.isEmpty, sources.allSatisfy({ $0.searchable is any InlineSearchable }) else { return false }
+        guard !sources.isEmpty, sources.allSatisfy({ $0.inline != nil }) else { return false }
         return sources.reduce(0) { $0 + stats.meanLatency($1.name) } <= loopBudgetMs
     }
 

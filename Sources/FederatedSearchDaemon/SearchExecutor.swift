@@ -91,7 +91,7 @@ enum SearchExecutor {
         // Each source's results frame is encoded on the thread that ran the source (in a spread,
         // the other sources' frames are not encoded one after another on this task). Not when
         // every source runs on this task: there it would only add a hand-over.
-        let runsElsewhere = mode != .sequential || asked.contains { !($0.searchable is any InlineSearchable) }
+        let runsElsewhere = mode != .sequential || asked.contains { $0.inline == nil }
         let frames = runsElsewhere ? ResultFrames(count: asked.count) : nil
         var prepare: (@Sendable (SourceCompletion) -> Void)? = nil
         if let frames {

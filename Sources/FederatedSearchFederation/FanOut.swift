@@ -53,15 +53,15 @@ public enum FanOut {
         let parallel = mode == .parallel && sources.count > 1
         var kept: Int? = nil
         if case .spread(let keep) = mode, sources.count > 1, sources.indices.contains(keep),
-            sources[keep].searchable is any InlineSearchable
+            sources[keep].inline != nil
         {
             kept = keep
         }
         let remote = sources.indices.filter {
-            parallel || !(sources[$0].searchable is any InlineSearchable) || (kept != nil && $0 != kept)
+            parallel || sources[$0].inline == nil || (kept != nil && $0 != kept)
         }
         let inline = sources.indices.filter {
-            !parallel && sources[$0].searchable is any InlineSearchable && (kept == nil || $0 == kept)
+            !parallel && sources[$0].inline != nil && (kept == nil || $0 == kept)
         }
         func runInlineSources() {
             for position in inline {
@@ -76,18 +76,18 @@ public enum FanOut {
         }
         // Spread: the in-memory sources in the order they are taken, the kept one first.
         let shared = kept.map { k in
-            SharedSources(order: [k] + remote.filter { $0 != k && sources[$0].searchable is any InlineSearchable })
+            SharedSources(order: [k] + remote.filter { $0 != k && sources[$0].inline != nil })
         }
         // The calling task takes its first source before any child can start.
         let first = shared?.take()
         return await withTaskGroup(of: SourceCompletion?.self) { group in
             for position in remote {
                 let source = sources[position]
-                if let shared, source.searchable is any InlineSearchable {
+                if let shared, source.inline != nil {
                     group.addTask(executorPreference: spreadExecutor ?? globalConcurrentExecutor) {
                         shared.take().map { prepared(runInline(sources[$0], position: $0, clock: clock, runStart: runStart)) }
                     }
-                } else if source.searchable is any InlineSearchable {
+                } else if source.inline != nil {
                     group.addTask { prepared(runInline(source, position: position, clock: clock, runStart: runStart)) }
                 } else {
                     group.addTask { prepared(await runRemote(source, position: position, clock: clock)) }
@@ -146,7 +146,7 @@ public enum FanOut {
             outcome = .timedOut
         } else {
             do {
-                let results = try (source.searchable as! any InlineSearchable).searchInline(query)
+                let results = try source.inline!.searchInline(query)
                 outcome = clock.now > deadline ? .timedOut : .results(results)
             } catch let error as SearchError {
                 outcome = error.code == .timeout ? .timedOut : error.code == .cancelled ? .cancelled : .failed(error)

@@ -4,7 +4,13 @@ import FederatedSearchCore
 public struct FederatedSource: Sendable {
     /// The name the source answers under in frames (the index name).
     public var name: String
-    public var searchable: any Searchable
+    public var searchable: any Searchable {
+        didSet { inline = searchable as? any InlineSearchable }
+    }
+    /// The searchable as an ``InlineSearchable`` when it answers from memory (the cast is
+    /// made once here: the fan-out asks several times per request, and each dynamic cast of
+    /// an existential costs about a thousand instructions).
+    public private(set) var inline: (any InlineSearchable)?
     public var query: SearchQuery
     /// How long the source may take before it is cancelled and reported as `timeout`.
     public var timeout: Duration
@@ -20,6 +26,7 @@ public struct FederatedSource: Sendable {
         self.name = name
         self.index = index ?? name
         self.searchable = searchable
+        self.inline = searchable as? any InlineSearchable
         self.query = query
         self.timeout = timeout
         self.weight = weight
