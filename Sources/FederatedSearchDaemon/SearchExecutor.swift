@@ -61,97 +61,22 @@ enum SearchExecutor {
         inline: FanOut.InlineMode = .sequential, spreadExecutor: (any TaskExecutor)? = nil,
         send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
     ) async -> Frame {
-        let clock = ContinuousClock()
-        let start = clock.now
-        // Sources whose breaker is open are not asked.
-        var askedSources: [FederatedSource] = []
-        var askedSourcePositions: [Int] = []
-        var skipped: [Int: Double] = [:]
-        for (position, source) in sources.enumerated() {
-            switch health.admit(source.index, now: start) {
-            case .allow, .probe:
-                askedSources.append(source)
-                askedSourcePositions.append(position)
-            case .skip(let until):
-                let c = (until - start).components
-                skipped[position] = max(0, Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15)
-            }
-        }
-        // Each source's hits, encoded once for its results frame and reused by the merge.
-        let encoded = EncodedHits(count: sources.count)
-        let asked = askedSources
-        let askedPositions = askedSourcePositions
-        // A spread keeps the slowest asked source on this task (positions shift when a breaker
-        // skips a source, so the caller's choice is by index name).
-        var mode = inline
-        if case .spread = inline {
-            let slowest = asked.indices.max { stats.meanLatency(asked[$0].name) < stats.meanLatency(asked[$1].name) }
-            mode = slowest.map { .spread(keep: $0) } ?? .sequential
-        }
-        // Each source's results frame is encoded on the thread that ran the source (in a spread,
-        // the other sources' frames are not encoded one after another on this task). Not when
-        // every source runs on this task: there it would only add a hand-over.
-        let runsElsewhere = mode != .sequential || asked.contains { $0.inline == nil }
-        let frames = runsElsewhere ? ResultFrames(count: asked.count) : nil
-        var prepare: (@Sendable (SourceCompletion) -> Void)? = nil
-        if let frames {
-            prepare = { completion in
-                guard case .results(let results) = completion.outcome else { return }
-                frames.set(completion.position, Self.resultsFrame(id: id, completion.name, results))
-            }
-        }
-        let completions = await FanOut.run(asked, inline: mode, spreadExecutor: spreadExecutor, prepare: prepare) { completion in
-            let source = asked[completion.position]
-            // A cancelled source (the request was cancelled or superseded) may not have run at
-            // all: its near-zero time is no latency sample.
-            if case .cancelled = completion.outcome {} else {
-                stats.recordSource(completion.name, ms: completion.milliseconds)
-            }
-            health.record(source.index, outcome: completion.outcome, now: clock.now)
-            switch completion.outcome {
-            case .results(let results):
-                let (line, hits) = frames?.take(completion.position) ?? Self.resultsFrame(id: id, completion.name, results)
-                encoded.set(askedPositions[completion.position], hits)
-                send(line, false)
-            case .failed(let error):
-                send(Frame.error(id: id, index: completion.name, error: error).line(), false)
-            case .timedOut:
-                let ms = source.timeout.components
-                let limit = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
-                send(Frame.error(id: id, index: completion.name, error: SearchError(
-                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")).line(), false)
-            case .cancelled:
-                break
-            }
-        }
-        let cancelled = Task.isCancelled
-        var outcomes: [SourceOutcome?] = Array(repeating: nil, count: sources.count)
-        var reports: [SourceReport?] = Array(repeating: nil, count: sources.count)
-        for c in completions {
-            let position = askedPositions[c.position]
-            outcomes[position] = c.outcome
-            reports[position] = report(c)
-        }
-        for (position, ms) in skipped {
-            reports[position] = SourceReport(status: .skipped, ms: 0, errorCode: .suspended, suspendedForMs: ms)
-        }
-        let named = sources.indices.map { (name: sources[$0].name, report: reports[$0]!) }
-        let okCount = named.filter { $0.report.status == .ok }.count
-        let status: DoneStatus =
-            cancelled ? .cancelled : okCount == named.count ? .ok : okCount == 0 ? .failed : .partial
-        if !cancelled, plan.options.strategy != .grouped {
-            send(mergedFrame(id: id, sources: sources, outcomes: outcomes, encoded: encoded.all(), plan: plan), true)
-        }
-        stats.recordRequest(failed: status != .ok)
-        let elapsed = (clock.now - start).components
-        let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        if Log.enabled(.debug) {
-            Log.debug("request done: \(status.rawValue) in \(ms) ms", [
-                ("REQUEST_ID", id ?? "-"), ("STATUS", status.rawValue),
-                ("SOURCES", named.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
-            ])
-        }
-        return .done(id: id, status: status, sources: named, ms: ms)
+        let run = SearchRun(id: id, sources: sources, plan: plan, stats: stats, health: health, inline: inline, send: send)
+        let completions = await FanOut.run(
+            run.asked, inline: run.mode, spreadExecutor: spreadExecutor, prepare: run.prepare, onCompletion: run.completed)
+        return run.finish(completions, cancelled: Task.isCancelled)
+    }
+
+    /// ``run(id:sources:plan:stats:health:inline:spreadExecutor:send:)`` for sources that all
+    /// answer from memory, run one after another on the calling thread before it returns, with
+    /// no task: for the loop thread, where nothing can cancel a search while it runs (a
+    /// `cancel`, a newer keystroke or the client's going away is read only after it).
+    static func runNow(
+        id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
+        send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+    ) -> Frame {
+        let run = SearchRun(id: id, sources: sources, plan: plan, stats: stats, health: health, inline: .sequential, send: send)
+        return run.finish(FanOut.runNow(run.asked, onCompletion: run.completed), cancelled: false)
     }
 
     /// A source's results frame (line and encoded hits), named after the source when the
@@ -204,28 +129,4 @@ enum SearchExecutor {
         }
         return FrameWriter.merged(id: id, hits: hits, nbHits: nbHits, extra: extra)
     }
-}
-
-/// Each source's encoded results frame, from the thread that ran it to the calling task.
-private final class ResultFrames: Sendable {
-    private let store: Mutex<[(line: [UInt8], hits: [FrameWriter.EncodedHit])?]>
-    init(count: Int) { store = Mutex(Array(repeating: nil, count: count)) }
-    func set(_ position: Int, _ frame: (line: [UInt8], hits: [FrameWriter.EncodedHit])) {
-        store.withLock { $0[position] = frame }
-    }
-    /// The frame of the source at `position` (once), if it was encoded.
-    func take(_ position: Int) -> (line: [UInt8], hits: [FrameWriter.EncodedHit])? {
-        store.withLock { frames in
-            defer { frames[position] = nil }
-            return frames[position]
-        }
-    }
-}
-
-/// Hits encoded by the results frames, kept for the merged frame.
-private final class EncodedHits: Sendable {
-    private let store: Mutex<[[FrameWriter.EncodedHit]]>
-    init(count: Int) { store = Mutex(Array(repeating: [], count: count)) }
-    func set(_ position: Int, _ hits: [FrameWriter.EncodedHit]) { store.withLock { $0[position] = hits } }
-    func all() -> [[FrameWriter.EncodedHit]] { store.withLock { $0 } }
 }

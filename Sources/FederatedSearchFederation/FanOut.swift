@@ -113,6 +113,22 @@ public enum FanOut {
         }
     }
 
+    /// Runs sources that all answer from memory one after another on the calling thread, and
+    /// returns when they are done: what ``run(_:inline:spreadExecutor:prepare:onCompletion:)``
+    /// does with `.sequential`, for a caller that is not in a task (nothing can cancel it).
+    public static func runNow(
+        _ sources: [FederatedSource], onCompletion: (SourceCompletion) -> Void
+    ) -> [SourceCompletion] {
+        precondition(sources.allSatisfy { $0.inline != nil }, "runNow: every source must answer from memory")
+        let clock = ContinuousClock()
+        let runStart = clock.now
+        return sources.indices.map { position in
+            let c = runInline(sources[position], position: position, clock: clock, runStart: runStart)
+            onCompletion(c)
+            return c
+        }
+    }
+
     /// The sources of a spread, taken one at a time by whichever task is free first.
     final class SharedSources: Sendable {
         private let order: [Int]
