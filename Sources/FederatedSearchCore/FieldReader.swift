@@ -12,10 +12,20 @@ public struct FieldReader {
     /// into a set of names cost more than the rest of decoding).
     private var seenLow: UInt64 = 0
     private var seenBeyond: Set<Int> = []
+    /// Entries no accessor has asked for yet.
+    private var unseen: Int
+    /// Whether the reader's user asks for each key at most once: then, once every entry has
+    /// been read, a lookup is a miss without comparing keys. Request parameters are read by
+    /// trying some fifty names, and most requests carry two or three.
+    private let readsEachKeyOnce: Bool
 
-    public init(_ object: JSONObject, path: String = "") {
+    /// `readsEachKeyOnce`: the caller promises to ask for each key at most once (checked in
+    /// debug builds), which lets lookups stop early.
+    public init(_ object: JSONObject, path: String = "", readsEachKeyOnce: Bool = false) {
         self.object = object
         self.path = path
+        self.readsEachKeyOnce = readsEachKeyOnce
+        unseen = object.entries.count
     }
 
     /// The path of a member of this object.
@@ -27,8 +37,14 @@ public struct FieldReader {
 
     /// The raw value of `key`, or nil when absent or JSON null.
     public mutating func value(_ key: String) -> JSONValue? {
+        if readsEachKeyOnce && unseen == 0 { return nil }
         guard let i = object.entries.firstIndex(where: { $0.key == key }) else { return nil }
-        if i < 64 { seenLow |= 1 << UInt64(i) } else { seenBeyond.insert(i) }
+        let firstLook = i < 64 ? seenLow & (1 << UInt64(i)) == 0 : !seenBeyond.contains(i)
+        assert(firstLook || !readsEachKeyOnce, "FieldReader: '\(key)' read twice by a reader that reads each key once")
+        if firstLook {
+            unseen -= 1
+            if i < 64 { seenLow |= 1 << UInt64(i) } else { seenBeyond.insert(i) }
+        }
         let v = object.entries[i].value
         if case .null = v { return nil }
         return v

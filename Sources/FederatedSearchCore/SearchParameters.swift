@@ -92,7 +92,7 @@ public struct SearchParameters: Sendable, Equatable {
 
     /// Overlays the fields present in `object` (used for per-index overrides).
     public mutating func apply(_ object: JSONObject, path: String) throws(SearchError) {
-        var r = FieldReader(object, path: path)
+        var r = FieldReader(object, path: path, readsEachKeyOnce: true)
         if let v = try r.int("hitsPerPage", in: 0...Self.maxHitsPerPage) { hitsPerPage = v }
         if let v = try r.int("page", in: 0...1_000_000) { page = v }
         if let v = try r.stringArray("facets", allowSingle: true) { facets = v }

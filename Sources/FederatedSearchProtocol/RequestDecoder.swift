@@ -30,7 +30,7 @@ public enum RequestDecoder {
             return .failure(RequestError(
                 id: nil, error: SearchError(.invalidRequest, "a request must be a JSON object, got \(value.typeName)")))
         }
-        var reader = FieldReader(object)
+        var reader = FieldReader(object, readsEachKeyOnce: true)
         var id: String?
         let idValue = reader.value("id")
         switch idValue {

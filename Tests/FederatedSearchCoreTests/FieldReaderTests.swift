@@ -24,6 +24,27 @@ struct FieldReaderTests {
         #expect(throws: SearchError(.unknownField, "params.pgae: unknown field")) { try r.rejectUnknownKeys() }
     }
 
+    /// A reader that reads each key once stops looking once every entry was read; what it
+    /// finds, misses and rejects is the same as an ordinary reader's.
+    @Test func readingEachKeyOnceFindsTheSameFields() throws {
+        let object: JSONObject = ["page": 1, "facets": "genres", "pgae": 2]
+        for once in [false, true] {
+            var r = FieldReader(object, path: "params", readsEachKeyOnce: once)
+            #expect(try r.int("hitsPerPage", in: 0...10) == nil)
+            #expect(try r.int("page", in: 0...10) == 1)
+            #expect(try r.stringArray("facets", allowSingle: true) == ["genres"])
+            #expect(r.value("filters") == nil)
+            #expect(throws: SearchError(.unknownField, "params.pgae: unknown field")) { try r.rejectUnknownKeys() }
+            #expect(r.value("pgae") == 2)  // the last entry: read now, every entry seen
+            #expect(r.value("typoTolerance") == nil)
+            try r.rejectUnknownKeys()
+        }
+        // Every parameter of a request decodes through such a reader.
+        let p = try SearchParameters.decode(
+            ["hitsPerPage": 5, "page": 2, "typoTolerance": "min", "restrictSearchableAttributes": ["title"]])
+        #expect(p.hitsPerPage == 5 && p.page == 2 && p.typoToleranceMode == .min && p.restrictSearchableAttributes == ["title"])
+    }
+
     @Test func searchParametersDefaultsAndEncoding() throws {
         let p = try SearchParameters.decode(["hitsPerPage": 5, "facets": "genres", "filters": "a:\"b c\""])
         #expect(p.hitsPerPage == 5)
