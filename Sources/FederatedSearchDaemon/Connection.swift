@@ -231,13 +231,15 @@ final class Connection {
         // run on (split corpus, 3 indices: p50 ~177 -> ~209 µs). Other searches send through
         // the inbox, which keeps their frames in order.
         let direct = onLoop && !spread ? LoopBound(loop) : nil
-        // The client's only request waiting (the last line read, nothing after it), for the
-        // loop: it runs now, with no task. Nothing can cancel it while it runs (a `cancel`, a
-        // newer keystroke or the client's going away is read after it), and it saves the
-        // task's creation and its hand-off to the loop's executor, a few microseconds of each
-        // round trip. A client that pipelines keeps the task: its other requests then run on
-        // the other cores meanwhile.
-        if let direct, lineIsLastOfRead {
+        // A client alone (RecentRequesters), with nothing else running, whose only request is
+        // waiting (the last line read, nothing after it), for the loop: it runs now, with no
+        // task. Nothing can cancel it while it runs (a `cancel`, a newer keystroke or the
+        // client's going away is read after it), and it saves the task's creation and its
+        // hand-off to the loop's executor, a few microseconds of each round trip. A client that
+        // pipelines keeps the task, and so do several clients: a search run now ends before
+        // the loop reads the next request, which would then find the loop free and run there
+        // too, one after another on one core (split corpus, 4 clients: ~6,800 -> ~5,000 q/s).
+        if let direct, lineIsLastOfRead, alone, loop.runningSearchCount == 0 {
             loop.runningSearchCount += 1
             let done = SearchExecutor.runNow(id: requestID, sources: sources, plan: plan, stats: stats, health: health) {
                 line, more in
