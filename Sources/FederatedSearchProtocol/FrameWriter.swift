@@ -4,21 +4,37 @@ import FederatedSearchCore
 /// tree first, and encodes each hit once: the merged frame reuses the bytes of the hits the
 /// results frames already encoded. Produces exactly the text of `Frame.line()`.
 public enum FrameWriter {
-    /// A hit's JSON without its closing brace, so `_index` can be appended for the merge.
+    /// A hit's JSON without its closing brace, so `_index` can be appended for the merge: a
+    /// range of the bytes it was written into (the results frame's line, shared, not copied).
     public struct EncodedHit: Sendable {
-        public let open: [UInt8]
-        /// The hit's `_rankingScore`, and where its text is in `open` (the merge's
+        let bytes: [UInt8]
+        let range: Range<Int>
+        /// The hit's `_rankingScore`, and where its text is in `bytes` (the merge's
         /// `weightedScore` is often the same number: its text is copied, not formatted again).
         public let rankingScore: Double
         let scoreText: Range<Int>
+
+        /// The hit's JSON without its closing brace.
+        public var open: ArraySlice<UInt8> { bytes[range] }
     }
 
     /// Encodes one hit as `Hit.json()` would, minus the final `}`.
     public static func encode(_ hit: Hit) -> EncodedHit {
         var out: [UInt8] = []
-        // Room for the parts already encoded, so the hit is written without growing.
-        out.reserveCapacity(
-            96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 256) + (hit.encodedHighlightResult?.count ?? 256))
+        out.reserveCapacity(size(of: hit))
+        let (range, score) = write(hit, into: &out)
+        return EncodedHit(bytes: out, range: range, rankingScore: hit.rankingScore, scoreText: score)
+    }
+
+    /// About the size of a hit's JSON: its parts already encoded, and room for the rest.
+    private static func size(of hit: Hit) -> Int {
+        96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 256) + (hit.encodedHighlightResult?.count ?? 256)
+    }
+
+    /// Appends a hit's JSON minus the final `}`; returns where it is and where its
+    /// `_rankingScore` text is.
+    private static func write(_ hit: Hit, into out: inout [UInt8]) -> (hit: Range<Int>, score: Range<Int>) {
+        let start = out.count
         out.append(contentsOf: Pieces.objectID)
         JSONWriter.writeString(hit.objectID, into: &out)
         if let encoded = hit.encodedAttributes {
@@ -37,7 +53,13 @@ public enum FrameWriter {
         out.append(contentsOf: Pieces.rankingScore)
         let scoreStart = out.count
         JSONWriter.writeNumber(hit.rankingScore, into: &out)
-        return EncodedHit(open: out, rankingScore: hit.rankingScore, scoreText: scoreStart..<out.count)
+        return (start..<out.count, scoreStart..<out.count)
+    }
+
+    /// Appends bytes `range` of `bytes` with one copy (a slice would go element by element).
+    /// Pointer use: the buffer is `bytes`' storage borrowed for the call, read inside `range`.
+    private static func append(_ bytes: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private static func member(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
@@ -56,23 +78,29 @@ public enum FrameWriter {
     }
 
     /// The `results` frame line, and each hit's encoding for the merge.
+    /// Each hit is written once, into the line; the merge copies it from there.
     public static func results(id: String?, index: String, results: SearchResults) -> (line: [UInt8], hits: [EncodedHit]) {
-        let hits = results.hits.map(encode)
         var out: [UInt8] = []
-        out.reserveCapacity(hits.reduce(512) { $0 + $1.open.count + 2 })
+        out.reserveCapacity(results.hits.reduce(512) { $0 + size(of: $1) + 2 })
         header(id: id, type: Pieces.resultsType, into: &out)
         out.append(contentsOf: Pieces.index)
         JSONWriter.writeString(index, into: &out)
         out.append(contentsOf: Pieces.resultsHits)
-        for (i, h) in hits.enumerated() {
+        var places: [(hit: Range<Int>, score: Range<Int>)] = []
+        places.reserveCapacity(results.hits.count)
+        for (i, hit) in results.hits.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: h.open)
+            places.append(write(hit, into: &out))
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
         writeTail(of: results, into: &out)
         out.append(contentsOf: Pieces.closeResults)
-        return (out, hits)
+        let line = out
+        let hits = zip(results.hits, places).map {
+            EncodedHit(bytes: line, range: $1.hit, rankingScore: $0.rankingScore, scoreText: $1.score)
+        }
+        return (line, hits)
     }
 
     /// The members of a response after `hits`, as `SearchResults.json()` has them (building
@@ -143,12 +171,12 @@ public enum FrameWriter {
     /// `_federation: {index, rank, weightedScore}`; `extra` members follow `nbHits`.
     public static func merged(id: String?, hits: [MergedHitBytes], nbHits: Int, extra: JSONObject = [:]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.open.count + 2 * $1.index.utf8.count + 80 })
+        out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.range.count + 2 * $1.index.utf8.count + 80 })
         header(id: id, type: Pieces.mergedType, into: &out)
         out.append(contentsOf: Pieces.hits)
         for (i, h) in hits.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: h.hit.open)
+            append(h.hit.bytes, h.hit.range, to: &out)
             out.append(contentsOf: Pieces.indexMember)
             JSONWriter.writeString(h.index, into: &out)
             out.append(contentsOf: Pieces.federationIndex)
@@ -157,7 +185,7 @@ public enum FrameWriter {
             JSONWriter.writeNumber(Double(h.rank), into: &out)
             out.append(contentsOf: Pieces.weightedScore)
             if h.weightedScore == h.hit.rankingScore {
-                out.append(contentsOf: h.hit.open[h.hit.scoreText])
+                append(h.hit.bytes, h.hit.scoreText, to: &out)
             } else {
                 JSONWriter.writeNumber(h.weightedScore, into: &out)
             }
