@@ -225,9 +225,9 @@ final class Connection {
             ? (spread ? .spread(keep: 0) : .sequential)
             : QueryPlacement.offLoopMode(sources, stats: stats, runningSearches: loop.runningSearchCount)
         // A search that runs whole on the loop thread, one source after another, hands its
-        // frames to the connection directly, so a source's results go to the socket while the
-        // next source runs (the client wakes up meanwhile) instead of with the last frame.
-        // Not a spread: the client woken early would take the core the spread's other sources
+        // frames to the connection directly: the last source's results go to the socket while
+        // the merged frame is written (the client wakes up meanwhile); an earlier source's wait
+        // for the next ones (SearchRun), so the client is woken once. Not a spread: the client woken early would take the core the spread's other sources
         // run on (split corpus, 3 indices: p50 ~177 -> ~209 µs). Other searches send through
         // the inbox, which keeps their frames in order.
         let direct = onLoop && !spread ? LoopBound(loop) : nil
