@@ -37,7 +37,10 @@ public struct FieldReader {
 
     /// The raw value of `key`, or nil when absent or JSON null.
     public mutating func value(_ key: String) -> JSONValue? {
-        if readsEachKeyOnce && unseen == 0 { return nil }
+        if readsEachKeyOnce && unseen == 0 {
+            assert(!object.entries.contains { $0.key == key }, "FieldReader: '\(key)' read twice by a reader that reads each key once")
+            return nil
+        }
         guard let i = object.entries.firstIndex(where: { $0.key == key }) else { return nil }
         let firstLook = i < 64 ? seenLow & (1 << UInt64(i)) == 0 : !seenBeyond.contains(i)
         assert(firstLook || !readsEachKeyOnce, "FieldReader: '\(key)' read twice by a reader that reads each key once")

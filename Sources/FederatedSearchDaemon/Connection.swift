@@ -58,10 +58,10 @@ final class Connection {
     /// connections do not count against `limits.maxConnections`.
     var isClosing: Bool { closeWhenFlushed || discarding }
 
-    /// Reads what arrived and acts on every complete line.
     /// Set while the line being handled is the last one read and no byte follows it.
     private var lineIsLastOfRead = false
 
+    /// Reads what arrived and acts on every complete line.
     func readAvailable() {
         guard let bev = bufferEvent else { return }
         if discarding {
@@ -80,8 +80,13 @@ final class Connection {
             let n = min(chunk.iov_len, 16 * 1024)
             let events = framer.feed(UnsafeRawBufferPointer(start: base, count: n))
             evbuffer_drain(input, n)
+            let nothingFollows = evbuffer_get_length(input) == 0 && framer.pendingCount == 0
             for (i, event) in events.enumerated() {
-                lineIsLastOfRead = i == events.count - 1 && evbuffer_get_length(input) == 0
+                // A line may close the connection (its answers passed the output limit): the
+                // lines after it start nothing, or a search among them would stay counted as
+                // running with no connection to end it.
+                guard bufferEvent != nil else { break }
+                lineIsLastOfRead = i == events.count - 1 && nothingFollows
                 handle(event)
             }
             lineIsLastOfRead = false
@@ -178,6 +183,8 @@ final class Connection {
     }
 
     private func start(key: UInt64, requestID: String?, request: SearchRequest) {
+        // A closed connection starts nothing (nothing would end the search).
+        guard bufferEvent != nil else { return }
         let busy: String? =
             tasks.count >= limits.maxRequestsPerConnection
             ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
@@ -225,9 +232,9 @@ final class Connection {
             ? (spread ? .spread(keep: 0) : .sequential)
             : QueryPlacement.offLoopMode(sources, stats: stats, runningSearches: loop.runningSearchCount)
         // A search that runs whole on the loop thread, one source after another, hands its
-        // frames to the connection directly: the last source's results go to the socket while
-        // the merged frame is written (the client wakes up meanwhile); an earlier source's wait
-        // for the next ones (SearchRun), so the client is woken once. Not a spread: the client woken early would take the core the spread's other sources
+        // frames to the connection directly: the last source's frame goes to the socket while
+        // the merged frame is written (the client wakes up meanwhile), and the frames of the
+        // sources before it wait for it (SearchRun), so the client is woken once. Not a spread: the client woken early would take the core the spread's other sources
         // run on (split corpus, 3 indices: p50 ~177 -> ~209 µs). Other searches send through
         // the inbox, which keeps their frames in order.
         let direct = onLoop && !spread ? LoopBound(loop) : nil

@@ -26,9 +26,11 @@ public enum FrameWriter {
         return EncodedHit(bytes: out, range: range, rankingScore: hit.rankingScore, scoreText: score)
     }
 
-    /// About the size of a hit's JSON: its parts already encoded, and room for the rest.
+    /// About the size of a hit's JSON: its parts already encoded, and a little room for the
+    /// rest (a hit from a remote backend has its parts as trees: the line grows as written,
+    /// rather than holding a large guess for the whole request).
     private static func size(of hit: Hit) -> Int {
-        96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 256) + (hit.encodedHighlightResult?.count ?? 256)
+        96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 64) + (hit.encodedHighlightResult?.count ?? 64)
     }
 
     /// Appends a hit's JSON minus the final `}`; returns where it is and where its

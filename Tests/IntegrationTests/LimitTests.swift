@@ -111,6 +111,32 @@ struct LimitTests {
         #expect(d.process.isRunning)
     }
 
+    /// A client cut off in the middle of a batch of lines (its answers passed twice
+    /// `maxPendingOutputBytes`) gets nothing started by the lines after the cut: a search among
+    /// them once stayed counted as running for good, and with `maxRunningSearches: 1` every
+    /// later search of every client was refused.
+    @Test func linesAfterTheCutStartNothing() throws {
+        let d = try daemon(limits: ["maxPendingOutputBytes": 4096, "maxRunningSearches": 1])
+        defer { d.stop() }
+        let c = try d.connect()
+        let indices = Array((JSONWriter.string(["op": "indices"]) + "\n").utf8)
+        let search = Array((JSONWriter.string(["id": "cut", "query": "x"]) + "\n").utf8)
+        try c.sendRaw(Array([[UInt8]](repeating: indices, count: 150).joined()) + search + indices)
+        // The daemon cuts that client off (its stream ends).
+        var ended = false
+        for _ in 0..<100_000 {
+            guard let l = try? c.readLine() else { ended = true; break }
+            if l.isEmpty { continue }
+        }
+        #expect(ended)
+        // Another client's search runs.
+        let other = try d.connect()
+        try other.send(["id": "o", "query": "x"])
+        let frames = try collect(other, id: "o")
+        #expect(frames.last?.type == "done")
+        #expect(!frames.contains { errorCode($0) == "too_many_requests" }, "\(frames.map(\.type))")
+    }
+
     @Test func limitsAreValidatedInTheConfig() throws {
         let dir = try DaemonProcess.makeDirectory()
         let path = dir.appendingPathComponent("c.json").path
