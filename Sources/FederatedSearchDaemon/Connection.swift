@@ -234,9 +234,10 @@ final class Connection {
         // A search that runs whole on the loop thread, one source after another, hands its
         // frames to the connection directly: the last source's frame goes to the socket while
         // the merged frame is written (the client wakes up meanwhile), and the frames of the
-        // sources before it wait for it (SearchRun), so the client is woken once. Not a spread: the client woken early would take the core the spread's other sources
-        // run on (split corpus, 3 indices: p50 ~177 -> ~209 µs). Other searches send through
-        // the inbox, which keeps their frames in order.
+        // sources before it wait for it (SearchRun), so the client is woken once. Not a
+        // spread: the client woken early would take the core the spread's other sources run on
+        // (split corpus, 3 indices: p50 ~177 -> ~209 µs). Other searches send through the
+        // inbox, which keeps their frames in order.
         let direct = onLoop && !spread ? LoopBound(loop) : nil
         // A client alone (RecentRequesters), with nothing else running, whose only request is
         // waiting (the last line read, nothing after it), for the loop: it runs now, with no
