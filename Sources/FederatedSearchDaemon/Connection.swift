@@ -114,6 +114,7 @@ final class Connection {
             var payload = loop.stats.json(connections: loop.connectionCount)
             payload["circuitBreakers"] = .object(loop.health.json(now: .now))
             payload["polling"] = .object(loop.pollingJSON)
+            payload["placement"] = .object(loop.placements.json)
             var writes = JSONObject()
             for e in loop.catalog.entries where e.access.maySearch(identity) {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }
@@ -248,6 +249,7 @@ final class Connection {
         // the loop reads the next request, which would then find the loop free and run there
         // too, one after another on one core (split corpus, 4 clients: ~6,800 -> ~5,000 q/s).
         if let direct, lineIsLastOfRead, alone, loop.runningSearchCount == 0 {
+            loop.placements.direct += 1
             loop.runningSearchCount += 1
             let done = SearchExecutor.runNow(id: requestID, sources: sources, plan: plan, stats: stats, health: health) {
                 line, more in
@@ -258,6 +260,11 @@ final class Connection {
             finished(key: key, id: requestID, lastFrame: done.line())
             if loop.draining { loop.finishDrainIfIdle() }
             return
+        }
+        switch inline {
+        case .spread: loop.placements.spread += 1
+        case .sequential: if onLoop { loop.placements.loop += 1 } else { loop.placements.inTurn += 1 }
+        case .parallel: loop.placements.parallel += 1
         }
         let spreadExecutor = loop.spreadExecutor
         let task = Task(executorPreference: executor) {

@@ -91,6 +91,8 @@ final class EventLoop {
     var searchesOnLoop = 0
     /// The connections of the latest searches (whether one client is alone).
     var requesters = RecentRequesters()
+    /// Where searches ran, for `stats.placement` (loop thread only).
+    var placements = PlacementCounts()
 
     /// A connection's search ended or was dropped.
     func searchEnded(_ search: RunningSearch) {

@@ -3,6 +3,19 @@ import FederatedSearchFederation
 
 /// Decides where a request's task runs: on the loop thread (no hand-off) or on the global
 /// executor (both cores, no blocking of the loop).
+/// How many searches ran where (`stats.placement`): at once on the loop with no task
+/// (`direct`), in a task on the loop (`loop`), spread over the loop and the spread threads
+/// (`spread`), off the loop one source after another (`inTurn`) or a task per source
+/// (`parallel`).
+struct PlacementCounts {
+    var direct = 0, loop = 0, spread = 0, inTurn = 0, parallel = 0
+
+    var json: JSONObject {
+        ["direct": .number(Double(direct)), "loop": .number(Double(loop)), "spread": .number(Double(spread)),
+         "inTurn": .number(Double(inTurn)), "parallel": .number(Double(parallel))]
+    }
+}
+
 enum QueryPlacement {
     /// True when every source answers from memory and the loop has no other search queued.
     /// Such a request costs tens of microseconds, less than the two thread hand-offs the global

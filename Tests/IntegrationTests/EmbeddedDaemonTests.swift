@@ -35,6 +35,36 @@ struct EmbeddedDaemonTests {
         try DaemonProcess(config: Self.config, files: ["movies.ndjson": Self.movies, "products.ndjson": Self.products])
     }
 
+    /// `stats.placement` says where searches ran: a client that waits for each answer gets
+    /// them at once on the loop with no task; a pipelined batch keeps tasks (the first on the
+    /// loop, the rest off it, one source after another while others run).
+    @Test func placementFollowsTheClient() throws {
+        let d = try start()
+        defer { d.stop() }
+        let c = try d.connect()
+        for i in 0..<5 {
+            #expect(try c.roundTrip(["id": .string("w\(i)"), "query": "star", "indices": ["movies"]]).last?.type == "done")
+        }
+        var batch: [UInt8] = []
+        for i in 0..<3 { batch += Array((JSONWriter.string(["id": .string("b\(i)"), "query": "wars", "indices": ["movies"]]) + "\n").utf8) }
+        try c.sendRaw(batch)
+        var open: Set<String> = ["b0", "b1", "b2"]
+        while !open.isEmpty, let f = try c.readFrame() {
+            if case .done(let id, _, _, _) = f, let id { open.remove(id) }
+        }
+        #expect(open.isEmpty)
+        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "s", "op": "stats"]).first,
+            let placement = stats["placement"]?.objectValue
+        else {
+            Issue.record("no stats.placement")
+            return
+        }
+        #expect(placement["direct"] == 5, "\(placement)")
+        #expect(placement["loop"] == 1, "\(placement)")
+        #expect(placement["inTurn"] == 2, "\(placement)")
+        #expect(placement["spread"] == 0 && placement["parallel"] == 0, "\(placement)")
+    }
+
     @Test func twoIndexSearchYieldsBothResultsThenMergedThenDone() throws {
         let d = try start()
         defer { d.stop() }
