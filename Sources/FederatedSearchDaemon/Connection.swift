@@ -219,7 +219,9 @@ final class Connection {
         // Created from the loop thread, which is not an actor: the task runs on the global
         // concurrent executor (or on the loop's own executor for fast in-memory sources),
         // never on the main actor.
-        let onLoop = QueryPlacement.runsOnLoop(sources, stats: stats, searchesOnLoop: loop.searchesOnLoop)
+        // Quick sources (in memory, recently fast) run on the loop unless a search is there already.
+        let quick = QueryPlacement.areQuick(sources, stats: stats)
+        let onLoop = quick && loop.searchesOnLoop == 0
         if onLoop { loop.searchesOnLoop += 1 }
         let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
         // On the loop with nothing else running (one client waiting), several in-memory
@@ -231,7 +233,7 @@ final class Connection {
         let spread = loop.runningSearchCount == 0 && alone && QueryPlacement.spreads(sources, stats: stats)
         let inline: FanOut.InlineMode = onLoop
             ? (spread ? .spread(keep: 0) : .sequential)
-            : QueryPlacement.offLoopMode(sources, stats: stats, runningSearches: loop.runningSearchCount)
+            : QueryPlacement.offLoopMode(quick: quick, runningSearches: loop.runningSearchCount)
         // A search that runs whole on the loop thread, one source after another, hands its
         // frames to the connection directly: the last source's frame goes to the socket while
         // the merged frame is written (the client wakes up meanwhile), and the frames of the

@@ -17,21 +17,15 @@ struct PlacementCounts {
 }
 
 enum QueryPlacement {
-    /// True when every source answers from memory and the loop has no other search queued.
-    /// Such a request costs tens of microseconds, less than the two thread hand-offs the global
-    /// executor would add. Under load (a search already on the loop) further requests go to the
-    /// global executor, so concurrent clients use every core; I/O-bound sources (and anything
-    /// that may wait) always go there.
     /// A request whose sources recently took longer than this in all (ms) goes to the global
     /// executor even if they are in memory, so one heavy index cannot stall the loop.
     static let loopBudgetMs = 1.0
 
-    static func runsOnLoop(_ sources: [FederatedSource], stats: DaemonStats, searchesOnLoop: Int) -> Bool {
-        searchesOnLoop == 0 && areQuick(sources, stats: stats)
-    }
-
     /// Whether every source answers from memory and they recently took at most
-    /// ``loopBudgetMs`` in all.
+    /// ``loopBudgetMs`` in all. Such a request runs on the loop when no other search is there
+    /// (it costs tens of microseconds, less than the two thread hand-offs the global executor
+    /// would add); with one there already it goes to the global executor, so concurrent
+    /// clients use every core. I/O-bound sources (and anything that may wait) always go there.
     static func areQuick(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
         guard !sources.isEmpty, sources.allSatisfy({ $0.inline != nil }) else { return false }
         return sources.reduce(0) { $0 + stats.meanLatency($1.name) } <= loopBudgetMs
@@ -43,8 +37,9 @@ enum QueryPlacement {
     /// request's task (split corpus, 3 indices, 4 C clients: ~6,800 -> ~7,400 queries/s, daemon CPU
     /// ~245 -> ~225 µs per request). Slower ones keep a task each, so a heavy index does not
     /// hold back a light one's frame; with nothing else running, each gets a core.
-    static func offLoopMode(_ sources: [FederatedSource], stats: DaemonStats, runningSearches: Int) -> FanOut.InlineMode {
-        runningSearches > 0 && areQuick(sources, stats: stats) ? .sequential : .parallel
+    /// `quick`: ``areQuick(_:stats:)`` of the request's sources.
+    static func offLoopMode(quick: Bool, runningSearches: Int) -> FanOut.InlineMode {
+        runningSearches > 0 && quick ? .sequential : .parallel
     }
 
     /// A request on the idle loop hands its sources other than the slowest to other threads

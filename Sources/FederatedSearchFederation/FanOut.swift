@@ -70,9 +70,8 @@ public enum FanOut {
                 done[position] = c
             }
         }
-        if remote.isEmpty {
-            runInlineSources()
-            return done.compactMap { $0 }
+        if remote.isEmpty {  // every source in memory, on this task: `inline` holds them all, in order
+            return runNow(sources, prepare: prepare, onCompletion: onCompletion)
         }
         // Spread: the in-memory sources in the order they are taken, the kept one first.
         let shared = kept.map { k in
@@ -117,13 +116,15 @@ public enum FanOut {
     /// returns when they are done: what ``run(_:inline:spreadExecutor:prepare:onCompletion:)``
     /// does with `.sequential`, for a caller that is not in a task (nothing can cancel it).
     public static func runNow(
-        _ sources: [FederatedSource], onCompletion: (SourceCompletion) -> Void
+        _ sources: [FederatedSource], prepare: ((SourceCompletion) -> Void)? = nil,
+        onCompletion: (SourceCompletion) -> Void
     ) -> [SourceCompletion] {
         precondition(sources.allSatisfy { $0.inline != nil }, "runNow: every source must answer from memory")
         let clock = ContinuousClock()
         let runStart = clock.now
         return sources.indices.map { position in
             let c = runInline(sources[position], position: position, clock: clock, runStart: runStart)
+            prepare?(c)
             onCompletion(c)
             return c
         }

@@ -118,57 +118,64 @@ if !dumpRequests.isEmpty {
     exit(0)
 }
 
+/// One request in process: its indices one after another with one ``QueryMemo``, as the
+/// daemon's fan-out gives its sources one.
+@Sendable func searchInProcess(_ q: QuerySet.Query) throws {
+    let memo = QueryMemo()
+    for name in q.indices {
+        guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
+        _ = try index.searchSync(SearchQuery(text: q.text, parameters: params, memo: memo))
+    }
+}
+
 func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
     var samples: [Double] = []
     samples.reserveCapacity(queries.count)
     let start = ContinuousClock.now
     for q in queries {
         let t = ContinuousClock.now
-        // One memo per request, as the daemon's fan-out gives its sources.
-        let memo = QueryMemo()
-        for name in q.indices {
-            guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
-            _ = try index.searchSync(SearchQuery(text: q.text, parameters: params, memo: memo))
-        }
+        try searchInProcess(q)
         samples.append(microseconds(since: t))
     }
     return LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
 }
 
-/// The same queries in process from `threads` threads at once, sharing the catalog as the
-/// daemon's tasks do: the engine's own ceiling for the socket sets' queries/s.
-func inProcess(_ queries: [QuerySet.Query], threads: Int) throws -> LatencySummary {
-    let box = SampleBox(threads)
-    let failure = Mutex<String?>(nil)
+/// Runs `work(t)` on `count` threads at once (t in 0..<count), each returning its samples;
+/// the summary of them all, over the wall time until the last thread ends.
+func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> [Double]) -> LatencySummary {
+    let box = SampleBox(count)
     let done = DispatchSemaphore(value: 0)
     let start = ContinuousClock.now
-    for t in 0..<threads {
+    for t in 0..<count {
         let thread = Thread {
             defer { done.signal() }
-            var samples: [Double] = []
-            var i = t
-            while i < queries.count {
-                let began = ContinuousClock.now
-                let memo = QueryMemo()
-                for name in queries[i].indices {
-                    guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
-                    do {
-                        _ = try index.searchSync(SearchQuery(text: queries[i].text, parameters: params, memo: memo))
-                    } catch {
-                        failure.withLock { $0 = $0 ?? "\(name) '\(queries[i].text)': \(error)" }
-                        return
-                    }
-                }
-                samples.append(microseconds(since: began))
-                i += threads
-            }
+            let samples = work(t)
             box.perClient.withLock { $0[t] = samples }
         }
         thread.start()
     }
-    for _ in 0..<threads { done.wait() }
-    if let failure = failure.withLock({ $0 }) { throw BenchFailure(description: "in-process search failed: \(failure)") }
+    for _ in 0..<count { done.wait() }
     return LatencySummary(samples: box.perClient.withLock { $0.flatMap { $0 } }, seconds: microseconds(since: start) / 1e6)
+}
+
+/// The same queries in process from `threads` threads at once, sharing the catalog as the
+/// daemon's tasks do: the engine's own ceiling for the socket sets' queries/s.
+func inProcess(_ queries: [QuerySet.Query], threads: Int) throws -> LatencySummary {
+    let failure = Mutex<String?>(nil)
+    let summary = onThreads(threads) { t in
+        var samples: [Double] = []
+        for i in stride(from: t, to: queries.count, by: threads) {
+            let began = ContinuousClock.now
+            do { try searchInProcess(queries[i]) } catch {
+                failure.withLock { $0 = $0 ?? "'\(queries[i].text)': \(error)" }
+                break
+            }
+            samples.append(microseconds(since: began))
+        }
+        return samples
+    }
+    if let failure = failure.withLock({ $0 }) { throw BenchFailure(description: "in-process search failed: \(failure)") }
+    return summary
 }
 
 /// A search of the parallel in-process set that failed.
@@ -215,30 +222,19 @@ guard ready else { writeToStandardError("fedsearch-bench: the daemon did not sta
 /// Runs `queries` over the socket from `clients` threads, each waiting for each answer; with
 /// `busyPollMicros`, the clients poll their sockets for that long before sleeping.
 func overSocket(_ queries: [QuerySet.Query], clients: Int, busyPollMicros: Int = 0) throws -> LatencySummary {
-    let box = SampleBox(clients)
-    let done = DispatchSemaphore(value: 0)
     let requests: [[UInt8]] = queries.enumerated().map { i, q in encodedLine(requestLine(i, q)) }
-    let start = ContinuousClock.now
-    for c in 0..<clients {
-        let thread = Thread {
-            defer { done.signal() }
-            guard let conn = try? SocketConnection(path: socketPath, timeoutSeconds: 30, busyPollMicros: busyPollMicros) else {
-                return
-            }
-            var samples: [Double] = []
-            var i = c
-            while i < requests.count {
-                let t = ContinuousClock.now
-                guard (try? rawRoundTrip(conn, requests[i])) == true else { return }
-                samples.append(microseconds(since: t))
-                i += clients
-            }
-            box.perClient.withLock { $0[c] = samples }
+    return onThreads(clients) { c in
+        guard let conn = try? SocketConnection(path: socketPath, timeoutSeconds: 30, busyPollMicros: busyPollMicros) else {
+            return []
         }
-        thread.start()
+        var samples: [Double] = []
+        for i in stride(from: c, to: requests.count, by: clients) {
+            let t = ContinuousClock.now
+            guard (try? rawRoundTrip(conn, requests[i])) == true else { return [] }
+            samples.append(microseconds(since: t))
+        }
+        return samples
     }
-    for _ in 0..<clients { done.wait() }
-    return LatencySummary(samples: box.perClient.withLock { $0.flatMap { $0 } }, seconds: microseconds(since: start) / 1e6)
 }
 
 func fmt(_ v: Double) -> String { String(Int(v.rounded())) }

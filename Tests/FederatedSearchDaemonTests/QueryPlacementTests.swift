@@ -47,12 +47,15 @@ struct QueryPlacementTests {
             stats.recordSource("heavy", ms: 4)
         }
         // With other searches running, quick in-memory sources share the request's task.
-        #expect(QueryPlacement.offLoopMode(try inMemory(["a", "b"]), stats: stats, runningSearches: 3) == .sequential)
+        func mode(_ s: [FederatedSource], running: Int) -> FanOut.InlineMode {
+            QueryPlacement.offLoopMode(quick: QueryPlacement.areQuick(s, stats: stats), runningSearches: running)
+        }
+        #expect(mode(try inMemory(["a", "b"]), running: 3) == .sequential)
         // Alone, each gets a core.
-        #expect(QueryPlacement.offLoopMode(try inMemory(["a", "b"]), stats: stats, runningSearches: 0) == .parallel)
+        #expect(mode(try inMemory(["a", "b"]), running: 0) == .parallel)
         // A heavy source would hold back the light one's frame: each keeps its own task.
-        #expect(QueryPlacement.offLoopMode(try inMemory(["heavy", "a"]), stats: stats, runningSearches: 3) == .parallel)
+        #expect(mode(try inMemory(["heavy", "a"]), running: 3) == .parallel)
         // Sources that may wait (not in memory) are never run in turn.
-        #expect(QueryPlacement.offLoopMode(sources(["a", "b"]), stats: stats, runningSearches: 3) == .parallel)
+        #expect(mode(sources(["a", "b"]), running: 3) == .parallel)
     }
 }
