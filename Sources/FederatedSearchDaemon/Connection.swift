@@ -146,12 +146,17 @@ final class Connection {
         bufferevent_setwatermark(bev, Int16(EV_WRITE), limits.maxPendingOutputBytes / 2, 0)
     }
 
-    /// The idle timer fired. A connection waiting for its searches is not idle: keep it.
+    /// The idle timer fired. A connection waiting for its searches is not idle: keep it. One
+    /// whose last answer is still in the outbox (the timer fired in the loop turn the search
+    /// ended, before the turn's flush) is closed once that answer is written, not dropped.
     func readTimedOut() {
         guard bufferEvent != nil else { return }
-        if discarding || nothingToCome {
+        if discarding || (nothingToCome && allWritten) {
             Log.debug("closing idle connection \(id)")
             close()
+        } else if nothingToCome {
+            Log.debug("closing idle connection \(id) once its answers are written")
+            closeAfterFlush()
         } else {
             // libevent stopped reading when the timer fired; resume unless paused for a reason.
             updateReading()
