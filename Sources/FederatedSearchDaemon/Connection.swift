@@ -15,7 +15,7 @@ final class Connection {
     private var framer: LineFramer
     var machine = ConnectionStateMachine()
     /// Searches running for this connection, by request key.
-    private(set) var tasks: [UInt64: RunningSearch] = [:]
+    var tasks: [UInt64: RunningSearch] = [:]
     /// Answers still to come from work off the loop (write batches, decoding a big line).
     var awaitedReplies = 0
     /// Lines that arrived while the connection's lines had to wait (a big line being decoded
@@ -25,7 +25,7 @@ final class Connection {
     /// Answers of this loop turn not yet sent (see ``write(_:)``).
     private(set) var outbox: [UInt8] = []
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
-    private var silenced: Set<UInt64> = []
+    var silenced: Set<UInt64> = []
     private(set) var closeWhenFlushed = false
     private var inputEnded = false
     /// Closing: input is read and thrown away until the client closes.
@@ -59,7 +59,7 @@ final class Connection {
     var isClosing: Bool { closeWhenFlushed || discarding }
 
     /// Set while the line being handled is the last one read and no byte follows it.
-    private var lineIsLastOfRead = false
+    private(set) var lineIsLastOfRead = false
 
     /// Reads what arrived and acts on every complete line.
     func readAvailable() {
@@ -186,146 +186,6 @@ final class Connection {
         } else {
             bufferevent_enable(bev, Int16(EV_READ))
         }
-    }
-
-    private func start(key: UInt64, requestID: String?, request: SearchRequest) {
-        // A closed connection starts nothing (nothing would end the search).
-        guard bufferEvent != nil else { return }
-        let busy: String? =
-            tasks.count >= limits.maxRequestsPerConnection
-            ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
-            : loop.runningSearchCount >= limits.maxRunningSearches
-                ? "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches); retry shortly"
-                : nil
-        if let busy {
-            machine.rejected(key: key, id: requestID)
-            write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line())
-            return
-        }
-        let sources: [FederatedSource]
-        let plan: MergePlan
-        do {
-            (sources, plan) = try SearchExecutor.plan(request, in: loop.catalog, peer: identity)
-        } catch {
-            machine.rejected(key: key, id: requestID)
-            write(Frame.error(id: requestID, index: nil, error: error).line())
-            return
-        }
-        if Log.enabled(.debug) {
-            Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
-                ("REQUEST_ID", requestID ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
-                ("PEER_UID", peer.map { String($0.uid) } ?? "-"),
-            ])
-        }
-        let inbox: Inbox = loop.inbox
-        let stats = loop.stats
-        let connection = id
-        let health = loop.health
-        // Created from the loop thread, which is not an actor: the task runs on the global
-        // concurrent executor (or on the loop's own executor for fast in-memory sources),
-        // never on the main actor.
-        // Quick sources (in memory, recently fast) run on the loop unless a search is there already.
-        let quick = QueryPlacement.areQuick(sources, stats: stats)
-        let onLoop = quick && loop.searchesOnLoop == 0
-        if onLoop { loop.searchesOnLoop += 1 }
-        let executor: (any TaskExecutor)? = onLoop ? loop.executor : nil
-        // On the loop with nothing else running (one client waiting), several in-memory
-        // sources with enough work use the other cores too: the slowest stays on the loop, the
-        // others run at the same time on the global executor (QueryPlacement.spreads). Under
-        // load they run one after another, which costs no thread hand-off.
-        // Not with other clients active (RecentRequesters): their searches keep the cores busy.
-        let alone = loop.requesters.record(id)
-        let spread = loop.runningSearchCount == 0 && alone && QueryPlacement.spreads(sources, stats: stats)
-        let inline: FanOut.InlineMode = onLoop
-            ? (spread ? .spread(keep: 0) : .sequential)
-            : QueryPlacement.offLoopMode(quick: quick, runningSearches: loop.runningSearchCount)
-        // A search that runs whole on the loop thread, one source after another, hands its
-        // frames to the connection directly: the last source's frame goes to the socket while
-        // the merged frame is written (the client wakes up meanwhile), and the frames of the
-        // sources before it wait for it (SearchRun), so the client is woken once. Not a
-        // spread: the client woken early would take the core the spread's other sources run on
-        // (split corpus, 3 indices: p50 ~177 -> ~209 µs). Other searches send through the
-        // inbox, which keeps their frames in order.
-        let direct = onLoop && !spread ? LoopBound(loop) : nil
-        // A client alone (RecentRequesters), with nothing else running, whose only request is
-        // waiting (the last line read, nothing after it), for the loop: it runs now, with no
-        // task. Nothing can cancel it while it runs (a `cancel`, a newer keystroke or the
-        // client's going away is read after it), and it saves the task's creation and its
-        // hand-off to the loop's executor, a few microseconds of each round trip. A client that
-        // pipelines keeps the task, and so do several clients: a search run now ends before
-        // the loop reads the next request, which would then find the loop free and run there
-        // too, one after another on one core (split corpus, 4 clients: ~6,800 -> ~5,000 q/s).
-        if let direct, lineIsLastOfRead, alone, loop.runningSearchCount == 0 {
-            loop.placements.direct += 1
-            loop.runningSearchCount += 1
-            let done = SearchExecutor.runNow(id: requestID, sources: sources, plan: plan, stats: stats, health: health) {
-                line, more in
-                direct.onLoopThread?.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
-            }
-            loop.runningSearchCount -= 1
-            loop.searchesOnLoop -= 1
-            finished(key: key, id: requestID, lastFrame: done.line())
-            if loop.draining { loop.finishDrainIfIdle() }
-            return
-        }
-        switch inline {
-        case .spread: loop.placements.spread += 1
-        case .sequential: if onLoop { loop.placements.loop += 1 } else { loop.placements.inTurn += 1 }
-        case .parallel: loop.placements.parallel += 1
-        }
-        let spreadExecutor = loop.spreadExecutor
-        let task = Task(executorPreference: executor) {
-            let done = await SearchExecutor.run(
-                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline,
-                spreadExecutor: spreadExecutor
-            ) { line, more in
-                if let loop = direct?.onLoopThread {
-                    loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
-                } else {
-                    inbox.post(.frame(connection: connection, key: key, bytes: line))
-                }
-            }
-            // One message for the last frame and the end, so the id is free exactly when the
-            // client can see `done` (a client may reuse it at once).
-            inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
-        }
-        loop.runningSearchCount += 1
-        tasks[key] = RunningSearch(
-            task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now,
-            onLoop: onLoop)
-    }
-
-    /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
-    private func supersede(_ key: UInt64) {
-        guard let search = tasks.removeValue(forKey: key) else { return }
-        loop.searchEnded(search)
-        search.task.cancel()
-        for index in search.indices { loop.health.abandonProbe(index) }
-        silenced.insert(key)
-        let elapsed = (ContinuousClock.now - search.started).components
-        let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line())
-    }
-
-    static func supersededDone(id: String?, names: [String], ms: Double) -> Frame {
-        .done(id: id, status: .superseded, sources: names.map {
-            ($0, SourceReport(status: .superseded, ms: ms, errorCode: .superseded))
-        }, ms: ms)
-    }
-
-    /// A frame from a search's task (dropped if the search was superseded).
-    func deliver(key: UInt64, bytes: [UInt8]) {
-        guard !silenced.contains(key) else { return }
-        write(bytes)
-    }
-
-    /// A search's task ended.
-    func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
-        if silenced.remove(key) != nil { return }
-        write(lastFrame)
-        if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
-        machine.finished(key: key, id: id)
-        closeIfAllAnswered()
     }
 
     /// No answer is still to come from work off the loop.
@@ -476,15 +336,4 @@ final class Connection {
         bufferevent_free(bev)
         loop.removeConnection(id)
     }
-}
-
-/// A search running for a connection: its task and what its `done` frame needs.
-struct RunningSearch {
-    let task: Task<Void, Never>
-    let id: String?
-    let names: [String]
-    let indices: [String]
-    let started: ContinuousClock.Instant
-    /// Whether its task runs on the loop's executor.
-    let onLoop: Bool
 }

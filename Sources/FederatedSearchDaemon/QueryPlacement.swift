@@ -1,14 +1,19 @@
 import FederatedSearchCore
 import FederatedSearchFederation
 
-/// Decides where a request's task runs: on the loop thread (no hand-off) or on the global
-/// executor (both cores, no blocking of the loop).
-/// How many searches ran where (`stats.placement`): at once on the loop with no task
-/// (`direct`), in a task on the loop (`loop`), spread over the loop and the spread threads
-/// (`spread`), off the loop one source after another (`inTurn`) or a task per source
-/// (`parallel`).
+/// How many searches ran where (`stats.placement`), by ``QueryPlacement/Kind``.
 struct PlacementCounts {
     var direct = 0, loop = 0, spread = 0, inTurn = 0, parallel = 0
+
+    mutating func count(_ kind: QueryPlacement.Kind) {
+        switch kind {
+        case .direct: direct += 1
+        case .loop: loop += 1
+        case .spread: spread += 1
+        case .inTurn: inTurn += 1
+        case .parallel: parallel += 1
+        }
+    }
 
     var json: JSONObject {
         ["direct": .number(Double(direct)), "loop": .number(Double(loop)), "spread": .number(Double(spread)),
@@ -16,7 +21,72 @@ struct PlacementCounts {
     }
 }
 
+/// Decides where a search runs: on the loop thread (no hand-off), spread over the loop and
+/// the spread threads, or on the global executor (both cores, no blocking of the loop); and
+/// there, whether its sources run one after another or each in its own task.
 enum QueryPlacement {
+    /// Where a search runs.
+    enum Kind: Equatable {
+        /// At once on the loop thread, with no task: a client alone, waiting for its only request.
+        case direct
+        /// In a task on the loop's executor, its sources one after another.
+        case loop
+        /// On the loop, its sources but the slowest handed to the spread threads.
+        case spread
+        /// Off the loop, its sources one after another on its task (the cores are busy already).
+        case inTurn
+        /// Off the loop, a task per source.
+        case parallel
+
+        /// Whether the search's task (or the search itself) runs on the loop thread.
+        var isOnLoop: Bool { self == .direct || self == .loop || self == .spread }
+
+        /// Whether the search hands its frames to the connection on the loop thread itself,
+        /// rather than through the inbox: it runs whole on the loop, one source after another
+        /// (not a spread: the client woken early would take the core the spread's other sources
+        /// run on; split corpus, 3 indices: p50 ~177 -> ~209 µs).
+        var deliversOnLoop: Bool { self == .direct || self == .loop }
+
+        /// How the fan-out runs the search's in-memory sources.
+        var inline: FanOut.InlineMode {
+            switch self {
+            case .direct, .loop, .inTurn: .sequential
+            case .spread: .spread(keep: 0)
+            case .parallel: .parallel
+            }
+        }
+    }
+
+    /// Where a search runs, from what the loop knows when it reads the search's line.
+    /// - `quick`: ``areQuick(_:stats:)`` of its sources.
+    /// - `searchesOnLoop`, `runningSearches`: searches whose tasks run on the loop's executor;
+    ///   searches running anywhere.
+    /// - `alone`: the client is alone (``RecentRequesters``).
+    /// - `lineIsLast`: the search's line is the last one read, with nothing after it.
+    /// - `spreads`: ``spreads(_:stats:)`` of its sources (evaluated only when it matters).
+    ///
+    /// Quick sources run on the loop unless a search is there already. On the loop with nothing
+    /// else running and the client alone, sources with enough work are spread. A search on the
+    /// loop whose client waits for it alone (its line the last read, nothing else running)
+    /// runs at once with no task: nothing can cancel it while it runs (a `cancel`, a newer
+    /// keystroke or the client's going away is read after it), and it saves the task's
+    /// creation and its hand-off to the loop's executor, a few microseconds of each round trip.
+    /// A client that pipelines keeps the task, and so do several clients: a search run at once
+    /// ends before the loop reads the next request, which would then find the loop free and
+    /// run there too, one after another on one core (split corpus, 4 clients: ~6,800 -> ~5,000
+    /// q/s). Off the loop, see ``offLoopMode(quick:runningSearches:)``.
+    static func decide(
+        quick: Bool, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool,
+        spreads: @autoclosure () -> Bool
+    ) -> Kind {
+        guard quick && searchesOnLoop == 0 else {
+            return offLoopMode(quick: quick, runningSearches: runningSearches) == .sequential ? .inTurn : .parallel
+        }
+        guard runningSearches == 0 && alone else { return .loop }
+        if spreads() { return .spread }
+        return lineIsLast ? .direct : .loop
+    }
+
     /// A request whose sources recently took longer than this in all (ms) goes to the global
     /// executor even if they are in memory, so one heavy index cannot stall the loop.
     static let loopBudgetMs = 1.0

@@ -1,0 +1,146 @@
+import FederatedSearchCore
+import FederatedSearchFederation
+import FederatedSearchProtocol
+
+/// Searches: admitting one, placing it (``QueryPlacement``), running it, and its end.
+extension Connection {
+    func start(key: UInt64, requestID: String?, request: SearchRequest) {
+        // A closed connection starts nothing (nothing would end the search).
+        guard bufferEvent != nil else { return }
+        let busy: String? =
+            tasks.count >= limits.maxRequestsPerConnection
+            ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
+            : loop.runningSearchCount >= limits.maxRunningSearches
+                ? "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches); retry shortly"
+                : nil
+        if let busy {
+            machine.rejected(key: key, id: requestID)
+            write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line())
+            return
+        }
+        let sources: [FederatedSource]
+        let plan: MergePlan
+        do {
+            (sources, plan) = try SearchExecutor.plan(request, in: loop.catalog, peer: peerIdentity)
+        } catch {
+            machine.rejected(key: key, id: requestID)
+            write(Frame.error(id: requestID, index: nil, error: error).line())
+            return
+        }
+        if Log.enabled(.debug) {
+            Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
+                ("REQUEST_ID", requestID ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
+                ("PEER_UID", peer.map { String($0.uid) } ?? "-"),
+            ])
+        }
+        let stats = loop.stats
+        let health = loop.health
+        let running = loop.runningSearchCount
+        let alone = loop.requesters.record(id)
+        let placement = QueryPlacement.decide(
+            quick: QueryPlacement.areQuick(sources, stats: stats), searchesOnLoop: loop.searchesOnLoop,
+            runningSearches: running, alone: alone, lineIsLast: lineIsLastOfRead,
+            spreads: QueryPlacement.spreads(sources, stats: stats))
+        loop.placements.count(placement)
+        if placement == .direct {
+            loop.runningSearchCount += 1
+            loop.searchesOnLoop += 1
+            let connection = id
+            let direct = LoopBound(loop)
+            let done = SearchExecutor.runNow(id: requestID, sources: sources, plan: plan, stats: stats, health: health) {
+                line, more in
+                direct.onLoopThread?.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
+            }
+            loop.runningSearchCount -= 1
+            loop.searchesOnLoop -= 1
+            finished(key: key, id: requestID, lastFrame: done.line())
+            if loop.draining { loop.finishDrainIfIdle() }
+            return
+        }
+        launch(key: key, requestID: requestID, sources: sources, plan: plan, placement: placement)
+    }
+
+    /// Runs a search in a task: on the loop's executor or the global one, as placed. Created
+    /// from the loop thread, which is not an actor, the task never runs on the main actor.
+    private func launch(
+        key: UInt64, requestID: String?, sources: [FederatedSource], plan: MergePlan, placement: QueryPlacement.Kind
+    ) {
+        let inbox: Inbox = loop.inbox
+        let stats = loop.stats
+        let health = loop.health
+        let connection = id
+        let onLoop = placement.isOnLoop
+        if onLoop { loop.searchesOnLoop += 1 }
+        // A search that runs whole on the loop thread, one source after another, hands its
+        // frames to the connection directly: the last source's frame goes to the socket while
+        // the merged frame is written (the client wakes up meanwhile), and the frames of the
+        // sources before it wait for it (SearchRun), so the client is woken once. Other
+        // searches send through the inbox, which keeps their frames in order.
+        let direct = placement.deliversOnLoop ? LoopBound(loop) : nil
+        let inline = placement.inline
+        let spreadExecutor = loop.spreadExecutor
+        let task = Task(executorPreference: onLoop ? loop.executor : nil) {
+            let done = await SearchExecutor.run(
+                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline,
+                spreadExecutor: spreadExecutor
+            ) { line, more in
+                if let loop = direct?.onLoopThread {
+                    loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
+                } else {
+                    inbox.post(.frame(connection: connection, key: key, bytes: line))
+                }
+            }
+            // One message for the last frame and the end, so the id is free exactly when the
+            // client can see `done` (a client may reuse it at once).
+            inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
+        }
+        loop.runningSearchCount += 1
+        tasks[key] = RunningSearch(
+            task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now,
+            onLoop: onLoop)
+    }
+
+    /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
+    func supersede(_ key: UInt64) {
+        guard let search = tasks.removeValue(forKey: key) else { return }
+        loop.searchEnded(search)
+        search.task.cancel()
+        for index in search.indices { loop.health.abandonProbe(index) }
+        silenced.insert(key)
+        let elapsed = (ContinuousClock.now - search.started).components
+        let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line())
+    }
+
+    static func supersededDone(id: String?, names: [String], ms: Double) -> Frame {
+        .done(id: id, status: .superseded, sources: names.map {
+            ($0, SourceReport(status: .superseded, ms: ms, errorCode: .superseded))
+        }, ms: ms)
+    }
+
+    /// A frame from a search's task (dropped if the search was superseded).
+    func deliver(key: UInt64, bytes: [UInt8]) {
+        guard !silenced.contains(key) else { return }
+        write(bytes)
+    }
+
+    /// A search's task ended.
+    func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
+        if silenced.remove(key) != nil { return }
+        write(lastFrame)
+        if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
+        machine.finished(key: key, id: id)
+        closeIfAllAnswered()
+    }
+}
+
+/// A search running for a connection: its task and what its `done` frame needs.
+struct RunningSearch {
+    let task: Task<Void, Never>
+    let id: String?
+    let names: [String]
+    let indices: [String]
+    let started: ContinuousClock.Instant
+    /// Whether its task runs on the loop's executor.
+    let onLoop: Bool
+}
