@@ -79,10 +79,11 @@ extension Connection {
         let direct = placement.deliversOnLoop ? LoopBound(loop) : nil
         let inline = placement.inline
         let spreadExecutor = loop.spreadExecutor
+        let probes = HeldProbes()
         let task = Task(executorPreference: onLoop ? loop.executor : nil) {
             let done = await SearchExecutor.run(
-                id: requestID, sources: sources, plan: plan, stats: stats, health: health, inline: inline,
-                spreadExecutor: spreadExecutor
+                id: requestID, sources: sources, plan: plan, stats: stats, health: health, probes: probes,
+                inline: inline, spreadExecutor: spreadExecutor
             ) { line, more in
                 if let loop = direct?.onLoopThread {
                     loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
@@ -96,8 +97,7 @@ extension Connection {
         }
         loop.runningSearchCount += 1
         tasks[key] = RunningSearch(
-            task: task, id: requestID, names: sources.map(\.name), indices: sources.map(\.index), started: .now,
-            onLoop: onLoop)
+            task: task, id: requestID, names: sources.map(\.name), probes: probes, started: .now, onLoop: onLoop)
     }
 
     /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
@@ -105,7 +105,8 @@ extension Connection {
         guard let search = tasks.removeValue(forKey: key) else { return }
         loop.searchEnded(search)
         search.task.cancel()
-        for index in search.indices { loop.health.abandonProbe(index) }
+        // Its probes are given back now (its sources end later): the next search may probe.
+        for index in search.probes.releaseAll() { loop.health.abandonProbe(index) }
         silenced.insert(key)
         let elapsed = (ContinuousClock.now - search.started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
@@ -139,7 +140,8 @@ struct RunningSearch {
     let task: Task<Void, Never>
     let id: String?
     let names: [String]
-    let indices: [String]
+    /// The breaker probes it holds (given back if it is superseded).
+    let probes: HeldProbes
     let started: ContinuousClock.Instant
     /// Whether its task runs on the loop's executor.
     let onLoop: Bool

@@ -126,7 +126,9 @@ final class Connection {
         case .supersede(let key):
             supersede(key)
         case .refuseStale(let id, let request):
-            let names = request.targets?.map(\.name) ?? loop.catalog.entries.map(\.id.index)
+            // Without `indices`, the indices this peer may search (what the search would ask).
+            let names = request.targets?.map(\.name)
+                ?? loop.catalog.entries.filter { $0.access.maySearch(identity) }.map(\.id.index)
             write(Self.supersededDone(id: id, names: names, ms: 0).line())
         case .closeAfterFlush:
             closeAfterFlush()

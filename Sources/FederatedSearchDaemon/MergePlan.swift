@@ -25,7 +25,8 @@ struct MergePlan: Sendable {
 
     /// Adjusts each source's query for the merge: with an explicit merge, every source is
     /// asked for its first `offset + limit` hits (and no more), so any page of the merged list
-    /// is exact; with a facet merge, each source counts its own attribute for an aliased facet
+    /// is exact (an `offset`/`length` in the source's parameters, which would override
+    /// `page`/`hitsPerPage`, is dropped); with a facet merge, each source counts its own attribute for an aliased facet
     /// and at least `maxValuesPerFacet` values.
     func apply(to sources: inout [FederatedSource]) throws(SearchError) {
         let names = sources.map(\.name)
@@ -38,6 +39,8 @@ struct MergePlan: Sendable {
             for i in sources.indices {
                 sources[i].query.parameters.page = 0
                 sources[i].query.parameters.hitsPerPage = depth
+                sources[i].query.parameters.offset = nil
+                sources[i].query.parameters.length = nil
             }
         }
         if let facets {

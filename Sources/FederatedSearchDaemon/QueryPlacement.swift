@@ -98,7 +98,7 @@ enum QueryPlacement {
     /// clients use every core. I/O-bound sources (and anything that may wait) always go there.
     static func areQuick(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
         guard !sources.isEmpty, sources.allSatisfy({ $0.inline != nil }) else { return false }
-        return sources.reduce(0) { $0 + stats.meanLatency($1.name) } <= loopBudgetMs
+        return sources.reduce(0) { $0 + stats.meanLatency($1.index) } <= loopBudgetMs
     }
 
     /// How a request that does not run on the loop runs its in-memory sources. While other
@@ -127,7 +127,7 @@ enum QueryPlacement {
     /// worth handing to other threads (see ``spreadMinimumMs``).
     static func spreads(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
         guard sources.count > 1 else { return false }
-        let means = sources.map { stats.meanLatency($0.name) }
+        let means = sources.map { stats.meanLatency($0.index) }
         return means.reduce(0, +) - (means.max() ?? 0) >= spreadMinimumMs
     }
 }

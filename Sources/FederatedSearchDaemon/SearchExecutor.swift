@@ -58,16 +58,18 @@ enum SearchExecutor {
     /// frame, which `done` follows) or only when more sources answer (a source's frame).
     static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        inline: FanOut.InlineMode = .sequential, spreadExecutor: (any TaskExecutor)? = nil,
+        probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
+        spreadExecutor: (any TaskExecutor)? = nil,
         send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
     ) async -> Frame {
-        let run = SearchRun(id: id, sources: sources, plan: plan, stats: stats, health: health, inline: inline, send: send)
+        let run = SearchRun(
+            id: id, sources: sources, plan: plan, stats: stats, health: health, probes: probes, inline: inline, send: send)
         let completions = await FanOut.run(
             run.asked, inline: run.mode, spreadExecutor: spreadExecutor, prepare: run.prepare, onCompletion: run.completed)
         return run.finish(completions, cancelled: Task.isCancelled)
     }
 
-    /// ``run(id:sources:plan:stats:health:inline:spreadExecutor:send:)`` for sources that all
+    /// ``run(id:sources:plan:stats:health:probes:inline:spreadExecutor:send:)`` for sources that all
     /// answer from memory, run one after another on the calling thread before it returns, with
     /// no task: for the loop thread, where nothing can cancel a search while it runs (a
     /// `cancel`, a newer keystroke or the client's going away is read only after it).

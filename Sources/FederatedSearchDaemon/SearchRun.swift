@@ -27,9 +27,11 @@ struct SearchRun: Sendable {
     private let encoded: EncodedHits
     private let send: @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
 
+    /// `probes` records the breaker probes this search holds while they run (see ``HeldProbes``).
     init(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        inline: FanOut.InlineMode, send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+        probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode,
+        send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
     ) {
         let clock = ContinuousClock()
         let start = clock.now
@@ -39,7 +41,11 @@ struct SearchRun: Sendable {
         var skipped: [Int: Double] = [:]
         for (position, source) in sources.enumerated() {
             switch health.admit(source.index, now: start) {
-            case .allow, .probe:
+            case .probe:
+                probes.hold(source.index)
+                askedSources.append(source)
+                askedSourcePositions.append(position)
+            case .allow:
                 askedSources.append(source)
                 askedSourcePositions.append(position)
             case .skip(let until):
@@ -55,7 +61,7 @@ struct SearchRun: Sendable {
         // skips a source, so the caller's choice is by index name).
         var mode = inline
         if case .spread = inline {
-            let slowest = asked.indices.max { stats.meanLatency(asked[$0].name) < stats.meanLatency(asked[$1].name) }
+            let slowest = asked.indices.max { stats.meanLatency(asked[$0].index) < stats.meanLatency(asked[$1].index) }
             mode = slowest.map { .spread(keep: $0) } ?? .sequential
         }
         // Each source's results frame is encoded on the thread that ran the source (in a spread,
@@ -80,11 +86,18 @@ struct SearchRun: Sendable {
             let more = holdsFrames && outstanding.subtract(1, ordering: .relaxed).newValue > 0
             let source = asked[completion.position]
             // A cancelled source (the request was cancelled or superseded) may not have run at
-            // all: its near-zero time is no latency sample.
+            // all: its near-zero time is no latency sample. Latency is the index's, whatever
+            // name the source answers under.
             if case .cancelled = completion.outcome {} else {
-                stats.recordSource(completion.name, ms: completion.milliseconds)
+                stats.recordSource(source.index, ms: completion.milliseconds)
             }
-            health.record(source.index, outcome: completion.outcome, now: clock.now)
+            // A probe's result is its breaker's verdict; a cancelled probe is given back.
+            let wasProbe = probes.release(source.index)
+            if case .cancelled = completion.outcome {
+                if wasProbe { health.abandonProbe(source.index) }
+            } else {
+                health.record(source.index, outcome: completion.outcome, now: clock.now)
+            }
             switch completion.outcome {
             case .results(let results):
                 let (line, hits) = frames?.take(completion.position) ?? SearchExecutor.resultsFrame(id: id, completion.name, results)

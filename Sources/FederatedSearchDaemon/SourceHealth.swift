@@ -56,7 +56,9 @@ final class SourceHealth: Sendable {
     }
 
     /// Records how a source ended: a timeout or backend failure counts against its index; a
-    /// request error (a bad filter) does not; a cancelled probe is given back.
+    /// request error (a bad filter) does not; a cancellation is no verdict (the caller gives
+    /// back the probe with ``abandonProbe(_:)`` if the cancelled source was the probe: another
+    /// request may hold it).
     func record(_ index: String, outcome: SourceOutcome, now: ContinuousClock.Instant) {
         state.withLock { st in
             var b = st.breaker(index)
@@ -64,7 +66,7 @@ final class SourceHealth: Sendable {
             case .results: b.record(success: true, now: now)
             case .timedOut: b.record(success: false, now: now)
             case .failed(let e): b.record(success: e.isUserError, now: now)
-            case .cancelled: b.abandonProbe()
+            case .cancelled: break
             }
             st.breakers[index] = b
         }
@@ -81,5 +83,28 @@ final class SourceHealth: Sendable {
         var o = JSONObject()
         for name in all.keys.sorted() { o.appendUnchecked(name, .object(all[name]!.json(now: now))) }
         return o
+    }
+}
+
+/// The indices whose breaker probe one search holds: set when a source is admitted as the
+/// probe, cleared when it ends. A search that is cancelled or superseded gives back these
+/// probes only, not another request's.
+final class HeldProbes: Sendable {
+    private let indices = Mutex<Set<String>>([])
+
+    init() {}
+
+    /// The search's source of `index` was admitted as its breaker's probe.
+    func hold(_ index: String) { _ = indices.withLock { $0.insert(index) } }
+
+    /// The probe of `index` ended; returns whether this search held it.
+    func release(_ index: String) -> Bool { indices.withLock { $0.remove(index) != nil } }
+
+    /// Releases every probe still held and returns their indices.
+    func releaseAll() -> [String] {
+        indices.withLock { held in
+            defer { held = [] }
+            return held.sorted()
+        }
     }
 }

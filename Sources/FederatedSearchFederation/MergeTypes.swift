@@ -6,7 +6,7 @@ public struct SourceHits: Sendable {
     public var name: String
     /// The source's position in the request; earlier sources win ties.
     public var position: Int
-    /// The source's weight (finite and ≥ 0; 1 by default).
+    /// The source's weight (finite and positive, as requests are checked; 1 by default).
     public var weight: Double
     /// The source's hits in its rank order, the first at rank 0.
     public var hits: [Hit]

@@ -85,6 +85,44 @@ struct AccessControlTests {
         #expect(rootDelete.status == 0, "\(rootDelete)")
     }
 
+    /// A search refused as stale (its `seq` not above its session's newest) names in its
+    /// `superseded` done frame only the indices the peer may search, as the search would have.
+    @Test func staleSearchNamesOnlyTheIndicesThePeerMaySearch() throws {
+        let python = "/usr/bin/python3"
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            FileManager.default.isExecutableFile(atPath: python)
+        else {
+            print("needs root, setpriv and python3 to run a client as another user; skipping")
+            return
+        }
+        var config = FaultConfigs.config([
+            ("public", FaultConfigs.source()),
+            ("secret", ["backend": "test.fault", "access": ["search": ["uid:0"]]]),
+        ])
+        config["socketMode"] = "0666"
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
+        let client = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            s.sendall(b'{"id":"a","query":"x","session":"t","seq":5}\\n{"id":"b","query":"x","session":"t","seq":4}\\n')
+            done = 0
+            for line in s.makefile():
+                sys.stdout.write(line)
+                done += '"type":"done"' in line
+                if done == 2: break
+            """
+        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
+            "--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", client, d.socketPath,
+        ])
+        #expect(r.status == 0, "\(r)")
+        let stale = try #require(r.out.split(separator: "\n").first { $0.contains(#""id":"b""#) })
+        #expect(stale.contains(#""status":"superseded""#))
+        #expect(stale.contains(#""public""#))
+        #expect(!stale.contains("secret"), "\(stale)")
+    }
+
     @Test func unknownUserInAccessIsAConfigError() throws {
         let dir = try DaemonProcess.makeDirectory()
         let path = dir.appendingPathComponent("c.json").path

@@ -55,6 +55,34 @@ struct SessionAndTargetTests {
         #expect(try c.roundTrip(["id": "d", "query": "x"]).map(\.type) == ["results", "merged", "done"])
     }
 
+    /// A superseded search gives back only the breaker probes it holds: superseding a search
+    /// that was skipped while another request probes the index must not let the newer one
+    /// send a second probe (the protocol: one request probes; meanwhile others skip it).
+    @Test func supersedingASearchThatDidNotProbeKeepsTheOtherRequestsProbe() throws {
+        var config = FaultConfigs.config([
+            ("flaky", FaultConfigs.source(delayMs: 1500, mode: "fail")),
+            ("slow", FaultConfigs.source(delayMs: 5000)),
+        ])
+        config["circuitBreaker"] = ["failureThreshold": 1, "baseBackoffMs": 200, "maxBackoffMs": 400]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let c = try d.connect()
+        // One timeout opens the breaker; once its back-off ends, request "probe" is the probe.
+        _ = try c.roundTrip(["id": "open", "query": "x", "indices": ["flaky"], "timeoutMs": 50])
+        usleep(400_000)
+        try c.send(["id": "probe", "query": "x", "indices": ["flaky"]])
+        var early = try barrier(c, id: "b1")
+        usleep(100_000)  // the probe's task has admitted it
+        // A search of the session skips the probed index (its other source keeps it running)...
+        try c.send(["id": "k1", "query": "x", "indices": ["flaky", "slow"], "session": "s", "seq": 1])
+        early += try barrier(c, id: "b2")
+        // ...and the next keystroke supersedes it while the probe is still out.
+        try c.send(["id": "k2", "query": "x", "indices": ["flaky"], "session": "s", "seq": 2])
+        let k2 = try collect(c, id: "k2", already: early)
+        guard case .done(_, _, let sources, _)? = k2.last else { Issue.record("no done for k2: \(k2)"); return }
+        #expect(sources.map(\.report.status) == [.skipped], "k2 must not probe while \"probe\" does: \(sources)")
+    }
+
     @Test func sessionNeedsSeq() throws {
         let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
         defer { d.stop() }
