@@ -60,4 +60,16 @@ import Testing
             try idx.searchForFacetValues(attribute: "title", prefix: "", query: SearchQuery(text: ""), maxValues: 10)
         }
     }
+
+    /// A refinement counts as the disjunctive facet's own whichever parameter carries it: an
+    /// unrelated `filters` beside `facetFilters` used to nest them under one more AND, and the
+    /// refinement then applied to its own facet's counts.
+    @Test func disjunctiveCountsIgnoreRefinementsNestedWithOtherFilters() throws {
+        let r = try search(index(), "", #"{"disjunctiveFacets": ["brand"], "filters": "price < 100", "facetFilters": ["brand:Acme", "genres:Comedy"]}"#)
+        #expect(ids(r) == ["1"])
+        #expect(counts(r, "brand") == ["Acme": 1, "Crux": 1])
+        let alone = try search(index(), "", #"{"disjunctiveFacets": ["brand"], "facetFilters": ["brand:Acme", "genres:Comedy"]}"#)
+        #expect(counts(alone, "brand") == counts(r, "brand"))
+    }
+
 }

@@ -76,4 +76,18 @@ import Testing
         let start = try search(idx, "", #"{"attributesToSnippet": ["extract:3"], "snippetEllipsisText": "..."}"#)
         #expect(start.hits[0].snippetResult!["extract"]!.objectValue!["value"] == "one two three...")
     }
+
+    /// Centring the window on its first match never pushes a match out of it: a one- or
+    /// two-word snippet still shows its match, a window full of matches keeps them all.
+    @Test func snippetWindowKeepsItsMatches() throws {
+        let idx = try makeIndex(#"{"searchableAttributes": ["extract"]}"#, #"{"objectID": "1", "extract": "one two three four five six seven"}"#)
+        func snippet(_ q: String, _ words: Int) throws -> JSONValue? {
+            try search(idx, q, #"{"attributesToSnippet": ["extract:\#(words)"]}"#).hits[0].snippetResult!["extract"]!.objectValue!["value"]
+        }
+        #expect(try snippet("four", 1) == "…<em>four</em>…")
+        #expect(try snippet("four", 2) == "…three <em>four</em>…")
+        #expect(try snippet("four five six", 3) == "…<em>four</em> <em>five</em> <em>six</em>…")
+        #expect(try snippet("four", 3) == "…two three <em>four</em>…")  // a lone match keeps its context
+    }
+
 }

@@ -120,6 +120,42 @@ import Testing
         #expect(ids(try search(index(), "ford", #"{"restrictSearchableAttributes": ["title"]}"#)).isEmpty)
     }
 
+    /// A prefix's best term may be in an attribute the query leaves out while another of its
+    /// terms is in one it keeps: the document matches through that one.
+    @Test func restrictSearchableAttributesKeepsAPrefixTermInAnAllowedAttribute() throws {
+        let idx = try makeIndex(#"{"searchableAttributes": ["title", "body"]}"#, #"{"objectID": "1", "title": "apple", "body": "application"}"#)
+        #expect(ids(try search(idx, "app", #"{"restrictSearchableAttributes": ["body"]}"#)) == ["1"])
+        #expect(ids(try search(idx, "aple", #"{"restrictSearchableAttributes": ["body"]}"#)).isEmpty)
+        let r = try search(idx, "app", #"{"restrictSearchableAttributes": ["body"], "getRankingInfo": true}"#)
+        #expect(r.hits.count == 1)
+    }
+
+    /// `advancedSyntax`: a word in quotes matches exactly, like a phrase (no prefix, no typos).
+    @Test func aQuotedWordMatchesOnlyItself() throws {
+        let idx = try makeIndex("{}", """
+            {"objectID": "1", "title": "star"}
+            {"objectID": "2", "title": "start"}
+            {"objectID": "3", "title": "stat"}
+            """)
+        #expect(Set(ids(try search(idx, "star"))) == ["1", "2", "3"])
+        #expect(ids(try search(idx, "\"star\"")) == ["1"])
+        #expect(ids(try search(idx, "\"stat\"")) == ["3"])
+        #expect(ids(try search(idx, "\"star\"", #"{"advancedSyntax": false}"#)).count == 3)
+    }
+
+    /// As in Algolia, stop words are not removed from words read as prefixes: `star the` may be
+    /// on its way to `star theory`.
+    @Test func aStopWordReadAsAPrefixIsKept() throws {
+        let idx = try makeIndex(#"{"removeStopWords": true}"#, """
+            {"objectID": "1", "title": "star theory"}
+            {"objectID": "2", "title": "star wars"}
+            """)
+        #expect(ids(try search(idx, "star the")) == ["1"])
+        #expect(Set(ids(try search(idx, "the star"))) == ["1", "2"])
+        #expect(Set(ids(try search(idx, "star the", #"{"queryType": "prefixNone"}"#))) == ["1", "2"])
+        #expect(ids(try search(idx, "the star the", #"{"queryType": "prefixAll"}"#)) == ["1"])
+    }
+
     @Test func cancelledTaskStops() async throws {
         let idx = try index()
         let task = Task {

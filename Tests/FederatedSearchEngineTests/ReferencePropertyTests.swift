@@ -94,10 +94,13 @@ import Testing
             d.filter = FilterExpression.allOf([.or([.facet(attribute: "category", value: c1), .facet(attribute: "category", value: c2)]), p.filter])
             let rd = try index.searchSync(SearchQuery(text: q, parameters: d))
             let refined = reference.search(q, filter: d.filter, typos: typos)
-            // Documented semantics: the top-level conditions on the disjunctive facet alone are
-            // ignored for its counts; every other condition applies.
+            // Documented semantics: the top-level conditions (nested ANDs flattened) on the
+            // disjunctive facet alone are ignored for its counts; every other condition applies.
             var conjuncts: [FilterExpression] = []
-            if case .and(let parts)? = d.filter { conjuncts = parts } else if let f = d.filter { conjuncts = [f] }
+            func addConjuncts(_ e: FilterExpression) {
+                if case .and(let parts) = e { parts.forEach(addConjuncts) } else { conjuncts.append(e) }
+            }
+            if let f = d.filter { addConjuncts(f) }
             let unrefined = reference.search(
                 q, filter: FilterExpression.allOf(conjuncts.filter { $0.attributes != ["category"] }), typos: typos)
             #expect(Set(rd.hits.map(\.objectID)) == Set(refined.map { $0["objectID"]!.stringValue! }), "\(context) disjunctive")

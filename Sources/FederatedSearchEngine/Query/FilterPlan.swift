@@ -14,10 +14,14 @@ struct FilterPlan {
 
     init(index: IndexSnapshot, parameters p: SearchParameters) throws(SearchError) {
         let evaluator = FilterEvaluator(index: index)
+        // The top-level conditions, nested ANDs flattened: `filters`, `facetFilters`, ... each
+        // parse to a conjunction of their own, combined under one more AND, and a condition is
+        // top-level whichever parameter it came in.
         var conjuncts: [FilterExpression] = []
-        if let f = p.filter {
-            if case .and(let parts) = f { conjuncts = parts } else { conjuncts = [f] }
+        func addConjuncts(_ e: FilterExpression) {
+            if case .and(let parts) = e { for part in parts { addConjuncts(part) } } else { conjuncts.append(e) }
         }
+        if let f = p.filter { addConjuncts(f) }
         var geo: DocumentSet?
         if let center = p.aroundLatLng, let radius = p.aroundRadius {
             var set = DocumentSet(capacity: index.documentCount)

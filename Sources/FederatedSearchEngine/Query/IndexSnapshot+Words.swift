@@ -11,6 +11,7 @@ extension IndexSnapshot {
         let exactFlags = MatchFlags.make(typos: 0, exact: true)
         let exactId = dict.id(of: key)
         if let id = exactId { spans.append(TermSpan(lo: id, hi: id + 1, flags: exactFlags)) }
+        if word.isQuoted { return spans }
         if word.isPrefix {
             let r = dict.prefixRange(key)
             let lo = exactId == r.lowerBound ? r.lowerBound + 1 : r.lowerBound

@@ -50,7 +50,7 @@ extension QueryExecutor {
         var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words, text: index.text)
         try check.now()
         if let restrict, !words.isEmpty {
-            (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, to: Set(restrict))
+            (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, matches: words, to: Set(restrict))
             if !filters.isDisjunctive { textDocs = docs }
         }
         if (typoMode == .min || typoMode == .strict) && !words.isEmpty && !docs.isEmpty {
@@ -94,21 +94,34 @@ extension QueryExecutor {
         return (d2, h2)
     }
 
-    /// `restrictSearchableAttributes`: a word hit counts only if its best posting occurs in
-    /// one of the allowed attributes.
-    func restrictAttributes(_ docs: [UInt32], _ hits: [UInt32], words: [QueryWord], to names: Set<String>)
-        -> ([UInt32], [UInt32])
-    {
+    /// `restrictSearchableAttributes`: a word hit counts only if its posting occurs in one of
+    /// the allowed attributes. When the best posting does not, a word of many terms (a prefix,
+    /// typos) takes its best posting that does, if any (`app` finds `application` in `body`
+    /// even when `apple` in `title` is the better hit).
+    func restrictAttributes(
+        _ docs: [UInt32], _ hits: [UInt32], words: [QueryWord], matches: [WordMatches], to names: Set<String>
+    ) -> ([UInt32], [UInt32]) {
         let allowed = Set(index.text.slots.indices.filter { names.contains(index.text.slots[$0].name) }.map(UInt32.init))
         let postings = index.text.postings
+        let forward = index.text.forward
+        func isAllowed(_ p: Int) -> Bool {
+            postings.positions[postings.positionRange(p)].contains(where: { allowed.contains(PostingStore.slot($0)) })
+        }
         let w = words.count
         var hits = hits
         for row in 0..<docs.count {
             for i in 0..<w where hits[row * w + i] != .max {
                 let p = Int(hits[row * w + i] & MatchFlags.postingMask)
-                if !postings.positions[postings.positionRange(p)].contains(where: { allowed.contains(PostingStore.slot($0)) }) {
-                    hits[row * w + i] = .max
+                if isAllowed(p) { continue }
+                var best = UInt32.max
+                let d = Int(docs[row])
+                for k in Int(forward.start[d])..<Int(forward.start[d + 1]) {
+                    let q = forward.postings[k]
+                    for s in matches[i].spans where s.lo <= q && q < s.hi && isAllowed(Int(q)) {
+                        best = min(best, s.flags << MatchFlags.shift | q)
+                    }
                 }
+                hits[row * w + i] = best
             }
         }
         let anyOptional = words.contains { $0.isOptional }

@@ -47,7 +47,7 @@ struct QueryParser {
                 guard !tokens.isEmpty else { continue }
                 words.append(QueryWord(
                     terms: tokens.map(\.term), originals: tokens.map(\.original), isPrefix: false, maxTypos: 0,
-                    isOptional: false))
+                    isOptional: false, isQuoted: tokens.count == 1))
                 continue
             }
             for chunk in Self.chunks(segment.text) {
@@ -61,16 +61,21 @@ struct QueryParser {
             }
         }
         if words.count > Self.maxWords { words.removeLast(words.count - Self.maxWords) }
-        // Stop words go, unless nothing would be left.
-        if !stopWords.isEmpty {
-            let kept = words.filter { $0.isPhrase || !stopWords.contains($0.term) }
+        // Stop words go, unless nothing would be left. As in Algolia, a word read as a prefix
+        // (the last one with `prefixLast`, every one with `prefixAll`) is never removed: `star
+        // the` may be on its way to `star theory`.
+        if !stopWords.isEmpty && p.queryType != .prefixAll {
+            let last = words.count - 1
+            let kept = words.enumerated().filter { i, w in
+                w.isPhrase || w.isQuoted || (p.queryType == .prefixLast && i == last) || !stopWords.contains(w.term)
+            }.map(\.element)
             if !kept.isEmpty { words = kept }
         }
         let optional = Set(p.optionalWords.flatMap { analyzer.queryTokens($0).map(\.term) })
         let allOptional = p.matchingStrategy == .any
         for i in words.indices {
             var w = words[i]
-            if !w.isPhrase {
+            if !w.isPhrase && !w.isQuoted {
                 switch p.queryType {
                 case .prefixAll: w.isPrefix = true
                 case .prefixLast: w.isPrefix = i == words.count - 1
@@ -78,7 +83,7 @@ struct QueryParser {
                 }
                 w.maxTypos = typoBudget(w.term, typos)
             }
-            w.isOptional = allOptional || (!w.isPhrase && optional.contains(w.term))
+            w.isOptional = allOptional || (!w.isPhrase && !w.isQuoted && optional.contains(w.term))
             words[i] = w
         }
         return ParsedQuery(words: group(words), excluded: excluded)
@@ -93,7 +98,7 @@ struct QueryParser {
         scan: while i < words.count {
             for length in stride(from: min(synonyms.longestGroup, words.count - i), through: 2, by: -1) {
                 let run = Array(words[i..<i + length])
-                guard !run.contains(where: \.isPhrase) else { continue }
+                guard !run.contains(where: { $0.isPhrase || $0.isQuoted }) else { continue }
                 if !synonyms.alternatives(ofGroup: run.map(\.term)).isEmpty {
                     out.append(QueryWord(
                         terms: run.map(\.term), originals: run.flatMap(\.originals), isPrefix: false, maxTypos: 0,

@@ -14,6 +14,9 @@ struct QueryWord: Equatable {
     /// For consecutive words that are the input of a multi-word synonym (`big cat` with
     /// `tiger`): the words. The unit matches documents holding all of them, or an alternative.
     var members: [QueryWord] = []
+    /// Whether it is one word in quotes (`"star"`): like a phrase, it matches only its exact
+    /// term (no prefix, typos, inflections or synonyms).
+    var isQuoted = false
 
     var isPhrase: Bool { terms.count > 1 && members.isEmpty }
     /// Whether it is a group of words with synonyms.

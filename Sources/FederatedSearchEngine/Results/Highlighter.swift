@@ -301,9 +301,13 @@ final class Highlighter {
                         start = i - size + 1
                     }
                 }
-                // Centre a lone match a little: show a few words of context before it.
-                if best > 0, let firstMark = (start..<min(n, start + size)).first(where: { m.marks[$0] != nil }) {
-                    start = max(0, min(firstMark - 2, n - size))
+                // Centre a lone match a little: show a few words of context before it, but never
+                // move a match of the window out of it (the last one bounds the shift left).
+                let window = start..<min(n, start + size)
+                if best > 0, let firstMark = window.first(where: { m.marks[$0] != nil }),
+                    let lastMark = window.last(where: { m.marks[$0] != nil })
+                {
+                    start = max(0, lastMark - size + 1, min(firstMark - 2, n - size))
                 }
             }
             let end = min(n, start + size)
