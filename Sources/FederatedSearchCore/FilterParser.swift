@@ -10,7 +10,12 @@
 ///                | attr op number            op in < <= = != >= >
 ///
 /// Errors are `invalid_filter` with the position (in characters from 0) and what was expected.
+/// Groups and `NOT`s nest at most ``maxDepth`` deep, so a hostile filter cannot overflow the
+/// stack of the recursive descent.
 public enum FilterParser {
+    /// The deepest nesting of parentheses and `NOT` accepted.
+    public static let maxDepth = 128
+
     /// Parses a `filters` string.
     public static func parse(_ text: String) throws(SearchError) -> FilterExpression {
         var p = Parser(tokens: try FilterLexer.tokenize(text))
@@ -62,6 +67,8 @@ public enum FilterParser {
     private struct Parser {
         let tokens: [FilterToken]
         var index = 0
+        /// Parentheses and `NOT`s open around the token being parsed.
+        var depth = 0
 
         var peek: FilterToken { tokens[index] }
 
@@ -112,17 +119,30 @@ public enum FilterParser {
 
         mutating func parseUnary() throws(SearchError) -> FilterExpression {
             if isKeyword(peek, "NOT") {
+                try enter()
                 _ = next()
-                return .not(try parseUnary())
+                let inner = try parseUnary()
+                depth -= 1
+                return .not(inner)
             }
             if peek.kind == .lparen {
+                try enter()
                 _ = next()
                 let inner = try parseOr()
                 guard peek.kind == .rparen else { throw unexpected("')'") }
                 _ = next()
+                depth -= 1
                 return inner
             }
             return try parseCondition()
+        }
+
+        /// Opens one more level of nesting at the current token, refusing past ``FilterParser/maxDepth``.
+        mutating func enter() throws(SearchError) {
+            depth += 1
+            guard depth <= FilterParser.maxDepth else {
+                throw SearchError(.invalidFilter, "position \(peek.offset): nesting deeper than \(FilterParser.maxDepth) (parentheses and NOT)")
+            }
         }
 
         mutating func parseCondition() throws(SearchError) -> FilterExpression {

@@ -122,7 +122,7 @@ extension Connection {
     /// A frame from a search's task (dropped if the search was superseded).
     func deliver(key: UInt64, bytes: [UInt8]) {
         guard !silenced.contains(key) else { return }
-        write(bytes)
+        write(bytes, endsAnswer: false)
     }
 
     /// A search's task ended.

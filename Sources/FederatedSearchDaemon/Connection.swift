@@ -224,15 +224,25 @@ final class Connection {
         if hungUp { close() }
     }
 
+    /// Bytes ever queued for the client, and that count where its last complete answer ended
+    /// (see ``write(_:endsAnswer:)``).
+    private var queuedBytes = 0
+    private var answeredThrough = 0
+
     /// Queues bytes for the client. A client that lets its answers pile up first stops being
-    /// read (so it cannot queue more work), then is disconnected.
+    /// read (so it cannot queue more work), then is disconnected: when the answers it was sent
+    /// in full before these bytes still hold more than twice `maxPendingOutputBytes` unread.
+    /// The answer being written does not count against it, so one answer larger than the limit
+    /// (a thousand hits) reaches a client that reads; its frames are queued in one loop turn,
+    /// before the client can read any of them. `endsAnswer`: these bytes complete an answer
+    /// (a search's last frame, or a one-frame reply); a search's other frames pass false.
     ///
     /// While libevent has nothing queued for the socket, answers gather in `outbox` and are
     /// sent straight to the socket at the end of the loop turn (as Redis does before it
     /// sleeps): one `send` for all of a turn's frames, and no write event to add and remove
     /// (two `epoll_ctl` calls and a loop turn per answer). Only what the socket does not take
     /// goes to the bufferevent, which then writes it when the socket is writable.
-    func write(_ bytes: [UInt8]) {
+    func write(_ bytes: [UInt8], endsAnswer: Bool = true) {
         guard let bev = bufferEvent else { return }
         let output = bufferevent_get_output(bev)
         let queuedInLibevent = evbuffer_get_length(output)
@@ -242,9 +252,13 @@ final class Connection {
         } else {
             _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         }
+        queuedBytes += bytes.count
         let pending = outbox.count + evbuffer_get_length(output)
-        if pending > 2 * limits.maxPendingOutputBytes {
-            Log.warning("disconnecting connection \(id): \(pending) bytes of answers unread")
+        // Of the answers complete before these bytes, what the client has not read yet.
+        let unreadAnswers = answeredThrough - (queuedBytes - pending)
+        if endsAnswer { answeredThrough = queuedBytes }
+        if unreadAnswers > 2 * limits.maxPendingOutputBytes {
+            Log.warning("disconnecting connection \(id): \(unreadAnswers) bytes of earlier answers unread")
             close()
             // Give the freed output buffers back to the system: glibc keeps freed heap
             // otherwise, and a burst of slow readers would leave the daemon's RSS high.

@@ -42,7 +42,10 @@ public struct LineFramer: Sendable {
             start = lineStart
         }
         pending.removeFirst(lineStart)
-        if pending.count > maxLineBytes {
+        // A trailing `\r` may be the first half of a CRLF whose `\n` has not arrived yet: it
+        // is not part of the line, so a line exactly at the limit is not refused for it.
+        let partialLength = pending.last == 0x0D ? pending.count - 1 : pending.count
+        if partialLength > maxLineBytes {
             failed = true
             events.append(.lineTooLong(length: pending.count))
             pending = []

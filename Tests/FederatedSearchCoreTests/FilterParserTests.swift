@@ -51,6 +51,29 @@ struct FilterParserTests {
         }
     }
 
+    /// A filter nested tens of thousands deep (a 50 KB request line) overflowed the stack of
+    /// the recursive descent and killed the daemon; it is `invalid_filter` with a position.
+    @Test(arguments: ["(", "NOT "])
+    func deeplyNestedFiltersAreRefusedNotOverflowed(opening: String) throws {
+        let close = opening == "(" ? ")" : ""
+        func nested(_ depth: Int) -> String {
+            String(repeating: opening, count: depth) + "a:b" + String(repeating: close, count: depth)
+        }
+        do {
+            _ = try FilterParser.parse(nested(50_000))
+            Issue.record("a filter nested 50,000 deep parsed")
+        } catch {
+            #expect(error.code == .invalidFilter)
+            // The first opening past the limit is named.
+            #expect(error.message.contains("position \(FilterParser.maxDepth * opening.count)"), "\(error.message)")
+            #expect(error.message.contains("nesting"), "\(error.message)")
+        }
+        // The limit itself is accepted.
+        var expected: FilterExpression = .facet(attribute: "a", value: "b")
+        if opening != "(" { for _ in 0..<FilterParser.maxDepth { expected = .not(expected) } }
+        #expect(try FilterParser.parse(nested(FilterParser.maxDepth)) == expected)
+    }
+
     @Test func facetAndNumericFilterArraysNestOrInsideAnd() throws {
         var p = SearchParameters()
         try p.apply(["facetFilters": [["genres:Drama", "genres:Comedy"], "-year:1999"],

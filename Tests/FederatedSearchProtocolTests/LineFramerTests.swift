@@ -32,4 +32,13 @@ struct LineFramerTests {
         var f = LineFramer(maxLineBytes: 4)
         #expect(f.feed(Array("abcd\nabcde\n".utf8)) == [.line(Array("abcd".utf8)), .lineTooLong(length: 5)])
     }
+
+    /// A CRLF line exactly at the limit whose `\n` arrives in the next read (a chunk boundary
+    /// between `\r` and `\n`) was refused as over-long: the `\r` was counted as part of it.
+    @Test func crlfLineAtTheLimitPassesWhenTheNewlineArrivesLater() {
+        var f = LineFramer(maxLineBytes: 4)
+        #expect(f.feed(Array("abcd\r".utf8)) == [])
+        #expect(f.feed(Array("\n".utf8)) == [.line(Array("abcd".utf8))])
+        #expect(f.feed(Array("abcde".utf8)) == [.lineTooLong(length: 5)])
+    }
 }

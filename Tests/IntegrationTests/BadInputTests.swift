@@ -57,6 +57,21 @@ struct BadInputTests {
         #expect(try c.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
     }
 
+    /// A filter nested 20,000 deep (40 KB, under the line limit) overflowed the parser's
+    /// stack and killed the daemon; it gets `invalid_filter` and the connection keeps working.
+    @Test func deeplyNestedFilterIsRefusedAndTheDaemonSurvives() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let c = try d.connect()
+        for filter in [String(repeating: "(", count: 20_000) + "a:b" + String(repeating: ")", count: 20_000),
+                       String(repeating: "NOT ", count: 10_000) + "a:b"] {
+            let frames = try c.roundTrip(["id": "deep", "query": "x", "params": ["filters": .string(filter)]])
+            #expect(errorCode(frames.first) == "invalid_filter")
+            #expect(try c.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+        }
+        #expect(d.process.isRunning)
+    }
+
     @Test func overLongLineGetsAnErrorThenTheConnectionCloses() throws {
         var config = FaultConfigs.config([("s", FaultConfigs.source())])
         config["maxLineBytes"] = 4096

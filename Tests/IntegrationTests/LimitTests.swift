@@ -111,6 +111,22 @@ struct LimitTests {
         #expect(d.process.isRunning)
     }
 
+    /// One answer larger than twice `maxPendingOutputBytes` reaches a client that reads it: its
+    /// frames are queued in one loop turn, before the client can read any of them, and were
+    /// once taken for answers piling up unread (`fedsearch search "" --hits 1000` failed on the
+    /// demo config). A client that then asks again, having read it, is answered too.
+    @Test func oneAnswerLargerThanTheLimitReachesAReadingClient() throws {
+        let d = try daemon(limits: ["maxPendingOutputBytes": 8192], hits: 200)
+        defer { d.stop() }
+        let c = try d.connect()
+        for id in ["big", "again"] {
+            let frames = try c.roundTrip(["id": .string(id), "query": "x", "params": ["hitsPerPage": 200]])
+            #expect(frames.map(\.type) == ["results", "merged", "done"], "\(id): \(frames.map(\.type))")
+            let bytes = frames.reduce(0) { $0 + $1.line().count }
+            #expect(bytes > 2 * 8192, "the answer must be larger than twice the limit: \(bytes) bytes")
+        }
+    }
+
     /// A client cut off in the middle of a batch of lines (its answers passed twice
     /// `maxPendingOutputBytes`) gets nothing started by the lines after the cut: a search among
     /// them once stayed counted as running for good, and with `maxRunningSearches: 1` every
