@@ -14,19 +14,31 @@ struct AccessControlTests {
         return (r.status, r.out, r.err)
     }
 
-    @Test func restrictedIndexIsForbiddenAndHiddenForOthers() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("needs root and setpriv to run a client as another user; skipping")
-            return
-        }
+    /// A daemon with a `public` index and a `secret` one only root may search, whose socket
+    /// any user can reach.
+    func publicAndSecretDaemon() throws -> DaemonProcess {
         var config = FaultConfigs.config([
             ("public", FaultConfigs.source()),
             ("secret", ["backend": "test.fault", "access": ["search": ["uid:0"]]]),
         ])
         config["socketMode"] = "0666"
         let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        do {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
+        } catch {
+            d.stop()
+            throw error
+        }
+        return d
+    }
+
+    @Test func restrictedIndexIsForbiddenAndHiddenForOthers() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("needs root and setpriv to run a client as another user; skipping")
+            return
+        }
+        let d = try publicAndSecretDaemon()
         defer { d.stop() }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
         // Root sees both.
         let listed = try d.connect().roundTrip(["id": "i", "op": "indices"])
         guard case .info(_, _, let all)? = listed.first else { Issue.record("no indices: \(listed)"); return }
@@ -95,14 +107,8 @@ struct AccessControlTests {
             print("needs root, setpriv and python3 to run a client as another user; skipping")
             return
         }
-        var config = FaultConfigs.config([
-            ("public", FaultConfigs.source()),
-            ("secret", ["backend": "test.fault", "access": ["search": ["uid:0"]]]),
-        ])
-        config["socketMode"] = "0666"
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        let d = try publicAndSecretDaemon()
         defer { d.stop() }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
         let client = """
             import socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
