@@ -22,7 +22,7 @@ final class Connection {
     /// off the loop, or too many write batches unanswered), in order.
     var decodeBacklog: [LineFramer.Event] = []
     var decodingOffLoop = false
-    /// Answers of this loop turn not yet sent (see ``write(_:)``).
+    /// Answers of this loop turn not yet sent (see ``write(_:endsAnswer:)``).
     private(set) var outbox: [UInt8] = []
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
     var silenced: Set<UInt64> = []
