@@ -67,7 +67,7 @@ struct QueryParser {
         if !stopWords.isEmpty && p.queryType != .prefixAll {
             let last = words.count - 1
             let kept = words.enumerated().filter { i, w in
-                w.isPhrase || w.isQuoted || (p.queryType == .prefixLast && i == last) || !stopWords.contains(w.term)
+                w.isQuotation || (p.queryType == .prefixLast && i == last) || !stopWords.contains(w.term)
             }.map(\.element)
             if !kept.isEmpty { words = kept }
         }
@@ -75,7 +75,7 @@ struct QueryParser {
         let allOptional = p.matchingStrategy == .any
         for i in words.indices {
             var w = words[i]
-            if !w.isPhrase && !w.isQuoted {
+            if !w.isQuotation {
                 switch p.queryType {
                 case .prefixAll: w.isPrefix = true
                 case .prefixLast: w.isPrefix = i == words.count - 1
@@ -83,7 +83,7 @@ struct QueryParser {
                 }
                 w.maxTypos = typoBudget(w.term, typos)
             }
-            w.isOptional = allOptional || (!w.isPhrase && !w.isQuoted && optional.contains(w.term))
+            w.isOptional = allOptional || (!w.isQuotation && optional.contains(w.term))
             words[i] = w
         }
         return ParsedQuery(words: group(words), excluded: excluded)
@@ -98,7 +98,7 @@ struct QueryParser {
         scan: while i < words.count {
             for length in stride(from: min(synonyms.longestGroup, words.count - i), through: 2, by: -1) {
                 let run = Array(words[i..<i + length])
-                guard !run.contains(where: { $0.isPhrase || $0.isQuoted }) else { continue }
+                guard !run.contains(where: \.isQuotation) else { continue }
                 if !synonyms.alternatives(ofGroup: run.map(\.term)).isEmpty {
                     out.append(QueryWord(
                         terms: run.map(\.term), originals: run.flatMap(\.originals), isPrefix: false, maxTypos: 0,

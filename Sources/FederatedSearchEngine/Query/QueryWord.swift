@@ -19,6 +19,9 @@ struct QueryWord: Equatable {
     var isQuoted = false
 
     var isPhrase: Bool { terms.count > 1 && members.isEmpty }
+    /// Whether it was quoted (a phrase, or one word in quotes): it matches its exact terms only,
+    /// and is never removed, made a prefix or optional, or given synonyms.
+    var isQuotation: Bool { isPhrase || isQuoted }
     /// Whether it is a group of words with synonyms.
     var isGroup: Bool { !members.isEmpty }
     /// The folded term of a single word.

@@ -37,7 +37,7 @@ struct HighlightCandidates {
                 for part in w.isGroup ? w.members : [w] { spans += index.spans(of: part, typos: typos) }
             }
             let synonyms = w.isGroup ? index.synonyms.alternatives(ofGroup: w.terms)
-                : w.isPhrase || w.isQuoted ? [] : index.synonyms.alternatives(of: w.term)
+                : w.isQuotation ? [] : index.synonyms.alternatives(of: w.term)
             for alt in synonyms { for t in alt { exact(t) } }
         }
         let termStart = index.text.postings.termStart

@@ -29,7 +29,7 @@ struct HighlightMatcher {
                 }
             }
             let synonyms = w.isGroup ? index.synonyms.alternatives(ofGroup: w.terms)
-                : w.isPhrase || w.isQuoted ? [] : index.synonyms.alternatives(of: w.term)
+                : w.isQuotation ? [] : index.synonyms.alternatives(of: w.term)
             for alt in synonyms {
                 for t in alt { alternatives[Array(t.utf8)] = u }
             }
