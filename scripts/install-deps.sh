@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages FederatedSearch builds against, if they are missing (postgresql:
 # the server the postgres backend tests start on a temporary folder; util-linux gives runuser).
+# libncurses-dev: the terminal dashboard; tmux: the dashboard's tests run it in a real terminal.
 # As root it runs apt-get; otherwise it says what to install.
 set -euo pipefail
-packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev postgresql pkg-config)
+packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev postgresql pkg-config tmux)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -60,8 +60,12 @@ public struct SearchTarget: Sendable, Equatable {
     public var weight: Double
     /// This source's deadline, overriding the request's.
     public var timeoutMs: Int?
-    /// The JSON path of the entry, for error messages.
+    /// The JSON path of the entry, for error messages (not part of equality).
     public var path: String
+
+    public static func == (a: SearchTarget, b: SearchTarget) -> Bool {
+        a.index == b.index && a.name == b.name && a.params == b.params && a.weight == b.weight && a.timeoutMs == b.timeoutMs
+    }
 
     public init(index: String, name: String? = nil, params: JSONObject? = nil, weight: Double = 1, timeoutMs: Int? = nil,
                 path: String = "indices") {

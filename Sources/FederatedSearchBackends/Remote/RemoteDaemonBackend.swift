@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import FederatedSearchProtocol
 import Synchronization
 
 /// The `fedsearchd` backend: one index of another fedsearchd, over its Unix socket with the
@@ -71,7 +72,7 @@ public final class RemoteDaemonBackend: Searchable {
     func makeRequest(id: String, query: SearchQuery) -> JSONValue {
         var o: JSONObject = [
             "id": .string(id), "query": .string(query.text), "indices": [.string(remoteIndex)],
-            "params": .object(query.parameters.wireJSON()),
+            "params": .object(query.parameters.requestJSON()),
         ]
         if let deadline = query.deadline {
             let c = (deadline - ContinuousClock.now).components

@@ -1,11 +1,11 @@
 import FederatedSearchCore
 
 extension SearchParameters {
-    /// The parameters as a request's `params` object, so another fedsearchd receives the same
-    /// search. The filter parameters travel as one `filters` string (the parsed conjunction of
-    /// `filters`, `facetFilters`, `numericFilters` and `tagFilters`, which parses back equal).
-    /// Defaults are left out.
-    public func wireJSON() -> JSONObject {
+    /// The parameters as a request's `params` object: what ``SearchParameters/decode(_:path:)``
+    /// turns back into parameters equal to these. The filter parameters travel as they were
+    /// given (`filters`, `facetFilters`, `numericFilters`, `tagFilters`), so the daemon parses
+    /// the same conjunction. Defaults are left out, but for `hitsPerPage` and `page`.
+    public func requestJSON() -> JSONObject {
         let d = SearchParameters()
         var o = JSONObject()
         func strings(_ xs: [String]) -> JSONValue { .array(xs.map { .string($0) }) }
@@ -13,7 +13,14 @@ extension SearchParameters {
         o["page"] = .number(Double(page))
         if !facets.isEmpty { o["facets"] = strings(facets) }
         if maxValuesPerFacet != d.maxValuesPerFacet { o["maxValuesPerFacet"] = .number(Double(maxValuesPerFacet)) }
-        if let filter { o["filters"] = .string(filter.description) }
+        if let filters { o["filters"] = .string(filters) }
+        if let facetFilters { o["facetFilters"] = facetFilters }
+        if let numericFilters { o["numericFilters"] = numericFilters }
+        if let tagFilters { o["tagFilters"] = tagFilters }
+        if let filter, filters == nil, facetFilters == nil, numericFilters == nil, tagFilters == nil {
+            // Built in code rather than decoded: the expression's own text parses back equal.
+            o["filters"] = .string(filter.description)
+        }
         if let v = attributesToRetrieve { o["attributesToRetrieve"] = strings(v) }
         if let v = attributesToHighlight { o["attributesToHighlight"] = strings(v) }
         if highlightPreTag != d.highlightPreTag { o["highlightPreTag"] = .string(highlightPreTag) }
