@@ -52,7 +52,8 @@ let package = Package(
         .target(name: "FederatedSearchProtocol", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         // Custom backends: the SearchClient mapping API, and the http and fedsearchd kinds.
         .target(
-            name: "FederatedSearchBackends", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
+            name: "FederatedSearchBackends",
+            dependencies: ["FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchClient"],
             swiftSettings: strict
         ),
         // The `postgres` kind: full-text search of a PostgreSQL table over a libpq connection pool.

@@ -21,10 +21,10 @@ struct RemoteRequestTests {
     @Test func requestNamesTheRemoteIndexAndTheTimeLeft() throws {
         let backend = RemoteDaemonBackend(name: "library", socketPath: "/tmp/x.sock", remoteIndex: "books")
         let q = SearchQuery(text: "dune", parameters: SearchParameters(), deadline: .now + .seconds(2))
-        let o = try #require(backend.makeRequest(id: "r1", query: q).objectValue)
-        #expect(o["indices"] == ["books"])
-        #expect(o["query"] == "dune")
-        let ms = try #require(o["timeoutMs"]?.intValue)
+        let r = backend.makeRequest(q)
+        #expect(r.indices == ["books"])
+        #expect(r.query == "dune")
+        let ms = try #require(r.timeoutMs)
         #expect((1...2000).contains(ms))
     }
 

@@ -5,10 +5,12 @@ import FederatedSearchProtocol
 
 /// The real daemon binary, started on a temporary socket and config for one test.
 final class DaemonProcess {
-    let process = Process()
+    private(set) var process = Process()
     let directory: URL
     let socketPath: String
-    let stderrPipe = Pipe()
+    private(set) var stderrPipe = Pipe()
+    private let binary: String
+    private let environment: [String: String]
     /// The config file the daemon reads (tests rewrite it before a reload).
     private(set) var configPath = ""
 
@@ -34,6 +36,8 @@ final class DaemonProcess {
         environment: [String: String] = [:], waitForReady: Bool = true
     ) throws {
         directory = try Self.makeDirectory()
+        self.binary = binary
+        self.environment = environment
         socketPath = directory.appendingPathComponent("d.sock").path
         for (name, text) in files {
             try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
@@ -42,14 +46,34 @@ final class DaemonProcess {
         config["socket"] = .string(socketPath)
         let configURL = directory.appendingPathComponent("config.json")
         try JSONWriter.string(.object(config)).write(to: configURL, atomically: true, encoding: .utf8)
+        configPath = configURL.path
+        try launch()
+        if waitForReady { try waitUntilReady() }
+    }
+
+    private func launch() throws {
         process.executableURL = Self.binDirectory.appendingPathComponent(binary)
-        process.arguments = ["--config", configURL.path, "--log-level", "warning"]
+        process.arguments = ["--config", configPath, "--log-level", "warning"]
         process.standardError = stderrPipe
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        configPath = configURL.path
         try process.run()
+    }
+
+    /// Stops the daemon (SIGKILL when `kill`, else SIGTERM) and leaves its folder as it is.
+    func halt(kill: Bool = false) {
+        guard process.isRunning else { return }
+        if kill { Glibc.kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// Starts the daemon again on the same config, socket and data (after ``halt(kill:)``).
+    func start(waitForReady: Bool = true) throws {
+        halt()
+        process = Process()
+        stderrPipe = Pipe()
+        try launch()
         if waitForReady { try waitUntilReady() }
     }
 
@@ -206,4 +230,29 @@ func bindUnixSocket(_ path: String, type: Int32) -> Int32 {
     let fd = socket(AF_UNIX, type, 0)
     _ = UnixSocketTransport.withAddress(path) { bind(fd, $0, $1) }
     return fd
+}
+
+extension DaemonProcess {
+    /// The repository's root folder.
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The daemon on the demo config's indices (`Configs/fedsearchd.json`: movies and products
+    /// from `Configs/data`), on a temporary socket.
+    static func demo() throws -> DaemonProcess {
+        let root = repositoryRoot
+        let text = try String(contentsOf: root.appendingPathComponent("Configs/fedsearchd.json"), encoding: .utf8)
+        guard case .object(var config) = try JSONParser.parse(Array(text.utf8)),
+            case .object(var searchables)? = config["searchables"]
+        else { throw DaemonError(description: "Configs/fedsearchd.json is not the expected object") }
+        for e in searchables {
+            guard case .object(var s) = e.value, let data = s["data"]?.stringValue else { continue }
+            s["data"] = .string(root.appendingPathComponent("Configs").appendingPathComponent(data).path)
+            searchables[e.key] = .object(s)
+        }
+        config["searchables"] = .object(searchables)
+        config["logLevel"] = nil
+        return try DaemonProcess(config: config)
+    }
 }

@@ -1,6 +1,6 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
-import Synchronization
+import FederatedSearchClient
 
 /// The `fedsearchd` backend: one index of another fedsearchd, over its Unix socket with the
 /// same protocol, so daemons federate daemons.
@@ -20,8 +20,8 @@ public final class RemoteDaemonBackend: Searchable {
     public let socketPath: String
     /// The index asked on the remote daemon.
     public let remoteIndex: String
-    private let connection = Mutex<RemoteConnection?>(nil)
-    private let nextID = Atomic<Int>(0)
+    /// The client library's connection: pipelined, reopened with back-off after a failure.
+    private let connection: DaemonConnection
 
     /// Builds the backend from its config options (no connection is made until the first search).
     public convenience init(_ config: BackendConfig) throws(SearchError) {
@@ -37,9 +37,10 @@ public final class RemoteDaemonBackend: Searchable {
         self.name = name
         self.socketPath = socketPath
         self.remoteIndex = remoteIndex
+        self.connection = DaemonConnection(path: socketPath, backoff: Backoff(initial: .milliseconds(20), maximum: .seconds(1)))
     }
 
-    deinit { connection.withLock { $0?.shutDown() } }
+    deinit { connection.close() }
 
     public var description: SearchableDescription {
         SearchableDescription(kind: "fedsearchd", documentCount: nil, searchableAttributes: [], attributesForFaceting: [])
@@ -47,48 +48,50 @@ public final class RemoteDaemonBackend: Searchable {
 
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         try Task.checkCancellation()
-        let c = try currentConnection()
-        let id = "\(name)-\(nextID.wrappingAdd(1, ordering: .relaxed).newValue)"
-        let request = makeRequest(id: id, query: query)
+        var results: SearchResults?
+        var sourceError: SearchError?
         do {
-            var results = try await withTaskCancellationHandler {
-                try await c.search(id: id, request: request)
-            } onCancel: {
-                // Tell the remote to stop, and stop waiting for it.
-                try? c.send(["id": .string("\(id)-cancel"), "op": "cancel", "target": .string(id)])
-                c.abandon(id: id, with: CancellationError())
+            // Ending the iteration by cancellation (deadline, `cancel`, client gone) sends the
+            // remote a `cancel` for the request.
+            for try await frame in try connection.send(.search(makeRequest(query))) {
+                switch frame {
+                case .results(_, _, let r): results = r
+                case .error(_, let index, let e):
+                    if index == nil { throw mapped(e) }
+                    sourceError = e
+                case .done(_, let status, _, _) where status == .cancelled: throw CancellationError()
+                default: break
+                }
             }
-            results.index = name
-            return results
-        } catch let e as SearchError {
-            switch e.code {
-            case .timeout, .backendError, .backendHTTPError, .backendBadResponse: throw SearchError(e.code, "\(name): \(e.message)")
-            default: throw SearchError(.backendError, "\(name): fedsearchd at \(socketPath) answered \(e.code): \(e.message)")
-            }
+        } catch let e as ClientError {
+            throw SearchError(.backendError, "\(name): \(e.description)")
+        }
+        try Task.checkCancellation()
+        guard var results else {
+            throw mapped(sourceError ?? SearchError(.backendBadResponse, "no results frame before done"))
+        }
+        results.index = name
+        return results
+    }
+
+    /// The remote's error as this source's: its own code for a backend's failure or timeout,
+    /// `backend_error` for anything else (the remote refused the request).
+    private func mapped(_ e: SearchError) -> SearchError {
+        switch e.code {
+        case .timeout, .backendError, .backendHTTPError, .backendBadResponse: return SearchError(e.code, "\(name): \(e.message)")
+        default: return SearchError(.backendError, "\(name): fedsearchd at \(socketPath) answered \(e.code): \(e.message)")
         }
     }
 
     /// The search request sent to the remote daemon.
-    func makeRequest(id: String, query: SearchQuery) -> JSONValue {
-        var o: JSONObject = [
-            "id": .string(id), "query": .string(query.text), "indices": [.string(remoteIndex)],
-            "params": .object(query.parameters.requestJSON()),
-        ]
+    func makeRequest(_ query: SearchQuery) -> SearchRequest {
+        var timeoutMs: Int?
         if let deadline = query.deadline {
             let c = (deadline - ContinuousClock.now).components
             let ms = Int(c.seconds) * 1000 + Int(c.attoseconds / 1_000_000_000_000_000)
-            o["timeoutMs"] = .number(Double(min(600_000, max(1, ms))))
+            timeoutMs = min(600_000, max(1, ms))
         }
-        return .object(o)
-    }
-
-    /// The open connection, or a new one if there is none or it has failed.
-    private func currentConnection() throws(SearchError) -> RemoteConnection {
-        try connection.withLock { (c: inout RemoteConnection?) throws(SearchError) -> RemoteConnection in
-            if let open = c, !open.isFailed { return open }
-            let fresh = try RemoteConnection(path: socketPath)
-            c = fresh
-            return fresh
-        }
+        return SearchRequest(
+            query: query.text, targets: [SearchTarget(index: remoteIndex)], parameters: query.parameters, timeoutMs: timeoutMs)
     }
 }

@@ -1,0 +1,306 @@
+import Foundation
+import FederatedSearchCore
+import FederatedSearchProtocol
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The async, pipelined connection to fedsearchd: any number of requests in flight from any
+/// tasks, each answered through its own ``Response`` stream.
+///
+/// The connection gives each request an id and routes the daemon's frames by it. One reader
+/// thread per socket (a blocking `poll`/`recv`, so no task of the cooperative pool ever blocks
+/// on the socket) decodes the frames and hands each to its request's stream. The socket is
+/// opened on first use. When it breaks (the daemon stopped or restarted), every request in
+/// flight ends with ``ClientError/disconnected(_:)`` and the connection tries again in the
+/// background with ``Backoff``; requests made meanwhile fail at once with
+/// ``ClientError/unavailable(_:)``, and ``states()`` says when it is back.
+///
+/// At most `maxSearchesInFlight` searches are sent ahead of their answers (the daemon's
+/// `limits.maxRequestsPerConnection`, 16 by default, refuses more); further searches wait in
+/// order in the connection and are sent as earlier ones end, so a caller never sees a
+/// `too_many_requests` that it did not cause.
+public final class DaemonConnection: Sendable {
+    /// The daemon's socket path.
+    public let path: String
+    /// The waits between attempts to reconnect.
+    public let backoff: Backoff
+    /// The most searches sent and not yet answered.
+    public let maxSearchesInFlight: Int
+    private let state = Mutex(State())
+
+    /// One open socket. Sends hold `writeLock` and check `closed` under it, and the reader
+    /// closes the descriptor under it, so no send ever writes to a descriptor number reused
+    /// after the close.
+    private final class Link: Sendable {
+        let fd: Int32
+        let writeLock = Mutex(false)  // true once the descriptor is closed
+        init(fd: Int32) { self.fd = fd }
+
+        /// Writes one request line; errno's text on failure.
+        func write(_ line: [UInt8]) -> String? {
+            writeLock.withLock { closed in closed ? "the connection is closed" : sendAll(line, to: fd) }
+        }
+
+        func closeDescriptor() {
+            writeLock.withLock { closed in
+                if !closed { Glibc.close(fd) }
+                closed = true
+            }
+        }
+    }
+
+    private struct State {
+        var link: Link?
+        var routes: [String: AsyncThrowingStream<Frame, any Error>.Continuation] = [:]
+        /// The ids of the searches sent and not yet ended.
+        var searchesInFlight = Set<String>()
+        /// Searches waiting for room in flight, in order: their ids and lines.
+        var waiting: [(id: String, line: [UInt8])] = []
+        var nextID = 0
+        var status: ConnectionState = .idle
+        var watchers: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
+        var nextWatcher = 0
+        /// The background reconnection, while one runs.
+        var retry: Task<Void, Never>?
+        var lastDelay: Duration?
+        var lastFailure = ""
+    }
+
+    /// A connection to the daemon at `path`; nothing is opened until the first request.
+    public init(path: String, backoff: Backoff = Backoff(), maxSearchesInFlight: Int = 16) {
+        self.path = path
+        self.backoff = backoff
+        self.maxSearchesInFlight = max(1, maxSearchesInFlight)
+    }
+
+    deinit { close() }
+
+    /// The link's state now.
+    public var currentState: ConnectionState { state.withLock { $0.status } }
+
+    /// The state now, then every change, until the connection is closed.
+    public func states() -> AsyncStream<ConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self)
+        let key = state.withLock { s -> Int? in
+            continuation.yield(s.status)
+            if s.status == .closed { return nil }
+            s.nextWatcher += 1
+            s.watchers[s.nextWatcher] = continuation
+            return s.nextWatcher
+        }
+        guard let key else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.watchers.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Opens the socket now if it is not open (otherwise the first request does).
+    public func connect() throws(ClientError) {
+        try state.withLock { (s: inout State) throws(ClientError) in _ = try openLink(&s) }
+    }
+
+    /// Sends `operation` under a fresh id and returns its answer.
+    public func send(_ operation: Request.Operation) throws(ClientError) -> Response {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
+        var isSearch = false
+        if case .search = operation { isSearch = true }
+        let (id, link, line) = try state.withLock { (s: inout State) throws(ClientError) -> (String, Link, [UInt8]?) in
+            let link = try openLink(&s)
+            s.nextID += 1
+            let id = "c\(s.nextID)"
+            s.routes[id] = continuation
+            let line = Request(id: id, operation: operation).line()
+            guard isSearch else { return (id, link, line) }
+            if s.searchesInFlight.count >= maxSearchesInFlight {
+                s.waiting.append((id, line))
+                return (id, link, nil)
+            }
+            s.searchesInFlight.insert(id)
+            return (id, link, line)
+        }
+        continuation.onTermination = { [weak self] termination in
+            guard case .cancelled = termination, let self else { return }
+            // The consumer stopped listening before the answer ended: stop the work too.
+            let (wasRouted, wasSent, next) = state.withLock { s in
+                let routed = s.routes.removeValue(forKey: id) != nil
+                s.waiting.removeAll { $0.id == id }
+                return (routed, s.searchesInFlight.contains(id), self.ended(id, &s))
+            }
+            if wasRouted, wasSent { _ = link.write(Request(id: "\(id)-cancel", operation: .cancel(target: id)).line()) }
+            write(next, on: link)
+        }
+        if let line { write([line], on: link) }
+        return Response(id: id, stream: stream)
+    }
+
+    /// Writes request lines; a failure ends the link.
+    private func write(_ lines: [[UInt8]], on link: Link) {
+        for line in lines {
+            if let failure = link.write(line) {
+                return linkFailed(link, reason: "fedsearchd at \(path): send: \(failure)")
+            }
+        }
+    }
+
+    /// A search ended (answered, or abandoned by its consumer): the lines of the waiting
+    /// searches that now have room, to be written in order.
+    private func ended(_ id: String, _ s: inout State) -> [[UInt8]] {
+        guard s.searchesInFlight.remove(id) != nil else { return [] }
+        var lines: [[UInt8]] = []
+        while s.searchesInFlight.count < maxSearchesInFlight, !s.waiting.isEmpty {
+            let next = s.waiting.removeFirst()
+            s.searchesInFlight.insert(next.id)
+            lines.append(next.line)
+        }
+        return lines
+    }
+
+    /// Sends a request and waits for every frame of its answer.
+    public func roundTrip(_ operation: Request.Operation) async throws -> [Frame] {
+        try await send(operation).collect()
+    }
+
+    /// Closes the connection: requests in flight end with ``ClientError/closed``, and no
+    /// reconnection is tried.
+    public func close() {
+        let (link, routes, watchers, retry) = state.withLock { s in
+            defer {
+                s.link = nil
+                s.routes = [:]
+                s.searchesInFlight = []
+                s.waiting = []
+                s.watchers = [:]
+                s.retry = nil
+                s.status = .closed
+            }
+            return (s.link, s.routes, s.watchers, s.retry)
+        }
+        retry?.cancel()
+        if let link { shutdown(link.fd, Int32(SHUT_RDWR)) }
+        for r in routes.values { r.finish(throwing: ClientError.closed) }
+        for w in watchers.values {
+            w.yield(.closed)
+            w.finish()
+        }
+    }
+
+    // MARK: - The link
+
+    /// The open link, opening one if there is none and no reconnection is waiting.
+    private func openLink(_ s: inout State) throws(ClientError) -> Link {
+        if let link = s.link { return link }
+        if s.status == .closed { throw ClientError.closed }
+        if s.retry != nil {
+            throw ClientError.unavailable("\(s.lastFailure); retrying in the background")
+        }
+        do {
+            return try open(&s)
+        } catch {
+            scheduleRetry(&s, reason: error.description)
+            throw ClientError.unavailable("\(error.description); start it with `make run`, or give its socket with --socket")
+        }
+    }
+
+    /// Connects and starts the socket's reader thread.
+    private func open(_ s: inout State) throws(UnixSocketTransport.Failure) -> Link {
+        let fd = try UnixSocketTransport.connect(path: path)
+        let link = Link(fd: fd)
+        s.link = link
+        s.lastDelay = nil
+        set(&s, .connected)
+        let thread = Thread { [weak self] in
+            var reader = SocketLineReader(fd: fd)
+            let reason = self?.readFrames(&reader, link) ?? ""
+            self?.linkFailed(link, reason: reason)
+            link.closeDescriptor()
+        }
+        thread.name = "fedsearch-client-reader"
+        thread.start()
+        return link
+    }
+
+    /// Reads and routes frames until the socket ends; returns why it ended.
+    private func readFrames(_ reader: inout SocketLineReader, _ link: Link) -> String {
+        while true {
+            let range: Range<Int>
+            do {
+                guard let r = try reader.nextLine() else { return "fedsearchd at \(path) closed the connection" }
+                range = r
+            } catch {
+                return "fedsearchd at \(path): \(error.description)"
+            }
+            let frame: Frame
+            do { frame = try FrameDecoder.decode(Array(reader.storage[range])) } catch {
+                return "fedsearchd at \(path) sent a bad frame: \(error.message)"
+            }
+            route(frame, on: link)
+        }
+    }
+
+    /// Hands a frame to its request's stream; the frame that ends the request ends the stream.
+    private func route(_ frame: Frame, on link: Link) {
+        guard let id = frame.id else { return }
+        let ends = frame.endsRequest
+        let (continuation, next) = state.withLock { s in
+            ends ? (s.routes.removeValue(forKey: id), ended(id, &s)) : (s.routes[id], [])
+        }
+        write(next, on: link)
+        guard let continuation else { return }  // cancelled by its consumer, or another request's cancel answer
+        continuation.yield(frame)
+        if ends { continuation.finish() }
+    }
+
+    /// The link broke: end what was in flight on it and start reconnecting.
+    private func linkFailed(_ link: Link, reason: String) {
+        let routes = state.withLock { s -> [AsyncThrowingStream<Frame, any Error>.Continuation] in
+            guard s.link === link else { return [] }
+            s.link = nil
+            defer {
+                s.routes = [:]
+                s.searchesInFlight = []
+                s.waiting = []
+            }
+            scheduleRetry(&s, reason: reason)
+            return Array(s.routes.values)
+        }
+        shutdown(link.fd, Int32(SHUT_RDWR))
+        for r in routes { r.finish(throwing: ClientError.disconnected(reason)) }
+    }
+
+    /// Starts the background reconnection (one at a time), with the next back-off delay.
+    private func scheduleRetry(_ s: inout State, reason: String) {
+        guard s.status != .closed, s.retry == nil else { return }
+        let delay = backoff.next(after: s.lastDelay)
+        s.lastDelay = delay
+        s.lastFailure = reason
+        set(&s, .disconnected(reason: reason, retryInMs: Int(delay.components.seconds * 1000)
+                                + Int(delay.components.attoseconds / 1_000_000_000_000_000)))
+        s.retry = Task.detached { [weak self] in
+            try? await Task.sleep(for: delay)
+            self?.retryNow()
+        }
+    }
+
+    /// One reconnection attempt; another is scheduled if it fails.
+    private func retryNow() {
+        state.withLock { s in
+            guard s.status != .closed else { return }
+            s.retry = nil
+            guard s.link == nil else { return }
+            do throws(UnixSocketTransport.Failure) { _ = try open(&s) } catch {
+                scheduleRetry(&s, reason: error.description)
+            }
+        }
+    }
+
+    private func set(_ s: inout State, _ status: ConnectionState) {
+        s.status = status
+        for w in s.watchers.values { w.yield(status) }
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads newline-terminated lines from a connected socket: the one reading loop of the client
+/// module, used by the blocking ``SocketConnection`` and by ``DaemonConnection``'s reader thread.
+///
+/// Received bytes land in one reused buffer; `storage[start..<end]` is what has not been read
+/// yet. The socket is read straight into the room after `end` (answers are tens of KiB, and
+/// copying each through a second buffer showed in the benchmark's figures). It does not own
+/// the descriptor: whoever made it closes it.
+struct SocketLineReader {
+    let fd: Int32
+    private(set) var storage = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    /// How long one wait for input may take (-1: no limit).
+    let timeoutMilliseconds: Int32
+    /// How long a read polls the socket before sleeping in poll(2) (0: it sleeps at once).
+    let busyPoll: Duration
+
+    /// A failure reading the socket (errno's text) or a timeout.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(fd: Int32, timeoutMilliseconds: Int32 = -1, busyPoll: Duration = .zero) {
+        self.fd = fd
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.busyPoll = busyPoll
+    }
+
+    /// Finds the next line, receiving as needed, and consumes it: its range in `storage`,
+    /// valid until the next call. Nil at end of stream.
+    mutating func nextLine() throws(Failure) -> Range<Int>? {
+        var scanned = 0  // bytes after `start` known to hold no newline (`start` may move)
+        while true {
+            if let nl = newline(from: start + scanned) {
+                let line = start..<nl
+                start = nl + 1
+                return line
+            }
+            scanned = end - start
+            if busyPoll > .zero {
+                switch try pollBriefly() {
+                case true?: continue
+                case nil: return nil
+                case false?: break
+                }
+            }
+            // Waiting in poll(2) for input only, not in recv(2): a blocked recv is also woken
+            // each time the daemon frees a request it read (write space, which this side never
+            // waits for), and on a VM that spurious wake-up is an inter-processor interrupt
+            // sent from the daemon's thread while it is answering.
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, timeoutMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "poll: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 { throw Failure(description: "timed out waiting for the daemon") }
+            let n = receive(flags: 0)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure(description: "timed out waiting for the daemon") }
+                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return nil }
+        }
+    }
+
+    /// One `recv` into the room after `end` (made first: unread bytes move to the front, and
+    /// the buffer doubles when a line outgrows it). Returns what recv(2) returned.
+    private mutating func receive(flags: Int32) -> Int {
+        if storage.count - end < 1 << 14 {
+            if start > 0 {
+                storage.removeSubrange(0..<start)
+                storage.append(contentsOf: repeatElement(0, count: start))
+                end -= start
+                start = 0
+            }
+            if storage.count - end < 1 << 14 { storage += [UInt8](repeating: 0, count: storage.count) }
+        }
+        let (fd, end) = (fd, end)
+        let n = storage.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress! + end, raw.count - end, flags) }
+        if n > 0 { self.end += n }
+        return n
+    }
+
+    /// Asks the socket for input without sleeping until some arrives or `busyPoll` passes:
+    /// true when some was received, false when none came, nil at end of stream; an error (a
+    /// reset connection) is thrown as the sleeping read would.
+    private mutating func pollBriefly() throws(Failure) -> Bool? {
+        let clock = ContinuousClock()
+        let until = clock.now.advanced(by: busyPoll)
+        repeat {
+            let n = receive(flags: Int32(MSG_DONTWAIT))
+            if n > 0 { return true }
+            if n == 0 { return nil }
+            if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+            }
+        } while clock.now < until
+        return false
+    }
+
+    /// The index of the first newline in `storage[from..<end]` (memchr: answers are tens of
+    /// KiB, and a byte-by-byte scan would cost more than the socket). The pointer stays inside
+    /// the closure.
+    private func newline(from: Int) -> Int? {
+        guard from < end else { return nil }
+        return storage.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let hit = memchr(base + from, 0x0A, end - from) else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
+        }
+    }
+}
+
+/// Writes all of `bytes` to the socket `fd` (retrying after EINTR; no SIGPIPE). Returns
+/// errno's text on failure.
+func sendAll(_ bytes: [UInt8], to fd: Int32) -> String? {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return String(cString: strerror(errno))
+        }
+        offset += n
+    }
+    return nil
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import BackendTestSupport
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The client library's async connection against the real daemon on the demo config:
+/// 1. many requests in flight from many tasks, each answer routed to its own request;
+/// 2. a consumer that stops listening cancels its search on the daemon;
+/// 3. a daemon that is not running is a clear error, and a daemon that restarts is reached
+///    again (requests in flight end with `disconnected`, then the connection comes back).
+@Suite(.serialized)
+struct DaemonConnectionTests {
+    static func search(_ text: String, _ index: String = "movies", hits: Int = 3) -> Request.Operation {
+        var p = SearchParameters()
+        p.hitsPerPage = hits
+        return .search(SearchRequest(query: text, targets: [SearchTarget(index: index)], parameters: p))
+    }
+
+    @Test func pipelinedRequestsAreRoutedToTheirOwnStreams() async throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let connection = DaemonConnection(path: d.socketPath)
+        defer { connection.close() }
+        let words = ["star", "war", "love", "night", "man", "dog", "city", "blue", "king", "girl"]
+        let answers = try await withThrowingTaskGroup(of: (String, [Frame]).self) { group in
+            for round in 0..<5 {
+                for w in words {
+                    group.addTask {
+                        let index = round % 2 == 0 ? "movies" : "products"
+                        return ("\(index):\(w)", try await connection.roundTrip(Self.search(w, index)))
+                    }
+                }
+            }
+            var all: [(String, [Frame])] = []
+            for try await a in group { all.append(a) }
+            return all
+        }
+        #expect(answers.count == 50)
+        for (key, frames) in answers {
+            let parts = key.split(separator: ":").map(String.init)
+            guard case .results(let id, let index, let results)? = frames.first else {
+                Issue.record("\(key): no results frame: \(frames)")
+                continue
+            }
+            #expect(index == parts[0])
+            #expect(results.query == parts[1], "the answer to \(key) is another request's")
+            #expect(frames.allSatisfy { $0.id == id })
+            guard case .done(_, .ok, _, _)? = frames.last else {
+                Issue.record("\(key): did not end with done ok: \(frames.last.map { "\($0)" } ?? "nothing")")
+                continue
+            }
+        }
+    }
+
+    @Test func aConsumerThatStopsListeningCancelsItsSearch() async throws {
+        // A slow source, so the search is still running when the consumer leaves.
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let d = try DaemonProcess(config: ["searchables": [
+            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=20000"), "timeoutMs": 30000,
+                     "response": ["hits": "results.items"]],
+        ]])
+        defer { d.stop() }
+        let connection = DaemonConnection(path: d.socketPath)
+        defer { connection.close() }
+        let task = Task { try await connection.roundTrip(Self.search("x", "slow")) }
+        #expect(try poll(seconds: 10) { try server.stats()["inflight"] == 1 })
+        task.cancel()
+        _ = try? await task.value
+        #expect(try poll(seconds: 10) { try server.stats()["inflight"] == 0 }, "the daemon still runs the abandoned search")
+    }
+
+    @Test func aMissingDaemonIsAClearErrorAndARestartedOneIsReachedAgain() async throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let connection = DaemonConnection(path: d.socketPath, backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(200)))
+        defer { connection.close() }
+        _ = try await connection.roundTrip(.ping)
+        #expect(connection.currentState == .connected)
+        var states = connection.states().makeAsyncIterator()
+        #expect(await states.next() == .connected)
+
+        d.halt(kill: true)
+        guard case .disconnected(let reason, _)? = await states.next() else {
+            Issue.record("no disconnected state after the daemon died")
+            return
+        }
+        #expect(reason.contains("closed the connection"))
+        do {
+            _ = try await connection.roundTrip(.ping)
+            Issue.record("a ping reached a dead daemon")
+        } catch let e as ClientError {
+            guard case .unavailable(let message) = e else { Issue.record("expected unavailable, got \(e)"); return }
+            #expect(message.contains(d.socketPath))
+        }
+
+        try d.start()
+        var back = false
+        for _ in 0..<200 {
+            if await states.next() == .connected { back = true; break }
+        }
+        #expect(back, "the connection did not come back after the restart")
+        let frames = try await connection.roundTrip(Self.search("star"))
+        guard case .done(_, .ok, _, _)? = frames.last else { Issue.record("after the restart: \(frames)"); return }
+    }
+
+    @Test func aRequestInFlightWhenTheDaemonDiesEndsWithDisconnected() async throws {
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let d = try DaemonProcess(config: ["searchables": [
+            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=20000"), "timeoutMs": 30000,
+                     "response": ["hits": "results.items"]],
+        ]])
+        defer { d.stop() }
+        let connection = DaemonConnection(path: d.socketPath)
+        defer { connection.close() }
+        let response = try connection.send(Self.search("x", "slow"))
+        #expect(try poll(seconds: 10) { try server.stats()["inflight"] == 1 })
+        d.halt(kill: true)
+        do {
+            _ = try await response.collect()
+            Issue.record("the answer ended without an error")
+        } catch let e as ClientError {
+            guard case .disconnected = e else { Issue.record("expected disconnected, got \(e)"); return }
+        }
+    }
+}
+
