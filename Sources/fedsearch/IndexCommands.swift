@@ -16,7 +16,7 @@ enum IndexCommands {
     static let getUsage = "usage: fedsearch get INDEX ID... [--socket PATH]"
     static let deleteDocumentsUsage = "usage: fedsearch delete INDEX ID... [--socket PATH]"
 
-    static func run(_ command: String, _ args: ArraySlice<String>, socketPath: String) -> Int32 {
+    static func run(_ command: String, _ args: ArraySlice<String>, socketPath: String) async -> Int32 {
         let usage: String
         let positional: Int
         let fileOption: String?
@@ -43,47 +43,36 @@ enum IndexCommands {
                 settings = o
             } catch { fail("\(file): \(error)") }
         }
-        var request: JSONObject = ["id": "cli", "index": .string(index)]
+        let operation: IndexOperation
         switch command {
-        case "settings":
-            request["op"] = settings == nil ? "getSettings" : "setSettings"
-            if let settings { request["settings"] = .object(settings) }
-        case "get", "delete":
-            request["op"] = command == "get" ? "getDocuments" : "deleteDocuments"
-            request["objectIDs"] = .array(parsed.positional.dropFirst().map { .string($0) })
-        case "delete-by":
-            request["op"] = "deleteBy"
-            request["params"] = ["filters": .string(parsed.positional[1])]
-        case "create-index":
-            request["op"] = "createIndex"
-            if let settings { request["settings"] = .object(settings) }
-        default:
-            request["op"] = "deleteIndex"
+        case "settings": operation = settings.map { .setSettings($0) } ?? .getSettings
+        case "get": operation = .getDocuments(Array(parsed.positional.dropFirst()))
+        case "delete": operation = .documents(op: "deleteDocuments", parsed.positional.dropFirst().map { .delete($0) })
+        case "delete-by": operation = .deleteBy(DaemonRequest.parameters(["filters": .string(parsed.positional[1])]))
+        case "create-index": operation = .createIndex(settings: settings ?? [:])
+        default: operation = .deleteIndex
         }
-        do {
-            let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
-            var status: Int32 = 0
-            for frame in try connection.roundTrip(.object(request)) {
-                switch frame {
-                case .info(_, "settings", let p):
-                    print(JSONWriter.string(p["settings"] ?? .null))
-                case .info(_, "documents", let p):
-                    for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
-                case .info(_, "written", let p):
-                    let what = command == "settings" ? "settings stored, index rebuilt" : "deleted"
-                    print("\(what); index \(index) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
-                case .info(_, "indexCreated", _):
-                    print("created index \(index)")
-                case .info(_, "indexDeleted", _):
-                    print("deleted index \(index)")
-                default:
-                    HumanOutput().print(frame)
-                    status = 1
-                }
+        var status: Int32 = 0
+        let frames = await DaemonRequest.run(
+            .index(index, operation), socketPath: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
+        for frame in frames {
+            switch frame {
+            case .info(_, "settings", let p):
+                print(JSONWriter.string(p["settings"] ?? .null))
+            case .info(_, "documents", let p):
+                for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
+            case .info(_, "written", let p):
+                let what = command == "settings" ? "settings stored, index rebuilt" : "deleted"
+                print("\(what); index \(index) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
+            case .info(_, "indexCreated", _):
+                print("created index \(index)")
+            case .info(_, "indexDeleted", _):
+                print("deleted index \(index)")
+            default:
+                HumanOutput().print(frame)
+                status = 1
             }
-            return status
-        } catch {
-            fail("\(error)")
         }
+        return status
     }
 }

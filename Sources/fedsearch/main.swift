@@ -55,7 +55,7 @@ func fail(_ message: String, usage: String? = nil) -> Never {
     exit(usage == nil ? 1 : 2)
 }
 
-func run() -> Int32 {
+func run() async -> Int32 {
     var args = CommandLine.arguments.dropFirst()
     var socketPath = defaultSocket
     // Global options before the command.
@@ -82,18 +82,18 @@ func run() -> Int32 {
     let rest = args.dropFirst()
     switch command {
     case "search":
-        return search(rest, socketPath: socketPath)
+        return await search(rest, socketPath: socketPath)
     case "indices", "stats", "ping", "reload":
         let usage = "usage: fedsearch \(command) [--json] [--socket PATH]"
         let parsed = parseCommand(rest, valueOptions: ["socket"], flags: ["json"], usage: usage)
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: usage) }
-        return simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
+        return await simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
     case "facets":
-        return facetValues(rest, socketPath: socketPath)
+        return await facetValues(rest, socketPath: socketPath)
     case "import":
         return ImportCommand.run(rest, socketPath: socketPath)
     case "get", "delete", "settings", "delete-by", "create-index", "delete-index":
-        return IndexCommands.run(command, rest, socketPath: socketPath)
+        return await IndexCommands.run(command, rest, socketPath: socketPath)
     case "help":
         print(mainUsage)
         return 0
@@ -102,60 +102,58 @@ func run() -> Int32 {
     }
 }
 
-func simple(op: String, json: Bool, socketPath: String) -> Int32 {
-    do {
-        let connection = try SocketConnection(path: socketPath, timeoutSeconds: 30)
-        let frames = try connection.roundTrip(["id": "1", "op": .string(op)])
-        let out = HumanOutput()
-        var status: Int32 = 0
-        for f in frames {
-            if case .error = f { status = 1 }
-            if json { print(JSONWriter.string(f.json())) } else { out.print(f) }
-        }
-        return status
-    } catch {
-        fail("\(error)")
+func simple(op: String, json: Bool, socketPath: String) async -> Int32 {
+    let operation: Request.Operation
+    switch op {
+    case "indices": operation = .indices
+    case "stats": operation = .stats
+    case "reload": operation = .reload
+    default: operation = .ping
     }
+    let out = HumanOutput()
+    var status: Int32 = 0
+    for f in await DaemonRequest.run(operation, socketPath: socketPath, timeoutSeconds: 30) {
+        if case .error = f { status = 1 }
+        if json { print(JSONWriter.string(f.json())) } else { out.print(f) }
+    }
+    return status
 }
 
-func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
+func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) async -> Int32 {
     let usage = "usage: fedsearch facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N] [--json] [--socket PATH]"
     let parsed = parseCommand(args, valueOptions: ["query", "filters", "hits", "socket"], flags: ["json"], usage: usage)
     guard (2...3).contains(parsed.positional.count) else { fail("give INDEX, FACET and optionally PREFIX", usage: usage) }
-    var request: JSONObject = [
-        "id": "cli", "op": "searchForFacetValues", "index": .string(parsed.positional[0]),
-        "facetName": .string(parsed.positional[1]), "facetQuery": .string(parsed.positional.count == 3 ? parsed.positional[2] : ""),
-        "query": .string(parsed.options["query"] ?? ""),
-    ]
-    if let f = parsed.options["filters"] { request["params"] = ["filters": .string(f)] }
+    var maxFacetHits = 10
     do {
-        if let n = try intOption(parsed, "hits", range: 1...100) { request["maxFacetHits"] = .number(Double(n)) }
+        if let n = try intOption(parsed, "hits", range: 1...100) { maxFacetHits = n }
     } catch let e as UsageError {
         fail(e.message, usage: usage)
     } catch { fail("\(error)") }
-    do {
-        let connection = try SocketConnection(path: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 30)
-        var status: Int32 = 0
-        for frame in try connection.roundTrip(.object(request)) {
-            if parsed.flags.contains("json") {
-                print(JSONWriter.string(frame.json()))
-            } else if case .info(_, "facetHits", let p) = frame {
-                for hit in p["facetHits"]?.arrayValue ?? [] {
-                    let o = hit.objectValue ?? [:]
-                    print("\(o["value"]?.stringValue ?? "?")  (\(o["count"]?.intValue ?? 0))")
-                }
-            } else {
-                HumanOutput().print(frame)
+    let request = FacetValuesRequest(
+        index: parsed.positional[0], facetName: parsed.positional[1],
+        facetQuery: parsed.positional.count == 3 ? parsed.positional[2] : "", query: parsed.options["query"] ?? "",
+        params: DaemonRequest.parameters(parsed.options["filters"].map { ["filters": .string($0)] } ?? [:]),
+        maxFacetHits: maxFacetHits)
+    var status: Int32 = 0
+    let frames = await DaemonRequest.run(
+        .searchForFacetValues(request), socketPath: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 30)
+    for frame in frames {
+        if parsed.flags.contains("json") {
+            print(JSONWriter.string(frame.json()))
+        } else if case .info(_, "facetHits", let p) = frame {
+            for hit in p["facetHits"]?.arrayValue ?? [] {
+                let o = hit.objectValue ?? [:]
+                print("\(o["value"]?.stringValue ?? "?")  (\(o["count"]?.intValue ?? 0))")
             }
-            if case .error = frame { status = 1 }
+        } else {
+            HumanOutput().print(frame)
         }
-        return status
-    } catch {
-        fail("\(error)")
+        if case .error = frame { status = 1 }
     }
+    return status
 }
 
-func search(_ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32 {
+func search(_ args: ArraySlice<String>, socketPath defaultPath: String) async -> Int32 {
     let parsed: ParsedArguments
     do {
         parsed = try parseArguments(
@@ -171,40 +169,35 @@ func search(_ args: ArraySlice<String>, socketPath defaultPath: String) -> Int32
         fail("give the query as one argument (quote it): found \(parsed.positional.count)", usage: searchUsage)
     }
     var params = JSONObject()
-    var request = JSONObject([("id", "cli"), ("op", "search"), ("query", .string(parsed.positional.first ?? ""))])
+    var timeoutMs: Int?
     do {
         params["hitsPerPage"] = .number(Double(try intOption(parsed, "hits", range: 0...1000) ?? 10))
         if let page = try intOption(parsed, "page", range: 0...100_000) { params["page"] = .number(Double(page)) }
-        if let t = try intOption(parsed, "timeout", range: 1...600_000) { request["timeoutMs"] = .number(Double(t)) }
+        timeoutMs = try intOption(parsed, "timeout", range: 1...600_000)
     } catch let e as UsageError {
         fail(e.message, usage: searchUsage)
     } catch { fail("\(error)") }
-    if let index = parsed.options["index"] {
-        request["indices"] = .array(index.split(separator: ",").map { .string(String($0)) })
-    }
     if let facets = parsed.options["facets"] {
         params["facets"] = .array(facets.split(separator: ",").map { .string(String($0)) })
     }
     if let filters = parsed.options["filters"] { params["filters"] = .string(filters) }
-    request["params"] = .object(params)
+    let targets = parsed.options["index"].map { $0.split(separator: ",").map { SearchTarget(index: String($0)) } }
+    let request = SearchRequest(
+        query: parsed.positional.first ?? "", targets: targets, parameters: DaemonRequest.parameters(params),
+        timeoutMs: timeoutMs)
     let json = parsed.flags.contains("json")
     let out = HumanOutput()
     var status: Int32 = 0
-    do {
-        let connection = try SocketConnection(path: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 60)
-        _ = try connection.roundTrip(.object(request)) { frame in
-            if json { print(JSONWriter.string(frame.json())) } else { out.print(frame) }
-            fflush(nil)
-            switch frame {
-            case .error: status = 1
-            case .done(_, let s, _, _) where s != .ok: status = 1
-            default: break
-            }
+    await DaemonRequest.run(.search(request), socketPath: parsed.options["socket"] ?? defaultPath, timeoutSeconds: 60) { frame in
+        if json { print(JSONWriter.string(frame.json())) } else { out.print(frame) }
+        fflush(nil)
+        switch frame {
+        case .error: status = 1
+        case .done(_, let s, _, _) where s != .ok: status = 1
+        default: break
         }
-    } catch {
-        fail("\(error)")
     }
     return status
 }
 
-exit(run())
+exit(await run())
