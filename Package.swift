@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FederatedSearchCore", targets: ["FederatedSearchCore"]),
         .library(name: "FederatedSearchEngine", targets: ["FederatedSearchEngine"]),
         .library(name: "FederatedSearchClient", targets: ["FederatedSearchClient"]),
+        .library(name: "InstantSearch", targets: ["InstantSearch"]),
         .library(name: "FederatedSearchBackends", targets: ["FederatedSearchBackends"]),
         .library(name: "FederatedSearchPostgres", targets: ["FederatedSearchPostgres"]),
     ],
@@ -73,6 +74,10 @@ let package = Package(
         ),
         // Client library: socket client and streaming API.
         .target(name: "FederatedSearchClient", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
+                swiftSettings: strict),
+        // The InstantSearch-style library: Observer, Searchers, FilterState, Interactors,
+        // Controller protocols and their connections, on DaemonConnection.
+        .target(name: "InstantSearch", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
                 swiftSettings: strict),
         .executableTarget(name: "fedsearchd", dependencies: ["FederatedSearchDaemon"], swiftSettings: strict),
         .executableTarget(name: "fedsearch", dependencies: ["FederatedSearchClient"], swiftSettings: strict),

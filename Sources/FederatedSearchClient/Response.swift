@@ -12,6 +12,12 @@ public struct Response: AsyncSequence, Sendable {
     public let id: String
     let stream: AsyncThrowingStream<Frame, any Error>
 
+    /// An answer made of `stream`'s frames (a stand-in transport's, in tests).
+    public init(id: String, stream: AsyncThrowingStream<Frame, any Error>) {
+        self.id = id
+        self.stream = stream
+    }
+
     public func makeAsyncIterator() -> AsyncThrowingStream<Frame, any Error>.Iterator { stream.makeAsyncIterator() }
 
     /// Every frame of the answer, once it has ended.

@@ -1,0 +1,250 @@
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Searches several indices in one request, as the daemon federates them: each source's
+/// results are delivered as its frame arrives (``onIndexResults``, and the source's own
+/// ``Source/onResults``), then the merged list (``onMergedResults``), then what each source
+/// did (``onStatus``).
+///
+/// Each search carries the searcher's `session` and the next `seq`, so the daemon cancels the
+/// older keystrokes it still runs; and no frame of an older keystroke is delivered after a
+/// newer one's (``KeystrokeSequencer``). After the daemon comes back from a restart, the last
+/// search that failed for it is sent again.
+@MainActor
+public final class FederatedSearcher: Searcher {
+    /// One source of the request: an index under the name it answers with.
+    @MainActor
+    public final class Source: SearchResultsSource {
+        /// The index searched.
+        public let id: SearcherId
+        /// The name the source answers under (the index's, unless one index feeds two columns).
+        public let name: String
+        /// The parameters for this source (its page, hits per page, facets, own filters).
+        public var parameters: SearchParameters
+        /// How much the source's scores weigh in the merge.
+        public var weight: Double = 1
+        /// This source's results, as each answer arrives.
+        public let onResults = Observer<SearchResults>()
+        /// This source's failures (timeout, backend error, bad filter).
+        public let onError = Observer<SearcherError>()
+        /// The filter states whose filters apply to this source, with the attribute names
+        /// they take here (a facet alias: `brand` in the state, `supplier` in this index).
+        var filterStates: [(state: WeakBox<FilterState>, aliases: [String: String])] = []
+        weak var searcher: FederatedSearcher?
+
+        init(id: SearcherId, name: String, parameters: SearchParameters) {
+            self.id = id
+            self.name = name
+            self.parameters = parameters
+        }
+
+        /// Sends the federated search this source belongs to.
+        public func search() { searcher?.search() }
+
+        /// The parameters sent: ``parameters`` with the filters of the connected states
+        /// added, and their disjunctive facets.
+        public var effectiveParameters: SearchParameters {
+            var p = parameters
+            var parts: [FilterExpression?] = [p.filter ?? p.filters.flatMap { try? FilterParser.parse($0) }]
+            for (box, aliases) in filterStates {
+                guard let state = box.object else { continue }
+                parts.append(state.filters.expression(aliases: aliases))
+                for f in state.filters.disjunctiveFacets(aliases: aliases) where !p.disjunctiveFacets.contains(f) {
+                    p.disjunctiveFacets.append(f)
+                }
+            }
+            let combined = FilterExpression.allOf(parts)
+            p.filter = combined
+            p.filters = combined?.description
+            p.facetFilters = nil
+            p.numericFilters = nil
+            p.tagFilters = nil
+            return p
+        }
+    }
+
+    /// One source's answer to one search.
+    public struct IndexResults: Sendable {
+        public let source: String
+        public let results: SearchResults
+        /// The search (keystroke) it answers.
+        public let seq: Int
+    }
+
+    /// How a search ended: the `done` frame's report.
+    public struct Status: Sendable, Equatable {
+        public let seq: Int
+        public let query: String
+        public let status: DoneStatus
+        /// Per source, in request order.
+        public let sources: [SourceStatusItem]
+        public let ms: Double
+    }
+
+    public let transport: any SearchTransport
+    public private(set) var sources: [Source] = []
+    public var query: String? {
+        didSet { if oldValue != query { onQueryChanged.fire(query) } }
+    }
+    /// Parameters for every source (each source's own are laid over them).
+    public var parameters = SearchParameters()
+    /// The request's `merge` object (strategy, limit, quotas); nil: the daemon's default.
+    public var merge: JSONObject?
+    /// The request's `mergeFacets` object; nil: no merged facets.
+    public var mergeFacets: JSONObject?
+    /// Facets merged under one name across indices: `["brand": ["products": "supplier"]]`.
+    public var facetAliases: [String: [String: String]] = [:]
+    /// Each source's deadline; nil: the daemon's configured one.
+    public var timeoutMs: Int?
+
+    public let onQueryChanged = Observer<String?>()
+    public let isLoading = Observer<Bool>()
+    public let onError = Observer<SearcherError>()
+    public let onSearch = Observer<String?>()
+    public let onIndexResults = Observer<IndexResults>()
+    public let onMergedResults = Observer<MergedResults>()
+    public let onStatus = Observer<Status>()
+    /// The state of the link to the daemon, as it changes.
+    public let onConnectionState = Observer<ConnectionState>()
+
+    private var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
+    private var running: [Int: Task<Void, Never>] = [:]
+    /// Set when the last search failed for want of a daemon: it is sent again on reconnection.
+    private var retryOnReconnect = false
+    private var stateWatch: Task<Void, Never>?
+
+    /// A searcher of `indices` (each under its own name) through `transport`.
+    public init(transport: any SearchTransport, indices: [SearcherId]) {
+        self.transport = transport
+        for id in indices { addSource(id) }
+        let states = transport.states()
+        stateWatch = Task { [weak self] in
+            for await state in states {
+                guard let self else { return }
+                self.connectionChanged(state)
+            }
+        }
+    }
+
+    /// The same index twice needs two names: `addSource(SearcherId(index: "movies"), name: "classics")`.
+    @discardableResult
+    public func addSource(_ id: SearcherId, name: String? = nil, parameters: SearchParameters = SearchParameters()) -> Source {
+        let source = Source(id: id, name: name ?? id.index, parameters: parameters)
+        source.searcher = self
+        sources.append(source)
+        return source
+    }
+
+    /// The source answering under `name`.
+    public func source(_ name: String) -> Source? { sources.first { $0.name == name } }
+
+    /// Whether a search of this searcher is running.
+    public var isSearching: Bool { !running.isEmpty }
+
+    public func search() {
+        let seq = sequencer.issue()
+        retryOnReconnect = false
+        let request = makeRequest(seq: seq)
+        onSearch.fire(query)
+        if running.isEmpty { isLoading.fire(true) }
+        let response: Response
+        do { response = try transport.send(.search(request)) } catch {
+            failed(error, seq: seq)
+            return
+        }
+        running[seq] = Task { [weak self] in
+            do {
+                for try await frame in response {
+                    guard let self else { return }
+                    self.handle(frame, seq: seq)
+                }
+                self?.ended(seq)
+            } catch {
+                self?.failed(error, seq: seq)
+            }
+        }
+    }
+
+    public func cancel() {
+        for task in running.values { task.cancel() }
+        running = [:]
+        sequencer.abandonAll()
+        isLoading.fire(false)
+    }
+
+    /// The request for search `seq`.
+    func makeRequest(seq: Int) -> SearchRequest {
+        let targets = sources.map { s in
+            SearchTarget(index: s.id.index, name: s.name, params: s.effectiveParameters.requestJSON(), weight: s.weight)
+        }
+        var aliases: JSONObject?
+        if !facetAliases.isEmpty {
+            var o = JSONObject()
+            for name in facetAliases.keys.sorted() {
+                var per = JSONObject()
+                for index in facetAliases[name]!.keys.sorted() { per[index] = .string(facetAliases[name]![index]!) }
+                o[name] = .object(per)
+            }
+            aliases = o
+        }
+        return SearchRequest(
+            query: query ?? "", targets: targets, parameters: parameters, timeoutMs: timeoutMs, session: sequencer.session,
+            seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: aliases)
+    }
+
+    private func handle(_ frame: Frame, seq: Int) {
+        switch frame {
+        case .results(_, let name, let results):
+            guard sequencer.shouldDeliver(seq) else { return }
+            source(name)?.onResults.fire(results)
+            onIndexResults.fire(IndexResults(source: name, results: results, seq: seq))
+        case .error(_, let name?, let e):
+            guard sequencer.shouldDeliver(seq) else { return }
+            let error = SearcherError(source: name, code: e.code.rawValue, message: e.message)
+            source(name)?.onError.fire(error)
+            onError.fire(error)
+        case .error(_, nil, let e):
+            guard sequencer.shouldDeliver(seq) else { return }
+            onError.fire(SearcherError(source: nil, code: e.code.rawValue, message: e.message))
+        case .merged(_, let merged):
+            guard sequencer.shouldDeliver(seq) else { return }
+            onMergedResults.fire(merged)
+        case .done(_, let status, let reports, let ms):
+            guard status != .superseded, sequencer.shouldDeliver(seq) else { return }
+            let items = reports.map { SourceStatusItem(name: $0.name, report: $0.report) }
+            onStatus.fire(Status(seq: seq, query: query ?? "", status: status, sources: items, ms: ms))
+        default:
+            break
+        }
+    }
+
+    private func ended(_ seq: Int) {
+        running[seq] = nil
+        if !sequencer.ended(seq) { isLoading.fire(false) }
+    }
+
+    private func failed(_ error: any Error, seq: Int) {
+        let wasNewest = seq == sequencer.lastIssued
+        ended(seq)
+        guard wasNewest, !(error is CancellationError) else { return }
+        if let e = error as? ClientError {
+            switch e {
+            case .unavailable, .disconnected: retryOnReconnect = true
+            default: break
+            }
+        }
+        onError.fire(SearcherError(error))
+    }
+
+    private func connectionChanged(_ state: ConnectionState) {
+        onConnectionState.fire(state)
+        if state == .connected, retryOnReconnect { search() }
+    }
+}
+
+/// What one source did in a search (a row of the `done` frame).
+public struct SourceStatusItem: Sendable, Equatable {
+    public let name: String
+    public let report: SourceReport
+}
