@@ -84,8 +84,13 @@ public final class FederatedSearcher: Searcher {
 
     public let transport: any SearchTransport
     public private(set) var sources: [Source] = []
+    /// The query text; a new one starts every source again from its first page.
     public var query: String? {
-        didSet { if oldValue != query { onQueryChanged.fire(query) } }
+        didSet {
+            guard oldValue != query else { return }
+            for s in sources { s.parameters.page = 0 }
+            onQueryChanged.fire(query)
+        }
     }
     /// Parameters for every source (each source's own are laid over them).
     public var parameters = SearchParameters()

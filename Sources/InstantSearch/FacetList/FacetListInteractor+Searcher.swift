@@ -1,0 +1,21 @@
+extension FacetListInteractor {
+    /// Shows the counts of `attribute` from `source`'s results (the attribute is added to the
+    /// source's `facets`).
+    @discardableResult
+    public func connectSearcher(_ source: some SearchResultsSource, attribute: String) -> any Connection {
+        let c = ClosureConnection(connect: { [weak self, weak source] connection in
+            guard self != nil, let source else { return }
+            if !source.parameters.facets.contains(attribute) && !source.parameters.facets.contains("*") {
+                source.parameters.facets.append(attribute)
+            }
+            source.onResults.subscribePast(with: connection) { [weak self] _, results in
+                let counts = results.facets.first { $0.attribute == attribute }?.values ?? []
+                self?.update(counts.map { Facet(value: $0.value, count: $0.count) }, exhaustive: results.exhaustiveNbHits)
+            }
+        }, disconnect: { [weak source] connection in
+            source?.onResults.cancelSubscription(for: connection)
+        })
+        connections.append(c)
+        return c
+    }
+}

@@ -1,0 +1,36 @@
+extension PaginationInteractor {
+    /// Takes the page and page count of `source`'s answers and fetches the page asked for.
+    @discardableResult
+    public func connectSearcher(_ source: some SearchResultsSource) -> any Connection {
+        keep(ClosureConnection(connect: { [weak self, weak source] connection in
+            guard let self, let source else { return }
+            source.onResults.subscribePast(with: connection) { [weak self] _, r in
+                self?.item = Pages(current: r.page, count: r.nbPages)
+            }
+            self.onPageRequested.subscribe(with: connection) { [weak source] _, page in
+                guard let source else { return }
+                source.parameters.page = page
+                source.search()
+            }
+        }, disconnect: { [weak self, weak source] connection in
+            source?.onResults.cancelSubscription(for: connection)
+            self?.onPageRequested.cancelSubscription(for: connection)
+        }))
+    }
+
+    /// Shows the pages in `controller` and takes its clicks.
+    @discardableResult
+    public func connectController(_ controller: some PaginationController) -> any Connection {
+        keep(ClosureConnection(connect: { [weak self, weak controller] connection in
+            guard let self, let controller else { return }
+            controller.setPages(current: self.item.current, count: self.item.count)
+            controller.onClick = { [weak self] in self?.select(page: $0) }
+            self.onItemChanged.subscribe(with: connection) { [weak controller] _, p in
+                controller?.setPages(current: p.current, count: p.count)
+            }
+        }, disconnect: { [weak self, weak controller] connection in
+            controller?.onClick = nil
+            self?.onItemChanged.cancelSubscription(for: connection)
+        }))
+    }
+}

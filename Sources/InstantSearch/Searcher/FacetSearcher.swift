@@ -1,0 +1,127 @@
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// One facet value found by a facet search, with its count and the typed prefix highlighted.
+public struct FacetHit: Sendable, Equatable {
+    public let value: String
+    public let highlighted: String
+    public let count: Int
+}
+
+/// The answer of a facet search.
+public struct FacetSearchResults: Sendable, Equatable {
+    public let facetQuery: String
+    public let facetHits: [FacetHit]
+    public let exhaustiveFacetsCount: Bool
+    public let processingTimeMS: Double
+}
+
+/// Searches the values of one facet ("search in brands"): `searchForFacetValues`, counted
+/// over the documents matching ``searchQuery`` and ``parameters`` (with the filters of the
+/// connected filter state). Its ``query`` is the facet query typed.
+@MainActor
+public final class FacetSearcher: Searcher {
+    public let transport: any SearchTransport
+    public let index: SearcherId
+    public let facetName: String
+    /// The facet prefix typed.
+    public var query: String? {
+        didSet { if oldValue != query { onQueryChanged.fire(query) } }
+    }
+    /// The search query the counts are made under.
+    public var searchQuery = ""
+    public var parameters = SearchParameters()
+    public var maxFacetHits = 10
+    public let onResults = Observer<FacetSearchResults>()
+    public let onQueryChanged = Observer<String?>()
+    public let isLoading = Observer<Bool>()
+    public let onError = Observer<SearcherError>()
+    public let onSearch = Observer<String?>()
+    /// The filter state whose filters the counts respect.
+    weak var filterState: FilterState?
+    private var lastIssued = 0
+    private var lastDelivered = 0
+    private var running: [Int: Task<Void, Never>] = [:]
+
+    public init(transport: any SearchTransport, index: SearcherId, facetName: String) {
+        self.transport = transport
+        self.index = index
+        self.facetName = facetName
+    }
+
+    public func search() {
+        lastIssued += 1
+        let seq = lastIssued
+        var p = parameters
+        if let extra = filterState?.filters.expression() {
+            let combined = FilterExpression.allOf([p.filter, extra])
+            p.filter = combined
+            p.filters = combined?.description
+            (p.facetFilters, p.numericFilters, p.tagFilters) = (nil, nil, nil)
+        }
+        let request = FacetValuesRequest(
+            index: index.index, facetName: facetName, facetQuery: query ?? "", query: searchQuery, params: p,
+            maxFacetHits: maxFacetHits)
+        onSearch.fire(query)
+        if running.isEmpty { isLoading.fire(true) }
+        let response: Response
+        do { response = try transport.send(.searchForFacetValues(request)) } catch {
+            onError.fire(SearcherError(error))
+            if running.isEmpty { isLoading.fire(false) }
+            return
+        }
+        let facetQuery = query ?? ""
+        running[seq] = Task { [weak self] in
+            do {
+                for try await frame in response {
+                    guard let self else { return }
+                    self.handle(frame, seq: seq, facetQuery: facetQuery)
+                }
+            } catch {
+                if seq == self?.lastIssued, !(error is CancellationError) { self?.onError.fire(SearcherError(error)) }
+            }
+            self?.running[seq] = nil
+            if self?.running.isEmpty == true { self?.isLoading.fire(false) }
+        }
+    }
+
+    public func cancel() {
+        running.values.forEach { $0.cancel() }
+        running = [:]
+        lastDelivered = lastIssued + 1
+        isLoading.fire(false)
+    }
+
+    /// Applies `filterState`'s filters to the counts, searching again when they change.
+    @discardableResult
+    public func connectFilterState(_ filterState: FilterState) -> any Connection {
+        ClosureConnection(connect: { [weak self, weak filterState] connection in
+            guard let self, let filterState else { return }
+            self.filterState = filterState
+            filterState.onChange.subscribe(with: connection) { [weak self] _, _ in self?.search() }
+        }, disconnect: { [weak self, weak filterState] connection in
+            self?.filterState = nil
+            filterState?.onChange.cancelSubscription(for: connection)
+        })
+    }
+
+    private func handle(_ frame: Frame, seq: Int, facetQuery: String) {
+        guard seq >= lastDelivered else { return }
+        lastDelivered = seq
+        switch frame {
+        case .info(_, "facetHits", let p):
+            let hits = (p["facetHits"]?.arrayValue ?? []).compactMap { v -> FacetHit? in
+                guard let o = v.objectValue, let value = o["value"]?.stringValue else { return nil }
+                return FacetHit(value: value, highlighted: o["highlighted"]?.stringValue ?? value, count: o["count"]?.intValue ?? 0)
+            }
+            onResults.fire(FacetSearchResults(
+                facetQuery: facetQuery, facetHits: hits, exhaustiveFacetsCount: p["exhaustiveFacetsCount"]?.boolValue ?? true,
+                processingTimeMS: p["processingTimeMS"]?.numberValue ?? 0))
+        case .error(_, _, let e):
+            onError.fire(SearcherError(source: index.index, code: e.code.rawValue, message: e.message))
+        default:
+            break
+        }
+    }
+}
