@@ -104,6 +104,7 @@ let package = Package(
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
         .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchStorageTests", dependencies: ["FederatedSearchStorage"], swiftSettings: strict),
+        .testTarget(name: "InstantSearchTests", dependencies: ["InstantSearch", "FederatedSearchClient"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],

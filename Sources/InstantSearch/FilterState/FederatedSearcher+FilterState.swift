@@ -7,7 +7,7 @@ extension FederatedSearcher {
     @discardableResult
     public func connectFilterState(_ filterState: FilterState, sources names: [String]? = nil) -> any Connection {
         let targets = names.map { n in sources.filter { n.contains($0.name) } } ?? sources
-        return ClosureConnection(connect: { [weak self, weak filterState] connection in
+        let connection = ClosureConnection(connect: { [weak self, weak filterState] connection in
             guard let self, let filterState else { return }
             for source in targets {
                 var aliases: [String: String] = [:]
@@ -26,5 +26,7 @@ extension FederatedSearcher {
             for source in targets { source.filterStates.removeAll { $0.state.object === filterState } }
             filterState.onChange.cancelSubscription(for: connection)
         })
+        connections.append(connection)
+        return connection
     }
 }

@@ -38,6 +38,8 @@ public final class FacetSearcher: Searcher {
     public let isLoading = Observer<Bool>()
     public let onError = Observer<SearcherError>()
     public let onSearch = Observer<String?>()
+    /// The connections made by `connect...` (kept as long as the searcher lives).
+    public var connections: [any Connection] = []
     /// The filter state whose filters the counts respect.
     weak var filterState: FilterState?
     private var lastIssued = 0
@@ -96,7 +98,7 @@ public final class FacetSearcher: Searcher {
     /// Applies `filterState`'s filters to the counts, searching again when they change.
     @discardableResult
     public func connectFilterState(_ filterState: FilterState) -> any Connection {
-        ClosureConnection(connect: { [weak self, weak filterState] connection in
+        let connection = ClosureConnection(connect: { [weak self, weak filterState] connection in
             guard let self, let filterState else { return }
             self.filterState = filterState
             filterState.onChange.subscribe(with: connection) { [weak self] _, _ in self?.search() }
@@ -104,6 +106,8 @@ public final class FacetSearcher: Searcher {
             self?.filterState = nil
             filterState?.onChange.cancelSubscription(for: connection)
         })
+        connections.append(connection)
+        return connection
     }
 
     private func handle(_ frame: Frame, seq: Int, facetQuery: String) {

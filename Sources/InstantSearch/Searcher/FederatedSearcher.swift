@@ -112,6 +112,8 @@ public final class FederatedSearcher: Searcher {
     public let onStatus = Observer<Status>()
     /// The state of the link to the daemon, as it changes.
     public let onConnectionState = Observer<ConnectionState>()
+    /// The connections made by `connect...` (kept as long as the searcher lives).
+    public var connections: [any Connection] = []
 
     private var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
     private var running: [Int: Task<Void, Never>] = [:]
@@ -225,7 +227,7 @@ public final class FederatedSearcher: Searcher {
     }
 
     private func ended(_ seq: Int) {
-        running[seq] = nil
+        guard running.removeValue(forKey: seq) != nil || seq == sequencer.lastIssued else { return }  // cancelled before
         if !sequencer.ended(seq) { isLoading.fire(false) }
     }
 

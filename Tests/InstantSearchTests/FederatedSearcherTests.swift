@@ -1,0 +1,194 @@
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+@testable import InstantSearch
+
+/// The searchers against a fake transport:
+/// 1. each search carries the searcher's session and a growing seq, and every source's params;
+/// 2. per-source results are delivered as their frames arrive, then merged, then status;
+/// 3. a frame of an older keystroke is never delivered after a newer one's, whatever order
+///    the frames come in; a superseded search reports nothing;
+/// 4. a search that failed for want of a daemon is sent again when the link comes back.
+@MainActor
+struct FederatedSearcherTests {
+    final class Log {
+        var events: [String] = []
+    }
+
+    func searcher(_ t: FakeTransport) -> FederatedSearcher {
+        FederatedSearcher(transport: t, indices: [SearcherId(index: "movies"), SearcherId(index: "products")])
+    }
+
+    @Test func searchesCarryTheSessionAGrowingSeqAndEachSourcesParameters() throws {
+        let t = FakeTransport()
+        let s = searcher(t)
+        s.source("movies")!.parameters.hitsPerPage = 5
+        s.query = "st"
+        s.search()
+        s.query = "sta"
+        s.search()
+        let sent = t.searches
+        #expect(sent.count == 2)
+        #expect(sent.map(\.query) == ["st", "sta"])
+        #expect(sent[0].session != nil && sent[0].session == sent[1].session)
+        #expect(sent.map(\.seq) == [1, 2])
+        #expect(sent[1].targets?.map(\.name) == ["movies", "products"])
+        let movies = try #require(sent[1].targets?[0])
+        #expect(try sent[1].parameters(for: movies).hitsPerPage == 5)
+    }
+
+    @Test func framesAreDeliveredAsTheyArriveThenMergedThenStatus() async {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let log = Log()
+        s.onIndexResults.subscribe(with: log) { l, r in l.events.append("results \(r.source) \(r.results.query)") }
+        s.onMergedResults.subscribe(with: log) { l, m in l.events.append("merged \(m.hits.count)") }
+        s.onStatus.subscribe(with: log) { l, st in l.events.append("status \(st.status.rawValue) \(st.sources.map(\.name))") }
+        s.isLoading.subscribe(with: log) { l, v in l.events.append("loading \(v)") }
+        s.query = "star"
+        s.search()
+        t.answer(0, [.results(id: nil, index: "products", results: results("products", query: "star", titles: ["Star lamp"]))], end: false)
+        await settle()
+        #expect(log.events == ["loading true", "results products star"])
+        t.answer(0, [
+            .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["Star Wars"])),
+            .merged(id: nil, results: MergedResults(hits: [], nbHits: 2)),
+            .done(id: nil, status: .ok, sources: [("movies", SourceReport(status: .ok, ms: 0.2)), ("products", SourceReport(status: .ok, ms: 0.1))], ms: 0.4),
+        ])
+        await settle()
+        #expect(log.events == ["loading true", "results products star", "results movies star", "merged 0",
+                               "status ok [\"movies\", \"products\"]", "loading false"])
+    }
+
+    @Test func anOlderKeystrokeIsNeverDeliveredAfterANewerOne() async {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let log = Log()
+        s.onIndexResults.subscribe(with: log) { l, r in l.events.append("\(r.seq):\(r.source)") }
+        s.onStatus.subscribe(with: log) { l, st in l.events.append("\(st.seq):done") }
+        for q in ["s", "st", "sta"] {
+            s.query = q
+            s.search()
+        }
+        // The newest answers first; then the older ones' frames race in.
+        t.answer(2, [.results(id: nil, index: "movies", results: results("movies", query: "sta", titles: ["a"]))], end: false)
+        await settle()
+        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "s", titles: ["b"])),
+                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(1, [.done(id: nil, status: .superseded, sources: [], ms: 1)])
+        await settle()
+        t.answer(2, [.results(id: nil, index: "products", results: results("products", query: "sta", titles: ["c"])),
+                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        await settle()
+        #expect(log.events == ["3:movies", "3:products", "3:done"])
+        #expect(!s.isSearching)
+    }
+
+    @Test func perSourceErrorsAndRequestErrorsAreReported() async {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let log = Log()
+        s.onError.subscribe(with: log) { l, e in l.events.append("\(e.source ?? "-") \(e.code)") }
+        s.source("products")!.onError.subscribe(with: log) { l, e in l.events.append("products says \(e.code)") }
+        s.search()
+        t.answer(0, [.error(id: nil, index: "products", error: SearchError(.timeout, "late")),
+                     .done(id: nil, status: .partial, sources: [], ms: 1)])
+        await settle()
+        s.search()
+        t.answer(1, [.error(id: nil, index: nil, error: SearchError(.invalidFilter, "params.filters: bad"))])
+        await settle()
+        #expect(log.events == ["products says timeout", "products timeout", "- invalid_filter"])
+    }
+
+    @Test func aSearchLostToADeadDaemonIsSentAgainWhenItIsBack() async {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let log = Log()
+        s.onError.subscribe(with: log) { l, e in l.events.append(e.code) }
+        s.query = "dune"
+        t.failure.withLock { $0 = .unavailable("cannot connect to /x.sock") }
+        s.search()
+        #expect(log.events == ["unavailable"])
+        t.failure.withLock { $0 = nil }
+        t.announce(.connected)
+        for _ in 0..<100 where t.searches.isEmpty { await Task.yield() }
+        #expect(t.searches.map(\.query) == ["dune"], "the search was not sent again on reconnection")
+    }
+
+    @Test func cancelStopsDeliveryAndLoading() async {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let log = Log()
+        s.onIndexResults.subscribe(with: log) { l, _ in l.events.append("results") }
+        s.isLoading.subscribe(with: log) { l, v in l.events.append("loading \(v)") }
+        s.search()
+        s.cancel()
+        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "", titles: ["x"]))])
+        await settle()
+        #expect(log.events == ["loading true", "loading false"])
+    }
+
+    @Test func aNewQueryStartsEverySourceFromItsFirstPage() {
+        let t = FakeTransport()
+        let s = searcher(t)
+        s.source("movies")!.parameters.page = 3
+        s.query = "new"
+        #expect(s.source("movies")!.parameters.page == 0)
+    }
+
+    @Test func filterStatesApplyToTheirSourcesWithAliases() throws {
+        let t = FakeTransport()
+        let s = searcher(t)
+        s.facetAliases = ["brand": ["products": "supplier"]]
+        let moviesFilters = FilterState()
+        let shared = FilterState()
+        s.connectFilterState(moviesFilters, sources: ["movies"])
+        s.connectFilterState(shared, sources: ["products"])
+        moviesFilters.add(.facet(attribute: "genres", value: "Drama"), toGroupWithID: .or("genres"))
+        shared.add(.facet(attribute: "brand", value: "HP"), toGroupWithID: .or("brand"))
+        let last = try #require(t.searches.last)
+        let movies = try last.parameters(for: last.targets![0])
+        let products = try last.parameters(for: last.targets![1])
+        #expect(movies.filters == "genres:Drama")
+        #expect(movies.disjunctiveFacets == ["genres"])
+        #expect(products.filters == "supplier:HP")
+        #expect(products.disjunctiveFacets == ["supplier"])
+        #expect(last.facetAliases == ["brand": ["products": "supplier"]])
+        #expect(t.searches.count == 2, "each filter change searched again")
+    }
+
+    @Test func hitsSearcherIsOneIndexWithoutAMergedList() async {
+        let t = FakeTransport()
+        let h = HitsSearcher(transport: t, index: SearcherId(index: "movies"))
+        let log = Log()
+        h.onResults.subscribe(with: log) { l, r in l.events.append(r.query) }
+        h.query = "dune"
+        h.search()
+        #expect(t.searches.first?.merge == ["strategy": "grouped"])
+        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "dune", titles: ["Dune"])),
+                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        await settle()
+        #expect(log.events == ["dune"])
+    }
+
+    @Test func facetSearcherAsksForFacetValuesUnderTheFilters() async {
+        let t = FakeTransport()
+        let f = FacetSearcher(transport: t, index: SearcherId(index: "products"), facetName: "supplier")
+        let fs = FilterState()
+        f.connectFilterState(fs)
+        fs.add(.numeric(attribute: "price", op: .lessThan, value: 1000), toGroupWithID: .and("price"))
+        f.query = "hew"
+        f.search()
+        guard case .searchForFacetValues(let r) = t.requests.last?.operation else { Issue.record("no facet request"); return }
+        #expect(r.facetQuery == "hew" && r.facetName == "supplier")
+        #expect(r.params.filters == "price < 1000")
+        let log = Log()
+        f.onResults.subscribe(with: log) { l, r in l.events += r.facetHits.map { "\($0.value) \($0.count)" } }
+        t.answer(t.requests.count - 1, [.info(id: nil, type: "facetHits", payload: [
+            "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
+        ])])
+        await settle()
+        #expect(log.events == ["Hewlett 3"])
+    }
+}
