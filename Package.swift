@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FederatedSearchEngine", targets: ["FederatedSearchEngine"]),
         .library(name: "FederatedSearchClient", targets: ["FederatedSearchClient"]),
         .library(name: "InstantSearch", targets: ["InstantSearch"]),
+        .library(name: "InstantSearchTerminal", targets: ["InstantSearchTerminal"]),
         .library(name: "FederatedSearchBackends", targets: ["FederatedSearchBackends"]),
         .library(name: "FederatedSearchPostgres", targets: ["FederatedSearchPostgres"]),
     ],
@@ -75,6 +76,13 @@ let package = Package(
         // Client library: socket client and streaming API.
         .target(name: "FederatedSearchClient", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
                 swiftSettings: strict),
+        // ncursesw (libncurses-dev, installed by scripts/install-deps.sh), for the terminal
+        // controllers. Imported only by InstantSearchTerminal. No pkgConfig: its cflags are ones
+        // SwiftPM refuses, and the module map names the libraries.
+        .systemLibrary(name: "CNcurses"),
+        // Built-in controllers that draw into terminal panes (ncursesw), for `fedsearch dashboard`.
+        .target(name: "InstantSearchTerminal", dependencies: ["InstantSearch", "CNcurses", "FederatedSearchCore"],
+                swiftSettings: strict),
         // The InstantSearch-style library: Observer, Searchers, FilterState, Interactors,
         // Controller protocols and their connections, on DaemonConnection.
         .target(name: "InstantSearch", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
@@ -101,6 +109,14 @@ let package = Package(
             name: "fedsearchd-bookshelf", dependencies: ["BookshelfBackend", "FederatedSearchDaemon"],
             path: "Examples/bookshelf-daemon", swiftSettings: strict
         ),
+        // docs/CLIENT.md's examples: a custom widget (the search counter, shown in the dashboard)
+        // and a search box customised by composition and one replaced (queries from a pipe).
+        .target(name: "SearchCounter", dependencies: ["InstantSearch", "InstantSearchTerminal"], path: "Examples/SearchCounter",
+                swiftSettings: strict),
+        .target(name: "CustomSearchBox", dependencies: ["InstantSearch", "InstantSearchTerminal"],
+                path: "Examples/CustomSearchBox", swiftSettings: strict),
+        .executableTarget(name: "fedsearch-pipe", dependencies: ["CustomSearchBox", "InstantSearch", "FederatedSearchClient"],
+                          path: "Examples/fedsearch-pipe", swiftSettings: strict),
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
         .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchStorageTests", dependencies: ["FederatedSearchStorage"], swiftSettings: strict),

@@ -20,6 +20,17 @@ public struct Filters: Sendable, Equatable {
         groups.flatMap { g in g.filters.map { (g.id, $0) } }
     }
 
+    /// Only the filters on `attributes` (named as the index names them, after `aliases`);
+    /// nil keeps every filter.
+    public func restricted(to attributes: Set<String>?, aliases: [String: String] = [:]) -> Filters {
+        guard let attributes else { return self }
+        var out = self
+        for i in out.groups.indices {
+            out.groups[i].filters.removeAll { !attributes.contains(aliases[$0.attribute] ?? $0.attribute) }
+        }
+        return out
+    }
+
     /// The filters of one group.
     public func filters(in group: FilterGroupID) -> [Filter] { groups.first { $0.id == group }?.filters ?? [] }
 

@@ -24,6 +24,10 @@ public final class FederatedSearcher: Searcher {
         public var parameters: SearchParameters
         /// How much the source's scores weigh in the merge.
         public var weight: Double = 1
+        /// The attributes this index can filter on, when known: filters of the connected
+        /// states on other attributes are left out of its requests, so one filter state can
+        /// drive indices of different schemas (nil: every filter is sent).
+        public var filterableAttributes: Set<String>?
         /// This source's results, as each answer arrives.
         public let onResults = Observer<SearchResults>()
         /// This source's failures (timeout, backend error, bad filter).
@@ -49,8 +53,9 @@ public final class FederatedSearcher: Searcher {
             var parts: [FilterExpression?] = [p.filter ?? p.filters.flatMap { try? FilterParser.parse($0) }]
             for (box, aliases) in filterStates {
                 guard let state = box.object else { continue }
-                parts.append(state.filters.expression(aliases: aliases))
-                for f in state.filters.disjunctiveFacets(aliases: aliases) where !p.disjunctiveFacets.contains(f) {
+                let filters = state.filters.restricted(to: filterableAttributes, aliases: aliases)
+                parts.append(filters.expression(aliases: aliases))
+                for f in filters.disjunctiveFacets(aliases: aliases) where !p.disjunctiveFacets.contains(f) {
                     p.disjunctiveFacets.append(f)
                 }
             }

@@ -15,6 +15,8 @@ public final class SourceStatusInteractor: ItemInteractor<SourceStatusInteractor
         public var connection: ConnectionState = .idle
         /// The last error of the whole request (the daemon unreachable, a refused request).
         public var error: SearcherError?
+
+        public init() {}
     }
 
     public init() { super.init(item: State()) }

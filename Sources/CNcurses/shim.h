@@ -1,0 +1,32 @@
+// ncursesw, wide-character build. Its globals (stdscr, LINES, COLS) and macros (A_BOLD,
+// COLOR_PAIR, KEY_RESIZE) are read through these functions: Swift 6 rejects a C library's
+// mutable globals, and imports no function-like macros.
+#include <wchar.h>
+#include <locale.h>
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+
+// POSIX declares wcwidth only under _XOPEN_SOURCE, which this header does not set (it would
+// change glibc's declarations from those of Swift's Glibc module).
+extern int wcwidth(wchar_t c);
+static inline int fs_wcwidth(wchar_t c) { return wcwidth(c); }
+
+static inline WINDOW *fs_stdscr(void) { return stdscr; }
+static inline int fs_lines(void) { return LINES; }
+static inline int fs_cols(void) { return COLS; }
+static inline attr_t fs_bold(void) { return A_BOLD; }
+static inline attr_t fs_reverse(void) { return A_REVERSE; }
+static inline attr_t fs_dim(void) { return A_DIM; }
+static inline attr_t fs_underline(void) { return A_UNDERLINE; }
+static inline attr_t fs_normal(void) { return A_NORMAL; }
+static inline attr_t fs_color_pair(int n) { return COLOR_PAIR(n); }
+static inline int fs_key_resize(void) { return KEY_RESIZE; }
+static inline int fs_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int fs_err(void) { return ERR; }
+static inline int fs_attr_set(attr_t a) { return attrset(a); }
+static inline int fs_move(int y, int x) { return move(y, x); }
+static inline int fs_clrtoeol(void) { return clrtoeol(); }
+static inline int fs_erase(void) { return erase(); }
+static inline int fs_refresh(void) { return refresh(); }
+static inline int fs_get_wch(wint_t *c) { return get_wch(c); }
+static inline int fs_addnwstr(const wchar_t *s, int n) { return addnwstr(s, n); }

@@ -1,0 +1,40 @@
+import CNcurses
+
+/// Widths of text in terminal cells: a wide character (CJK, most emoji) takes two, a
+/// combining mark none, as wcwidth(3) says under the process's UTF-8 locale (set by
+/// ``Screen``). Characters it does not know take one.
+public enum TextWidth {
+    /// The cells `c` takes.
+    public static func of(_ c: Character) -> Int {
+        var width = 0
+        for (i, scalar) in c.unicodeScalars.enumerated() {
+            let w = Int(fs_wcwidth(wchar_t(bitPattern: scalar.value)))
+            if i == 0 { width = w < 0 ? 1 : w } else if w > 0, width == 1, scalar.properties.isEmojiPresentation { width = 2 }
+        }
+        return width
+    }
+
+    /// The cells `s` takes.
+    public static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
+
+    /// `s` cut to at most `width` cells, ending with `…` when cut.
+    public static func truncate(_ s: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard of(s) > width else { return s }
+        var out = ""
+        var used = 0
+        for c in s {
+            let w = of(c)
+            if used + w > width - 1 { break }
+            out.append(c)
+            used += w
+        }
+        return out + "…"
+    }
+
+    /// `s` cut or padded with spaces to exactly `width` cells.
+    public static func fit(_ s: String, to width: Int) -> String {
+        let cut = truncate(s, to: width)
+        return cut + String(repeating: " ", count: max(0, width - of(cut)))
+    }
+}
