@@ -88,7 +88,10 @@ let package = Package(
         .target(name: "InstantSearch", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
                 swiftSettings: strict),
         .executableTarget(name: "fedsearchd", dependencies: ["FederatedSearchDaemon"], swiftSettings: strict),
-        .executableTarget(name: "fedsearch", dependencies: ["FederatedSearchClient"], swiftSettings: strict),
+        .executableTarget(
+            name: "fedsearch",
+            dependencies: ["FederatedSearchClient", "InstantSearch", "InstantSearchTerminal", "SearchCounter", "CustomSearchBox"],
+            swiftSettings: strict),
         .executableTarget(
             name: "fedsearch-bench",
             dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon"],

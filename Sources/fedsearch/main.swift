@@ -13,6 +13,8 @@ let mainUsage = """
 
     commands:
       search QUERY   search one or more indices (fedsearch search --help)
+      dashboard [--index a,b] [--facets f,g]
+                     a live multi-index search screen (fedsearch dashboard --help)
       facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N]
                      facet values starting with PREFIX, counted under the query
       import INDEX FILE [--batch N] [--in-flight N]
@@ -90,6 +92,8 @@ func run() async -> Int32 {
         return await simple(op: command, json: parsed.flags.contains("json"), socketPath: parsed.options["socket"] ?? socketPath)
     case "facets":
         return await facetValues(rest, socketPath: socketPath)
+    case "dashboard":
+        return await DashboardCommand.run(rest, socketPath: socketPath)
     case "import":
         return ImportCommand.run(rest, socketPath: socketPath)
     case "get", "delete", "settings", "delete-by", "create-index", "delete-index":

@@ -47,7 +47,7 @@ public final class TerminalSourceStatusController: SourceStatusController, Termi
         var runs: [(String, Style)] = []
         switch state.connection {
         case .disconnected(let reason, let retry):
-            runs = [("daemon unreachable: ", .error), (reason, .normal), (" — \(unreachableHint); retrying in \(retry) ms", .dim)]
+            runs = [("daemon unreachable", .error), (" (retrying in \(retry) ms): \(unreachableHint) — ", .normal), (reason, .dim)]
         case .closed:
             runs = [("connection closed", .error)]
         default:

@@ -1,0 +1,39 @@
+import FederatedSearchCore
+
+/// `fedsearch dashboard`'s options.
+struct DashboardOptions {
+    static let usage = """
+        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--socket PATH]
+
+          A live multi-index search screen: type a query, watch a column per index fill in as
+          each answers, the merged list beside them, facet panels whose counts follow the
+          query, and each source's time and status.
+
+          --index a,b    indices to search, one column each (default: every index)
+          --facets f,g   facet panels (default: the first facet of each index)
+          --hits N       hits asked of each index per page (default 20)
+
+          keys: type to search · Tab / Shift-Tab next / previous pane · ↑ ↓ PgUp PgDn move
+                Space toggle the facet value · Esc clear the filters · Ctrl-U clear the query
+                Ctrl-R reset the search counter · q quit (outside the search box) · Ctrl-C quit
+        """
+
+    var indices: [String]?
+    var facets: [String]?
+    var hitsPerPage = 20
+    var socketPath: String
+
+    init(_ args: ArraySlice<String>, socketPath: String) {
+        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "socket"], usage: Self.usage)
+        guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: Self.usage) }
+        func list(_ name: String) -> [String]? {
+            parsed.options[name].map { $0.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty } }
+        }
+        indices = list("index")
+        facets = list("facets")
+        do { hitsPerPage = try intOption(parsed, "hits", range: 1...100) ?? 20 } catch let e as UsageError {
+            fail(e.message, usage: Self.usage)
+        } catch { fail("\(error)") }
+        self.socketPath = parsed.options["socket"] ?? socketPath
+    }
+}
