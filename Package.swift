@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "BackendTestSupport"],
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "BackendTestSupport", "InstantSearch"],
             swiftSettings: strict
         ),
     ]
