@@ -94,7 +94,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "fedsearch-bench",
-            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon"],
+            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon", "InstantSearch",
+                           "FederatedSearchProtocol"],
             swiftSettings: strict
         ),
         // The real daemon plus fault-injecting backend kinds, for the integration tests only.
@@ -120,9 +121,13 @@ let package = Package(
                 path: "Examples/CustomSearchBox", swiftSettings: strict),
         .executableTarget(name: "fedsearch-pipe", dependencies: ["CustomSearchBox", "InstantSearch", "FederatedSearchClient"],
                           path: "Examples/fedsearch-pipe", swiftSettings: strict),
+        .executableTarget(name: "fedsearch-two-indices", dependencies: ["InstantSearch", "FederatedSearchClient", "FederatedSearchCore"],
+                          path: "Examples/two-indices", swiftSettings: strict),
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
         .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchStorageTests", dependencies: ["FederatedSearchStorage"], swiftSettings: strict),
+        .testTarget(name: "InstantSearchTerminalTests", dependencies: ["InstantSearchTerminal", "InstantSearch"],
+                    swiftSettings: strict),
         .testTarget(name: "InstantSearchTests", dependencies: ["InstantSearch", "FederatedSearchClient"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),

@@ -11,6 +11,17 @@
 extern int wcwidth(wchar_t c);
 static inline int fs_wcwidth(wchar_t c) { return wcwidth(c); }
 
+#include <langinfo.h>
+#include <string.h>
+// Makes the character type UTF-8 if the process's locale is not (wcwidth and ncursesw read
+// and write wide characters in it); returns whether it is UTF-8 now.
+static inline int fs_ensure_utf8_ctype(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset && strcmp(codeset, "UTF-8") == 0) return 1;
+    if (setlocale(LC_CTYPE, "C.UTF-8") || setlocale(LC_CTYPE, "en_US.UTF-8")) return 1;
+    return 0;
+}
+
 static inline WINDOW *fs_stdscr(void) { return stdscr; }
 static inline int fs_lines(void) { return LINES; }
 static inline int fs_cols(void) { return COLS; }

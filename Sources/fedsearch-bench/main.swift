@@ -322,6 +322,24 @@ if names.count > 1 {
         + " µs; own cost (minus the slowest alone) \(fmt(all.p50 - slowest.1)) µs")
 }
 
+// The client library's own cost per keystroke: the all-index queries through a
+// FederatedSearcher and its interactors, against the same request lines sent raw.
+var libraryRuns: [LibraryBench.Figures] = []
+for _ in 0..<runs {
+    libraryRuns.append(try await LibraryBench.run(
+        socket: socketPath, indices: names, texts: multiQueries.map(\.text), params: params))
+}
+do {
+    let lib = LatencySummary.median(libraryRuns.map(\.library))
+    let raw = LatencySummary.median(libraryRuns.map(\.raw))
+    let libCPU = median(libraryRuns.map(\.libraryCPU))
+    let rawCPU = median(libraryRuns.map(\.rawCPU))
+    print("library: \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through FederatedSearcher and its interactors; "
+        + "raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's cost at p50 \(fmt(lib.p50 - raw.p50)) µs = "
+        + "\(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% of the round trip; "
+        + "client CPU per keystroke \(fmt(libCPU)) µs against \(fmt(rawCPU)) µs raw")
+}
+
 extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }

@@ -85,6 +85,14 @@ public final class FederatedSearcher: Searcher {
         /// Per source, in request order.
         public let sources: [SourceStatusItem]
         public let ms: Double
+
+        public init(seq: Int, query: String, status: DoneStatus, sources: [SourceStatusItem], ms: Double) {
+            self.seq = seq
+            self.query = query
+            self.status = status
+            self.sources = sources
+            self.ms = ms
+        }
     }
 
     public let transport: any SearchTransport
@@ -259,4 +267,9 @@ public final class FederatedSearcher: Searcher {
 public struct SourceStatusItem: Sendable, Equatable {
     public let name: String
     public let report: SourceReport
+
+    public init(name: String, report: SourceReport) {
+        self.name = name
+        self.report = report
+    }
 }

@@ -16,6 +16,7 @@ public final class Screen: Canvas {
     /// typed, Esc without the usual one-second wait, colors where the terminal has them.
     public init() {
         setlocale(LC_ALL, "")
+        _ = fs_ensure_utf8_ctype()  // titles are UTF-8 whatever the user's locale says
         initscr()
         open = true
         cbreak()

@@ -1,11 +1,15 @@
 import CNcurses
 
 /// Widths of text in terminal cells: a wide character (CJK, most emoji) takes two, a
-/// combining mark none, as wcwidth(3) says under the process's UTF-8 locale (set by
-/// ``Screen``). Characters it does not know take one.
+/// combining mark none, as wcwidth(3) says under a UTF-8 character type (made so on first
+/// use if the process's locale is not UTF-8). Characters it does not know take one.
 public enum TextWidth {
+    /// Whether the character type is UTF-8 (it is set on first use).
+    private static let utf8: Bool = fs_ensure_utf8_ctype() != 0
+
     /// The cells `c` takes.
     public static func of(_ c: Character) -> Int {
+        _ = utf8
         var width = 0
         for (i, scalar) in c.unicodeScalars.enumerated() {
             let w = Int(fs_wcwidth(wchar_t(bitPattern: scalar.value)))

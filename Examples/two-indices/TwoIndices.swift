@@ -1,0 +1,43 @@
+// The complete small program of docs/CLIENT.md (kept the same as the page's; built by `make test`).
+import FederatedSearchClient
+import FederatedSearchCore
+import InstantSearch
+
+@main
+struct TwoIndices {
+    @MainActor final class Printer {}
+
+    @MainActor
+    static func main() async {
+        let connection = DaemonConnection(path: "/tmp/fedsearchd/fedsearchd.sock")
+        let searcher = FederatedSearcher(
+            transport: connection, indices: [SearcherId(index: "movies"), SearcherId(index: "products")])
+        for source in searcher.sources { source.parameters.hitsPerPage = 5 }
+
+        // A refinement list of movie genres, disjunctive, on a filter state the searcher sends.
+        let filters = FilterState()
+        searcher.source("movies")!.filterableAttributes = ["genres", "year", "cast"]
+        searcher.source("products")!.filterableAttributes = ["supplier", "price"]
+        searcher.connectFilterState(filters)
+        let genres = FacetListInteractor()
+        genres.connectSearcher(searcher.source("movies")!, attribute: "genres")
+        genres.connectFilterState(filters, attribute: "genres", operator: .or)
+
+        let printer = Printer()
+        var done = false
+        searcher.onIndexResults.subscribe(with: printer) { _, r in
+            let titles = r.results.hits.compactMap { $0.attributes["title"]?.stringValue }
+            print("\(r.source): \(r.results.nbHits) hits: \(titles.joined(separator: " | "))")
+        }
+        searcher.onStatus.subscribe(with: printer) { _, s in
+            print(s.sources.map { "\($0.name) \($0.report.status.rawValue) \($0.report.ms) ms" }.joined(separator: ", "))
+            done = true
+        }
+        searcher.onError.subscribe(with: printer) { _, e in print("error: \(e)"); done = true }
+
+        searcher.query = CommandLine.arguments.dropFirst().joined(separator: " ")
+        searcher.search()
+        while !done { try? await Task.sleep(for: .milliseconds(5)) }
+        print("genres:", genres.items.prefix(5).map { "\($0.value) (\($0.count))" })
+    }
+}

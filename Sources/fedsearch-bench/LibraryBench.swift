@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+import InstantSearch
+
+/// The InstantSearch library's own cost per keystroke: the same queries, over both indices of
+/// the config, sent by a ``FederatedSearcher`` feeding a Hits and a Stats interactor per
+/// index and the merged list (decoding every frame into typed results, dispatching to the
+/// interactors on the main actor), against the raw round trip of the same request lines
+/// (sent and read on a blocking socket, frames not decoded). Both wait for each answer.
+@MainActor
+enum LibraryBench {
+    struct Figures {
+        let library: LatencySummary
+        let raw: LatencySummary
+        /// This process's CPU per keystroke (the client's own work), in microseconds.
+        let libraryCPU: Double
+        let rawCPU: Double
+    }
+
+    /// The process's CPU time so far, in microseconds (user and system).
+    static func processCPU() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec)
+    }
+
+    /// One run of each: `texts` typed into the library, then sent raw.
+    static func run(socket: String, indices: [String], texts: [String], params: SearchParameters) async throws -> Figures {
+        let connection = DaemonConnection(path: socket)
+        defer { connection.close() }
+        let searcher = FederatedSearcher(transport: connection, indices: indices.map { SearcherId(index: $0) })
+        searcher.parameters = params
+        for s in searcher.sources { s.parameters = params }
+        var keep: [AnyObject] = []
+        for s in searcher.sources {
+            let hits = HitsInteractor()
+            hits.connectSearcher(s)
+            let stats = StatsInteractor()
+            stats.connectSearcher(s)
+            keep += [hits, stats]
+        }
+        let merged = MergedHitsInteractor()
+        merged.connectSearcher(searcher)
+        let turns = Turns()
+        searcher.onStatus.subscribe(with: turns) { t, _ in t.signal() }
+        searcher.onError.subscribe(with: turns) { t, _ in t.signal() }
+
+        // The library: each keystroke's wall time until its status is delivered.
+        var samples: [Double] = []
+        let cpu0 = processCPU()
+        let start = ContinuousClock.now
+        for text in texts {
+            let t = ContinuousClock.now
+            searcher.query = text
+            searcher.search()
+            await turns.wait()
+            samples.append(microseconds(since: t))
+        }
+        let library = LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
+        let libraryCPU = (processCPU() - cpu0) / Double(texts.count)
+        _ = keep
+
+        // Raw: the same request lines (session and seq included), read without decoding.
+        let raw = try SocketConnection(path: socket, timeoutSeconds: 30)
+        let lines = texts.enumerated().map { i, text in
+            Request(id: String(i), operation: .search(SearchRequest(
+                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
+                parameters: params, session: "raw", seq: i + 1))).line()
+        }
+        samples = []
+        let cpu1 = processCPU()
+        let rawStart = ContinuousClock.now
+        for line in lines {
+            let t = ContinuousClock.now
+            guard try rawRoundTrip(raw, line) else { throw BenchFailure(description: "raw round trip: the daemon closed") }
+            samples.append(microseconds(since: t))
+        }
+        let rawSummary = LatencySummary(samples: samples, seconds: microseconds(since: rawStart) / 1e6)
+        let rawCPU = (processCPU() - cpu1) / Double(texts.count)
+        return Figures(library: library, raw: rawSummary, libraryCPU: libraryCPU, rawCPU: rawCPU)
+    }
+
+    /// Each answer's end, awaited before the next keystroke.
+    @MainActor final class Turns {
+        private var pending = 0
+        private var waiter: CheckedContinuation<Void, Never>?
+
+        func signal() {
+            if let w = waiter {
+                waiter = nil
+                w.resume()
+            } else {
+                pending += 1
+            }
+        }
+
+        func wait() async {
+            if pending > 0 {
+                pending -= 1
+                return
+            }
+            await withCheckedContinuation { waiter = $0 }
+        }
+    }
+}
