@@ -1,6 +1,7 @@
 // The complete small program of docs/CLIENT.md (kept the same as the page's; built by `make test`).
 import FederatedSearchClient
 import FederatedSearchCore
+import Foundation
 import InstantSearch
 
 @main
@@ -9,7 +10,8 @@ struct TwoIndices {
 
     @MainActor
     static func main() async {
-        let connection = DaemonConnection(path: "/tmp/fedsearchd/fedsearchd.sock")
+        let socket = ProcessInfo.processInfo.environment["FEDSEARCH_SOCKET"] ?? "/tmp/fedsearchd/fedsearchd.sock"
+        let connection = DaemonConnection(path: socket)
         let searcher = FederatedSearcher(
             transport: connection, indices: [SearcherId(index: "movies"), SearcherId(index: "products")])
         for source in searcher.sources { source.parameters.hitsPerPage = 5 }
