@@ -19,6 +19,9 @@ enum LibraryBench {
         /// This process's CPU per keystroke (the client's own work), in microseconds.
         let libraryCPU: Double
         let rawCPU: Double
+        /// Decoding one answer's frames in process, in microseconds, and the answer's size.
+        let decodeMicros: Double
+        let bytesPerAnswer: Int
     }
 
     /// The process's CPU time so far, in microseconds (user and system).
@@ -81,7 +84,30 @@ enum LibraryBench {
         }
         let rawSummary = LatencySummary(samples: samples, seconds: microseconds(since: rawStart) / 1e6)
         let rawCPU = (processCPU() - cpu1) / Double(texts.count)
-        return Figures(library: library, raw: rawSummary, libraryCPU: libraryCPU, rawCPU: rawCPU)
+
+        // Decoding alone: every frame line of each answer, read whole once, then decoded in
+        // process (the share of the library's cost that is JSON).
+        var captured: [[[UInt8]]] = []
+        for text in texts {
+            try raw.sendRaw(Request(id: "c", operation: .search(SearchRequest(
+                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
+                parameters: params))).line())
+            var frames: [[UInt8]] = []
+            while let l = try raw.readLine() {
+                frames.append(l)
+                if l.count < 4096, contains(l.prefix(64), Array(#""type":"done""#.utf8)) { break }
+            }
+            captured.append(frames)
+        }
+        let decodeStart = ContinuousClock.now
+        var decoded = 0
+        for frames in captured {
+            for l in frames { if (try? FrameDecoder.decode(l)) != nil { decoded += 1 } }
+        }
+        let decodeMicros = microseconds(since: decodeStart) / Double(texts.count)
+        let bytes = captured.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } / max(1, texts.count)
+        return Figures(library: library, raw: rawSummary, libraryCPU: libraryCPU, rawCPU: rawCPU, decodeMicros: decodeMicros,
+                       bytesPerAnswer: bytes)
     }
 
     /// Each answer's end, awaited before the next keystroke.

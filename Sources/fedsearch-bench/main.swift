@@ -26,6 +26,8 @@ var queryCount = 2000
 var extraParams = "{}"
 var dumpRequests = ""
 var inProcessOnly = false
+/// `--library-only`: the client library's set alone (with the daemon).
+var libraryOnly = false
 /// How long the polling client's reads poll before sleeping (its set's row).
 var clientPollMicros = 2000
 var args = CommandLine.arguments.dropFirst()
@@ -37,6 +39,10 @@ while let a = args.first {
     }
     if a == "--in-process-only" {
         inProcessOnly = true
+        continue
+    }
+    if a == "--library-only" {
+        libraryOnly = true
         continue
     }
     guard let v = args.first else { writeToStandardError("fedsearch-bench: \(a) needs a value\n"); exit(2) }
@@ -238,6 +244,31 @@ func overSocket(_ queries: [QuerySet.Query], clients: Int, busyPollMicros: Int =
 }
 
 func fmt(_ v: Double) -> String { String(Int(v.rounded())) }
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+// The client library's own cost per keystroke: the all-index queries through a
+// FederatedSearcher and its interactors, against the same request lines sent raw.
+@MainActor func libraryFigures() async throws {
+    var libraryRuns: [LibraryBench.Figures] = []
+    _ = try await LibraryBench.run(socket: socketPath, indices: names, texts: Array(multiQueries.prefix(200).map(\.text)), params: params)
+    for _ in 0..<runs {
+        libraryRuns.append(try await LibraryBench.run(
+            socket: socketPath, indices: names, texts: multiQueries.map(\.text), params: params))
+    }
+    let lib = LatencySummary.median(libraryRuns.map(\.library))
+    let raw = LatencySummary.median(libraryRuns.map(\.raw))
+    let libCPU = median(libraryRuns.map(\.libraryCPU))
+    let rawCPU = median(libraryRuns.map(\.rawCPU))
+    print("library: \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through FederatedSearcher and its interactors; "
+        + "raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's cost at p50 \(fmt(lib.p50 - raw.p50)) µs = "
+        + "\(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% of the round trip; "
+        + "client CPU per keystroke \(fmt(libCPU)) µs against \(fmt(rawCPU)) µs raw, of which decoding the answer's frames "
+        + "(\(libraryRuns[0].bytesPerAnswer) bytes) \(fmt(median(libraryRuns.map(\.decodeMicros)))) µs in process")
+}
+if libraryOnly {
+    try await libraryFigures()
+    exit(0)
+}
 
 var report: [(String, LatencySummary)] = []
 /// The daemon's CPU per request (µs, from its threads' schedstat) over every run of a set.
@@ -297,8 +328,6 @@ for interval: UInt32 in [5000, 500] {
     keystrokeFigures.append((interval, f))
 }
 let keystrokes = sequence.reduce(0) { $0 + $1.count }
-func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
-
 for label in ["single-index", "all-index"] {
     let inproc = report.first { $0.0 == "\(label) in-process" }!.1
     let one = report.first { $0.0 == "\(label) socket, 1 client" }!.1
@@ -322,23 +351,7 @@ if names.count > 1 {
         + " µs; own cost (minus the slowest alone) \(fmt(all.p50 - slowest.1)) µs")
 }
 
-// The client library's own cost per keystroke: the all-index queries through a
-// FederatedSearcher and its interactors, against the same request lines sent raw.
-var libraryRuns: [LibraryBench.Figures] = []
-for _ in 0..<runs {
-    libraryRuns.append(try await LibraryBench.run(
-        socket: socketPath, indices: names, texts: multiQueries.map(\.text), params: params))
-}
-do {
-    let lib = LatencySummary.median(libraryRuns.map(\.library))
-    let raw = LatencySummary.median(libraryRuns.map(\.raw))
-    let libCPU = median(libraryRuns.map(\.libraryCPU))
-    let rawCPU = median(libraryRuns.map(\.rawCPU))
-    print("library: \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through FederatedSearcher and its interactors; "
-        + "raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's cost at p50 \(fmt(lib.p50 - raw.p50)) µs = "
-        + "\(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% of the round trip; "
-        + "client CPU per keystroke \(fmt(libCPU)) µs against \(fmt(rawCPU)) µs raw")
-}
+try await libraryFigures()
 
 extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
