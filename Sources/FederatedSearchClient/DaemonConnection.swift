@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import FederatedSearchCore
 import FederatedSearchProtocol
@@ -29,6 +30,10 @@ public final class DaemonConnection: Sendable {
     /// The most searches sent and not yet answered.
     public let maxSearchesInFlight: Int
     private let state = Mutex(State())
+    /// Every request line is written from this queue, in the order it was queued (under the
+    /// state's lock): a search before its cancel, and no reader or caller ever blocks on a
+    /// socket that the daemon stopped reading.
+    private let writer = DispatchQueue(label: "fedsearch-client-writer")
 
     /// One open socket. Sends hold `writeLock` and check `closed` under it, and the reader
     /// closes the descriptor under it, so no send ever writes to a descriptor number reused
@@ -47,6 +52,14 @@ public final class DaemonConnection: Sendable {
             writeLock.withLock { closed in
                 if !closed { Glibc.close(fd) }
                 closed = true
+            }
+        }
+
+        /// Ends both directions (the reader then sees the end), unless already closed: the
+        /// number may belong to another socket by then.
+        func shutDown() {
+            writeLock.withLock { closed in
+                if !closed { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
             }
         }
     }
@@ -110,55 +123,61 @@ public final class DaemonConnection: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
         var isSearch = false
         if case .search = operation { isSearch = true }
-        let (id, link, line) = try state.withLock { (s: inout State) throws(ClientError) -> (String, Link, [UInt8]?) in
+        let (id, link) = try state.withLock { (s: inout State) throws(ClientError) -> (String, Link) in
             let link = try openLink(&s)
             s.nextID += 1
             let id = "c\(s.nextID)"
             s.routes[id] = continuation
             let line = Request(id: id, operation: operation).line()
-            guard isSearch else { return (id, link, line) }
-            if s.searchesInFlight.count >= maxSearchesInFlight {
+            if isSearch, s.searchesInFlight.count >= maxSearchesInFlight {
                 s.waiting.append((id, line))
-                return (id, link, nil)
+            } else {
+                if isSearch { s.searchesInFlight.insert(id) }
+                enqueue([line], on: link)
             }
-            s.searchesInFlight.insert(id)
-            return (id, link, line)
+            return (id, link)
         }
         continuation.onTermination = { [weak self] termination in
             guard case .cancelled = termination, let self else { return }
-            // The consumer stopped listening before the answer ended: stop the work too.
-            let (wasRouted, wasSent, next) = state.withLock { s in
-                let routed = s.routes.removeValue(forKey: id) != nil
+            // The consumer stopped listening before the answer ended: stop the work too. A
+            // search sent keeps its place in flight until the daemon's `done` says it ended
+            // (the daemon counts it until then); one still waiting is just dropped.
+            state.withLock { s in
+                guard s.routes.removeValue(forKey: id) != nil else { return }
                 s.waiting.removeAll { $0.id == id }
-                return (routed, s.searchesInFlight.contains(id), self.ended(id, &s))
+                if s.searchesInFlight.contains(id), s.link === link {
+                    enqueue([Request(id: "\(id)-cancel", operation: .cancel(target: id)).line()], on: link)
+                }
             }
-            if wasRouted, wasSent { _ = link.write(Request(id: "\(id)-cancel", operation: .cancel(target: id)).line()) }
-            write(next, on: link)
         }
-        if let line { write([line], on: link) }
         return Response(id: id, stream: stream)
     }
 
-    /// Writes request lines; a failure ends the link.
-    private func write(_ lines: [[UInt8]], on link: Link) {
-        for line in lines {
-            if let failure = link.write(line) {
-                return linkFailed(link, reason: "fedsearchd at \(path): send: \(failure)")
+    /// Queues request lines for the writer; a failure ends the link.
+    private func enqueue(_ lines: [[UInt8]], on link: Link) {
+        guard !lines.isEmpty else { return }
+        let path = self.path
+        writer.async { [weak self] in
+            for line in lines {
+                if let failure = link.write(line) {
+                    self?.linkFailed(link, reason: "fedsearchd at \(path): send: \(failure)")
+                    return
+                }
             }
         }
     }
 
-    /// A search ended (answered, or abandoned by its consumer): the lines of the waiting
-    /// searches that now have room, to be written in order.
-    private func ended(_ id: String, _ s: inout State) -> [[UInt8]] {
-        guard s.searchesInFlight.remove(id) != nil else { return [] }
+    /// A search ended (its `done` or request-level error arrived): the waiting searches that
+    /// now have room are queued for the writer, in order.
+    private func ended(_ id: String, _ s: inout State, link: Link) {
+        guard s.searchesInFlight.remove(id) != nil else { return }
         var lines: [[UInt8]] = []
         while s.searchesInFlight.count < maxSearchesInFlight, !s.waiting.isEmpty {
             let next = s.waiting.removeFirst()
             s.searchesInFlight.insert(next.id)
             lines.append(next.line)
         }
-        return lines
+        enqueue(lines, on: link)
     }
 
     /// Sends a request and waits for every frame of its answer.
@@ -182,7 +201,7 @@ public final class DaemonConnection: Sendable {
             return (s.link, s.routes, s.watchers, s.retry)
         }
         retry?.cancel()
-        if let link { shutdown(link.fd, Int32(SHUT_RDWR)) }
+        link?.shutDown()
         for r in routes.values { r.finish(throwing: ClientError.closed) }
         for w in watchers.values {
             w.yield(.closed)
@@ -214,9 +233,12 @@ public final class DaemonConnection: Sendable {
         s.link = link
         s.lastDelay = nil
         set(&s, .connected)
+        // The thread holds the connection weakly, so a connection dropped without close()
+        // still goes away (its deinit shuts the socket, and the thread sees the end).
+        let path = self.path
         let thread = Thread { [weak self] in
             var reader = SocketLineReader(fd: fd)
-            let reason = self?.readFrames(&reader, link) ?? ""
+            let reason = Self.readFrames(&reader, path: path) { [weak self] frame in self?.route(frame, on: link) }
             self?.linkFailed(link, reason: reason)
             link.closeDescriptor()
         }
@@ -225,8 +247,8 @@ public final class DaemonConnection: Sendable {
         return link
     }
 
-    /// Reads and routes frames until the socket ends; returns why it ended.
-    private func readFrames(_ reader: inout SocketLineReader, _ link: Link) -> String {
+    /// Reads frames and hands each to `route` until the socket ends; returns why it ended.
+    private static func readFrames(_ reader: inout SocketLineReader, path: String, route: (Frame) -> Void) -> String {
         while true {
             let range: Range<Int>
             do {
@@ -239,7 +261,7 @@ public final class DaemonConnection: Sendable {
             do { frame = try FrameDecoder.decode(Array(reader.storage[range])) } catch {
                 return "fedsearchd at \(path) sent a bad frame: \(error.message)"
             }
-            route(frame, on: link)
+            route(frame)
         }
     }
 
@@ -247,10 +269,11 @@ public final class DaemonConnection: Sendable {
     private func route(_ frame: Frame, on link: Link) {
         guard let id = frame.id else { return }
         let ends = frame.endsRequest
-        let (continuation, next) = state.withLock { s in
-            ends ? (s.routes.removeValue(forKey: id), ended(id, &s)) : (s.routes[id], [])
+        let continuation = state.withLock { s in
+            guard ends else { return s.routes[id] }
+            ended(id, &s, link: link)
+            return s.routes.removeValue(forKey: id)
         }
-        write(next, on: link)
         guard let continuation else { return }  // cancelled by its consumer, or another request's cancel answer
         continuation.yield(frame)
         if ends { continuation.finish() }
@@ -269,7 +292,7 @@ public final class DaemonConnection: Sendable {
             scheduleRetry(&s, reason: reason)
             return Array(s.routes.values)
         }
-        shutdown(link.fd, Int32(SHUT_RDWR))
+        link.shutDown()
         for r in routes { r.finish(throwing: ClientError.disconnected(reason)) }
     }
 

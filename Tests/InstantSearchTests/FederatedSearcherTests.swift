@@ -158,6 +158,24 @@ struct FederatedSearcherTests {
         #expect(t.searches.count == 2, "each filter change searched again")
     }
 
+    @Test func theSearchersParametersReachEverySourceWithItsOwnFilters() throws {
+        let t = FakeTransport()
+        let s = searcher(t)
+        s.parameters.hitsPerPage = 7
+        s.parameters.filters = "year >= 2000"
+        s.source("products")!.parameters.hitsPerPage = 3
+        s.source("products")!.parameters.numericFilters = ["price < 100"]
+        let fs = FilterState()
+        s.connectFilterState(fs, sources: ["movies"])
+        fs.add(.facet(attribute: "genres", value: "Drama"), toGroupWithID: .or("genres"))
+        let last = try #require(t.searches.last)
+        let movies = try last.parameters(for: last.targets![0])
+        let products = try last.parameters(for: last.targets![1])
+        #expect(movies.hitsPerPage == 7 && products.hitsPerPage == 3)
+        #expect(movies.filter == (try FilterParser.parse("year >= 2000 AND genres:Drama")))
+        #expect(products.filter == (try FilterParser.parse("price < 100 AND year >= 2000")), "\(products.filters ?? "none")")
+    }
+
     @Test func hitsSearcherIsOneIndexWithoutAMergedList() async {
         let t = FakeTransport()
         let h = HitsSearcher(transport: t, index: SearcherId(index: "movies"))

@@ -46,4 +46,13 @@ struct FilterStateTests {
         fs.removeAll(fromGroupWithID: .or("nothing"))
         #expect(c.n == 4)
     }
+
+    @Test func numberLikeFacetValuesKeepTheirText() throws {
+        let fs = FilterState()
+        fs.add(.facet(attribute: "version", value: "1.50"), toGroupWithID: .or("version"))
+        fs.add(.facet(attribute: "zip", value: "02134"), toGroupWithID: .and("zip"))
+        let text = try #require(fs.filters.text())
+        #expect(try FilterParser.parse(text) == fs.filters.expression(), "\(text)")
+        #expect(text == #"(version:"1.50" AND zip:"02134")"#)
+    }
 }

@@ -142,6 +142,8 @@ struct InteractorTests {
         view.onRangeChanged?(1800...1999)
         #expect(fs.filters.text() == "year:1901 TO 1999", "clamped to the bounds")
         #expect(view.range == 1901...1999)
+        view.onRangeChanged?(2030...2040)
+        #expect(fs.filters.text() == "year:2020 TO 2020", "a range past the bounds is clamped, not a crash")
         view.onRangeChanged?(nil)
         #expect(fs.filters.isEmpty)
     }

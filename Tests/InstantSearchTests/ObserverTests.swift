@@ -77,4 +77,20 @@ struct ObserverTests {
         #expect(first.values == [1])
         #expect(second.values == [2])
     }
+
+    @Test func aCallbackThatCancelsAnotherAndSubscribesOneMore() {
+        let o = Observer<Int>()
+        let a = Subscriber(), b = Subscriber(), c = Subscriber(), d = Subscriber()
+        o.subscribeOnce(with: a) { s, v in
+            s.values.append(v)
+            o.cancelSubscription(for: b)
+            o.subscribe(with: d) { s, v in s.values.append(v) }
+        }
+        o.subscribe(with: b) { s, v in s.values.append(v) }
+        o.subscribe(with: c) { s, v in s.values.append(v) }
+        o.fire(1)
+        o.fire(2)
+        #expect(a.values == [1] && b.values.isEmpty && c.values == [1, 2] && d.values == [2])
+        #expect(o.subscriberCount == 2)
+    }
 }

@@ -72,6 +72,36 @@ struct DaemonConnectionTests {
         #expect(try poll(seconds: 10) { try server.stats()["inflight"] == 0 }, "the daemon still runs the abandoned search")
     }
 
+    @Test func aCancelledSearchKeepsItsPlaceUntilTheDaemonEndsIt() async throws {
+        // 16 slow searches fill the daemon's per-connection limit, a 17th waits in the
+        // connection; cancelling one must not send the 17th before the daemon freed the place.
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let d = try DaemonProcess(config: ["searchables": [
+            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=1500"), "timeoutMs": 30000,
+                     "response": ["hits": "results.items"]],
+        ]])
+        defer { d.stop() }
+        let connection = DaemonConnection(path: d.socketPath)
+        defer { connection.close() }
+        let firstResponse = try connection.send(Self.search("first", "slow"))
+        let first = Task { try await firstResponse.collect() }
+        let others = try (0..<16).map { i in try connection.send(Self.search("q\(i)", "slow")) }
+        // A barrier: the daemon acts on a connection's lines in order, so once the pong is back
+        // it has admitted the 16 searches it was sent (the 17th waits in the connection).
+        _ = try await connection.roundTrip(.ping)
+        first.cancel()
+        _ = try? await first.value
+        for response in others {
+            let frames = try await response.collect()
+            #expect(errorCode(frames.last) == nil, "refused: \(frames)")
+            guard case .done(_, .ok, _, _)? = frames.last else {
+                Issue.record("\(frames)")
+                continue
+            }
+        }
+    }
+
     @Test func aMissingDaemonIsAClearErrorAndARestartedOneIsReachedAgain() async throws {
         let d = try DaemonProcess.demo()
         defer { d.stop() }

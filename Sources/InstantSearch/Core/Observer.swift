@@ -7,6 +7,8 @@
 @MainActor
 public final class Observer<Value: Sendable> {
     private struct Subscription {
+        /// Unique to this subscription, so a delivery can drop it whatever happened meanwhile.
+        let id: Int
         let key: ObjectIdentifier
         /// Delivers a value; false once the subscriber is gone (the subscription is dropped).
         let deliver: (Value) -> Bool
@@ -14,6 +16,7 @@ public final class Observer<Value: Sendable> {
     }
 
     private var subscriptions: [Subscription] = []
+    private var nextID = 0
     /// The last value fired, replayed by ``subscribePast(with:callback:)``.
     public private(set) var latestValue: Value?
 
@@ -56,7 +59,8 @@ public final class Observer<Value: Sendable> {
             }
         }
         let key = ObjectIdentifier(subscriber)
-        subscriptions.append(Subscription(key: key, deliver: { [box] value in
+        nextID += 1
+        subscriptions.append(Subscription(id: nextID, key: key, deliver: { [box] value in
             guard box.object != nil else {
                 continuation.finish()
                 return false
@@ -78,23 +82,26 @@ public final class Observer<Value: Sendable> {
     /// The number of live subscriptions.
     public var subscriberCount: Int { subscriptions.count }
 
-    /// Delivers `value` to every subscriber, in the order they subscribed.
+    /// Delivers `value` to every subscriber, in the order they subscribed. A subscription
+    /// made by a callback gets the next value, not this one; one cancelled by a callback gets
+    /// nothing more, this value included.
     public func fire(_ value: Value) {
         latestValue = value
-        let current = subscriptions
-        var dropped = Set<Int>()
-        for (i, s) in current.enumerated() where !s.deliver(value) || s.once { dropped.insert(i) }
-        guard !dropped.isEmpty else { return }
-        // Subscriptions made by a callback were appended after `current`; keep them.
-        let keep = current.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
-        subscriptions = keep + subscriptions.dropFirst(current.count)
+        for s in subscriptions {
+            // Still subscribed? (An earlier callback may have cancelled it, or a nested fire
+            // delivered to a once-subscription already.)
+            guard subscriptions.contains(where: { $0.id == s.id }) else { continue }
+            if s.once { subscriptions.removeAll { $0.id == s.id } }
+            if !s.deliver(value) { subscriptions.removeAll { $0.id == s.id } }
+        }
     }
 
     private func add<Subscriber: AnyObject>(
         _ subscriber: Subscriber, once: Bool, _ callback: @escaping @MainActor (Subscriber, Value) -> Void
     ) {
         let box = WeakBox(subscriber)
-        subscriptions.append(Subscription(key: ObjectIdentifier(subscriber), deliver: { value in
+        nextID += 1
+        subscriptions.append(Subscription(id: nextID, key: ObjectIdentifier(subscriber), deliver: { value in
             guard let s = box.object else { return false }
             callback(s, value)
             return true

@@ -23,7 +23,10 @@ public final class NumberRangeInteractor: ItemInteractor<ClosedRange<Double>?> {
     /// The user chose `range` (nil: clear), clamped to the bounds when both are known.
     public func select(_ range: ClosedRange<Double>?) {
         var chosen = range
-        if let r = range, let b = bounds { chosen = max(r.lowerBound, b.lowerBound)...min(max(r.upperBound, b.lowerBound), b.upperBound) }
+        if let r = range, let b = bounds {
+            let lower = min(max(r.lowerBound, b.lowerBound), b.upperBound)
+            chosen = lower...max(lower, min(r.upperBound, b.upperBound))
+        }
         onNumberRangeComputed.fire(chosen)
         if onNumberRangeComputed.subscriberCount == 0 { item = chosen }
     }

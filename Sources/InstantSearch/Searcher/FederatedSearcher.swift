@@ -20,7 +20,8 @@ public final class FederatedSearcher: Searcher {
         public let id: SearcherId
         /// The name the source answers under (the index's, unless one index feeds two columns).
         public let name: String
-        /// The parameters for this source (its page, hits per page, facets, own filters).
+        /// The parameters for this source (its page, hits per page, facets, own filters); those
+        /// left at their defaults take the searcher's ``FederatedSearcher/parameters``.
         public var parameters: SearchParameters
         /// How much the source's scores weigh in the merge.
         public var weight: Double = 1
@@ -46,26 +47,44 @@ public final class FederatedSearcher: Searcher {
         /// Sends the federated search this source belongs to.
         public func search() { searcher?.search() }
 
-        /// The parameters sent: ``parameters`` with the filters of the connected states
-        /// added, and their disjunctive facets.
+        /// The parameters sent: ``parameters`` with the filters of the searcher's own
+        /// parameters and of the connected states added, and their disjunctive facets.
         public var effectiveParameters: SearchParameters {
             var p = parameters
-            var parts: [FilterExpression?] = [p.filter ?? p.filters.flatMap { try? FilterParser.parse($0) }]
+            var extra: [FilterExpression?] = []
+            var disjunctive: [String] = []
+            if let shared = searcher?.parameters, let f = Self.filter(of: shared) { extra.append(f) }
             for (box, aliases) in filterStates {
                 guard let state = box.object else { continue }
                 let filters = state.filters.restricted(to: filterableAttributes, aliases: aliases)
-                parts.append(filters.expression(aliases: aliases))
-                for f in filters.disjunctiveFacets(aliases: aliases) where !p.disjunctiveFacets.contains(f) {
-                    p.disjunctiveFacets.append(f)
-                }
+                extra.append(filters.expression(aliases: aliases))
+                disjunctive += filters.disjunctiveFacets(aliases: aliases)
             }
-            let combined = FilterExpression.allOf(parts)
+            for f in disjunctive where !p.disjunctiveFacets.contains(f) { p.disjunctiveFacets.append(f) }
+            guard extra.contains(where: { $0 != nil }) else { return p }
+            // The source's own filter parameters, however they were set, folded into one
+            // expression with the rest (one that does not parse is left for the daemon to report).
+            var own: FilterExpression?
+            if p.filter != nil || Self.hasFilters(p) {
+                guard let parsed = Self.filter(of: p) else { return p }
+                own = parsed
+            }
+            let combined = FilterExpression.allOf([own] + extra)
             p.filter = combined
             p.filters = combined?.description
-            p.facetFilters = nil
-            p.numericFilters = nil
-            p.tagFilters = nil
+            (p.facetFilters, p.numericFilters, p.tagFilters) = (nil, nil, nil)
             return p
+        }
+
+        /// The conjunction of `p`'s filter parameters, parsed as the daemon parses them.
+        static func filter(of p: SearchParameters) -> FilterExpression? {
+            if let f = p.filter { return f }
+            guard hasFilters(p) else { return nil }
+            return (try? SearchParameters.decode(p.requestJSON()))?.filter
+        }
+
+        static func hasFilters(_ p: SearchParameters) -> Bool {
+            p.filters != nil || p.facetFilters != nil || p.numericFilters != nil || p.tagFilters != nil
         }
     }
 
@@ -105,7 +124,8 @@ public final class FederatedSearcher: Searcher {
             onQueryChanged.fire(query)
         }
     }
-    /// Parameters for every source (each source's own are laid over them).
+    /// Parameters for every source (each source's own, where not at their defaults, are laid
+    /// over them; filters are combined).
     public var parameters = SearchParameters()
     /// The request's `merge` object (strategy, limit, quotas); nil: the daemon's default.
     public var merge: JSONObject?
@@ -166,6 +186,7 @@ public final class FederatedSearcher: Searcher {
         let seq = sequencer.issue()
         retryOnReconnect = false
         let request = makeRequest(seq: seq)
+        let text = query ?? ""
         onSearch.fire(query)
         if running.isEmpty { isLoading.fire(true) }
         let response: Response
@@ -177,7 +198,7 @@ public final class FederatedSearcher: Searcher {
             do {
                 for try await frame in response {
                     guard let self else { return }
-                    self.handle(frame, seq: seq)
+                    self.handle(frame, seq: seq, query: text)
                 }
                 self?.ended(seq)
             } catch {
@@ -195,8 +216,13 @@ public final class FederatedSearcher: Searcher {
 
     /// The request for search `seq`.
     func makeRequest(seq: Int) -> SearchRequest {
+        // Every source gets the searcher's parameters, and sends those of its own that are not
+        // at their defaults (the daemon lays a source's over the request's).
+        let defaults = SearchParameters().requestJSON()
         let targets = sources.map { s in
-            SearchTarget(index: s.id.index, name: s.name, params: s.effectiveParameters.requestJSON(), weight: s.weight)
+            var own = JSONObject()
+            for e in s.effectiveParameters.requestJSON() where defaults[e.key] != e.value { own.appendUnchecked(e.key, e.value) }
+            return SearchTarget(index: s.id.index, name: s.name, params: own.isEmpty ? nil : own, weight: s.weight)
         }
         var aliases: JSONObject?
         if !facetAliases.isEmpty {
@@ -213,7 +239,7 @@ public final class FederatedSearcher: Searcher {
             seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: aliases)
     }
 
-    private func handle(_ frame: Frame, seq: Int) {
+    private func handle(_ frame: Frame, seq: Int, query: String) {
         switch frame {
         case .results(_, let name, let results):
             guard sequencer.shouldDeliver(seq) else { return }
@@ -233,7 +259,7 @@ public final class FederatedSearcher: Searcher {
         case .done(_, let status, let reports, let ms):
             guard status != .superseded, sequencer.shouldDeliver(seq) else { return }
             let items = reports.map { SourceStatusItem(name: $0.name, report: $0.report) }
-            onStatus.fire(Status(seq: seq, query: query ?? "", status: status, sources: items, ms: ms))
+            onStatus.fire(Status(seq: seq, query: query, status: status, sources: items, ms: ms))
         default:
             break
         }

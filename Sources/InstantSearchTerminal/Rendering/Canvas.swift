@@ -93,7 +93,7 @@ public final class TextCanvas: Canvas {
         guard y >= 0, y < size.rows else { return }
         var col = x
         let end = min(size.cols, x + maxWidth)
-        for c in text {
+        for c in TextWidth.printable(text) {
             let w = TextWidth.of(c)
             guard col + w <= end else { break }
             if col >= 0 {

@@ -13,13 +13,14 @@ public final class Screen: Canvas {
     private var open = false
 
     /// Takes over the terminal: the user's locale (UTF-8 text), no echo, keys as they are
-    /// typed, Esc without the usual one-second wait, colors where the terminal has them.
+    /// typed (Ctrl-C included), Esc without the usual one-second wait, colors where the terminal has them.
     public init() {
         setlocale(LC_ALL, "")
         _ = fs_ensure_utf8_ctype()  // titles are UTF-8 whatever the user's locale says
         initscr()
         open = true
-        cbreak()
+        raw()  // Ctrl-C and Ctrl-Z are keys the dashboard handles, not signals
+
         noecho()
         nonl()
         keypad(fs_stdscr(), true)
@@ -55,7 +56,7 @@ public final class Screen: Canvas {
     public func put(_ text: String, y: Int, x: Int, maxWidth: Int, style: Style) {
         let (rows, cols) = size
         guard y >= 0, y < rows, x >= 0, x < cols, maxWidth > 0 else { return }
-        let shown = TextWidth.truncate(text, to: min(maxWidth, cols - x))
+        let shown = TextWidth.truncate(TextWidth.printable(text), to: min(maxWidth, cols - x))
         fs_attr_set(attributes(style))
         fs_move(Int32(y), Int32(x))
         var wide = shown.unicodeScalars.map { wchar_t(bitPattern: $0.value) }

@@ -36,6 +36,13 @@ public enum TextWidth {
         return out + "…"
     }
 
+    /// `s` with its control characters (newlines, tabs, escapes) made spaces: they would move
+    /// the cursor or restyle the terminal instead of taking one cell.
+    public static func printable(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return s }
+        return String(String.UnicodeScalarView(s.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    }
+
     /// `s` cut or padded with spaces to exactly `width` cells.
     public static func fit(_ s: String, to width: Int) -> String {
         let cut = truncate(s, to: width)

@@ -160,8 +160,9 @@ final class Dashboard {
         let main: [any TerminalPane] = columns.map(\.view) + (columns.count > 1 ? [mergedView] : [])
         let content: [any TerminalPane] = facets.map(\.view) + main
         let focusedContent = focus > 0 ? focus - 1 : nil
+        let shown = focusedContent ?? facets.count  // what a narrow layout shows with the search box focused
         let layout = DashboardLayout.compute(
-            rows: rows, cols: cols, facetPanes: facets.count, mainPanes: main.count, focusedContent: focusedContent)
+            rows: rows, cols: cols, facetPanes: facets.count, mainPanes: main.count, focusedContent: shown)
         screen.begin()
         searchBoxView.draw(on: screen, in: layout.search, focused: focus == 0)
         for (pane, rect) in zip(content, layout.content) {
@@ -170,16 +171,16 @@ final class Dashboard {
         }
         currentFiltersView.draw(on: screen, in: layout.filters, focused: false)
         statusView.draw(on: screen, in: layout.status, focused: false)
-        drawFooter(layout.footer, narrow: layout.isNarrow, shown: focusedContent, total: content.count)
+        drawFooter(layout.footer, narrow: layout.isNarrow, shown: shown, total: content.count)
         screen.show()
     }
 
-    private func drawFooter(_ rect: Rect, narrow: Bool, shown: Int?, total: Int) {
+    private func drawFooter(_ rect: Rect, narrow: Bool, shown: Int, total: Int) {
         guard rect.height > 0 else { return }
         let counterWidth = 34
         var keys: [(String, Style)] = []
         if narrow {
-            keys.append(("pane \((shown ?? 0) + 1)/\(total) ", .bold))
+            keys.append(("pane \(shown + 1)/\(total) ", .bold))
         }
         for (k, what) in [("Tab", "pane"), ("Space", "toggle"), ("Esc", "clear filters"), ("↑↓", "move"),
                           ("^U", "clear query"), ("q", "quit")] {

@@ -29,7 +29,7 @@ struct DashboardOptions {
         func list(_ name: String) -> [String]? {
             parsed.options[name].map { $0.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty } }
         }
-        indices = list("index")
+        indices = list("index").map { names in names.enumerated().filter { !names[..<$0.offset].contains($0.element) }.map(\.element) }
         facets = list("facets")
         do { hitsPerPage = try intOption(parsed, "hits", range: 1...100) ?? 20 } catch let e as UsageError {
             fail(e.message, usage: Self.usage)
