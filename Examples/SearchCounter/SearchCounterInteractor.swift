@@ -29,7 +29,7 @@ extension SearchCounterInteractor {
     /// Counts every search `searcher` sends.
     @discardableResult
     public func connectSearcher(_ searcher: some Searcher) -> any Connection {
-        keep(CounterConnection(
+        keep(ClosureConnection(
             connect: { [weak self, weak searcher] token in
                 searcher?.onSearch.subscribe(with: token) { [weak self] _, _ in self?.increment() }
             },
@@ -39,7 +39,7 @@ extension SearchCounterInteractor {
     /// Shows the count in `controller`, and resets it when the controller asks.
     @discardableResult
     public func connectController(_ controller: some SearchCounterController) -> any Connection {
-        keep(CounterConnection(
+        keep(ClosureConnection(
             connect: { [weak self, weak controller] token in
                 guard let self, let controller else { return }
                 controller.setCount(self.item)
@@ -50,32 +50,5 @@ extension SearchCounterInteractor {
                 controller?.onReset = nil
                 self?.onItemChanged.cancelSubscription(for: token)
             }))
-    }
-}
-
-/// A connection made of two closures, connected when made (what a widget outside the library
-/// writes: the library's own helper is internal to it).
-@MainActor
-final class CounterConnection: Connection {
-    private let onConnect: (CounterConnection) -> Void
-    private let onDisconnect: (CounterConnection) -> Void
-    private var connected = false
-
-    init(connect: @escaping (CounterConnection) -> Void, disconnect: @escaping (CounterConnection) -> Void) {
-        onConnect = connect
-        onDisconnect = disconnect
-        self.connect()
-    }
-
-    func connect() {
-        guard !connected else { return }
-        connected = true
-        onConnect(self)
-    }
-
-    func disconnect() {
-        guard connected else { return }
-        connected = false
-        onDisconnect(self)
     }
 }

@@ -25,21 +25,20 @@ struct TwoIndices {
         genres.connectSearcher(searcher.source("movies")!, attribute: "genres")
         genres.connectFilterState(filters, attribute: "genres", operator: .or)
 
+        // Each index's hits as its frame arrives.
         let printer = Printer()
-        var done = false
         searcher.onIndexResults.subscribe(with: printer) { _, r in
             let titles = r.results.hits.compactMap { $0.attributes["title"]?.stringValue }
             print("\(r.source): \(r.results.nbHits) hits: \(titles.joined(separator: " | "))")
         }
-        searcher.onStatus.subscribe(with: printer) { _, s in
-            print(s.sources.map { "\($0.name) \($0.report.status.rawValue) \($0.report.ms) ms" }.joined(separator: ", "))
-            done = true
-        }
-        searcher.onError.subscribe(with: printer) { _, e in print("error: \(e)"); done = true }
 
         searcher.query = CommandLine.arguments.dropFirst().joined(separator: " ")
-        searcher.search()
-        while !done { try? await Task.sleep(for: .milliseconds(5)) }
+        switch await searcher.searchAndWait() {
+        case .finished(let s):
+            print(s.sources.map { "\($0.name) \($0.report.status.rawValue) \($0.report.ms) ms" }.joined(separator: ", "))
+        case .failed(let e): print("error: \(e)")
+        case .superseded: break
+        }
         print("genres:", genres.items.prefix(5).map { "\($0.value) (\($0.count))" })
     }
 }

@@ -48,9 +48,6 @@ enum LibraryBench {
         }
         let merged = MergedHitsInteractor()
         merged.connectSearcher(searcher)
-        let turns = Turns()
-        searcher.onStatus.subscribe(with: turns) { t, _ in t.signal() }
-        searcher.onError.subscribe(with: turns) { t, _ in t.signal() }
 
         // The library: each keystroke's wall time until its status is delivered.
         var samples: [Double] = []
@@ -59,8 +56,7 @@ enum LibraryBench {
         for text in texts {
             let t = ContinuousClock.now
             searcher.query = text
-            searcher.search()
-            await turns.wait()
+            guard case .finished = await searcher.searchAndWait() else { throw BenchFailure(description: "'\(text)' failed") }
             samples.append(microseconds(since: t))
         }
         let library = LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
@@ -108,28 +104,5 @@ enum LibraryBench {
         let bytes = captured.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } / max(1, texts.count)
         return Figures(library: library, raw: rawSummary, libraryCPU: libraryCPU, rawCPU: rawCPU, decodeMicros: decodeMicros,
                        bytesPerAnswer: bytes)
-    }
-
-    /// Each answer's end, awaited before the next keystroke.
-    @MainActor final class Turns {
-        private var pending = 0
-        private var waiter: CheckedContinuation<Void, Never>?
-
-        func signal() {
-            if let w = waiter {
-                waiter = nil
-                w.resume()
-            } else {
-                pending += 1
-            }
-        }
-
-        func wait() async {
-            if pending > 0 {
-                pending -= 1
-                return
-            }
-            await withCheckedContinuation { waiter = $0 }
-        }
     }
 }

@@ -176,6 +176,26 @@ struct FederatedSearcherTests {
         #expect(products.filter == (try FilterParser.parse("price < 100 AND year >= 2000")), "\(products.filters ?? "none")")
     }
 
+    @Test func searchAndWaitReturnsHowItsOwnSearchEnded() async {
+        let t = FakeTransport()
+        let s = searcher(t)
+        s.query = "a"
+        async let first = s.searchAndWait()
+        await settle()
+        s.query = "ab"
+        async let second = s.searchAndWait()
+        await settle()
+        t.answer(1, [.done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(0, [.done(id: nil, status: .ok, sources: [], ms: 2)])
+        let (a, b) = await (first, second)
+        #expect(a == .superseded, "the older search's done came after the newer one's")
+        guard case .finished(let status) = b else { Issue.record("\(b)"); return }
+        #expect(status.query == "ab" && status.seq == 2)
+        t.failure.withLock { $0 = .unavailable("down") }
+        guard case .failed(let e) = await s.searchAndWait() else { Issue.record("no failure"); return }
+        #expect(e.code == "unavailable")
+    }
+
     @Test func hitsSearcherIsOneIndexWithoutAMergedList() async {
         let t = FakeTransport()
         let h = HitsSearcher(transport: t, index: SearcherId(index: "movies"))

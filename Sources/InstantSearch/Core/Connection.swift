@@ -18,27 +18,30 @@ public final class CompositeConnection: Connection {
     public func disconnect() { connections.forEach { $0.disconnect() } }
 }
 
-/// A connection made of two closures (what most connections of the library are).
+/// A connection made of two closures, connected when made: what most connections of the
+/// library are, and what a custom widget's `connect...` methods return. Each closure gets the
+/// connection itself, the subscriber to subscribe with (so `disconnect` cancels exactly what
+/// `connect` subscribed).
 @MainActor
-final class ClosureConnection: Connection {
+public final class ClosureConnection: Connection {
     private let onConnect: @MainActor (ClosureConnection) -> Void
     private let onDisconnect: @MainActor (ClosureConnection) -> Void
-    private(set) var isConnected = false
+    public private(set) var isConnected = false
 
     /// Makes the connection and connects it.
-    init(connect: @escaping @MainActor (ClosureConnection) -> Void, disconnect: @escaping @MainActor (ClosureConnection) -> Void) {
+    public init(connect: @escaping @MainActor (ClosureConnection) -> Void, disconnect: @escaping @MainActor (ClosureConnection) -> Void) {
         onConnect = connect
         onDisconnect = disconnect
         self.connect()
     }
 
-    func connect() {
+    public func connect() {
         guard !isConnected else { return }
         isConnected = true
         onConnect(self)
     }
 
-    func disconnect() {
+    public func disconnect() {
         guard isConnected else { return }
         isConnected = false
         onDisconnect(self)

@@ -6,11 +6,7 @@ extension HitsInteractor {
         let c = ClosureConnection(connect: { [weak self, weak source] connection in
             guard let self, let source else { return }
             source.onResults.subscribePast(with: connection) { [weak self] _, results in self?.update(results) }
-            self.onPageRequested.subscribe(with: connection) { [weak source] _, page in
-                guard let source else { return }
-                source.parameters.page = page
-                source.search()
-            }
+            self.onPageRequested.subscribe(with: connection) { [weak source] _, page in source?.search(page: page) }
         }, disconnect: { [weak self, weak source] connection in
             source?.onResults.cancelSubscription(for: connection)
             self?.onPageRequested.cancelSubscription(for: connection)

@@ -7,11 +7,7 @@ extension PaginationInteractor {
             source.onResults.subscribePast(with: connection) { [weak self] _, r in
                 self?.item = Pages(current: r.page, count: r.nbPages)
             }
-            self.onPageRequested.subscribe(with: connection) { [weak source] _, page in
-                guard let source else { return }
-                source.parameters.page = page
-                source.search()
-            }
+            self.onPageRequested.subscribe(with: connection) { [weak source] _, page in source?.search(page: page) }
         }, disconnect: { [weak self, weak source] connection in
             source?.onResults.cancelSubscription(for: connection)
             self?.onPageRequested.cancelSubscription(for: connection)

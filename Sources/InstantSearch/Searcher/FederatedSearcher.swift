@@ -148,7 +148,20 @@ public final class FederatedSearcher: Searcher {
     /// The connections made by `connect...` (kept as long as the searcher lives).
     public var connections: [any Connection] = []
 
+    /// How one search ended, for a caller of ``searchAndWait()``.
+    public enum Outcome: Sendable, Equatable {
+        /// Its `done` frame's report (the sources may still have failed: see the status).
+        case finished(Status)
+        /// The request failed as a whole: the daemon refused it or could not be reached.
+        case failed(SearcherError)
+        /// A newer search answered first, or ``cancel()`` was called: its result was not delivered.
+        case superseded
+    }
+
     private var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
+    /// The callers of ``searchAndWait()``, by the seq of their search.
+    private var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
+    private var nextWaiter: CheckedContinuation<Outcome, Never>?
     private var running: [Int: Task<Void, Never>] = [:]
     /// Set when the last search failed for want of a daemon: it is sent again on reconnection.
     private var retryOnReconnect = false
@@ -182,8 +195,21 @@ public final class FederatedSearcher: Searcher {
     /// Whether a search of this searcher is running.
     public var isSearching: Bool { !running.isEmpty }
 
+    /// Sends a search, as ``search()`` does, and waits for how it ends (for scripts and
+    /// benchmarks; a UI listens to the events instead).
+    public func searchAndWait() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            nextWaiter = continuation
+            search()
+        }
+    }
+
     public func search() {
         let seq = sequencer.issue()
+        if let w = nextWaiter {
+            nextWaiter = nil
+            waiters[seq] = w
+        }
         retryOnReconnect = false
         let request = makeRequest(seq: seq)
         let text = query ?? ""
@@ -210,6 +236,8 @@ public final class FederatedSearcher: Searcher {
     public func cancel() {
         for task in running.values { task.cancel() }
         running = [:]
+        for w in waiters.values { w.resume(returning: .superseded) }
+        waiters = [:]
         sequencer.abandonAll()
         isLoading.fire(false)
     }
@@ -252,26 +280,33 @@ public final class FederatedSearcher: Searcher {
             onError.fire(error)
         case .error(_, nil, let e):
             guard sequencer.shouldDeliver(seq) else { return }
-            onError.fire(SearcherError(source: nil, code: e.code.rawValue, message: e.message))
+            let error = SearcherError(source: nil, code: e.code.rawValue, message: e.message)
+            onError.fire(error)
+            waiters.removeValue(forKey: seq)?.resume(returning: .failed(error))
         case .merged(_, let merged):
             guard sequencer.shouldDeliver(seq) else { return }
             onMergedResults.fire(merged)
         case .done(_, let status, let reports, let ms):
             guard status != .superseded, sequencer.shouldDeliver(seq) else { return }
             let items = reports.map { SourceStatusItem(name: $0.name, report: $0.report) }
-            onStatus.fire(Status(seq: seq, query: query, status: status, sources: items, ms: ms))
+            let report = Status(seq: seq, query: query, status: status, sources: items, ms: ms)
+            onStatus.fire(report)
+            waiters.removeValue(forKey: seq)?.resume(returning: .finished(report))
         default:
             break
         }
     }
 
     private func ended(_ seq: Int) {
+        // A search whose done was not delivered (a newer one answered first) ends superseded.
+        waiters.removeValue(forKey: seq)?.resume(returning: .superseded)
         guard running.removeValue(forKey: seq) != nil || seq == sequencer.lastIssued else { return }  // cancelled before
         if !sequencer.ended(seq) { isLoading.fire(false) }
     }
 
     private func failed(_ error: any Error, seq: Int) {
         let wasNewest = seq == sequencer.lastIssued
+        if !(error is CancellationError) { waiters.removeValue(forKey: seq)?.resume(returning: .failed(SearcherError(error))) }
         ended(seq)
         guard wasNewest, !(error is CancellationError) else { return }
         if let e = error as? ClientError {

@@ -68,3 +68,11 @@ public protocol SearchResultsSource: AnyObject {
     /// Searches again with the current parameters.
     func search()
 }
+
+extension SearchResultsSource {
+    /// Searches again for page `page` of this index (more hits, another page).
+    public func search(page: Int) {
+        parameters.page = page
+        search()
+    }
+}

@@ -30,16 +30,13 @@ public final class TerminalFacetListController: FacetListController, TerminalPan
             onClick?(items[cursor.row].item)
             return true
         }
-        guard let d = ListCursor.delta(key, page: 5), !items.isEmpty else { return false }
-        cursor.move(d, count: items.count)
+        guard cursor.handle(key, count: items.count, page: 5) else { return false }
         onNeedsDisplay?()
         return true
     }
 
     public func draw(on canvas: any Canvas, in rect: Rect, focused: Bool) {
-        canvas.box(rect, title: title, focused: focused)
-        let inner = rect.inset(1)
-        guard inner.height > 0 else { return }
+        guard let inner = canvas.pane(rect, title: title, focused: focused) else { return }
         if items.isEmpty {
             canvas.put("no values", y: inner.y, x: inner.x, maxWidth: inner.width, style: .dim)
             return

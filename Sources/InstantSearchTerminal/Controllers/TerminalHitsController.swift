@@ -37,18 +37,14 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     }
 
     public func handle(_ key: Key) -> Bool {
-        let count = hitsSource?.numberOfHits ?? 0
-        guard let d = ListCursor.delta(key, page: 10), count > 0 else { return false }
-        cursor.move(d, count: count)
+        guard cursor.handle(key, count: hitsSource?.numberOfHits ?? 0, page: 10) else { return false }
         _ = hitsSource?.hit(atIndex: cursor.row)  // near the end: loads the next page
         onNeedsDisplay?()
         return true
     }
 
     public func draw(on canvas: any Canvas, in rect: Rect, focused: Bool) {
-        canvas.box(rect, title: title, focused: focused)
-        let inner = rect.inset(1)
-        guard inner.height > 0 else { return }
+        guard let inner = canvas.pane(rect, title: title, focused: focused) else { return }
         var header: [(String, Style)] = [(stats?.text ?? "waiting…", .dim)]
         if let s = sourceState { header += [("  ", .normal), (s.text, s.style)] }
         canvas.putRuns(header, y: inner.y, x: inner.x, width: inner.width)

@@ -27,16 +27,13 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
     }
 
     public func handle(_ key: Key) -> Bool {
-        guard let d = ListCursor.delta(key, page: 10), !hits.isEmpty else { return false }
-        cursor.move(d, count: hits.count)
+        guard cursor.handle(key, count: hits.count, page: 10) else { return false }
         onNeedsDisplay?()
         return true
     }
 
     public func draw(on canvas: any Canvas, in rect: Rect, focused: Bool) {
-        canvas.box(rect, title: title, focused: focused)
-        let inner = rect.inset(1)
-        guard inner.height > 0 else { return }
+        guard let inner = canvas.pane(rect, title: title, focused: focused) else { return }
         canvas.put(received ? "\(hits.count) of \(nbHits) across indices" : "waiting…", y: inner.y, x: inner.x,
                    maxWidth: inner.width, style: .dim)
         let rows = inner.height - 1

@@ -35,6 +35,14 @@ struct ListCursor {
         return top
     }
 
+    /// Moves the cursor for a movement key within `count` rows (`page` rows for PgUp/PgDn);
+    /// false when the key is not one or the list is empty.
+    mutating func handle(_ key: Key, count: Int, page: Int) -> Bool {
+        guard let d = Self.delta(key, page: page), count > 0 else { return false }
+        move(d, count: count)
+        return true
+    }
+
     /// The cursor's movement for a key, if it is a movement key.
     static func delta(_ key: Key, page: Int) -> Int? {
         switch key {

@@ -50,9 +50,7 @@ public final class TerminalSearchBoxController: SearchBoxController, TerminalPan
     }
 
     public func draw(on canvas: any Canvas, in rect: Rect, focused: Bool) {
-        canvas.box(rect, title: title, focused: focused)
-        let inner = rect.inset(1)
-        guard inner.height > 0 else { return }
+        guard let inner = canvas.pane(rect, title: title, focused: focused) else { return }
         if text.isEmpty {
             canvas.putRuns([("> ", .bold), (placeholder, .dim)], y: inner.y, x: inner.x, width: inner.width)
         } else {

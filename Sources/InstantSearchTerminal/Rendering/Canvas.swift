@@ -59,6 +59,14 @@ extension Canvas {
         return used
     }
 
+    /// Draws a pane's box (``box(_:title:focused:)``) and returns the room inside it, nil
+    /// when there is none.
+    public func pane(_ r: Rect, title: String, focused: Bool) -> Rect? {
+        box(r, title: title, focused: focused)
+        let inner = r.inset(1)
+        return inner.height > 0 && inner.width > 0 ? inner : nil
+    }
+
     /// A box's border with `title` in its top edge; `focused` draws it bold.
     public func box(_ r: Rect, title: String, focused: Bool) {
         guard r.height >= 2, r.width >= 2 else { return }
