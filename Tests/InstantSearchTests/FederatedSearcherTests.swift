@@ -196,6 +196,29 @@ struct FederatedSearcherTests {
         #expect(e.code == "unavailable")
     }
 
+    @Test func aColumnThatLoadsAPageAsksItsIndexAlone() async throws {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let movies = HitsInteractor(infiniteScrolling: true, prefetchDistance: 1)
+        let products = HitsInteractor()
+        movies.connectSearcher(s.source("movies")!)
+        products.connectSearcher(s.source("products")!)
+        s.query = "star"
+        s.search()
+        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["A", "B"], nbPages: 2)),
+                     .results(id: nil, index: "products", results: results("products", query: "star", titles: ["P"])),
+                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        await settle()
+        _ = movies.hit(atIndex: 1)
+        #expect(t.requests.count == 2)
+        let page = try #require(t.searches.last)
+        #expect(page.targets?.map(\.name) == ["movies"] && page.session == nil && page.params.page == 1)
+        t.answer(1, [.results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["C"], page: 1, nbPages: 2)),
+                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        await settle()
+        #expect(movies.hits.count == 3 && products.hits.count == 1)
+    }
+
     @Test func hitsSearcherIsOneIndexWithoutAMergedList() async {
         let t = FakeTransport()
         let h = HitsSearcher(transport: t, index: SearcherId(index: "movies"))

@@ -47,6 +47,15 @@ public final class FederatedSearcher: Searcher {
         /// Sends the federated search this source belongs to.
         public func search() { searcher?.search() }
 
+        /// Asks this index alone for page `page` of the current query, so a column that
+        /// scrolls or pages does not make the other columns search again; its answer comes on
+        /// ``onResults`` like the others. Not part of the keystroke session: a newer
+        /// keystroke does not cancel it, and a hits interactor ignores a page of an old query.
+        public func search(page: Int) {
+            parameters.page = page
+            searcher?.loadPage(of: self)
+        }
+
         /// The parameters sent: ``parameters`` with the filters of the searcher's own
         /// parameters and of the connected states added, and their disjunctive facets.
         public var effectiveParameters: SearchParameters {
@@ -240,6 +249,35 @@ public final class FederatedSearcher: Searcher {
         waiters = [:]
         sequencer.abandonAll()
         isLoading.fire(false)
+    }
+
+    /// Sends one source's page request (``Source/search(page:)``) and delivers its results.
+    func loadPage(of source: Source) {
+        var p = source.effectiveParameters
+        let shared = parameters
+        if p.hitsPerPage == SearchParameters().hitsPerPage { p.hitsPerPage = shared.hitsPerPage }
+        let request = SearchRequest(
+            query: query ?? "", targets: [SearchTarget(index: source.id.index, name: source.name)], parameters: p,
+            timeoutMs: timeoutMs, merge: ["strategy": "grouped"])
+        let response: Response
+        do { response = try transport.send(.search(request)) } catch {
+            source.onError.fire(SearcherError(error))
+            return
+        }
+        Task { [weak source] in
+            do {
+                for try await frame in response {
+                    switch frame {
+                    case .results(_, _, let r): source?.onResults.fire(r)
+                    case .error(_, _, let e):
+                        source?.onError.fire(SearcherError(source: source?.name, code: e.code.rawValue, message: e.message))
+                    default: break
+                    }
+                }
+            } catch {
+                if !(error is CancellationError) { source?.onError.fire(SearcherError(error)) }
+            }
+        }
     }
 
     /// The request for search `seq`.

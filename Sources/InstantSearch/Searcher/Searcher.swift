@@ -67,10 +67,12 @@ public protocol SearchResultsSource: AnyObject {
     var parameters: SearchParameters { get set }
     /// Searches again with the current parameters.
     func search()
+    /// Searches for page `page` of this index only (more hits, another page).
+    func search(page: Int)
 }
 
 extension SearchResultsSource {
-    /// Searches again for page `page` of this index (more hits, another page).
+    /// Sets the page and searches again (a searcher of one index).
     public func search(page: Int) {
         parameters.page = page
         search()
