@@ -22,6 +22,8 @@ enum LibraryBench {
         /// Decoding one answer's frames in process, in microseconds, and the answer's size.
         let decodeMicros: Double
         let bytesPerAnswer: Int
+        /// This process's CPU per request on ``DaemonConnection`` alone (no searcher).
+        let connectionCPU: Double
     }
 
     /// The process's CPU time so far, in microseconds (user and system).
@@ -63,6 +65,19 @@ enum LibraryBench {
         let libraryCPU = (processCPU() - cpu0) / Double(texts.count)
         _ = keep
 
+        // The connection alone: the same requests on DaemonConnection, frames decoded, no
+        // searcher or interactor (what the hand-offs and decoding cost without the library above).
+        let plain = DaemonConnection(path: socket)
+        defer { plain.close() }
+        let cpu2 = processCPU()
+        for (i, text) in texts.enumerated() {
+            let request = SearchRequest(
+                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
+                parameters: params, session: "plain", seq: i + 1)
+            _ = try await plain.roundTrip(.search(request))
+        }
+        let connectionCPU = (processCPU() - cpu2) / Double(texts.count)
+
         // Raw: the same request lines (session and seq included), read without decoding.
         let raw = try SocketConnection(path: socket, timeoutSeconds: 30)
         let lines = texts.enumerated().map { i, text in
@@ -103,6 +118,6 @@ enum LibraryBench {
         let decodeMicros = microseconds(since: decodeStart) / Double(texts.count)
         let bytes = captured.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } / max(1, texts.count)
         return Figures(library: library, raw: rawSummary, libraryCPU: libraryCPU, rawCPU: rawCPU, decodeMicros: decodeMicros,
-                       bytesPerAnswer: bytes)
+                       bytesPerAnswer: bytes, connectionCPU: connectionCPU)
     }
 }

@@ -263,7 +263,8 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
         + "raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's cost at p50 \(fmt(lib.p50 - raw.p50)) µs = "
         + "\(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% of the round trip; "
         + "client CPU per keystroke \(fmt(libCPU)) µs against \(fmt(rawCPU)) µs raw, of which decoding the answer's frames "
-        + "(\(libraryRuns[0].bytesPerAnswer) bytes) \(fmt(median(libraryRuns.map(\.decodeMicros)))) µs in process")
+        + "(\(libraryRuns[0].bytesPerAnswer) bytes) \(fmt(median(libraryRuns.map(\.decodeMicros)))) µs in process; "
+        + "the same requests on DaemonConnection alone: \(fmt(median(libraryRuns.map(\.connectionCPU)))) µs CPU each")
 }
 if libraryOnly {
     try await libraryFigures()
