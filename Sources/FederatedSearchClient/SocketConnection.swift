@@ -97,12 +97,6 @@ public final class SocketConnection {
         throw ConnectionError(description: "the daemon closed the connection before answering")
     }
 
-    /// Whether `frame` is the last frame of its request.
-    public static func endsRequest(_ frame: Frame) -> Bool {
-        switch frame {
-        case .results, .merged: return false
-        case .error(_, let index, _): return index == nil
-        default: return true
-        }
-    }
+    /// Whether `frame` is the last frame of its request (``Frame/endsRequest``).
+    public static func endsRequest(_ frame: Frame) -> Bool { frame.endsRequest }
 }

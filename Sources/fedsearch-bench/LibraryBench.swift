@@ -48,6 +48,12 @@ enum LibraryBench {
             stats.connectSearcher(s)
             keep += [hits, stats]
         }
+        /// The request the raw and connection-only sets send for `text`, as the searcher would.
+        func request(_ text: String, session: String?, seq: Int?) -> SearchRequest {
+            SearchRequest(
+                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
+                parameters: params, session: session, seq: seq)
+        }
         let merged = MergedHitsInteractor()
         merged.connectSearcher(searcher)
 
@@ -71,19 +77,14 @@ enum LibraryBench {
         defer { plain.close() }
         let cpu2 = processCPU()
         for (i, text) in texts.enumerated() {
-            let request = SearchRequest(
-                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
-                parameters: params, session: "plain", seq: i + 1)
-            _ = try await plain.roundTrip(.search(request))
+            _ = try await plain.roundTrip(.search(request(text, session: "plain", seq: i + 1)))
         }
         let connectionCPU = (processCPU() - cpu2) / Double(texts.count)
 
         // Raw: the same request lines (session and seq included), read without decoding.
         let raw = try SocketConnection(path: socket, timeoutSeconds: 30)
         let lines = texts.enumerated().map { i, text in
-            Request(id: String(i), operation: .search(SearchRequest(
-                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
-                parameters: params, session: "raw", seq: i + 1))).line()
+            Request(id: String(i), operation: .search(request(text, session: "raw", seq: i + 1))).line()
         }
         samples = []
         let cpu1 = processCPU()
@@ -100,9 +101,7 @@ enum LibraryBench {
         // process (the share of the library's cost that is JSON).
         var captured: [[[UInt8]]] = []
         for text in texts {
-            try raw.sendRaw(Request(id: "c", operation: .search(SearchRequest(
-                query: text, targets: searcher.sources.map { SearchTarget(index: $0.id.index, params: params.requestJSON()) },
-                parameters: params))).line())
+            try raw.sendRaw(Request(id: "c", operation: .search(request(text, session: nil, seq: nil))).line())
             var frames: [[UInt8]] = []
             while let l = try raw.readLine() {
                 frames.append(l)

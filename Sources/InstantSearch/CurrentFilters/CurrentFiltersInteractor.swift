@@ -13,8 +13,8 @@ public struct FilterAndID: Sendable, Equatable, Hashable {
         let positive: String
         switch filter {
         case .facet(let a, let v, _): positive = "\(a): \(v)"
-        case .numeric(let a, let op, let v, _): positive = "\(a) \(op.rawValue) \(ItemFormat.number(v))"
-        case .range(let a, let lo, let hi, _): positive = "\(a): \(ItemFormat.number(lo))–\(ItemFormat.number(hi))"
+        case .numeric(let a, let op, let v, _): positive = "\(a) \(op.rawValue) \(DisplayFormat.number(v))"
+        case .range(let a, let lo, let hi, _): positive = "\(a): \(DisplayFormat.number(lo))–\(DisplayFormat.number(hi))"
         case .tag(let t, _): positive = "#\(t)"
         }
         return filter.isNegated ? "NOT \(positive)" : positive
@@ -31,11 +31,4 @@ public final class CurrentFiltersInteractor: ItemInteractor<[FilterAndID]> {
 
     /// Removes one filter.
     public func remove(_ item: FilterAndID) { onRemoveItem.fire(item) }
-}
-
-/// Number formatting shared by the widgets: integers without a decimal point.
-enum ItemFormat {
-    static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
-    }
 }

@@ -42,8 +42,8 @@ public final class FacetSearcher: Searcher {
     public var connections: [any Connection] = []
     /// The filter state whose filters the counts respect.
     weak var filterState: FilterState?
-    private var lastIssued = 0
-    private var lastDelivered = 0
+    /// Only the order of answers (`searchForFacetValues` has no daemon session).
+    private var sequencer = KeystrokeSequencer(session: "")
     private var running: [Int: Task<Void, Never>] = [:]
 
     public init(transport: any SearchTransport, index: SearcherId, facetName: String) {
@@ -53,8 +53,7 @@ public final class FacetSearcher: Searcher {
     }
 
     public func search() {
-        lastIssued += 1
-        let seq = lastIssued
+        let seq = sequencer.issue()
         var p = parameters
         if let extra = filterState?.filters.expression() {
             let combined = FilterExpression.allOf([p.filter, extra])
@@ -70,7 +69,7 @@ public final class FacetSearcher: Searcher {
         let response: Response
         do { response = try transport.send(.searchForFacetValues(request)) } catch {
             onError.fire(SearcherError(error))
-            if running.isEmpty { isLoading.fire(false) }
+            if !sequencer.ended(seq) { isLoading.fire(false) }
             return
         }
         let facetQuery = query ?? ""
@@ -81,17 +80,17 @@ public final class FacetSearcher: Searcher {
                     self.handle(frame, seq: seq, facetQuery: facetQuery)
                 }
             } catch {
-                if seq == self?.lastIssued, !(error is CancellationError) { self?.onError.fire(SearcherError(error)) }
+                if seq == self?.sequencer.lastIssued, !(error is CancellationError) { self?.onError.fire(SearcherError(error)) }
             }
-            self?.running[seq] = nil
-            if self?.running.isEmpty == true { self?.isLoading.fire(false) }
+            guard let self, self.running.removeValue(forKey: seq) != nil else { return }
+            if !self.sequencer.ended(seq) { self.isLoading.fire(false) }
         }
     }
 
     public func cancel() {
         running.values.forEach { $0.cancel() }
         running = [:]
-        lastDelivered = lastIssued + 1
+        sequencer.abandonAll()
         isLoading.fire(false)
     }
 
@@ -111,8 +110,7 @@ public final class FacetSearcher: Searcher {
     }
 
     private func handle(_ frame: Frame, seq: Int, facetQuery: String) {
-        guard seq >= lastDelivered else { return }
-        lastDelivered = seq
+        guard sequencer.shouldDeliver(seq) else { return }
         switch frame {
         case .info(_, "facetHits", let p):
             let hits = (p["facetHits"]?.arrayValue ?? []).compactMap { v -> FacetHit? in

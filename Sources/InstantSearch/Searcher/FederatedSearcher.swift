@@ -253,12 +253,14 @@ public final class FederatedSearcher: Searcher {
 
     /// Sends one source's page request (``Source/search(page:)``) and delivers its results.
     func loadPage(of source: Source) {
-        var p = source.effectiveParameters
-        let shared = parameters
-        if p.hitsPerPage == SearchParameters().hitsPerPage { p.hitsPerPage = shared.hitsPerPage }
+        // The source's parameters as the full request would give them (the searcher's, with
+        // the source's own laid over), sent as the request's own.
+        let entry = target(source)
+        let full = SearchRequest(query: query ?? "", targets: [entry], parameters: parameters)
         let request = SearchRequest(
-            query: query ?? "", targets: [SearchTarget(index: source.id.index, name: source.name)], parameters: p,
-            timeoutMs: timeoutMs, merge: ["strategy": "grouped"])
+            query: query ?? "", targets: [SearchTarget(index: source.id.index, name: source.name)],
+            parameters: (try? full.parameters(for: entry)) ?? source.effectiveParameters, timeoutMs: timeoutMs,
+            merge: ["strategy": "grouped"])
         let response: Response
         do { response = try transport.send(.search(request)) } catch {
             source.onError.fire(SearcherError(error))
@@ -280,16 +282,19 @@ public final class FederatedSearcher: Searcher {
         }
     }
 
+    /// A source's entry in a request. Every source gets the searcher's parameters, and sends
+    /// those of its own that are not at their defaults (the daemon lays a source's over the
+    /// request's).
+    private func target(_ s: Source) -> SearchTarget {
+        let defaults = SearchParameters().requestJSON()
+        var own = JSONObject()
+        for e in s.effectiveParameters.requestJSON() where defaults[e.key] != e.value { own.appendUnchecked(e.key, e.value) }
+        return SearchTarget(index: s.id.index, name: s.name, params: own.isEmpty ? nil : own, weight: s.weight)
+    }
+
     /// The request for search `seq`.
     func makeRequest(seq: Int) -> SearchRequest {
-        // Every source gets the searcher's parameters, and sends those of its own that are not
-        // at their defaults (the daemon lays a source's over the request's).
-        let defaults = SearchParameters().requestJSON()
-        let targets = sources.map { s in
-            var own = JSONObject()
-            for e in s.effectiveParameters.requestJSON() where defaults[e.key] != e.value { own.appendUnchecked(e.key, e.value) }
-            return SearchTarget(index: s.id.index, name: s.name, params: own.isEmpty ? nil : own, weight: s.weight)
-        }
+        let targets = sources.map(target)
         var aliases: JSONObject?
         if !facetAliases.isEmpty {
             var o = JSONObject()

@@ -30,7 +30,7 @@ public final class TerminalSourceStatusController: SourceStatusController, Termi
     }
 
     static func describe(_ r: SourceReport) -> (text: String, style: Style) {
-        let ms = r.ms < 10 ? String(format1: r.ms) : String(Int(r.ms.rounded()))
+        let ms = DisplayFormat.milliseconds(r.ms)
         switch r.status {
         case .ok: return ("ok \(ms) ms", .ok)
         case .skipped:
@@ -59,20 +59,12 @@ public final class TerminalSourceStatusController: SourceStatusController, Termi
                     let d = Self.describe(s.report)
                     runs += [(s.name + " ", .bold), (d.text, d.style)]
                 }
-                runs += [("  total \(String(format1: last.ms)) ms", .dim)]
+                runs += [("  total \(DisplayFormat.oneDecimal(last.ms)) ms", .dim)]
             } else {
                 runs = [("ready", .dim)]
             }
             if state.isLoading { runs.append(("  searching…", .dim)) }
         }
         canvas.putRuns(runs, y: rect.y, x: rect.x, width: rect.width)
-    }
-}
-
-extension String {
-    /// One decimal: 0.4.
-    init(format1 d: Double) {
-        let tenths = Int((d * 10).rounded())
-        self = "\(tenths / 10).\(tenths % 10)"
     }
 }
