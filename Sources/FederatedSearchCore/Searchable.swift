@@ -16,7 +16,7 @@ public protocol Searchable: Sendable {
 ///
 /// The fan-out runs such a source directly on the request's task instead of starting a task
 /// for it: at a few microseconds per search, the hand-offs between threads would cost more
-/// than the search (the guide measures 20 to 40 µs per cross-core hop on these machines).
+/// than the search (a cross-core hop wakes a sleeping virtual CPU).
 /// Implementations must honour `query.deadline` and task cancellation in long loops.
 public protocol InlineSearchable: Searchable {
     /// Runs one query on the calling thread.

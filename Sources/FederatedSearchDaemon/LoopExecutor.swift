@@ -3,7 +3,7 @@ import CLibevent
 /// A task executor that runs jobs on the loop thread, between socket events.
 ///
 /// A query on an in-memory index takes a few microseconds; handing it to the global pool and
-/// its frames back costs two cross-core wake-ups (20 to 40 µs each on these machines). Tasks
+/// its frames back costs two cross-core wake-ups, each more than the search. Tasks
 /// created with this executor as their preference stay on the loop thread: still Swift tasks
 /// (cancellable, structured), but no thread hop (and their frames reach the connection
 /// without going through the inbox, see ``LoopBound``).

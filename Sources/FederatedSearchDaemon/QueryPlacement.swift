@@ -44,7 +44,7 @@ enum QueryPlacement {
         /// Whether the search hands its frames to the connection on the loop thread itself,
         /// rather than through the inbox: it runs whole on the loop, one source after another
         /// (not a spread: the client woken early would take the core the spread's other sources
-        /// run on; split corpus, 3 indices: p50 ~177 -> ~209 µs).
+        /// run on, and the request's last frame would come later).
         var deliversOnLoop: Bool { self == .direct || self == .loop }
 
         /// How the fan-out runs the search's in-memory sources.
@@ -73,8 +73,8 @@ enum QueryPlacement {
     /// creation and its hand-off to the loop's executor, a few microseconds of each round trip.
     /// A client that pipelines keeps the task, and so do several clients: a search run at once
     /// ends before the loop reads the next request, which would then find the loop free and
-    /// run there too, one after another on one core (split corpus, 4 clients: ~6,800 -> ~5,000
-    /// q/s). Off the loop, see ``offLoopMode(quick:runningSearches:)``.
+    /// run there too, one after another on one core, leaving the other core idle. Off the
+    /// loop, see ``offLoopMode(quick:runningSearches:)``.
     static func decide(
         quick: Bool, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool,
         spreads: @autoclosure () -> Bool
@@ -104,8 +104,8 @@ enum QueryPlacement {
     /// How a request that does not run on the loop runs its in-memory sources. While other
     /// searches run (several clients), the cores are busy already: a task per source would only
     /// add hand-offs and thread wake-ups, so quick sources run one after another on the
-    /// request's task (split corpus, 3 indices, 4 C clients: ~6,800 -> ~7,400 queries/s, daemon CPU
-    /// ~245 -> ~225 µs per request). Slower ones keep a task each, so a heavy index does not
+    /// request's task (more queries/s, less daemon CPU per request). Slower ones keep a task
+    /// each, so a heavy index does not
     /// hold back a light one's frame; with nothing else running, each gets a core.
     /// `quick`: ``areQuick(_:stats:)`` of the request's sources.
     static func offLoopMode(quick: Bool, runningSearches: Int) -> FanOut.InlineMode {
@@ -114,13 +114,11 @@ enum QueryPlacement {
 
     /// A request on the idle loop hands its sources other than the slowest to other threads
     /// only when they recently took at least this long together (ms): waking a sleeping pool
-    /// thread costs tens of microseconds here, more than running a small index on the loop
-    /// (demo, 2 indices, 1 client: p50 ~195 µs spread against ~180 sequential; the split
-    /// corpus's 3 indices of ~45 µs each gain from it: ~240 -> ~184).
-    /// The same holds with the spread threads polling for work (``SpreadExecutor``): the demo's
-    /// two indices (~70 and ~45 µs) spread with a 20 µs minimum gave no better p50 (176-184
-    /// against 180-187 µs) for twice the daemon CPU per request: two vCPUs running two searches
-    /// at once do not run each as fast as one alone.
+    /// thread costs more than running a small index on the loop, so small indices run in turn
+    /// and only indices with real work are spread. The same holds with the spread threads
+    /// polling for work (``SpreadExecutor``): a lower minimum gave no better latency for
+    /// twice the daemon CPU per request, since two vCPUs running two searches at once do not
+    /// run each as fast as one alone.
     static let spreadMinimumMs = 0.06
 
     /// Whether the sources but the slowest (by recent mean latency) have work enough to be

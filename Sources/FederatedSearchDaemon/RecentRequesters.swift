@@ -4,8 +4,8 @@
 /// A spread (``QueryPlacement/spreads(_:stats:)``) hands sources to other threads so that one
 /// waiting client gets every core. With several clients the cores are busy with their
 /// searches already: a spread then only adds hand-offs, and its threads' polling takes CPU
-/// from the other searches (split corpus, 3 indices, 4 C clients: ~7,100 -> ~7,500 queries/s
-/// and daemon CPU ~230 -> ~200 µs per request without it). A search that finds nothing running
+/// from the other searches (fewer queries/s and more daemon CPU per request). A search that
+/// finds nothing running
 /// is not proof of being alone: between two of its requests, each of four clients often finds
 /// the daemon idle. Loop thread only.
 struct RecentRequesters {

@@ -78,8 +78,8 @@ struct SearchRun: Sendable {
         }
         // Quick sources run in turn on one thread (under a millisecond in all): a source's frame
         // waits for the next ones, so a client waiting in read(2) is woken once for the whole
-        // answer, not once per source; each wake-up costs the loop ~15 µs in send(2) and the
-        // client ~25 µs here (demo, 2 indices, 1 blocking client: p50 ~166 -> ~155 µs).
+        // answer, not once per source: each wake-up costs the loop time in send(2) and the
+        // client a wake-up of its own.
         let holdsFrames = !runsElsewhere && asked.count > 1
         let outstanding = Atomic<Int>(asked.count)
         self.completed = { completion in

@@ -12,9 +12,8 @@
 ///
 /// While a search runs on another thread, its answer is the next event: the loop polls for
 /// it only while polling is on (the score says clients send back to back, where the saved
-/// wake-up counts: split 3-index corpus, 1 client, p50 ~267 -> ~238 µs), and sleeps
-/// otherwise (keystrokes over three indices cost 15-35% more daemon CPU when the loop polled
-/// for every search's answer). Such windows are not scored: while some search is always
+/// wake-up counts), and sleeps otherwise (polling for every search's answer costs spaced
+/// keystrokes daemon CPU for nothing). Such windows are not scored: while some search is always
 /// running (a slow remote backend under steady use), the score stays where it was, so the
 /// loop keeps polling one window per wake-up, or keeps not polling, until it is next idle.
 struct SpinPolicy: Equatable {

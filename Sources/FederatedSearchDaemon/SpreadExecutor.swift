@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// A spread hands sources to other threads while the loop runs the slowest itself; if those
 /// threads sleep, each hand-off first wakes one, which costs as much as a small search on
-/// these virtual machines (25-35 µs: an inter-processor interrupt and a halted vCPU resuming),
+/// these virtual machines (an inter-processor interrupt and a halted vCPU resuming),
 /// and the global executor's threads always sleep when idle. These threads poll instead while
 /// polling pays off, with the loop's rule (``SpinPolicy``): the windows in which the thread
 /// took a job keep it on, those in which it did not turn it off, and one idle wake-up in 16

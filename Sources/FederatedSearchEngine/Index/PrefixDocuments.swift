@@ -12,10 +12,8 @@
 /// Memory: a prefix found in many documents (the first levels' usually are) is kept as a
 /// bitmap of the documents, one bit per document, once its list would be larger (4 bytes a
 /// document); a query reads that back into a list, still far cheaper than merging its terms'
-/// postings. The others are lists. Index memory, with `fedsearch-bench-engine`: 100k
-/// documents 15.1 MB without these prefixes, 17.5 MB with them, 20.6 MB with lists only;
-/// 1M documents 82, about 118 and 143 MB. Prefix queries' p50 went from 27 to 23 µs (100k)
-/// and from 83 to 64 µs (1M); lists only gave 19 and 50.
+/// postings. The others are lists. Bitmaps cost a little query time against lists only, for
+/// much less memory at large document counts (`fedsearch-bench-engine` reports both).
 struct PrefixDocuments: Sendable {
     /// Prefixes with fewer postings are gathered at query time (cheap enough).
     static let minimumPostings = 256
