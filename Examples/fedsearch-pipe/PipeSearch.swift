@@ -31,7 +31,7 @@ struct PipeSearch {
 
         let printer = Printer()
         searcher.onIndexResults.subscribe(with: printer) { _, r in
-            let titles = r.results.hits.map { $0.attributes["title"]?.stringValue ?? $0.objectID }
+            let titles = r.results.hits.map { $0.attribute("title")?.stringValue ?? $0.objectID }
             print("\(r.source) (\(r.results.nbHits)): \(titles.joined(separator: " | "))")
         }
         let ends = Turns()

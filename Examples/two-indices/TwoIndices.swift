@@ -28,7 +28,7 @@ struct TwoIndices {
         // Each index's hits as its frame arrives.
         let printer = Printer()
         searcher.onIndexResults.subscribe(with: printer) { _, r in
-            let titles = r.results.hits.compactMap { $0.attributes["title"]?.stringValue }
+            let titles = r.results.hits.compactMap { $0.attribute("title")?.stringValue }
             print("\(r.source): \(r.results.nbHits) hits: \(titles.joined(separator: " | "))")
         }
 

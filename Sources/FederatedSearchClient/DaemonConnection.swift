@@ -41,11 +41,42 @@ public final class DaemonConnection: Sendable {
     private final class Link: Sendable {
         let fd: Int32
         let writeLock = Mutex(false)  // true once the descriptor is closed
+        /// Lines handed to the writer queue and not yet written. The writer holds `writeLock`
+        /// only while it writes a line it counts here, so a caller that sees none never waits
+        /// behind a write blocked on a full socket.
+        let queued = Atomic(0)
         init(fd: Int32) { self.fd = fd }
 
-        /// Writes one request line; errno's text on failure.
-        func write(_ line: [UInt8]) -> String? {
-            writeLock.withLock { closed in closed ? "the connection is closed" : sendAll(line, to: fd) }
+        /// What became of a line offered for writing on the caller's thread.
+        enum Inline {
+            case written
+            /// The writer queue has lines ahead of it, or the socket's buffer is full: the
+            /// rest (from `offset`) is for the writer.
+            case queue(offset: Int)
+            case failed(String)
+        }
+
+        /// Writes `line` at once if nothing waits in the writer queue and the socket takes it
+        /// without blocking (the common case: no thread hand-off per request).
+        func writeNow(_ line: [UInt8]) -> Inline {
+            if queued.load(ordering: .acquiring) > 0 { return .queue(offset: 0) }
+            return writeLock.withLock { closed in
+                if closed { return .failed("the connection is closed") }
+                var offset = 0
+                if let failure = sendBytes(line, from: &offset, to: fd, blocking: false) { return .failed(failure) }
+                return offset == line.count ? .written : .queue(offset: offset)
+            }
+        }
+
+        /// Writes one line of the writer queue (from `offset`), blocking, then counts it
+        /// written; errno's text on failure.
+        func write(_ line: [UInt8], from offset: Int) -> String? {
+            defer { queued.subtract(1, ordering: .releasing) }
+            return writeLock.withLock { closed in
+                if closed { return "the connection is closed" }
+                var offset = offset
+                return sendBytes(line, from: &offset, to: fd, blocking: true)
+            }
         }
 
         func closeDescriptor() {
@@ -153,13 +184,37 @@ public final class DaemonConnection: Sendable {
         return Response(id: id, stream: stream)
     }
 
-    /// Queues request lines for the writer; a failure ends the link.
+    /// Writes request lines in order: on this thread while the socket takes them without
+    /// blocking and nothing is queued before them, the rest through the writer queue (so no
+    /// caller or reader ever blocks on a socket that the daemon stopped reading). Called under
+    /// the state's lock, which orders every line. A failure ends the link.
     private func enqueue(_ lines: [[UInt8]], on link: Link) {
-        guard !lines.isEmpty else { return }
+        var rest = lines[...]
+        var offset = 0
+        while let line = rest.first {
+            switch link.writeNow(line) {
+            case .written:
+                rest.removeFirst()
+                continue
+            case .queue(let from):
+                offset = from
+            case .failed(let failure):
+                let reason = "fedsearchd at \(path): send: \(failure)"
+                // Ended off this thread: the caller holds the state's lock.
+                writer.async { [weak self] in self?.linkFailed(link, reason: reason) }
+                return
+            }
+            break
+        }
+        guard !rest.isEmpty else { return }
+        link.queued.add(rest.count, ordering: .relaxed)
         let path = self.path
+        let pending = Array(rest)
+        let firstOffset = offset
         writer.async { [weak self] in
-            for line in lines {
-                if let failure = link.write(line) {
+            for (i, line) in pending.enumerated() {
+                if let failure = link.write(line, from: i == 0 ? firstOffset : 0) {
+                    link.queued.subtract(pending.count - i - 1, ordering: .relaxed)
                     self?.linkFailed(link, reason: "fedsearchd at \(path): send: \(failure)")
                     return
                 }

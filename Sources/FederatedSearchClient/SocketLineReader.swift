@@ -120,10 +120,20 @@ struct SocketLineReader {
 /// errno's text on failure.
 func sendAll(_ bytes: [UInt8], to fd: Int32) -> String? {
     var offset = 0
+    return sendBytes(bytes, from: &offset, to: fd, blocking: true)
+}
+
+/// Sends `bytes[offset...]`, moving `offset` past what was sent; errno's text on failure.
+/// Without `blocking`, stops (with no error) when the socket's buffer is full.
+func sendBytes(_ bytes: [UInt8], from offset: inout Int, to fd: Int32, blocking: Bool) -> String? {
+    let flags = Int32(MSG_NOSIGNAL) | (blocking ? 0 : Int32(MSG_DONTWAIT))
     while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+        // The pointer lives only for the call; `offset < count` keeps it inside the buffer.
+        let start = offset
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + start, $0.count - start, flags) }
         if n < 0 {
             if errno == EINTR { continue }
+            if !blocking, errno == EAGAIN || errno == EWOULDBLOCK { return nil }
             return String(cString: strerror(errno))
         }
         offset += n

@@ -11,19 +11,26 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 ///
 /// Rejects trailing garbage, invalid UTF-8, unescaped control characters, leading zeros and
 /// nesting deeper than `maxDepth` (so hostile input cannot overflow the stack).
+///
+/// Besides ``parse(_:maxDepth:)``, which builds a whole tree, it is a cursor: a decoder that
+/// knows its document's shape walks objects with ``enterObject()`` and ``nextKey()``, arrays
+/// with ``enterArray()`` and ``nextElement()``, builds only the values it wants with
+/// ``parseValue()`` and steps over the rest with ``skipValue()``, which checks them as
+/// strictly without allocating anything.
 public struct JSONParser {
-    private let bytes: [UInt8]
-    private var pos = 0
+    public let bytes: [UInt8]
+    /// The offset of the next byte to read.
+    public private(set) var position: Int
+    /// Where the text read ends (the end of `bytes`, or of the range given).
+    public let end: Int
     private var depth = 0
     private let maxDepth: Int
 
     /// Parses one complete JSON text.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 128) throws(JSONParseError) -> JSONValue {
         var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
-        p.skipWhitespace()
         let value = try p.parseValue()
-        p.skipWhitespace()
-        if p.pos != bytes.count { throw p.error("unexpected data after the JSON value") }
+        try p.expectEnd()
         return value
     }
 
@@ -32,15 +39,128 @@ public struct JSONParser {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 
-    private init(bytes: [UInt8], maxDepth: Int) {
+    /// Whether `bytes` is one complete, valid JSON text (checked without building it).
+    public static func isValid(_ bytes: [UInt8], maxDepth: Int = 128) -> Bool {
+        var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        do {
+            try p.skipValue()
+            try p.expectEnd()
+            return true
+        } catch { return false }
+    }
+
+    /// A cursor at the start of `bytes`.
+    public init(bytes: [UInt8], maxDepth: Int = 128) {
+        self.init(bytes: bytes, range: 0..<bytes.count, maxDepth: maxDepth)
+    }
+
+    /// A cursor over `bytes[range]` only (a value inside a larger buffer, read without copying it).
+    public init(bytes: [UInt8], range: Range<Int>, maxDepth: Int = 128) {
         self.bytes = bytes
+        self.position = range.lowerBound
+        self.end = range.upperBound
         self.maxDepth = maxDepth
     }
 
-    private func error(_ reason: String) -> JSONParseError { JSONParseError(offset: pos, reason: reason) }
+    /// Throws unless only whitespace is left.
+    public mutating func expectEnd() throws(JSONParseError) {
+        skipWhitespace()
+        if position != end { throw error("unexpected data after the JSON value") }
+    }
+
+    /// Consumes the `{` of an object (after any whitespace); throws if the next value is not one.
+    public mutating func enterObject() throws(JSONParseError) {
+        skipWhitespace()
+        guard position < end, bytes[position] == UInt8(ascii: "{") else { throw error("expected an object") }
+        try enter()
+        position += 1
+        needsComma = false
+    }
+
+    /// The next member's key, with the cursor on its value; nil (and the object left) at its `}`.
+    public mutating func nextKey() throws(JSONParseError) -> String? {
+        guard try nextKeyStart() else { return nil }
+        let key = try parseString()
+        try expectColon()
+        return key
+    }
+
+    /// Moves to the opening quote of the next member's key (past a comma); false, with the
+    /// object left, at its `}`.
+    private mutating func nextKeyStart() throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < end else { throw error("unexpected end of input in object") }
+        if bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            needsComma = true
+            return false
+        }
+        if needsComma {
+            guard bytes[position] == UInt8(ascii: ",") else { throw error("expected ',' or '}' in object") }
+            position += 1
+            skipWhitespace()
+        }
+        guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+        return true
+    }
+
+    /// Moves past the `:` after a key, to the member's value.
+    private mutating func expectColon() throws(JSONParseError) {
+        skipWhitespace()
+        guard position < end, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':' after key") }
+        position += 1
+        skipWhitespace()
+        needsComma = true
+    }
+
+    /// Consumes the `[` of an array (after any whitespace); throws if the next value is not one.
+    public mutating func enterArray() throws(JSONParseError) {
+        skipWhitespace()
+        guard position < end, bytes[position] == UInt8(ascii: "[") else { throw error("expected an array") }
+        try enter()
+        position += 1
+        needsComma = false
+    }
+
+    /// Whether another element follows, with the cursor on it; false (and the array left) at its `]`.
+    public mutating func nextElement() throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < end else { throw error("unexpected end of input in array") }
+        if bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            needsComma = true
+            return false
+        }
+        if needsComma {
+            guard bytes[position] == UInt8(ascii: ",") else { throw error("expected ',' or ']' in array") }
+            position += 1
+            skipWhitespace()
+        }
+        needsComma = true
+        return true
+    }
+
+    /// Whether the value at the cursor (after any whitespace) starts with `byte` (`{`, `[`, `"`, ...).
+    public mutating func peek(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        return position < end && bytes[position] == byte
+    }
+
+    /// Set after a member or element, so the next one must be preceded by a comma.
+    private var needsComma = false
+
+    private func error(_ reason: String) -> JSONParseError { JSONParseError(offset: position, reason: reason) }
+
+    /// `position`, under the short name the parsing code uses.
+    private var pos: Int {
+        get { position }
+        set { position = newValue }
+    }
 
     private mutating func skipWhitespace() {
-        while pos < bytes.count {
+        while pos < end {
             switch bytes[pos] {
             case 0x20, 0x09, 0x0A, 0x0D: pos += 1
             default: return
@@ -48,8 +168,10 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
-        guard pos < bytes.count else { throw error("unexpected end of input, expected a value") }
+    /// Builds the value at the cursor (after any whitespace) and moves past it.
+    public mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        guard pos < end else { throw error("unexpected end of input, expected a value") }
         switch bytes[pos] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -69,7 +191,7 @@ public struct JSONParser {
     private mutating func expectLiteral(_ word: String) throws(JSONParseError) {
         var i = pos
         for b in word.utf8 {
-            guard i < bytes.count, bytes[i] == b else { throw error("invalid literal, expected '\(word)'") }
+            guard i < end, bytes[i] == b else { throw error("invalid literal, expected '\(word)'") }
             i += 1
         }
         pos = i
@@ -85,25 +207,25 @@ public struct JSONParser {
         pos += 1
         var object = JSONObject()
         skipWhitespace()
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+        if pos < end, bytes[pos] == UInt8(ascii: "}") {
             pos += 1
             depth -= 1
             return .object(object)
         }
         while true {
             skipWhitespace()
-            guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
+            guard pos < end, bytes[pos] == UInt8(ascii: "\"") else {
                 throw error("expected a string key")
             }
             let key = try parseString()
             skipWhitespace()
-            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw error("expected ':' after key") }
+            guard pos < end, bytes[pos] == UInt8(ascii: ":") else { throw error("expected ':' after key") }
             pos += 1
             skipWhitespace()
             let value = try parseValue()
             object[key] = value
             skipWhitespace()
-            guard pos < bytes.count else { throw error("unexpected end of input in object") }
+            guard pos < end else { throw error("unexpected end of input in object") }
             if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
             if bytes[pos] == UInt8(ascii: "}") { pos += 1; break }
             throw error("expected ',' or '}' in object")
@@ -117,7 +239,7 @@ public struct JSONParser {
         pos += 1
         var array: [JSONValue] = []
         skipWhitespace()
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+        if pos < end, bytes[pos] == UInt8(ascii: "]") {
             pos += 1
             depth -= 1
             return .array(array)
@@ -126,7 +248,7 @@ public struct JSONParser {
             skipWhitespace()
             array.append(try parseValue())
             skipWhitespace()
-            guard pos < bytes.count else { throw error("unexpected end of input in array") }
+            guard pos < end else { throw error("unexpected end of input in array") }
             if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
             if bytes[pos] == UInt8(ascii: "]") { pos += 1; break }
             throw error("expected ',' or ']' in array")
@@ -135,11 +257,13 @@ public struct JSONParser {
         return .array(array)
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    /// The string at the cursor (which must be on its opening quote), moving past it.
+    public mutating func parseString() throws(JSONParseError) -> String {
+        guard pos < end, bytes[pos] == UInt8(ascii: "\"") else { throw error("expected a string") }
         pos += 1  // opening quote
         let start = pos
         // Fast path: no escapes.
-        while pos < bytes.count {
+        while pos < end {
             let b = bytes[pos]
             if b == UInt8(ascii: "\"") {
                 let s = try decodeUTF8(start, pos)
@@ -151,7 +275,7 @@ public struct JSONParser {
             pos += 1
         }
         var out: [UInt8] = Array(bytes[start..<pos])
-        while pos < bytes.count {
+        while pos < end {
             let b = bytes[pos]
             if b == UInt8(ascii: "\"") {
                 pos += 1
@@ -167,7 +291,7 @@ public struct JSONParser {
                 continue
             }
             pos += 1
-            guard pos < bytes.count else { break }
+            guard pos < end else { break }
             let e = bytes[pos]
             pos += 1
             switch e {
@@ -182,7 +306,7 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try parseHex4()
                 if (0xD800..<0xDC00).contains(scalar) {
-                    guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u")
+                    guard pos + 1 < end, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u")
                     else { throw error("unpaired UTF-16 surrogate") }
                     pos += 2
                     let low = try parseHex4()
@@ -201,7 +325,7 @@ public struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard pos + 4 <= bytes.count else { throw error("truncated unicode escape") }
+        guard pos + 4 <= end else { throw error("truncated unicode escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {
             let b = bytes[pos]
@@ -234,26 +358,7 @@ public struct JSONParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = pos
-        if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
-        guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("invalid number") }
-        if bytes[pos] == UInt8(ascii: "0"), pos + 1 < bytes.count, isDigit(bytes[pos + 1]) {
-            throw error("leading zero in number")
-        }
-        var integral = true
-        while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
-            integral = false
-            pos += 1
-            guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected digits after '.'") }
-            while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
-        }
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
-            integral = false
-            pos += 1
-            if pos < bytes.count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
-            guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected digits in exponent") }
-            while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
-        }
+        let integral = try scanNumber()
         if integral, pos - start <= 15 {
             var v: Int64 = 0
             var i = start
@@ -265,6 +370,7 @@ public struct JSONParser {
             }
             return Double(negative ? -v : v)
         }
+        if let exact = exactDecimal(start..<pos) { return exact }
         let text = String(decoding: bytes[start..<pos], as: UTF8.self)
         guard let d = Double(text), d.isFinite else {
             throw JSONParseError(offset: start, reason: "number out of range")
@@ -272,5 +378,175 @@ public struct JSONParser {
         return d
     }
 
+    /// A number written with a fraction and no exponent (`-0.9125`), when its digits fit in
+    /// 2^53 and its fraction has at most 22 digits: then the digits as an integer and the
+    /// power of ten are both exact doubles, and their quotient is the correctly rounded value
+    /// (Clinger's fast path). Nil for any other number.
+    private func exactDecimal(_ range: Range<Int>) -> Double? {
+        var i = range.lowerBound
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = -1
+        while i < range.upperBound {
+            let b = bytes[i]
+            if b == UInt8(ascii: ".") {
+                fraction = 0
+            } else if isDigit(b) {
+                mantissa = mantissa * 10 + Int64(b - UInt8(ascii: "0"))
+                digits += 1
+                if fraction >= 0 { fraction += 1 }
+                if digits > 15 { return nil }
+            } else {
+                return nil  // an exponent
+            }
+            i += 1
+        }
+        guard fraction >= 0, fraction <= 22 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[fraction]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { x, _ in x * 10 } }
+
+    /// Moves past a number, checking its grammar; whether it has no fraction or exponent.
+    private mutating func scanNumber() throws(JSONParseError) -> Bool {
+        if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+        guard pos < end, isDigit(bytes[pos]) else { throw error("invalid number") }
+        if bytes[pos] == UInt8(ascii: "0"), pos + 1 < end, isDigit(bytes[pos + 1]) {
+            throw error("leading zero in number")
+        }
+        var integral = true
+        while pos < end, isDigit(bytes[pos]) { pos += 1 }
+        if pos < end, bytes[pos] == UInt8(ascii: ".") {
+            integral = false
+            pos += 1
+            guard pos < end, isDigit(bytes[pos]) else { throw error("expected digits after '.'") }
+            while pos < end, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if pos < end, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+            integral = false
+            pos += 1
+            if pos < end, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+            guard pos < end, isDigit(bytes[pos]) else { throw error("expected digits in exponent") }
+            while pos < end, isDigit(bytes[pos]) { pos += 1 }
+        }
+        return integral
+    }
+
     private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}
+
+// MARK: - Checking without building
+
+extension JSONParser {
+    /// Moves past the value at the cursor (after any whitespace), checking it as strictly as
+    /// ``parseValue()`` does, without building it or allocating.
+    public mutating func skipValue() throws(JSONParseError) {
+        skipWhitespace()
+        guard position < end else { throw error("unexpected end of input, expected a value") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"):
+            try enterObject()
+            while try nextKeyRange() != nil { try skipValue() }
+        case UInt8(ascii: "["):
+            try enterArray()
+            while try nextElement() { try skipValue() }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): _ = try parseValue()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseValue()
+        default: _ = try parseValue()  // reports the unexpected character
+        }
+    }
+
+    /// Like ``nextKey()``, but gives the key's raw bytes (between its quotes, escapes as
+    /// written) instead of building a string; nil at the object's end.
+    public mutating func nextKeyRange() throws(JSONParseError) -> Range<Int>? {
+        guard try nextKeyStart() else { return nil }
+        let start = position + 1
+        try skipString()
+        let end = position - 1
+        try expectColon()
+        return start..<end
+    }
+
+    /// Moves past the string at the cursor, checking its escapes and UTF-8.
+    public mutating func skipString() throws(JSONParseError) {
+        guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string") }
+        let start = position + 1
+        var i = start
+        var ascii = true
+        var done = false
+        // The smallest and largest bytes seen say afterwards whether a control character
+        // (go the building path, which reports it) or non-ASCII (check its UTF-8) was inside.
+        var lowest: UInt8 = 0xFF
+        var highest: UInt8 = 0
+        while i < end {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") { done = true; break }
+            if c == UInt8(ascii: "\\") { break }
+            lowest = min(lowest, c)
+            highest = max(highest, c)
+            i += 1
+        }
+        ascii = highest < 0x80
+        if lowest < 0x20 { done = false }
+        if done {
+            if !ascii, !Self.isValidUTF8(bytes, start..<i) { throw JSONParseError(offset: start, reason: "invalid UTF-8 in string") }
+            position = i + 1
+            return
+        }
+        // Escapes or a control character: the building path checks them and reports the error.
+        _ = try parseString()
+    }
+
+    /// The next key of a member list (`,"a":1,"b":2`: the members of an object without its
+    /// braces, each after a comma), with the cursor on its value; nil at the list's end.
+    public mutating func nextListedKey() throws(JSONParseError) -> String? {
+        skipWhitespace()
+        guard position < end else { return nil }
+        guard bytes[position] == UInt8(ascii: ",") else { throw error("expected ',' before a member") }
+        position += 1
+        skipWhitespace()
+        let key = try parseString()
+        try expectColon()
+        return key
+    }
+
+    /// Builds the object that a member list (see ``nextListedKey()``) stands for.
+    public mutating func parseMemberList() throws(JSONParseError) -> JSONObject {
+        var object = JSONObject()
+        while let key = try nextListedKey() { object[key] = try parseValue() }
+        return object
+    }
+
+    /// Whether `bytes[range]` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
+    static func isValidUTF8(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let need: Int
+            var lo: UInt8 = 0x80
+            var hi: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: need = 1
+            case 0xE0: need = 2; lo = 0xA0
+            case 0xE1...0xEC, 0xEE, 0xEF: need = 2
+            case 0xED: need = 2; hi = 0x9F
+            case 0xF0: need = 3; lo = 0x90
+            case 0xF1...0xF3: need = 3
+            case 0xF4: need = 3; hi = 0x8F
+            default: return false
+            }
+            guard i + need < end else { return false }
+            let first = bytes[i + 1]
+            guard first >= lo, first <= hi else { return false }
+            for k in stride(from: 2, through: need, by: 1) where bytes[i + k] & 0xC0 != 0x80 { return false }
+            i += need + 1
+        }
+        return true
+    }
 }

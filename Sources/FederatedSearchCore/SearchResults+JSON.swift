@@ -68,6 +68,12 @@ extension SearchResults {
         if case .array(let items)? = o["hits"] {
             for (i, item) in items.enumerated() { hits.append(try Hit(json: item, path: "\(path).hits[\(i)]")) }
         }
+        self.init(hits: hits, members: o)
+    }
+
+    /// A response of `hits` (decoded already) and the other members of its JSON object `o`
+    /// (`nbHits`, `facets`, ...; `hits` itself and unknown members are not read).
+    public init(hits: [Hit], members o: JSONObject) {
         var facets: [FacetCounts] = []
         if case .object(let f)? = o["facets"] {
             for e in f.entries {

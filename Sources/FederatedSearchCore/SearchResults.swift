@@ -16,6 +16,9 @@ public struct Hit: Sendable, Equatable {
                 var o = d
                 o["objectID"] = nil
                 return o
+            case .members(let text):
+                var p = text.parser()
+                return (try? p.parseMemberList()) ?? JSONObject()
             }
         }
         set { attributeStorage = .tree(newValue) }
@@ -29,10 +32,12 @@ public struct Hit: Sendable, Equatable {
             switch highlight {
             case nil: return nil
             case .tree(let o)?: return o
-            case .encoded(let bytes)?:
-                // Written by this process from a document that parsed; its highlights nest two
-                // levels deeper than the document, so the parse allows more than requests do.
-                return (try? JSONParser.parse(bytes, maxDepth: 1024))?.objectValue ?? JSONObject()
+            case .encoded(let text)?:
+                // Checked JSON (written by this process, or checked as a frame was decoded); its
+                // highlights nest two levels deeper than the document, so the parse allows more
+                // than requests do.
+                var p = text.parser(maxDepth: 1024)
+                return (try? p.parseValue())?.objectValue ?? JSONObject()
             }
         }
         set { highlight = newValue.map { .tree($0) } }
@@ -49,6 +54,8 @@ public struct Hit: Sendable, Equatable {
     private enum Attributes: Sendable {
         case tree(JSONObject)
         case document(JSONObject, encoded: [UInt8])
+        /// Only the members' checked JSON text, parsed when read (a hit decoded from a frame).
+        case members(JSONText)
     }
 
     private var attributeStorage: Attributes
@@ -56,32 +63,60 @@ public struct Hit: Sendable, Equatable {
     /// The attributes as JSON members without braces (`,"title":"...","year":1977`, exactly
     /// what ``JSONWriter`` writes for each member of ``attributes``), when the engine gave them
     /// so: frame writers copy them as they are.
-    public var encodedAttributes: [UInt8]? {
-        if case .document(_, let encoded) = attributeStorage { return encoded }
-        return nil
+    public var encodedAttributes: ArraySlice<UInt8>? {
+        switch attributeStorage {
+        case .tree: return nil
+        case .document(_, let encoded): return encoded[...]
+        case .members(let text): return text.bytes
+        }
     }
 
-    /// The value of attribute `name` (never `objectID`), without copying the attributes.
+    /// The value of attribute `name` (never `objectID`), without copying or parsing the others.
     public func attribute(_ name: String) -> JSONValue? {
         switch attributeStorage {
         case .tree(let o): return o[name]
         case .document(let d, _): return name == "objectID" ? nil : d[name]
+        case .members(let text):
+            var p = text.parser()
+            var found: JSONValue?
+            // A later duplicate wins, as in a parsed object.
+            while let key = try? p.nextListedKey() {
+                if key == name { found = try? p.parseValue() } else if (try? p.skipValue()) == nil { return found }
+            }
+            return found
         }
     }
 
-    /// `_highlightResult` as a tree, or as the compact JSON text of one.
+    /// `_highlightResult[attribute]` (its `value`, `matchLevel`, ...), without parsing the
+    /// other attributes' highlights.
+    public func highlightResult(for attribute: String) -> JSONValue? {
+        switch highlight {
+        case nil: return nil
+        case .tree(let o)?: return o[attribute]
+        case .encoded(let text)?:
+            var p = text.parser(maxDepth: 1024)
+            guard (try? p.enterObject()) != nil else { return nil }
+            var found: JSONValue?
+            while let key = try? p.nextKey() {
+                if key == attribute { found = try? p.parseValue() } else if (try? p.skipValue()) == nil { return found }
+            }
+            return found
+        }
+    }
+
+    /// `_highlightResult` as a tree, or as checked JSON text of one.
     private enum Highlight: Sendable {
         case tree(JSONObject)
-        case encoded([UInt8])
+        case encoded(JSONText)
     }
 
     private var highlight: Highlight?
 
-    /// `_highlightResult` as compact JSON text (exactly what ``JSONWriter`` writes for
-    /// ``highlightResult``), when the engine produced it that way: frame writers copy it as
-    /// it is instead of building and walking a tree per hit.
-    public var encodedHighlightResult: [UInt8]? {
-        if case .encoded(let bytes)? = highlight { return bytes }
+    /// `_highlightResult` as JSON text (compact, as ``JSONWriter`` writes it, when the engine
+    /// produced it; as the daemon sent it, for a hit decoded from a frame): frame writers copy
+    /// it as it is instead of building and walking a tree per hit.
+    public var encodedHighlightResult: ArraySlice<UInt8>? {
+        if case .encoded(let text)? = highlight { return text.bytes }
         return nil
     }
 
@@ -105,7 +140,7 @@ public struct Hit: Sendable, Equatable {
     ) {
         self.objectID = objectID
         self.attributeStorage = .tree(attributes)
-        self.highlight = .encoded(encodedHighlightResult)
+        self.highlight = .encoded(JSONText(encodedHighlightResult))
         self.snippetResult = snippetResult
         self.rankingScore = rankingScore
         self.rankingInfo = rankingInfo
@@ -120,7 +155,23 @@ public struct Hit: Sendable, Equatable {
     ) {
         self.objectID = objectID
         self.attributeStorage = .document(document, encoded: encodedAttributes)
-        self.highlight = .encoded(encodedHighlightResult)
+        self.highlight = .encoded(JSONText(encodedHighlightResult))
+        self.snippetResult = snippetResult
+        self.rankingScore = rankingScore
+        self.rankingInfo = rankingInfo
+    }
+
+    /// A hit whose attributes are given as a member list (`,"title":"...","year":1977`) and
+    /// whose `_highlightResult`, if any, as the text of an object, both already checked as
+    /// JSON (the caller guarantees it): a frame decoder hands over parts of the frame's line
+    /// this way, and they are parsed only when read.
+    public init(
+        objectID: String, attributeMembers: JSONText, highlightResult: JSONText?,
+        snippetResult: JSONObject? = nil, rankingScore: Double, rankingInfo: JSONObject? = nil
+    ) {
+        self.objectID = objectID
+        self.attributeStorage = .members(attributeMembers)
+        self.highlight = highlightResult.map { .encoded($0) }
         self.snippetResult = snippetResult
         self.rankingScore = rankingScore
         self.rankingInfo = rankingInfo

@@ -1,14 +1,66 @@
 import FederatedSearchCore
 
 /// Decodes the daemon's frames (the client's side of the protocol).
+///
+/// The frame is walked once with a ``JSONParser`` cursor. The hits of `results` and `merged`
+/// frames, which make most of an answer's bytes, are checked but not built: each ``Hit``
+/// keeps its attributes and `_highlightResult` as runs of the frame's line, parsed when read
+/// (see ``Hit/attribute(_:)`` and ``Hit/highlightResult(for:)``). The rest is built as a tree.
 public enum FrameDecoder {
     /// Decodes one frame line (without its newline).
     public static func decode(_ line: [UInt8]) throws(SearchError) -> Frame {
-        let value: JSONValue
-        do { value = try JSONParser.parse(line) } catch {
-            throw SearchError(.invalidJSON, "frame: \(error.reason) at byte \(error.offset)")
+        do {
+            return try walk(line)
+        } catch let e as JSONParseError {
+            throw SearchError(.invalidJSON, "frame: \(e.reason) at byte \(e.offset)")
+        } catch let e as SearchError {
+            throw e
+        } catch {
+            throw SearchError(.invalidJSON, "frame: \(error)")
         }
-        guard case .object(let o) = value else { throw SearchError(.invalidJSON, "frame: expected an object") }
+    }
+
+    /// The frame's members in one pass: `results` and `hits` decoded straight into hits when
+    /// `type` came before them (as the daemon writes it), everything else as trees.
+    private static func walk(_ line: [UInt8]) throws -> Frame {
+        var p = JSONParser(bytes: line)
+        guard p.peek(UInt8(ascii: "{")) else {
+            _ = try JSONParser.parse(line)  // a parse error, or a valid non-object
+            throw SearchError(.invalidJSON, "frame: expected an object")
+        }
+        try p.enterObject()
+        var o = JSONObject()
+        var type: String?
+        var results: SearchResults?
+        var merged: [MergedHit]?
+        while let key = try p.nextKey() {
+            switch key {
+            case "results" where type == "results":
+                results = try HitDecoder.results(&p, path: "results")
+            case "hits" where type == "merged":
+                merged = try HitDecoder.mergedHits(&p, path: "hits")
+            default:
+                let value = try p.parseValue()
+                if key == "type" { type = value.stringValue }
+                o[key] = value
+            }
+        }
+        try p.expectEnd()
+        let id = o["id"]?.stringValue
+        if let results {
+            guard let index = o["index"]?.stringValue else { throw SearchError(.missingField, "frame: results frame without index") }
+            return .results(id: id, index: index, results: results)
+        }
+        if let merged {
+            var extra = JSONObject()
+            for e in o.entries where !["id", "type", "hits", "nbHits"].contains(e.key) { extra.appendUnchecked(e.key, e.value) }
+            return .merged(id: id, results: MergedResults(hits: merged, nbHits: o["nbHits"]?.intValue ?? merged.count, extra: extra))
+        }
+        return try decode(object: o)
+    }
+
+    /// A frame already parsed as a tree.
+    private static func decode(object o: JSONObject) throws(SearchError) -> Frame {
         let id = o["id"]?.stringValue
         guard let type = o["type"]?.stringValue else { throw SearchError(.missingField, "frame.type: missing") }
         switch type {

@@ -223,7 +223,11 @@ for _ in 0..<600 where !ready {
         usleep(50_000)
     }
 }
-guard ready else { writeToStandardError("fedsearch-bench: the daemon did not start\n"); exit(1) }
+guard ready else {
+    writeToStandardError("fedsearch-bench: the daemon did not start\n")
+    daemon.terminate()
+    exit(1)
+}
 
 /// Runs `queries` over the socket from `clients` threads, each waiting for each answer; with
 /// `busyPollMicros`, the clients poll their sockets for that long before sleeping.
@@ -259,15 +263,20 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
     let raw = LatencySummary.median(libraryRuns.map(\.raw))
     let libCPU = median(libraryRuns.map(\.libraryCPU))
     let rawCPU = median(libraryRuns.map(\.rawCPU))
+    var handOffs: [Double] = []
+    for _ in 0..<runs { handOffs.append(await HandOffBench.median()) }
     print("library: \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through FederatedSearcher and its interactors; "
         + "raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's cost at p50 \(fmt(lib.p50 - raw.p50)) µs = "
         + "\(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% of the round trip; "
         + "client CPU per keystroke \(fmt(libCPU)) µs against \(fmt(rawCPU)) µs raw, of which decoding the answer's frames "
         + "(\(libraryRuns[0].bytesPerAnswer) bytes) \(fmt(median(libraryRuns.map(\.decodeMicros)))) µs in process; "
-        + "the same requests on DaemonConnection alone: \(fmt(median(libraryRuns.map(\.connectionCPU)))) µs CPU each")
+        + "the same requests on DaemonConnection alone: \(fmt(median(libraryRuns.map(\.connectionCPU)))) µs CPU each; "
+        + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs))) µs")
 }
 if libraryOnly {
     try await libraryFigures()
+    daemon.terminate()  // exit() skips the defer
+    daemon.waitUntilExit()
     exit(0)
 }
 

@@ -33,7 +33,7 @@ struct HumanOutput {
             }
         }
         for key in ["title", "name"] {
-            if let v = hit.attributes[key]?.stringValue { return v }
+            if let v = hit.attribute(key)?.stringValue { return v }
         }
         for e in hit.attributes.entries { if let v = e.value.stringValue { return v } }
         return hit.objectID

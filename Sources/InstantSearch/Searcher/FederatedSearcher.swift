@@ -286,11 +286,15 @@ public final class FederatedSearcher: Searcher {
     /// those of its own that are not at their defaults (the daemon lays a source's over the
     /// request's).
     private func target(_ s: Source) -> SearchTarget {
-        let defaults = SearchParameters().requestJSON()
         var own = JSONObject()
-        for e in s.effectiveParameters.requestJSON() where defaults[e.key] != e.value { own.appendUnchecked(e.key, e.value) }
+        for e in s.effectiveParameters.requestJSON() where Self.defaultParameters[e.key] != e.value {
+            own.appendUnchecked(e.key, e.value)
+        }
         return SearchTarget(index: s.id.index, name: s.name, params: own.isEmpty ? nil : own, weight: s.weight)
     }
+
+    /// The parameters at their defaults, as a request would send them.
+    private static let defaultParameters = SearchParameters().requestJSON()
 
     /// The request for search `seq`.
     func makeRequest(seq: Int) -> SearchRequest {

@@ -25,16 +25,16 @@ public enum HighlightedText {
     /// The line that stands for `hit`: its first highlighted attribute among `attributes`
     /// (else any highlighted string), else its `title` or `name`, else its id.
     public static func label(_ hit: Hit, attributes: [String] = ["title", "name"]) -> [(String, Style)] {
+        for key in attributes {
+            if let v = hit.highlightResult(for: key)?.objectValue?["value"]?.stringValue { return runs(v) }
+        }
         if let hr = hit.highlightResult {
-            for key in attributes {
-                if let v = hr[key]?.objectValue?["value"]?.stringValue { return runs(v) }
-            }
             for e in hr.entries {
                 if let v = e.value.objectValue?["value"]?.stringValue { return runs(v) }
             }
         }
         for key in attributes {
-            if let v = hit.attributes[key]?.stringValue { return [(v, .normal)] }
+            if let v = hit.attribute(key)?.stringValue { return [(v, .normal)] }
         }
         return [(hit.objectID, .normal)]
     }

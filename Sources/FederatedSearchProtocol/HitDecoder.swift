@@ -1,0 +1,141 @@
+import FederatedSearchCore
+
+/// Decodes the hits of `results` and `merged` frames at a ``JSONParser`` cursor, checking each
+/// as strictly as a full parse would but building only `objectID`, `_rankingScore` and the
+/// small annotations: attributes and `_highlightResult` stay runs of the frame's line.
+enum HitDecoder {
+    /// A search response object (`results` of a results frame).
+    static func results(_ p: inout JSONParser, path: String) throws -> SearchResults {
+        guard p.peek(UInt8(ascii: "{")) else { throw SearchError(.invalidField, "\(path): expected an object") }
+        try p.enterObject()
+        var hits: [Hit] = []
+        var members = JSONObject()
+        while let key = try p.nextKey() {
+            if key == "hits", p.peek(UInt8(ascii: "[")) {
+                hits = try array(&p) { p, i in try hit(&p, path: { "\(path).hits[\(i)]" }).hit }
+            } else {
+                members[key] = try p.parseValue()
+            }
+        }
+        return SearchResults(hits: hits, members: members)
+    }
+
+    /// The `hits` of a merged frame; a non-array stands for none, as in a tree decode.
+    static func mergedHits(_ p: inout JSONParser, path: String) throws -> [MergedHit] {
+        guard p.peek(UInt8(ascii: "[")) else {
+            try p.skipValue()
+            return []
+        }
+        return try array(&p) { p, i in
+            let h = try hit(&p, path: { "\(path)[\(i)]" })
+            return MergedHit(
+                index: h.index ?? "", hit: h.hit, rank: h.federation?["rank"]?.intValue ?? 0,
+                weightedScore: h.federation?["weightedScore"]?.numberValue)
+        }
+    }
+
+    /// The elements of the array at the cursor, each read by `element` with its position.
+    private static func array<T>(_ p: inout JSONParser, _ element: (inout JSONParser, Int) throws -> T) throws -> [T] {
+        try p.enterArray()
+        var out: [T] = []
+        while try p.nextElement() { out.append(try element(&p, out.count)) }
+        return out
+    }
+
+    /// One hit, with the merged list's `_index` and `_federation` when it has them; `path`
+    /// names it in errors (built only for one).
+    private static func hit(_ p: inout JSONParser, path: () -> String) throws -> (hit: Hit, index: String?, federation: JSONObject?) {
+        guard p.peek(UInt8(ascii: "{")) else { throw SearchError(.invalidField, "\(path()): expected an object") }
+        try p.enterObject()
+        let line = p.bytes
+        var objectID: String?
+        var score = 0.0
+        var highlight: JSONText?
+        var snippet: JSONObject?
+        var rankingInfo: JSONObject?
+        var index: String?
+        var federation: JSONObject?
+        // The attributes as one run of the line (`,"a":1,"b":2`) while they follow each other,
+        // as the daemon writes them; copied into `owned` if anything comes between.
+        var run: Range<Int>?
+        var owned: [UInt8]?
+        while let keyRange = try p.nextKeyRange() {
+            let keyStart = keyRange.lowerBound - 1  // its opening quote
+            if let special = try specialKey(line, keyRange) {
+                switch special {
+                case .objectID:
+                    guard case .string(let s) = try p.parseValue() else {
+                        throw SearchError(.invalidField, "\(path()).objectID: expected a string")
+                    }
+                    objectID = s
+                case .highlightResult:
+                    if p.peek(UInt8(ascii: "{")) {
+                        let start = p.position
+                        try p.skipValue()
+                        highlight = JSONText(buffer: line, range: start..<p.position)
+                    } else {
+                        highlight = nil
+                        try p.skipValue()
+                    }
+                case .rankingScore: score = try p.parseValue().numberValue ?? 0
+                case .snippetResult: snippet = try p.parseValue().objectValue
+                case .rankingInfo: rankingInfo = try p.parseValue().objectValue
+                case .index: index = try p.parseValue().stringValue
+                case .federation: federation = try p.parseValue().objectValue
+                case .other: try p.skipValue()
+                }
+                continue
+            }
+            try p.skipValue()
+            let member = keyStart..<p.position
+            if owned != nil {
+                owned!.append(UInt8(ascii: ","))
+                owned!.append(contentsOf: line[member])
+            } else if let r = run, member.lowerBound == r.upperBound + 1 {
+                run = r.lowerBound..<member.upperBound
+            } else if run == nil, keyStart > 0, line[keyStart - 1] == UInt8(ascii: ",") {
+                run = (keyStart - 1)..<member.upperBound
+            } else {
+                var copy = run.map { Array(line[$0]) } ?? []
+                copy.append(UInt8(ascii: ","))
+                copy.append(contentsOf: line[member])
+                owned = copy
+            }
+        }
+        guard let objectID else { throw SearchError(.invalidField, "\(path()).objectID: expected a string") }
+        let members = owned.map { JSONText($0) } ?? JSONText(buffer: line, range: run ?? 0..<0)
+        let hit = Hit(
+            objectID: objectID, attributeMembers: members, highlightResult: highlight, snippetResult: snippet,
+            rankingScore: score, rankingInfo: rankingInfo)
+        return (hit, index, federation)
+    }
+
+    /// The members of a hit that are not attributes.
+    private enum Special: String, CaseIterable {
+        case objectID
+        case highlightResult = "_highlightResult"
+        case rankingScore = "_rankingScore"
+        case snippetResult = "_snippetResult"
+        case rankingInfo = "_rankingInfo"
+        case index = "_index"
+        case federation = "_federation"
+        /// Another key starting with `_`: not an attribute, not read.
+        case other = "_"
+
+        static let names = allCases.map { ($0, Array($0.rawValue.utf8)) }
+    }
+
+    /// Which special member `raw` (the key as written, between its quotes) names, if any.
+    private static func specialKey(_ line: [UInt8], _ raw: Range<Int>) throws -> Special? {
+        let key = line[raw]
+        if key.contains(UInt8(ascii: "\\")) {
+            var p = JSONParser(bytes: line, range: (raw.lowerBound - 1)..<(raw.upperBound + 1))
+            let name = try p.parseString()
+            return Special(rawValue: name) ?? (name.hasPrefix("_") ? .other : nil)
+        }
+        guard key.first == UInt8(ascii: "_") || key.first == UInt8(ascii: "o") else { return nil }
+        for (special, name) in Special.names where key.elementsEqual(name) { return special }
+        return key.first == UInt8(ascii: "_") ? .other : nil
+    }
+
+}

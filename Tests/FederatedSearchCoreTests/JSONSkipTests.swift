@@ -1,0 +1,100 @@
+import Testing
+@testable import FederatedSearchCore
+
+/// The parser's cursor: `skipValue` accepts exactly what `parse` accepts, and walking a
+/// document member by member reads what the tree holds.
+struct JSONSkipTests {
+    static let malformed = [
+        "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "\"abc", "tru", "{} x", "\"\\x\"", "\"\u{01}\"", "[1 2]",
+        "\"\\ud800\"", "{\"a\":1,}", "{,}", "[,1]", "{\"a\":[1,{\"b\":}]}", "1e999", "\"\\u12\"", "nul", "-",
+    ]
+
+    @Test(arguments: malformed)
+    func skipRejectsWhatParseRejects(text: String) {
+        #expect(!JSONParser.isValid(Array(text.utf8)))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func skipRejectsInvalidUTF8() {
+        for bad: [UInt8] in [
+            [0x22, 0xC3, 0x28, 0x22],  // a lead byte without its continuation
+            [0x22, 0xC0, 0xAF, 0x22],  // an overlong form
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // a UTF-16 surrogate
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // past U+10FFFF
+            [0x22, 0xE2, 0x82, 0x22],  // cut short
+            [0x22, 0xFF, 0x22],
+        ] {
+            #expect(!JSONParser.isValid(bad), "\(bad)")
+            #expect((try? JSONParser.parse(bad)) == nil, "\(bad)")
+        }
+        #expect(JSONParser.isValid(Array("\"é€😀\"".utf8)))
+    }
+
+    /// Random texts from JSON's alphabet, and valid documents cut or changed at random:
+    /// `isValid` and `parse` always agree.
+    @Test func skipAgreesWithParseOnRandomInput() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("{}[]\":,0123456789.eE-+ tfnrul\\u\u{e9}".utf8)
+        let seed = Array(#"{"a":[1,-2.5,1e3,true,false,null],"b":{"c":"d\n\u00e9\ud83d\ude00 \u00e9t\u00e9"},"e":""}"#.utf8)
+        for round in 0..<4000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            } else {
+                bytes = seed
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    let i = Int.random(in: 0..<bytes.count, using: &rng)
+                    if Bool.random(using: &rng) { bytes[i] = alphabet.randomElement(using: &rng)! } else { bytes.remove(at: i) }
+                }
+            }
+            #expect(JSONParser.isValid(bytes) == ((try? JSONParser.parse(bytes)) != nil), "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test func walksObjectsAndArraysMemberByMember() throws {
+        let text = Array(#" { "a" : [ 1 , {"x":null} ] , "b\u0021" : "s" , "c" : {} } "#.utf8)
+        var p = JSONParser(bytes: text)
+        try p.enterObject()
+        #expect(try p.nextKey() == "a")
+        try p.enterArray()
+        #expect(try p.nextElement())
+        #expect(try p.parseValue() == 1)
+        #expect(try p.nextElement())
+        try p.skipValue()
+        #expect(try !p.nextElement())
+        let key = try #require(try p.nextKeyRange())
+        #expect(String(decoding: text[key], as: UTF8.self) == #"b\u0021"#)
+        #expect(try p.parseValue() == "s")
+        #expect(try p.nextKey() == "c")
+        #expect(try p.parseValue() == .object(JSONObject()))
+        #expect(try p.nextKey() == nil)
+        try p.expectEnd()
+    }
+
+    @Test func memberListsReadLikeObjects() throws {
+        let text = Array(#"xx,"title":"Star","year":1977, "title":"Wars"yy"#.utf8)
+        var p = JSONParser(bytes: text, range: 2..<(text.count - 2))
+        let o = try p.parseMemberList()
+        #expect(o == ["title": "Wars", "year": 1977])
+        var bad = JSONParser(bytes: Array(#""title":1"#.utf8))
+        #expect(throws: JSONParseError.self) { try bad.parseMemberList() }
+    }
+}
+
+/// Decimals read on the fast path equal what the standard library's conversion gives.
+struct JSONNumberTests {
+    @Test func decimalsMatchTheStandardConversion() throws {
+        var rng = SystemRandomNumberGenerator()
+        var texts = ["0.1", "-0.0", "0.30000000000000004", "123456789012.345", "9007199254740.993", "0.0000000000000000000001"]
+        for _ in 0..<5000 {
+            let whole = Int.random(in: 0...999_999, using: &rng)
+            let digits = Int.random(in: 1...16, using: &rng)
+            let fraction = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+            texts.append("\(Bool.random(using: &rng) ? "-" : "")\(whole).\(fraction)")
+        }
+        for text in texts {
+            let parsed = try JSONParser.parse(text)
+            #expect(parsed == .number(try #require(Double(text))), "\(text)")
+        }
+    }
+}

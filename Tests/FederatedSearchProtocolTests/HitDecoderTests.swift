@@ -1,0 +1,113 @@
+import Testing
+import FederatedSearchCore
+@testable import FederatedSearchProtocol
+
+/// Hits decoded from a frame keep their attributes and highlights as runs of the line, and
+/// read, compare and write again exactly as hits decoded through a tree.
+struct HitDecoderTests {
+    /// The frame decoded the way it was before the walking decoder: parsed whole, then read.
+    static func treeResults(_ line: String) throws -> SearchResults {
+        let o = try #require(try JSONParser.parse(line).objectValue)
+        return try SearchResults(json: try #require(o["results"]), path: "results")
+    }
+
+    static func walkedResults(_ line: String) throws -> SearchResults {
+        guard case .results(_, _, let r) = try FrameDecoder.decode(Array(line.utf8)) else {
+            Issue.record("not a results frame")
+            return SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)
+        }
+        return r
+    }
+
+    @Test func aWrittenFrameDecodesToRunsOfItsLineAndWritesBackTheSame() throws {
+        var line = FrameTests.frames[0].line()
+        line.removeLast()
+        guard case .results(let id, let index, let results) = try FrameDecoder.decode(line) else {
+            Issue.record("not a results frame")
+            return
+        }
+        let hit = try #require(results.hits.first)
+        #expect(hit.encodedAttributes.map(Array.init) == Array(#","title":"Star Wars","year":1977"#.utf8))
+        #expect(hit.encodedHighlightResult != nil)
+        #expect(hit.attribute("title") == "Star Wars")
+        #expect(hit.attribute("missing") == nil)
+        #expect(hit.highlightResult(for: "title")?.objectValue?["value"] == "<em>Star</em> Wars")
+        #expect(hit.highlightResult(for: "year") == nil)
+        #expect(hit == FrameTests.hit)
+        // Forwarded (the remote backend re-sends what it decoded): the same bytes.
+        #expect(FrameWriter.results(id: id, index: index, results: results).line == FrameTests.frames[0].line())
+    }
+
+    /// Members in any order, with whitespace, escaped keys, duplicates, an `objectID` last and
+    /// underscore members among the attributes: the same hit as a tree decode.
+    @Test(arguments: [
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","a":1,"_rankingScore":0.5,"b":[true,{"c":"é"}]}],"nbHits":1}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"title":"x","objectID":"2","year":1,"_highlightResult":{"title":{"value":"<em>x</em>"}}}]}}"#,
+        #"{ "id" : "q" , "type" : "results" , "index" : "m" , "results" : { "nbHits" : 7 , "hits" : [ { "objectID" : "3" , "t" : "a" , "t" : "b" , "_x" : 1 } ] } }"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"\u006fbjectID":"4","\u005fhighlightResult":{},"k\u00e9":"v","_rankingScore":1}]}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"5"}],"facets":{"g":{"Drama":3}},"facets_stats":{"y":{"min":1,"max":2,"avg":1.5,"sum":3}}}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"6","_highlightResult":"not an object","_snippetResult":{"s":{"value":"…"}},"_rankingInfo":{"nbTypos":0}}],"page":2}}"#,
+    ])
+    func anyLayoutDecodesLikeATree(line: String) throws {
+        let walked = try Self.walkedResults(line)
+        let tree = try Self.treeResults(line)
+        #expect(walked.json() == tree.json())
+        for (w, t) in zip(walked.hits, tree.hits) {
+            #expect(w == t)
+            for key in t.attributes.keys { #expect(w.attribute(key) == t.attributes[key]) }
+            for key in t.highlightResult?.keys ?? [] { #expect(w.highlightResult(for: key) == t.highlightResult?[key]) }
+        }
+    }
+
+    /// A fault inside an attribute or a highlight, never built by the decoder, still fails
+    /// the frame as a whole.
+    @Test(arguments: [
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","a":"\x"}]}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","a":[1,]}]}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","_highlightResult":{"a":}}]}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":1}]}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"a":1}]}}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[7]}}"#,
+        #"{"id":"q","type":"merged","hits":[{"objectID":"1","_index":"m","a":01}]}"#,
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[]}} x"#,
+    ])
+    func aFaultAnywhereFailsTheFrame(line: String) {
+        #expect(throws: SearchError.self) { try FrameDecoder.decode(Array(line.utf8)) }
+    }
+
+    @Test func invalidUTF8InAnAttributeFailsTheFrame() {
+        var line = Array(#"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","a":"__"}]}}"#.utf8)
+        let i = line.firstIndex(of: UInt8(ascii: "_"))!
+        line[i] = 0xC3
+        line[i + 1] = 0x28
+        #expect(throws: SearchError.self) { try FrameDecoder.decode(line) }
+    }
+
+    @Test func mergedHitsKeepTheirIndexRankAndScore() throws {
+        let line = #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"A","_rankingScore":0.5,"_index":"movies","_federation":{"index":"movies","rank":3,"weightedScore":1.5}}],"nbHits":9,"strategy":"score"}"#
+        guard case .merged(_, let m) = try FrameDecoder.decode(Array(line.utf8)) else {
+            Issue.record("not a merged frame")
+            return
+        }
+        #expect(m.nbHits == 9)
+        #expect(m.extra == ["strategy": "score"])
+        let hit = try #require(m.hits.first)
+        #expect(hit.index == "movies")
+        #expect(hit.rank == 3)
+        #expect(hit.weightedScore == 1.5)
+        #expect(hit.hit.attribute("title") == "A")
+        #expect(hit.hit.attributes.keys == ["title"])
+    }
+
+    /// `type` after `results`: decoded through the tree, to the same frame.
+    @Test func typeAfterTheResultsStillDecodes() throws {
+        let line = #"{"results":{"hits":[{"objectID":"1","a":1}],"nbHits":1},"index":"m","id":"q","type":"results"}"#
+        guard case .results(let id, let index, let r) = try FrameDecoder.decode(Array(line.utf8)) else {
+            Issue.record("not a results frame")
+            return
+        }
+        #expect(id == "q")
+        #expect(index == "m")
+        #expect(r.hits.first?.attribute("a") == 1)
+    }
+}
