@@ -20,7 +20,7 @@ enum ImportCommand {
                          1 waits for each)
         """
 
-    static func run(_ args: ArraySlice<String>, socketPath: String) -> Int32 {
+    static func run(_ args: ArraySlice<String>, socketPath: String) async -> Int32 {
         let parsed = parseCommand(args, valueOptions: ["batch", "in-flight", "max-bytes", "socket"], usage: usage)
         guard parsed.positional.count == 2 else { fail("give INDEX and FILE", usage: usage) }
         let (index, file) = (parsed.positional[0], parsed.positional[1])
@@ -40,8 +40,11 @@ enum ImportCommand {
         do { documents = try DocumentSource(path: file) } catch { fail("\(file): \(error)") }
         let progress = Progress(total: documents.total)
         do {
-            let connection = try SocketConnection(path: parsed.options["socket"] ?? socketPath, timeoutSeconds: 300)
-            let outcome = try send(documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, maxLineBytes: maxBytes, progress: progress)
+            let connection = DaemonConnection(path: parsed.options["socket"] ?? socketPath)
+            defer { connection.close() }
+            let outcome = try await send(
+                documents, to: index, over: connection, batchSize: batchSize, inFlight: inFlight, maxLineBytes: maxBytes,
+                progress: progress)
             progress.finish()
             // A refused batch comes before any bad line read after it: report it first, as
             // the place to resume from.
@@ -88,19 +91,23 @@ enum ImportCommand {
 
     /// Sends the documents in batches, keeping up to `inFlight` batches unanswered so the
     /// daemon can commit and reindex several in one go; after a refusal it sends no more
-    /// batches and waits for those in flight.
+    /// batches and waits for those in flight. Batches are typed `addDocuments` requests on
+    /// the client library's connection, answered in the order they were sent.
     static func send(
-        _ documents: DocumentSource, to index: String, over connection: SocketConnection, batchSize: Int, inFlight depth: Int,
+        _ documents: DocumentSource, to index: String, over connection: DaemonConnection, batchSize: Int, inFlight depth: Int,
         maxLineBytes: Int, progress: Progress
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         var outcome = Outcome()
-        var pending: [String: Batch] = [:]
+        var pending: [(batch: Batch, answer: Response)] = []
         var unanswered = 0
         var next = 0
-        // A document read but not yet sent (it did not fit in the previous batch).
-        var carried: [UInt8]? = nil
+        // The request line around no documents, with the longest id the connection gives.
+        let overhead = Request(
+            id: "c\(Int.max)", operation: .index(index, .documents(op: "addDocuments", []))).line().count
+        // A document read but not yet sent (it did not fit in the previous batch), with its size.
+        var carried: (document: JSONValue, bytes: Int)?
         var exhausted = false
-        func take() throws -> [UInt8]? {
+        func take() throws -> (document: JSONValue, bytes: Int)? {
             if let c = carried {
                 carried = nil
                 return c
@@ -111,7 +118,7 @@ enum ImportCommand {
                     exhausted = true
                     return nil
                 }
-                return encoded(d)
+                return (d, JSONWriter.bytes(d).count)
             } catch let bad as DocumentSource.BadLine {
                 exhausted = true
                 outcome.badLine = bad
@@ -120,61 +127,66 @@ enum ImportCommand {
         }
         while true {
             while outcome.firstFailure == nil, pending.count < depth, unanswered < maxUnansweredBytes {
-                let id = "import-\(outcome.batches + 1)"
-                var line = Array(#"{"op":"addDocuments","id":"#.utf8) + JSONWriter.bytes(.string(id))
-                line += Array(#","index":"#.utf8) + JSONWriter.bytes(.string(index)) + Array(#","documents":["#.utf8)
-                var count = 0
-                // Up to batchSize documents, and never a line over the daemon's limit (a
-                // document alone over it is reported, and nothing more is sent).
-                while count < batchSize, let doc = try take() {
-                    if line.count + doc.count + 3 > maxLineBytes {
-                        if count > 0 {
-                            carried = doc
+                var changes: [DocumentChange] = []
+                var bytes = overhead
+                // Up to batchSize documents, and never a line over the daemon's limit; a
+                // document alone over it, or one that is not an object, is reported, and
+                // nothing more is sent.
+                while changes.count < batchSize, let (doc, size) = try take() {
+                    let refusal: String?
+                    if bytes + size + 1 > maxLineBytes {
+                        refusal = "document \(next + changes.count + 1) is \(size) bytes; a request line holds at most \(maxLineBytes) (--max-bytes, the daemon's maxLineBytes)"
+                    } else if doc.objectValue == nil {
+                        refusal = "document \(next + changes.count + 1) is \(doc.typeName), not an object"
+                    } else {
+                        refusal = nil
+                    }
+                    if let refusal {
+                        if !changes.isEmpty {
+                            carried = (doc, size)
                             break
                         }
-                        // Alone over the line limit: the daemon would close the connection.
-                        outcome.firstFailure = (outcome.batches + 1, next, 1, SearchError(
-                            .invalidDocument, "document \(next + 1) is \(doc.count) bytes; a request line holds at most \(maxLineBytes) (--max-bytes, the daemon's maxLineBytes)"))
+                        outcome.firstFailure = (outcome.batches + 1, next, 1, SearchError(.invalidDocument, refusal))
                         break
                     }
-                    if count > 0 { line.append(UInt8(ascii: ",")) }
-                    line += doc
-                    count += 1
+                    changes.append(.upsert(doc.objectValue!))
+                    bytes += size + 1
                 }
-                if count == 0 { break }
-                line += Array("]}\n".utf8)
-                try connection.sendRaw(line)
+                if changes.isEmpty { break }
+                let answer = try connection.send(.index(index, .documents(op: "addDocuments", changes)))
                 outcome.batches += 1
-                pending[id] = Batch(number: outcome.batches, first: next, count: count, bytes: line.count)
-                unanswered += line.count
-                next += count
+                pending.append((Batch(number: outcome.batches, first: next, count: changes.count, bytes: bytes), answer))
+                unanswered += bytes
+                next += changes.count
             }
             if pending.isEmpty { return outcome }
-            guard let frame = try connection.readFrame() else {
-                throw UsageError(message: "the daemon closed the connection with \(pending.count) batches unanswered")
+            let (batch, answer) = pending.removeFirst()
+            unanswered -= batch.bytes
+            do {
+                try await read(answer, of: batch, into: &outcome, progress: progress)
+            } catch {
+                // Batches are answered in order: every one before this is stored.
+                throw UsageError(message: "\(error)\nfedsearch: \(pending.count + 1) batches were unanswered; every batch before document \(batch.first + 1) is stored (\(outcome.stored) documents); import again from document \(batch.first + 1) (re-sending a stored document replaces it with itself)")
             }
+        }
+    }
+
+    /// Reads one batch's answer: stored, or the first refusal.
+    private static func read(_ answer: Response, of batch: Batch, into outcome: inout Outcome, progress: Progress) async throws {
+        for try await frame in answer {
             switch frame {
-            case .info(let id?, "written", _):
-                guard let batch = pending.removeValue(forKey: id) else { continue }
-                unanswered -= batch.bytes
+            case .info(_, "written", _):
                 outcome.stored += batch.count
                 progress.update(outcome.stored)
-            case .error(let id?, _, let e):
-                guard let batch = pending.removeValue(forKey: id) else { continue }
-                unanswered -= batch.bytes
+            case .error(_, _, let e):
                 if outcome.firstFailure == nil || batch.number < outcome.firstFailure!.number {
                     outcome.firstFailure = (batch.number, batch.first, batch.count, e)
                 }
-            case .error(nil, _, let e):
-                throw UsageError(message: "\(e.message) [\(e.code.rawValue)]")
             default:
                 continue
             }
         }
     }
-
-    /// A document as JSON text (a whole `JSONValue` encodes the same way inside an array).
-    static func encoded(_ document: JSONValue) -> [UInt8] { JSONWriter.bytes(document) }
 
     /// A whole file's bytes.
     static func readFile(_ path: String) throws -> [UInt8] {

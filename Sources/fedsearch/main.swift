@@ -95,7 +95,7 @@ func run() async -> Int32 {
     case "dashboard":
         return await DashboardCommand.run(rest, socketPath: socketPath)
     case "import":
-        return ImportCommand.run(rest, socketPath: socketPath)
+        return await ImportCommand.run(rest, socketPath: socketPath)
     case "get", "delete", "settings", "delete-by", "create-index", "delete-index":
         return await IndexCommands.run(command, rest, socketPath: socketPath)
     case "help":

@@ -209,6 +209,13 @@ struct WriteCommandTests {
         #expect(tooBig.status == 1)
         #expect(tooBig.err.contains("document 2 is 3"), "\(tooBig.err)")
         #expect(tooBig.err.contains("(1 documents stored in all)"), "\(tooBig.err)")
+        // A document that is not an object is refused before it is sent; the batch before it is stored.
+        let scalar = dir.appendingPathComponent("scalar.json").path
+        try #"[{"objectID":"n1"}, {"objectID":"n2"}, 7, {"objectID":"n3"}]"#.write(toFile: scalar, atomically: true, encoding: .utf8)
+        let notObject = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", scalar, "--batch", "10"])
+        #expect(notObject.status == 1)
+        #expect(notObject.err.contains("document 3 is number, not an object"), "\(notObject.err)")
+        #expect(notObject.err.contains("(2 documents stored in all)"), "\(notObject.err)")
         // NDJSON is read as it is sent: a bad line stops the import there, the documents
         // before it are stored, and the report names the line.
         let broken = dir.appendingPathComponent("broken.ndjson").path
