@@ -44,9 +44,11 @@ enum SearchExecutor {
             let params = try request.parameters(for: target)
             let ms = target.timeoutMs ?? request.timeoutMs
             let timeout = ms.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
-            sources.append(FederatedSource(
+            var source = FederatedSource(
                 name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params, memo: memo),
-                timeout: timeout, weight: target.weight, index: target.index))
+                timeout: timeout, weight: target.weight, index: target.index)
+            source.timeoutIsTheIndexs = timeout >= entry.defaultTimeout
+            sources.append(source)
         }
         return sources
     }

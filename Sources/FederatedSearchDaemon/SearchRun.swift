@@ -91,12 +91,12 @@ struct SearchRun: Sendable {
             if case .cancelled = completion.outcome {} else {
                 stats.recordSource(source.index, ms: completion.milliseconds)
             }
-            // A probe's result is its breaker's verdict; a cancelled probe is given back.
+            // A probe's result is its breaker's verdict; a probe that gives none is given back.
             let wasProbe = probes.release(source.index)
-            if case .cancelled = completion.outcome {
-                if wasProbe { health.abandonProbe(source.index) }
-            } else {
+            if SourceHealth.isVerdict(completion.outcome, of: source) {
                 health.record(source.index, outcome: completion.outcome, now: clock.now)
+            } else if wasProbe {
+                health.abandonProbe(source.index)
             }
             switch completion.outcome {
             case .results(let results):

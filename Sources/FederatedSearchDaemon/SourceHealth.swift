@@ -55,17 +55,29 @@ final class SourceHealth: Sendable {
         }
     }
 
-    /// Records how a source ended: a timeout or backend failure counts against its index; a
-    /// request error (a bad filter) does not; a cancellation is no verdict (the caller gives
-    /// back the probe with ``abandonProbe(_:)`` if the cancelled source was the probe: another
-    /// request may hold it).
+    /// Whether `outcome` says anything about the health of `source`'s index. Results do, and
+    /// so do a backend failure and a timeout on the index's own deadline. Nothing a client
+    /// chose does: a deadline shorter than the index's, a bad request (a filter on an unknown
+    /// attribute), a cancelled or superseded search. Otherwise any client could switch an
+    /// index off for everyone, or keep a failing one's breaker from opening.
+    static func isVerdict(_ outcome: SourceOutcome, of source: FederatedSource) -> Bool {
+        switch outcome {
+        case .results: return true
+        case .timedOut: return source.timeoutIsTheIndexs
+        case .failed(let e): return !e.isUserError && e.code != .cancelled && e.code != .superseded
+        case .cancelled: return false
+        }
+    }
+
+    /// Records a verdict on `index` (see ``isVerdict(_:of:)``): results close its breaker,
+    /// a failure or timeout counts against it. The caller gives back a probe whose source gave
+    /// no verdict with ``abandonProbe(_:)``: another request may hold it.
     func record(_ index: String, outcome: SourceOutcome, now: ContinuousClock.Instant) {
         state.withLock { st in
             var b = st.breaker(index)
             switch outcome {
             case .results: b.record(success: true, now: now)
-            case .timedOut: b.record(success: false, now: now)
-            case .failed(let e): b.record(success: e.isUserError, now: now)
+            case .timedOut, .failed: b.record(success: false, now: now)
             case .cancelled: break
             }
             st.breakers[index] = b

@@ -14,6 +14,10 @@ public struct FederatedSource: Sendable {
     public var query: SearchQuery
     /// How long the source may take before it is cancelled and reported as `timeout`.
     public var timeout: Duration
+    /// Whether a timeout says the index is slow: true when `timeout` is the index's own
+    /// deadline (or longer); false when the client chose a shorter one, which says nothing
+    /// about the index's health.
+    public var timeoutIsTheIndexs = true
     /// The weight of this source's scores in the merge.
     public var weight: Double
     /// The configured index behind the source (several sources may share one).

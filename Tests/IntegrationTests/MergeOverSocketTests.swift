@@ -155,4 +155,27 @@ struct MergeOverSocketTests {
         guard case .info(_, "stats", let after)? = afterFrames.first else { Issue.record("no stats: \(afterFrames)"); return }
         #expect(after["circuitBreakers"]?.objectValue?["bad"]?.objectValue?["state"] == "closed")
     }
+
+    /// A deadline the client chose says nothing about the index: searches that time out on
+    /// their own `timeoutMs: 1` do not open its breaker for everyone else.
+    @Test func clientDeadlinesDoNotOpenTheBreaker() throws {
+        var config = FaultConfigs.config([("slow", FaultConfigs.source(delayMs: 100))])
+        config["circuitBreaker"] = ["failureThreshold": 2, "baseBackoffMs": 60_000, "maxBackoffMs": 60_000]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let c = try d.connect()
+        func status(_ id: String, timeoutMs: Int?) throws -> SourceReport? {
+            var request: JSONObject = ["id": .string(id), "query": "x"]
+            if let timeoutMs { request["timeoutMs"] = .number(Double(timeoutMs)) }
+            guard case .done(_, _, let sources, _)? = try c.roundTrip(.object(request)).last else { return nil }
+            return sources.first?.report
+        }
+        for i in 0..<5 { #expect(try status("short\(i)", timeoutMs: 1)?.status == .timeout) }
+        #expect(try status("normal", timeoutMs: nil)?.status == .ok)
+        let statsFrames = try c.roundTrip(["id": "s", "op": "stats"])
+        guard case .info(_, "stats", let stats)? = statsFrames.first else { Issue.record("no stats: \(statsFrames)"); return }
+        #expect(stats["circuitBreakers"]?.objectValue?["slow"]?.objectValue?["state"] == "closed")
+        // A timeout on the index's own deadline still counts.
+        for i in 0..<2 { #expect(try status("own\(i)", timeoutMs: 5000)?.status == .ok) }
+    }
 }
