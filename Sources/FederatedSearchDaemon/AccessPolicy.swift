@@ -71,6 +71,11 @@ public struct AccessPolicy: Sendable, Equatable {
     /// Whether `peer` may write.
     func mayWrite(_ peer: PeerIdentity?) -> Bool { allows(write, peer) }
 
+    /// Whether `peer` may know the index exists: it may search or write it. To any other peer
+    /// the index is answered as if it did not exist (`unknown_index`, nothing in `indices` or
+    /// `stats`), so a refusal does not tell which names exist.
+    func maySee(_ peer: PeerIdentity?) -> Bool { maySearch(peer) || mayWrite(peer) }
+
     private func allows(_ list: [Principal], _ peer: PeerIdentity?) -> Bool {
         if list.contains(.anyone) { return true }
         guard let peer else { return false }

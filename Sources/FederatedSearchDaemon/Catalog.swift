@@ -31,6 +31,12 @@ public final class Catalog: Sendable {
 
     public func entry(_ name: String) -> Entry? { byName[name].map { entries[$0] } }
 
+    /// The entry named `name` if `peer` may know it exists (see ``AccessPolicy/maySee(_:)``).
+    func entry(_ name: String, visibleTo peer: PeerIdentity?) -> Entry? {
+        guard let e = entry(name), e.access.maySee(peer) else { return nil }
+        return e
+    }
+
     /// Builds every searchable of a config. Errors name the searchable's JSON path.
     public static func build(_ config: DaemonConfig, registry: BackendRegistry) throws -> Catalog {
         Catalog(entries: try config.searchables.map {

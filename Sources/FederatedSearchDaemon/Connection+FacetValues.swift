@@ -51,7 +51,7 @@ extension Connection {
     static func facetSource(
         _ request: FacetValuesRequest, in catalog: Catalog, peer: PeerIdentity?
     ) -> Result<(searchable: any FacetValueSearchable, timeout: Duration), SearchError> {
-        guard let entry = catalog.entry(request.index) else {
+        guard let entry = catalog.entry(request.index, visibleTo: peer) else {
             return .failure(SearchError(.unknownIndex, "index: no index named '\(request.index)'"))
         }
         guard entry.access.maySearch(peer) else {

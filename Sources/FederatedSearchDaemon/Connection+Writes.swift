@@ -68,7 +68,7 @@ extension Connection {
     static func durableIndex(
         _ name: String, in catalog: Catalog, peer: PeerIdentity?, forWriting: Bool
     ) -> Result<DurableIndex, SearchError> {
-        guard let entry = catalog.entry(name) else {
+        guard let entry = catalog.entry(name, visibleTo: peer) else {
             return .failure(SearchError(.unknownIndex, "index: no index named '\(name)'"))
         }
         let allowed = forWriting ? entry.access.mayWrite(peer) : entry.access.maySearch(peer)

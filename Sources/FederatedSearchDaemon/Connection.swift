@@ -111,12 +111,20 @@ final class Connection {
         case .describeIndices(let id):
             write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload(visibleTo: identity)).line())
         case .reportStats(let id):
+            // Per-index figures only for the indices this peer may know of.
+            let visible = Set(loop.catalog.entries.filter { $0.access.maySee(identity) }.map(\.id.index))
+            func onlyVisible(_ o: JSONObject?) -> JSONValue {
+                var kept = JSONObject()
+                for e in o ?? [:] where visible.contains(e.key) { kept.appendUnchecked(e.key, e.value) }
+                return .object(kept)
+            }
             var payload = loop.stats.json(connections: loop.connectionCount)
-            payload["circuitBreakers"] = .object(loop.health.json(now: .now))
+            payload["latency"] = onlyVisible(payload["latency"]?.objectValue)
+            payload["circuitBreakers"] = onlyVisible(loop.health.json(now: .now))
             payload["polling"] = .object(loop.pollingJSON)
             payload["placement"] = .object(loop.placements.json)
             var writes = JSONObject()
-            for e in loop.catalog.entries where e.access.maySearch(identity) {
+            for e in loop.catalog.entries where e.access.maySee(identity) {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }
             }
             if !writes.isEmpty { payload["writes"] = .object(writes) }
@@ -125,6 +133,13 @@ final class Connection {
             tasks[key]?.task.cancel()
         case .supersede(let key):
             supersede(key)
+        case .refuseIndexRequest(let e):
+            let index = e.index ?? ""
+            // The index first, then what was wrong with the rest: a peer learns nothing of an
+            // index it may not know of, and a mistyped name is reported as such.
+            let error = loop.catalog.entry(index, visibleTo: identity) == nil
+                ? SearchError(.unknownIndex, "index: no index named '\(index)'") : e.error
+            write(Frame.error(id: e.id, index: nil, error: error).line())
         case .refuseStale(let id, let request):
             // Without `indices`, the indices this peer may search (what the search would ask).
             let names = request.targets?.map(\.name)

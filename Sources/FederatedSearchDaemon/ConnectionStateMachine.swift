@@ -18,6 +18,9 @@ struct ConnectionStateMachine {
         /// The request arrived with a `seq` older than its session's newest: answer it at once
         /// with a `superseded` done frame, without running it.
         case refuseStale(id: String?, request: SearchRequest)
+        /// Answer a bad request that named an index: as for an unknown index if the peer may
+        /// not know of it, else with its own error.
+        case refuseIndexRequest(RequestError)
         /// Answer `indices` / `stats` (the loop has the data).
         case describeIndices(id: String?)
         /// Reload the config (the loop checks the peer's rights).
@@ -63,6 +66,8 @@ struct ConnectionStateMachine {
     mutating func handle(decoded: Result<Request, RequestError>) -> [Action] {
         guard !closing else { return [] }
         switch decoded {
+        case .failure(let e) where e.index != nil:
+            return [.refuseIndexRequest(e)]
         case .failure(let e):
             return [.send(.error(id: e.id, index: nil, error: e.error))]
         case .success(let request):

@@ -34,7 +34,7 @@ enum SearchExecutor {
         // One memo for the request's sources: they share what depends on the query alone.
         let memo = QueryMemo()
         for target in targets {
-            guard let entry = catalog.entry(target.index) else {
+            guard let entry = catalog.entry(target.index, visibleTo: peer) else {
                 let path = request.targets == nil ? "indices" : target.path
                 throw SearchError(.unknownIndex, "\(path): no index named '\(target.index)'")
             }

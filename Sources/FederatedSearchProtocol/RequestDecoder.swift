@@ -5,10 +5,15 @@ import FederatedSearchCore
 public struct RequestError: Error, Sendable, Equatable {
     public var id: String?
     public var error: SearchError
+    /// The index the request named (its `index` member, when it is a string): a server
+    /// answers a request for an index the peer may not know of as if the index did not
+    /// exist, whatever else was wrong with it.
+    public var index: String?
 
-    public init(id: String?, error: SearchError) {
+    public init(id: String?, error: SearchError, index: String? = nil) {
         self.id = id
         self.error = error
+        self.index = index
     }
 }
 
@@ -48,7 +53,9 @@ public enum RequestDecoder {
         do {
             return .success(Request(id: id, operation: try decodeOperation(&reader)))
         } catch {
-            return .failure(RequestError(id: id, error: error))
+            // createIndex names an index that need not exist yet.
+            let named = object["op"]?.stringValue == "createIndex" ? nil : object["index"]?.stringValue
+            return .failure(RequestError(id: id, error: error, index: named))
         }
     }
 

@@ -6,6 +6,10 @@ import FederatedSearchCore
 /// as another user (`setpriv`, as root).
 @Suite(.serialized)
 struct AccessControlTests {
+    /// Running a client as another user needs root and setpriv (and python3 for raw clients).
+    static let canRunAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+
     func asNobody(_ arguments: [String]) throws -> (Int32, String, String) {
         let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
             "--reuid=65534", "--regid=65534", "--clear-groups",
@@ -32,11 +36,8 @@ struct AccessControlTests {
         return d
     }
 
-    @Test func restrictedIndexIsForbiddenAndHiddenForOthers() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("needs root and setpriv to run a client as another user; skipping")
-            return
-        }
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and python3 to run a client as another user"))
+    func restrictedIndexIsHiddenFromOthers() throws {
         let d = try publicAndSecretDaemon()
         defer { d.stop() }
         // Root sees both.
@@ -48,10 +49,12 @@ struct AccessControlTests {
         #expect(listStatus == 0)
         #expect(listOut.contains("\"public\""))
         #expect(!listOut.contains("\"secret\""))
+        // To nobody, the secret index is answered exactly as a name that does not exist.
         let (status, _, err) = try asNobody(["--socket", d.socketPath, "search", "x", "--index", "secret"])
-        #expect(status == 1)
-        #expect(err.contains("forbidden"))
-        #expect(err.contains("secret"))
+        let (missingStatus, _, missingErr) = try asNobody(["--socket", d.socketPath, "search", "x", "--index", "nosuch"])
+        #expect(status == 1 && missingStatus == 1)
+        #expect(err.contains("unknown_index"), "\(err)")
+        #expect(err.replacingOccurrences(of: "secret", with: "nosuch") == missingErr, "\(err) / \(missingErr)")
         let (allStatus, allOut, _) = try asNobody(["--socket", d.socketPath, "search", "x", "--json"])
         #expect(allStatus == 0)
         #expect(allOut.contains("\"index\":\"public\""))
@@ -66,11 +69,8 @@ struct AccessControlTests {
     /// Writes need the write right: by default only root and the daemon's user have it;
     /// `access.write` grants it per index. Reading stored documents needs the search right;
     /// creating and deleting indices is for root and the daemon's user only.
-    @Test func writesNeedTheWriteRight() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("needs root and setpriv to run a client as another user; skipping")
-            return
-        }
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and python3 to run a client as another user"))
+    func writesNeedTheWriteRight() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: [
             "dataDir": .string(dataDir), "socketMode": "0666",
@@ -99,14 +99,9 @@ struct AccessControlTests {
 
     /// A search refused as stale (its `seq` not above its session's newest) names in its
     /// `superseded` done frame only the indices the peer may search, as the search would have.
-    @Test func staleSearchNamesOnlyTheIndicesThePeerMaySearch() throws {
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and python3 to run a client as another user"))
+    func staleSearchNamesOnlyTheIndicesThePeerMaySearch() throws {
         let python = "/usr/bin/python3"
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-            FileManager.default.isExecutableFile(atPath: python)
-        else {
-            print("needs root, setpriv and python3 to run a client as another user; skipping")
-            return
-        }
         let d = try publicAndSecretDaemon()
         defer { d.stop() }
         let client = """
@@ -127,6 +122,50 @@ struct AccessControlTests {
         #expect(stale.contains(#""status":"superseded""#))
         #expect(stale.contains(#""public""#))
         #expect(!stale.contains("secret"), "\(stale)")
+    }
+
+    /// Nothing about an index nobody may not know of leaks through `stats`, a write (valid or
+    /// not), a facet value search or a get: each is answered as for a name that does not exist.
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and python3 to run a client as another user"))
+    func aHiddenIndexIsIndistinguishableFromAMissingOne() throws {
+        let d = try publicAndSecretDaemon()
+        defer { d.stop() }
+        // Root's searches leave latency samples and a breaker for `secret`.
+        _ = try d.connect().roundTrip(["id": "warm", "query": "x"])
+        let client = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            f = s.makefile()
+            def ask(req):
+                s.sendall((json.dumps(req) + "\\n").encode())
+                return json.loads(f.readline())
+            out = {"stats": ask({"id": "s", "op": "stats"})}
+            for name in ["secret", "nosuch"]:
+                out[name] = [
+                    ask({"id": "w", "op": "addDocuments", "index": name, "documents": [{"objectID": "1"}]}),
+                    ask({"id": "b", "op": "addDocuments", "index": name, "documents": [{"title": "no id"}]}),
+                    ask({"id": "g", "op": "getDocuments", "index": name, "objectIDs": ["1"]}),
+                    ask({"id": "f", "op": "searchForFacetValues", "index": name, "facetName": "genre"}),
+                    ask({"id": "x", "op": "deleteBy", "index": name, "params": {}}),
+                ]
+            print(json.dumps(out))
+            """
+        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, d.socketPath,
+        ])
+        #expect(r.status == 0, "\(r)")
+        let out = try #require(try JSONParser.parse(r.out.trimmingCharacters(in: .whitespacesAndNewlines)).objectValue)
+        let stats = JSONWriter.string(try #require(out["stats"]))
+        #expect(stats.contains("\"public\""), "\(stats)")
+        #expect(!stats.contains("secret"), "\(stats)")
+        let secret = try #require(out["secret"]?.arrayValue)
+        let missing = try #require(out["nosuch"]?.arrayValue)
+        #expect(secret.count == missing.count)
+        for (a, b) in zip(secret, missing) {
+            #expect(a.objectValue?["error"]?.objectValue?["code"] == "unknown_index", "\(a)")
+            let hidden = JSONWriter.string(a).replacingOccurrences(of: "secret", with: "nosuch")
+            #expect(hidden == JSONWriter.string(b))
+        }
     }
 
     @Test func unknownUserInAccessIsAConfigError() throws {
