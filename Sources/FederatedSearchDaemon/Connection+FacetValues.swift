@@ -1,12 +1,16 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
 
-/// The `searchForFacetValues` op: one index's facet values under a query, in a task; the
-/// answer comes back through the inbox like search frames.
+/// The `searchForFacetValues` op: one index's facet values under a query, in a task that
+/// lives like a search's: counted against the limits, cancelled with its connection or by
+/// `cancel`, waited for by the drain and by a client that half-closed after sending it. The
+/// answer comes back through the inbox as the request's last frame.
 extension Connection {
-    func searchFacetValues(id requestID: String?, request: FacetValuesRequest) {
+    func searchFacetValues(key: UInt64, id requestID: String?, request: FacetValuesRequest) {
+        guard bufferEvent != nil, admit(key: key, id: requestID) else { return }
         let resolved = Self.facetSource(request, in: loop.catalog, peer: peerIdentity)
         guard case .success(let found) = resolved else {
+            machine.rejected(key: key, id: requestID)
             if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line()) }
             return
         }
@@ -14,10 +18,16 @@ extension Connection {
         let timeout = found.timeout
         let inbox: Inbox = loop.inbox
         let connection = id
-        Task {
-            let frame = Connection.facetHitsFrame(searchable, request: request, id: requestID, timeout: timeout)
-            inbox.post(.frame(connection: connection, key: 0, bytes: frame.line()))
+        let task = Task {
+            var frame = Connection.facetHitsFrame(searchable, request: request, id: requestID, timeout: timeout)
+            if Task.isCancelled {
+                frame = .error(id: requestID, index: nil, error: SearchError(.cancelled, "the request was cancelled"))
+            }
+            inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: frame.line()))
         }
+        loop.runningSearchCount += 1
+        tasks[key] = RunningSearch(
+            task: task, id: requestID, names: [request.index], probes: HeldProbes(), started: .now, onLoop: false)
     }
 
     /// Runs the facet value search and builds the answer frame.

@@ -6,18 +6,7 @@ import FederatedSearchProtocol
 extension Connection {
     func start(key: UInt64, requestID: String?, request: SearchRequest) {
         // A closed connection starts nothing (nothing would end the search).
-        guard bufferEvent != nil else { return }
-        let busy: String? =
-            tasks.count >= limits.maxRequestsPerConnection
-            ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
-            : loop.runningSearchCount >= limits.maxRunningSearches
-                ? "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches); retry shortly"
-                : nil
-        if let busy {
-            machine.rejected(key: key, id: requestID)
-            write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line())
-            return
-        }
+        guard bufferEvent != nil, admit(key: key, id: requestID) else { return }
         let sources: [FederatedSource]
         let plan: MergePlan
         do {
@@ -58,6 +47,21 @@ extension Connection {
             return
         }
         launch(key: key, requestID: requestID, sources: sources, plan: plan, placement: placement)
+    }
+
+    /// Whether another search (or facet value search) may start now under `key`; if not, it
+    /// is refused with `too_many_requests`.
+    func admit(key: UInt64, id requestID: String?) -> Bool {
+        let busy: String? =
+            tasks.count >= limits.maxRequestsPerConnection
+            ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
+            : loop.runningSearchCount >= limits.maxRunningSearches
+                ? "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches); retry shortly"
+                : nil
+        guard let busy else { return true }
+        machine.rejected(key: key, id: requestID)
+        write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line())
+        return false
     }
 
     /// Runs a search in a task: on the loop's executor or the global one, as placed. Created

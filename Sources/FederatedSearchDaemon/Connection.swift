@@ -104,8 +104,8 @@ final class Connection {
                 return
             }
             loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
-        case .searchFacetValues(let id, let request):
-            searchFacetValues(id: id, request: request)
+        case .searchFacetValues(let key, let id, let request):
+            searchFacetValues(key: key, id: id, request: request)
         case .indexOperation(let id, let index, let operation):
             perform(operation, on: index, id: id)
         case .describeIndices(let id):

@@ -25,8 +25,8 @@ struct ConnectionStateMachine {
         case describeIndices(id: String?)
         /// Reload the config (the loop checks the peer's rights).
         case reload(id: String?)
-        /// Search one index's facet values.
-        case searchFacetValues(id: String?, request: FacetValuesRequest)
+        /// Search one index's facet values in a task under `key` (it lives like a search).
+        case searchFacetValues(key: UInt64, id: String?, request: FacetValuesRequest)
         /// Write to, read from, create or delete a durable index.
         case indexOperation(id: String?, index: String, operation: IndexOperation)
         case reportStats(id: String?)
@@ -86,7 +86,9 @@ struct ConnectionStateMachine {
         case .reload:
             return [.reload(id: request.id)]
         case .searchForFacetValues(let r):
-            return [.searchFacetValues(id: request.id, request: r)]
+            if let refused = duplicate(request.id) { return [refused] }
+            let key = take(id: request.id)
+            return [.searchFacetValues(key: key, id: request.id, request: r)]
         case .index(let index, let operation):
             return [.indexOperation(id: request.id, index: index, operation: operation)]
         case .cancel(let target):
@@ -96,10 +98,7 @@ struct ConnectionStateMachine {
             }
             return [.cancel(key: key), .send(.cancelAccepted(id: request.id, target: target))]
         case .search(let search):
-            if let id = request.id, running[id] != nil {
-                return [.send(.error(id: id, index: nil, error: SearchError(
-                    .duplicateID, "id: request '\(id)' is still running on this connection")))]
-            }
+            if let refused = duplicate(request.id) { return [refused] }
             var actions: [Action] = []
             let key = nextKey
             if let session = search.session, let seq = search.seq {
@@ -112,11 +111,25 @@ struct ConnectionStateMachine {
                 }
                 sessions[session] = (seq, key)
             }
-            nextKey += 1
-            if let id = request.id { running[id] = key }
-            runningKeys.insert(key)
+            _ = take(id: request.id)
             return actions + [.startSearch(key: key, id: request.id, request: search)]
         }
+    }
+
+    /// The refusal of a request whose id is still running here, if it is.
+    private func duplicate(_ id: String?) -> Action? {
+        guard let id, running[id] != nil else { return nil }
+        return .send(.error(id: id, index: nil, error: SearchError(
+            .duplicateID, "id: request '\(id)' is still running on this connection")))
+    }
+
+    /// The next key, now running under `id`.
+    private mutating func take(id: String?) -> UInt64 {
+        let key = nextKey
+        nextKey += 1
+        if let id { running[id] = key }
+        runningKeys.insert(key)
+        return key
     }
 
     /// A search ended (its `done` frame was queued).

@@ -266,6 +266,66 @@ struct FacetValueSearchTests {
     }
 }
 
+/// A facet value search lives like a search: a client that half-closes right after sending
+/// it still gets its answer, and the daemon counts it against its limits.
+@Suite(.serialized)
+struct FacetValueSearchLifetimeTests {
+    @Test func aClientThatHalfClosesAfterSendingGetsItsAnswer() throws {
+        let d = try DaemonProcess(
+            config: EmbeddedDaemonTests.config,
+            files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        defer { d.stop() }
+        let client = """
+            import socket, sys
+            answered = 0
+            for i in range(40):
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+                s.sendall(b'{"id":"f","op":"searchForFacetValues","index":"movies","facetName":"genres","facetQuery":"sci"}\\n')
+                s.shutdown(socket.SHUT_WR)
+                data = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk: break
+                    data += chunk
+                answered += b'"type":"facetHits"' in data
+                s.close()
+            print(answered)
+            """
+        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", client, d.socketPath])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == "40", "\(r)")
+    }
+
+    /// Counted with the searches: past `maxRequestsPerConnection` running at once, refused
+    /// with `too_many_requests`, like a search; each one admitted is answered.
+    @Test func facetValueSearchesCountAgainstTheConnectionLimit() throws {
+        var config = EmbeddedDaemonTests.config
+        config["limits"] = ["maxRequestsPerConnection": 1]
+        let d = try DaemonProcess(
+            config: config, files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        defer { d.stop() }
+        let c = try d.connect()
+        var lines: [UInt8] = []
+        for i in 0..<20 {
+            lines += Array(#"{"id":"f\#(i)","op":"searchForFacetValues","index":"movies","facetName":"genres","facetQuery":"s"}"#.utf8)
+            lines.append(0x0A)
+        }
+        try c.sendRaw(lines)
+        var answered = 0
+        var refused = 0
+        while answered + refused < 20, let frame = try c.readFrame() {
+            switch frame {
+            case .info(_, "facetHits", _): answered += 1
+            case .error(_, _, let e) where e.code == .tooManyRequests: refused += 1
+            default: Issue.record("unexpected \(frame)")
+            }
+        }
+        #expect(answered + refused == 20)
+        #expect(answered >= 1)
+        #expect(refused >= 1, "20 pipelined facet searches never exceeded one running at a time")
+    }
+}
+
 /// A search sent just before an over-long line still gets all its frames before the daemon
 /// closes the connection (the error for the long line, then the search's frames, then EOF).
 @Suite(.serialized)
