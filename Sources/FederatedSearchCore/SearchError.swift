@@ -35,6 +35,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// The daemon serves its maximum number of connections; this one is closed.
     public static let tooManyConnections = ErrorCode(rawValue: "too_many_connections")
+    /// The daemon is stopping (draining after SIGTERM); this connection is closed. Connect
+    /// again once it is back.
+    public static let shuttingDown = ErrorCode(rawValue: "shutting_down")
     /// The connection has its maximum number of searches running; wait for one to end.
     public static let tooManyRequests = ErrorCode(rawValue: "too_many_requests")
     /// A write batch holds invalid documents; the message lists each and why. Nothing is written.

@@ -310,6 +310,9 @@ final class Connection {
 
     /// Closes once everything queued has been written.
     func closeAfterFlush() {
+        // Once is enough: asking again would pause and resume reading, which restarts a
+        // lingering connection's timer (a drain asks every connection each time one closes).
+        guard !closeWhenFlushed else { return }
         closeWhenFlushed = true
         guard let bev = bufferEvent else { return }
         updateReading()

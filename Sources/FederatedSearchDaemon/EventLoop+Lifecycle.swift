@@ -31,8 +31,9 @@ extension EventLoop {
         return Glibc.timeval(tv_sec: Int(c.seconds), tv_usec: Int(c.attoseconds / 1_000_000_000_000))
     }
 
-    /// SIGTERM or SIGINT: stop accepting, let running searches finish within the drain
-    /// timeout, flush, exit. A second signal stops at once.
+    /// SIGTERM or SIGINT: let running searches finish within the drain timeout, flush, exit;
+    /// a connection opened meanwhile is answered `shutting_down` and closed. A second signal
+    /// stops at once.
     func beginShutdown(signal: Int32) {
         if draining {
             Log.warning("second signal \(signal): stopping now")
@@ -41,7 +42,6 @@ extension EventLoop {
         }
         draining = true
         Systemd.notify("STOPPING=1")
-        for l in listeners { evconnlistener_disable(l) }
         Log.info("signal \(signal): draining \(runningSearchCount) running searches (at most \(config.drainTimeoutMs) ms)")
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let ev = event_new(base, -1, 0, onDrainTimeout, context) {

@@ -103,8 +103,10 @@ final class EventLoop {
     /// Starts accepting on a listening socket (the loop owns and closes it).
     func serve(listeningSocket fd: Int32) throws {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        // LEV_OPT_CLOSE_ON_FREE: the listener closes the socket when freed.
-        guard let l = evconnlistener_new(base, onAccept, context, UInt32(LEV_OPT_CLOSE_ON_FREE), -1, fd) else {
+        // LEV_OPT_CLOSE_ON_FREE: the listener closes the socket when freed. Backlog 0: the
+        // socket listens already (ours with its backlog, or systemd's with Backlog=); a
+        // negative one would make libevent call listen(2) again with its default of 128.
+        guard let l = evconnlistener_new(base, onAccept, context, UInt32(LEV_OPT_CLOSE_ON_FREE), 0, fd) else {
             throw SystemCallError(call: "evconnlistener_new", errno: errno)
         }
         listeners.append(l)
@@ -212,7 +214,7 @@ final class EventLoop {
     }
 
     fileprivate func accept(_ fd: Int32) {
-        guard !draining, let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+        guard let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             Glibc.close(fd)
             return
         }
@@ -231,7 +233,13 @@ final class EventLoop {
         bufferevent_set_max_single_read(bev, 1 << 16)
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
         connection.applyLimits()
-        if full {
+        if draining {
+            // Accepted only to say why: a client that connects while the daemon stops gets an
+            // answer, not a silent wait in the listen queue.
+            connection.write(Frame.error(id: nil, index: nil, error: SearchError(
+                .shuttingDown, "the daemon is stopping; connect again once it is back")).line())
+            connection.closeAfterFlush()
+        } else if full {
             Log.warning("refusing a connection: \(config.limits.maxConnections) connections already open")
             connection.write(Frame.error(id: nil, index: nil, error: SearchError(
                 .tooManyConnections, "the daemon already serves \(config.limits.maxConnections) connections (limits.maxConnections)")).line())

@@ -23,6 +23,46 @@ struct LifecycleTests {
         #expect(!FileManager.default.fileExists(atPath: d.socketPath))
     }
 
+    /// Idle clients do not hold the drain up one after another: 20 of them are let go together
+    /// (each lingers at most a second), well inside a drain timeout that waiting for them in
+    /// turn would pass; a client that connects during the drain is told why it is refused.
+    @Test func idleClientsAreLetGoTogetherAndLateOnesAreAnswered() throws {
+        var config = FaultConfigs.config([("s", FaultConfigs.source())])
+        config["drainTimeoutMs"] = 15_000
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        var idle: [SocketConnection] = []
+        for _ in 0..<20 { idle.append(try d.connect()) }
+        for c in idle { _ = try barrier(c) }  // every one is accepted and served
+        d.signal(SIGTERM)
+        // A connection accepted before the loop saw the signal is answered as usual; once it
+        // has, a new one gets `shutting_down` (the idle ones keep the drain open meanwhile).
+        var refused: Frame?
+        let answered = poll(seconds: 5) {
+            guard let c = try? d.connect(timeoutSeconds: 5), (try? c.send(["id": "late", "op": "ping"])) != nil,
+                let frame = try? c.readFrame()
+            else { return false }
+            if errorCode(frame) == "shutting_down" { refused = frame }
+            return refused != nil
+        }
+        #expect(answered, "no connection made during the drain was refused with shutting_down")
+        if case .error(_, _, let e)? = refused { #expect(e.message.contains("stopping")) }
+        #expect(d.waitForExit(seconds: 30) == 0)
+        let log = String(decoding: d.stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!log.contains("drain timeout"), "\(log)")
+    }
+
+    /// The listening socket keeps the backlog the daemon asks for (511), not libevent's 128.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ss"), "needs ss (iproute2)"))
+    func theListenBacklogIsTheOneAskedFor() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/ss"), ["-xlnH", "src", d.socketPath])
+        // State, Recv-Q, Send-Q (the backlog), then the path.
+        let fields = r.out.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        #expect(fields.count >= 4 && fields[3] == "511", "\(r.out)")
+    }
+
     /// The polling loop (`busyPollMicros`) serves, times out sources, drains and stops like
     /// the sleeping one.
     @Test func busyPollingLoopServesDrainsAndStops() throws {
