@@ -40,6 +40,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let shuttingDown = ErrorCode(rawValue: "shutting_down")
     /// The connection has its maximum number of searches running; wait for one to end.
     public static let tooManyRequests = ErrorCode(rawValue: "too_many_requests")
+    /// The client has left more than twice `limits.maxPendingOutputBytes` of earlier answers
+    /// unread: this answer is refused (the connection stays open). Read the earlier ones first.
+    public static let outputBacklog = ErrorCode(rawValue: "output_backlog")
     /// A write batch holds invalid documents; the message lists each and why. Nothing is written.
     public static let invalidDocument = ErrorCode(rawValue: "invalid_document")
     /// The index takes no writes (not an embedded index with a `dataDir`).

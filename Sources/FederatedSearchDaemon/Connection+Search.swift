@@ -123,17 +123,44 @@ extension Connection {
         }, ms: ms)
     }
 
-    /// A frame from a search's task (dropped if the search was superseded).
+    /// A frame from a search's task (dropped if the search was superseded or refused).
     func deliver(key: UInt64, bytes: [UInt8]) {
         guard !silenced.contains(key) else { return }
-        write(bytes, endsAnswer: false)
+        guard mayQueueAnswer(of: key) else {
+            refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key))
+            return
+        }
+        write(bytes, endsAnswer: false, admitted: true)
     }
 
     /// A search's task ended.
     func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
         if silenced.remove(key) != nil { return }
-        write(lastFrame)
+        guard mayQueueAnswer(of: key) else {
+            refuse(key: key, id: id)
+            silenced.remove(key)
+            return
+        }
+        write(lastFrame, admitted: true)
+        answerEnded(key: key)
         if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
+        machine.finished(key: key, id: id)
+        closeIfAllAnswered()
+    }
+
+    /// Ends a search whose client has not read its earlier answers: its task is cancelled, it
+    /// is answered with `output_backlog`, and what it still sends is dropped. The earlier
+    /// answers stay queued; the connection stays open (its reading is paused meanwhile).
+    private func refuse(key: UInt64, id: String?) {
+        if let search = tasks.removeValue(forKey: key) {
+            loop.searchEnded(search)
+            search.task.cancel()
+            for index in search.probes.releaseAll() { loop.health.abandonProbe(index) }
+        }
+        silenced.insert(key)
+        write(Frame.error(id: id, index: nil, error: SearchError(
+            .outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")).line(),
+            admitted: true)
         machine.finished(key: key, id: id)
         closeIfAllAnswered()
     }

@@ -152,15 +152,29 @@ final class Connection {
         }
     }
 
-    /// Sets the idle timeout and the output watermark (the write callback fires once the
-    /// output drains to half the limit, which resumes reading a throttled client).
+    /// Sets the idle and write timeouts and the output watermark (the write callback fires
+    /// once the output drains to half the limit, which resumes reading a throttled client).
     func applyLimits() {
         guard let bev = bufferEvent else { return }
-        if limits.idleTimeoutMs > 0 {
-            var idle = EventLoop.timeval(.milliseconds(limits.idleTimeoutMs))
-            bufferevent_set_timeouts(bev, &idle, nil)
+        var idle = EventLoop.timeval(.milliseconds(limits.idleTimeoutMs))
+        var stalled = EventLoop.timeval(.milliseconds(limits.writeTimeoutMs))
+        // libevent copies the timevals; a null one leaves that direction without a timeout.
+        withUnsafePointer(to: &idle) { read in
+            withUnsafePointer(to: &stalled) { write in
+                _ = bufferevent_set_timeouts(bev, limits.idleTimeoutMs > 0 ? read : nil, limits.writeTimeoutMs > 0 ? write : nil)
+            }
         }
         bufferevent_setwatermark(bev, Int16(EV_WRITE), limits.maxPendingOutputBytes / 2, 0)
+    }
+
+    /// The write timer fired: the client has read nothing of its answers for
+    /// `limits.writeTimeoutMs`. It is closed (nothing more can reach it), and its searches
+    /// cancelled.
+    func writeTimedOut() {
+        guard bufferEvent != nil else { return }
+        Log.warning("closing connection \(id): its answers waited \(limits.writeTimeoutMs) ms unread (limits.writeTimeoutMs)")
+        close()
+        malloc_trim(0)
     }
 
     /// The idle timer fired. A connection waiting for its searches is not idle: keep it. One
@@ -244,9 +258,37 @@ final class Connection {
     private var queuedBytes = 0
     private var answeredThrough = 0
 
+    /// Of the answers queued in full, the bytes the client has not read yet.
+    private var unreadAnswerBytes: Int {
+        guard let bev = bufferEvent else { return 0 }
+        let pending = outbox.count + evbuffer_get_length(bufferevent_get_output(bev))
+        return answeredThrough - (queuedBytes - pending)
+    }
+
+    /// Where each search's complete answer ended in the byte count, while the client has not
+    /// read all of it (oldest first).
+    private var unreadSearchEnds: [(key: UInt64, end: Int)] = []
+
+    /// Whether more of the answer of the search under `key` may be queued. Yes while the
+    /// client has read all but twice `maxPendingOutputBytes` of the complete answers; past
+    /// that, only for the earliest request still outstanding (none sent before it is running
+    /// or unread): its answer arrives whole, later ones are refused (`output_backlog`).
+    func mayQueueAnswer(of key: UInt64) -> Bool {
+        guard let bev = bufferEvent else { return false }
+        let readThrough = queuedBytes - outbox.count - evbuffer_get_length(bufferevent_get_output(bev))
+        unreadSearchEnds.removeAll { $0.end <= readThrough }
+        guard unreadAnswerBytes > 2 * limits.maxPendingOutputBytes else { return true }
+        return !machine.runningRequestKeys.contains { $0 < key } && !unreadSearchEnds.contains { $0.key < key }
+    }
+
+    /// Records the end of a search's answer (just queued).
+    func answerEnded(key: UInt64) { unreadSearchEnds.append((key, queuedBytes)) }
+
     /// Queues bytes for the client. A client that lets its answers pile up first stops being
-    /// read (so it cannot queue more work), then is disconnected: when the answers it was sent
-    /// in full before these bytes still hold more than twice `maxPendingOutputBytes` unread.
+    /// read (so it cannot queue more work); then its searches' answers are refused (see
+    /// ``mayQueueAnswer(of:)``; `admitted` bytes passed that check), and other replies end the
+    /// connection: when the answers it was sent in full before these bytes still hold more
+    /// than twice `maxPendingOutputBytes` unread.
     /// The answer being written does not count against it, so one answer larger than the limit
     /// (a thousand hits) reaches a client that reads; its frames are queued in one loop turn,
     /// before the client can read any of them. `endsAnswer`: these bytes complete an answer
@@ -257,7 +299,7 @@ final class Connection {
     /// sleeps): one `send` for all of a turn's frames, and no write event to add and remove
     /// (two `epoll_ctl` calls and a loop turn per answer). Only what the socket does not take
     /// goes to the bufferevent, which then writes it when the socket is writable.
-    func write(_ bytes: [UInt8], endsAnswer: Bool = true) {
+    func write(_ bytes: [UInt8], endsAnswer: Bool = true, admitted: Bool = false) {
         guard let bev = bufferEvent else { return }
         let output = bufferevent_get_output(bev)
         let queuedInLibevent = evbuffer_get_length(output)
@@ -272,7 +314,10 @@ final class Connection {
         // Of the answers complete before these bytes, what the client has not read yet.
         let unreadAnswers = answeredThrough - (queuedBytes - pending)
         if endsAnswer { answeredThrough = queuedBytes }
-        if unreadAnswers > 2 * limits.maxPendingOutputBytes {
+        if unreadAnswers > 2 * limits.maxPendingOutputBytes, !admitted {
+            // Search frames are admitted before this (`mayQueueAnswer`); only replies to other
+            // requests (documents, stats) piling up behind unread answers get here. No error
+            // frame can follow: the socket may hold part of a frame already.
             Log.warning("disconnecting connection \(id): \(unreadAnswers) bytes of earlier answers unread")
             close()
             // Give the freed output buffers back to the system: glibc keeps freed heap

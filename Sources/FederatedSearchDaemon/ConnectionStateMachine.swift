@@ -132,6 +132,9 @@ struct ConnectionStateMachine {
         return key
     }
 
+    /// The client id of the request running under `key`, if it has one.
+    func id(of key: UInt64) -> String? { running.first { $0.value == key }?.key }
+
     /// A search ended (its `done` frame was queued).
     mutating func finished(key: UInt64, id: String?) {
         runningKeys.remove(key)

@@ -44,8 +44,12 @@ public struct DaemonConfig: Sendable {
         /// A connection with nothing running that sends nothing for this long is closed (0: never).
         public var idleTimeoutMs = 300_000
         /// Unsent output a connection may hold before the daemon stops reading its requests;
-        /// at twice this the client is disconnected (it is not reading its answers).
+        /// past twice this in complete answers unread, its later searches are refused with
+        /// `output_backlog` (the earliest outstanding one still gets its answer).
         public var maxPendingOutputBytes = 1 << 20
+        /// A connection whose answers wait this long for the client to read any of them is
+        /// closed (0: never): a client that stopped reading holds no memory for good.
+        public var writeTimeoutMs = 30_000
 
         public init() {}
 
@@ -57,6 +61,7 @@ public struct DaemonConfig: Sendable {
             if let v = try r.int("maxRunningSearches", in: 1...1_000_000) { l.maxRunningSearches = v }
             if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }
             if let v = try r.int("maxPendingOutputBytes", in: 4096...(1 << 30)) { l.maxPendingOutputBytes = v }
+            if let v = try r.int("writeTimeoutMs", in: 0...86_400_000) { l.writeTimeoutMs = v }
             try r.rejectUnknownKeys()
             return l
         }

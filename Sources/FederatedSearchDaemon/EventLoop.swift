@@ -337,7 +337,7 @@ private func onEvent(_ bev: OpaquePointer?, _ events: Int16, _ context: UnsafeMu
     if Int32(events) & BEV_EVENT_ERROR != 0 {
         connection.close()
     } else if Int32(events) & BEV_EVENT_TIMEOUT != 0 {
-        connection.readTimedOut()
+        if Int32(events) & BEV_EVENT_WRITING != 0 { connection.writeTimedOut() } else { connection.readTimedOut() }
     } else if Int32(events) & BEV_EVENT_EOF != 0 {
         connection.readAvailable()
         connection.peerEndedInput()
