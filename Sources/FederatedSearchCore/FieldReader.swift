@@ -65,6 +65,16 @@ public struct FieldReader {
         return s
     }
 
+    /// A string of at most `maxBytes` UTF-8 bytes (a longer one is refused, naming the field:
+    /// a short request must not be able to make a huge answer).
+    public mutating func string(_ key: String, maxBytes: Int) throws(SearchError) -> String? {
+        guard let s = try string(key) else { return nil }
+        guard s.utf8.count <= maxBytes else {
+            throw SearchError(.invalidField, "\(path(of: key)): \(s.utf8.count) bytes; at most \(maxBytes)")
+        }
+        return s
+    }
+
     public mutating func requiredString(_ key: String) throws(SearchError) -> String {
         let v = try required(key)
         guard case .string(let s) = v else { throw typeError(key, "a string", v) }

@@ -64,7 +64,7 @@ extension SearchParameters {
         if let v = try r.int("offset", in: 0...1_000_000) { offset = v }
         if let v = try r.int("length", in: 0...Self.maxHitsPerPage) { length = v }
         if let v = try r.stringArray("attributesToSnippet", allowSingle: true) { attributesToSnippet = v }
-        if let v = try r.string("snippetEllipsisText") { snippetEllipsisText = v }
+        if let v = try r.string("snippetEllipsisText", maxBytes: Self.maxMarkupBytes) { snippetEllipsisText = v }
         if let v = try r.stringArray("disjunctiveFacets", allowSingle: true) { disjunctiveFacets = v }
         if let v = try r.string("sortFacetValuesBy") {
             guard let o = FacetValueOrder(rawValue: v) else {

@@ -82,6 +82,9 @@ public struct SearchParameters: Sendable, Equatable {
 
     /// The largest `hitsPerPage` accepted.
     public static let maxHitsPerPage = 1000
+    /// The longest `highlightPreTag`, `highlightPostTag` and `snippetEllipsisText`, in bytes:
+    /// each is copied into every highlighted or snippeted value of every hit.
+    public static let maxMarkupBytes = 128
 
     /// Decodes parameters from a request's `params` object; `path` names it in errors.
     public static func decode(_ object: JSONObject, path: String = "params") throws(SearchError) -> SearchParameters {
@@ -103,8 +106,8 @@ public struct SearchParameters: Sendable, Equatable {
         if let v = r.value("tagFilters") { tagFilters = v }
         if let v = try r.stringArray("attributesToRetrieve", allowSingle: true) { attributesToRetrieve = v }
         if let v = try r.stringArray("attributesToHighlight", allowSingle: true) { attributesToHighlight = v }
-        if let v = try r.string("highlightPreTag") { highlightPreTag = v }
-        if let v = try r.string("highlightPostTag") { highlightPostTag = v }
+        if let v = try r.string("highlightPreTag", maxBytes: Self.maxMarkupBytes) { highlightPreTag = v }
+        if let v = try r.string("highlightPostTag", maxBytes: Self.maxMarkupBytes) { highlightPostTag = v }
         if let v = try r.bool("getRankingInfo") { getRankingInfo = v }
         try applyEngineParameters(&r)
         if let v = try r.string("queryType") {

@@ -24,6 +24,8 @@ public struct RequestError: Error, Sendable, Equatable {
 public enum RequestDecoder {
     /// The longest query text accepted, in bytes.
     public static let maxQueryBytes = 512
+    /// The most entries in a search's `indices` (each is a source searched and answered).
+    public static let maxTargets = 100
 
     public static func decode(_ line: [UInt8]) -> Result<Request, RequestError> {
         let value: JSONValue
@@ -176,6 +178,9 @@ public enum RequestDecoder {
         default: throw SearchError(.invalidField, "indices: expected an array, got \(value.typeName)")
         }
         guard !items.isEmpty else { throw SearchError(.invalidField, "indices: must not be empty") }
+        guard items.count <= maxTargets else {
+            throw SearchError(.invalidField, "indices: \(items.count) entries; a search asks at most \(maxTargets)")
+        }
         var targets: [SearchTarget] = []
         var names = Set<String>()
         for (i, item) in items.enumerated() {

@@ -53,6 +53,29 @@ struct RequestDecoderTests {
         }
     }
 
+    /// Small requests that would make huge answers are refused, naming the field: markup
+    /// copied into every highlighted value, and sources without bound.
+    @Test func parametersThatMultiplyTheAnswerAreBounded() throws {
+        let long = String(repeating: "x", count: SearchParameters.maxMarkupBytes + 1)
+        for key in ["highlightPreTag", "highlightPostTag", "snippetEllipsisText"] {
+            guard case .failure(let e) = decode(#"{"id":"a","query":"x","params":{"\#(key)":"\#(long)"}}"#) else {
+                Issue.record("\(key) accepted")
+                continue
+            }
+            #expect(e.error.code == .invalidField)
+            #expect(e.error.message.hasPrefix("params.\(key):"), "\(e.error.message)")
+        }
+        let fits = String(repeating: "x", count: SearchParameters.maxMarkupBytes)
+        #expect((try? decode(#"{"query":"x","params":{"highlightPreTag":"\#(fits)"}}"#).get()) != nil)
+        let aliases = (0...RequestDecoder.maxTargets).map { #"{"index":"movies","as":"m\#($0)"}"# }.joined(separator: ",")
+        guard case .failure(let e) = decode(#"{"id":"a","query":"x","indices":[\#(aliases)]}"#) else {
+            Issue.record("\(RequestDecoder.maxTargets + 1) sources accepted")
+            return
+        }
+        #expect(e.error.code == .invalidField)
+        #expect(e.error.message.hasPrefix("indices:"), "\(e.error.message)")
+    }
+
     @Test func perIndexOverrideErrorsNameTheIndex() {
         guard case .failure(let e) = decode(#"{"perIndex":{"movies":{"hitsPerPage":-1}}}"#) else {
             Issue.record("accepted"); return
