@@ -153,5 +153,5 @@ struct ConnectionStateMachine {
 
 /// The daemon's version string.
 public enum DaemonVersion {
-    public static let string = "0.1.0"
+    public static let string = FederatedSearchVersion.string
 }

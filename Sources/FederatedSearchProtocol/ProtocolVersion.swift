@@ -8,3 +8,9 @@ public enum ProtocolVersion {
     /// The default limit on one request line, in bytes.
     public static let defaultMaxLineBytes = 1 << 20
 }
+
+/// The version of this build of FederatedSearch (the daemon reports it in `pong`; both
+/// programs print it with `--version`).
+public enum FederatedSearchVersion {
+    public static let string = "0.1.0"
+}

@@ -32,6 +32,7 @@ let mainUsage = """
       stats          show the daemon's counters and latencies
       ping           check that the daemon answers
       reload         make the daemon re-read its config (root or the daemon's user)
+      version        print this program's version (also --version)
 
     --socket PATH    the daemon's socket (default \(defaultSocket), or $FEDSEARCH_SOCKET)
     exit codes: 0 success, 1 a source or the daemon failed, 2 usage error
@@ -46,7 +47,7 @@ let searchUsage = """
       --facets f,g     facets to count over all matches
       --filters EXPR   an Algolia filter, e.g. 'genres:Drama AND year >= 2000'
       --hits N         hits per page (default 10)
-      --page N         page, from 0
+      --page N         page, from 1 (as the output numbers them)
       --timeout MS     deadline for each index
       --json           print the raw NDJSON frames instead of text
     """
@@ -64,6 +65,10 @@ func run() async -> Int32 {
     while let first = args.first, first.hasPrefix("-") {
         if first == "--help" || first == "-h" {
             print(mainUsage)
+            return 0
+        }
+        if first == "--version" {
+            print("fedsearch \(FederatedSearchVersion.string)")
             return 0
         }
         if first == "--socket" {
@@ -101,9 +106,39 @@ func run() async -> Int32 {
     case "help":
         print(mainUsage)
         return 0
+    case "version":
+        print("fedsearch \(FederatedSearchVersion.string)")
+        return 0
     default:
-        fail("unknown command '\(command)'", usage: mainUsage)
+        let suggestion = closest(to: command, among: commandNames).map { "; did you mean '\($0)'?" } ?? ""
+        fail("unknown command '\(command)'\(suggestion) (commands: \(commandNames.joined(separator: ", ")))", usage: mainUsage)
     }
+}
+
+/// Every command, for the suggestion after a mistyped one.
+let commandNames = [
+    "search", "facets", "dashboard", "indices", "stats", "ping", "reload", "import", "get", "delete", "delete-by",
+    "settings", "create-index", "delete-index", "version", "help",
+]
+
+/// The name among `names` nearest to `word` by edit distance, if it is close enough to be
+/// what was meant (at most a third of its letters wrong).
+func closest(to word: String, among names: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    let w = Array(word.lowercased())
+    let best = names.map { ($0, distance(w, Array($0))) }.min { $0.1 < $1.1 }
+    guard let best, best.1 <= max(1, w.count / 3) else { return nil }
+    return best.0
 }
 
 func simple(op: String, json: Bool, socketPath: String) async -> Int32 {
@@ -176,7 +211,7 @@ func search(_ args: ArraySlice<String>, socketPath defaultPath: String) async ->
     var timeoutMs: Int?
     do {
         params["hitsPerPage"] = .number(Double(try intOption(parsed, "hits", range: 0...1000) ?? 10))
-        if let page = try intOption(parsed, "page", range: 0...100_000) { params["page"] = .number(Double(page)) }
+        if let page = try intOption(parsed, "page", range: 1...100_001) { params["page"] = .number(Double(page - 1)) }
         timeoutMs = try intOption(parsed, "timeout", range: 1...600_000)
     } catch let e as UsageError {
         fail(e.message, usage: searchUsage)

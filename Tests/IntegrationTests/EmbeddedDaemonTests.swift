@@ -203,6 +203,26 @@ struct EmbeddedDaemonTests {
         #expect(help.1.contains("--facets"))
     }
 
+    /// The CLI says its version, suggests the command meant, and numbers pages as it prints them.
+    @Test func cliVersionSuggestionsAndPagesFromOne() throws {
+        let d = try start()
+        defer { d.stop() }
+        for args in [["--version"], ["version"]] {
+            let v = try runCLI(args)
+            #expect(v.0 == 0 && v.1 == "fedsearch \(FederatedSearchVersion.string)\n", "\(v)")
+        }
+        let typo = try runCLI(["--socket", d.socketPath, "serch", "x"])
+        #expect(typo.0 == 2)
+        #expect(typo.2.contains("did you mean 'search'?"), "\(typo.2)")
+        #expect(typo.2.contains("commands: search, facets"), "\(typo.2)")
+        let far = try runCLI(["--socket", d.socketPath, "frobnicate"])
+        #expect(!far.2.contains("did you mean"), "\(far.2)")
+        let second = try runCLI(["--socket", d.socketPath, "search", "", "--index", "movies", "--hits", "1", "--page", "2"])
+        #expect(second.0 == 0)
+        #expect(second.1.contains("page 2/"), "\(second.1)")
+        #expect(try runCLI(["--socket", d.socketPath, "search", "", "--page", "0"]).0 == 2)
+    }
+
     func runCLI(_ arguments: [String]) throws -> (Int32, String, String) {
         let r = try runBuilt("fedsearch", arguments)
         return (r.status, r.out, r.err)
