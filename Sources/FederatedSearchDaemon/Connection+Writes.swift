@@ -35,10 +35,12 @@ extension Connection {
         switch result {
         case .failure(let e):
             return .error(id: id, index: nil, error: e)
-        case .success(.written(let sequence, let documents)):
-            return .info(id: id, type: "written", payload: [
+        case .success(.written(let sequence, let documents, let deleted)):
+            var payload: JSONObject = [
                 "index": .string(index), "seq": .number(Double(sequence)), "documents": .number(Double(documents)),
-            ])
+            ]
+            if let deleted { payload["deleted"] = .number(Double(deleted)) }
+            return .info(id: id, type: "written", payload: payload)
         case .success(.documents(let documents)):
             return .info(id: id, type: "documents", payload: [
                 "index": .string(index), "results": .array(documents.map { $0.map { .object($0) } ?? .null }),

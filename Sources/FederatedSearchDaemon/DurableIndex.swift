@@ -225,7 +225,9 @@ enum IndexWrite: Sendable {
 
 /// The answer to an ``IndexWrite``.
 enum WriteReply: Sendable {
-    case written(sequence: Int64, documents: Int)
+    /// Stored: the batch's sequence number, the index's document count after it, and for
+    /// `deleteBy` how many documents its filters matched (and so deleted).
+    case written(sequence: Int64, documents: Int, deleted: Int? = nil)
     case documents([JSONObject?])
     case settings(effective: JSONObject, overrides: JSONObject)
 }

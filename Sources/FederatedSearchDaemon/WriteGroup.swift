@@ -76,7 +76,9 @@ enum WriteGroup {
                                 settings = s
                                 overrides = change.overrides
                             }
-                            replies.append(.success(.written(sequence: sequence, documents: table.count)))
+                            var deleted: Int?
+                            if case .deleteBy = w { deleted = change.operations.count }
+                            replies.append(.success(.written(sequence: sequence, documents: table.count, deleted: deleted)))
                         } catch let e as SearchError {
                             replies.append(.failure(e))
                         } catch let e as DocumentStore.GroupAborted {

@@ -62,7 +62,8 @@ enum IndexCommands {
             case .info(_, "documents", let p):
                 for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
             case .info(_, "written", let p):
-                let what = command == "settings" ? "settings stored, index rebuilt" : "deleted"
+                let what = command == "settings" ? "settings stored, index rebuilt"
+                    : p["deleted"]?.intValue.map { "deleted \($0) document\($0 == 1 ? "" : "s")" } ?? "deleted"
                 print("\(what); index \(index) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
             case .info(_, "indexCreated", _):
                 print("created index \(index)")

@@ -259,7 +259,7 @@ struct WriteCommandTests {
         #expect(try runBuilt("fedsearch", s + ["import", "notes", file, "--batch", "7"]).status == 0)
         let deleted = try runBuilt("fedsearch", s + ["delete-by", "notes", "tag:old"])
         #expect(deleted.status == 0)
-        #expect(deleted.out.contains("notes now holds 20 documents"), "\(deleted)")
+        #expect(deleted.out.contains("deleted 10 documents; index notes now holds 20 documents"), "\(deleted)")
         let shown = try runBuilt("fedsearch", s + ["settings", "notes"])
         guard case .object(let o) = try JSONParser.parse(Array(shown.out.utf8)) else { Issue.record("\(shown)"); return }
         #expect(o["attributesForFaceting"] == ["tag"])
