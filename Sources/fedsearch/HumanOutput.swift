@@ -83,9 +83,47 @@ struct HumanOutput {
                     let writable = o["writable"] == .bool(true) ? ", writable" : ""
                     Swift.print(bold(name) + "  \(kind)\(writable), \(docs) documents" + (facets.isEmpty ? "" : ", facets: \(facets)"))
                 }
+            } else if type == "stats" {
+                printStats(payload)
+            } else if type == "reload" {
+                func names(_ key: String) -> String {
+                    let list = (payload[key]?.arrayValue ?? []).compactMap(\.stringValue)
+                    return list.isEmpty ? "none" : list.joined(separator: ", ")
+                }
+                Swift.print("reloaded (\(payload["status"]?.stringValue ?? "?")): rebuilt \(names("rebuilt")); kept \(names("kept")); removed \(names("removed"))")
             } else {
                 Swift.print(JSONWriter.string(.object(payload)))
             }
+        }
+    }
+
+    /// `stats` as lines: the counters, then a line per index (latency, breaker, writes).
+    func printStats(_ p: JSONObject) {
+        func int(_ key: String) -> Int { p[key]?.intValue ?? 0 }
+        Swift.print("up \(int("uptimeSeconds")) s, \(int("connections")) connection\(int("connections") == 1 ? "" : "s"), "
+            + "\(int("queriesServed")) quer\(int("queriesServed") == 1 ? "y" : "ies") served, \(int("queriesFailed")) failed")
+        let latency = p["latency"]?.objectValue ?? [:]
+        let breakers = p["circuitBreakers"]?.objectValue ?? [:]
+        let writes = p["writes"]?.objectValue ?? [:]
+        var names = latency.keys
+        for n in breakers.keys + writes.keys where !names.contains(n) { names.append(n) }
+        for name in names {
+            var parts: [String] = []
+            if let l = latency[name]?.objectValue {
+                func v(_ k: String) -> String { l[k]?.numberValue.map(ms) ?? "-" }
+                let n = l["samples"]?.intValue ?? 0
+                parts.append("p50 \(v("p50Ms")), p90 \(v("p90Ms")), p99 \(v("p99Ms")) over \(n) search\(n == 1 ? "" : "es")")
+            }
+            if let b = breakers[name]?.objectValue, let state = b["state"]?.stringValue {
+                let failures = b["consecutiveFailures"]?.intValue ?? 0
+                parts.append("breaker \(state)" + (failures > 0 ? " (\(failures) failures in a row)" : ""))
+            }
+            if let w = writes[name]?.objectValue { parts.append("writes \(JSONWriter.string(.object(w)))") }
+            Swift.print(bold(name) + "  " + parts.joined(separator: "; "))
+        }
+        if let placement = p["placement"]?.objectValue {
+            let counts = placement.entries.map { "\($0.key) \($0.value.intValue ?? 0)" }.joined(separator: ", ")
+            Swift.print(dim("placement: \(counts)"))
         }
     }
 

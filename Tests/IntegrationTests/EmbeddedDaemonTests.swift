@@ -221,6 +221,12 @@ struct EmbeddedDaemonTests {
         #expect(second.0 == 0)
         #expect(second.1.contains("page 2/"), "\(second.1)")
         #expect(try runCLI(["--socket", d.socketPath, "search", "", "--page", "0"]).0 == 2)
+        // stats and reload print lines like the other commands (--json keeps the frames).
+        let stats = try runCLI(["--socket", d.socketPath, "stats"])
+        #expect(stats.0 == 0 && stats.1.hasPrefix("up "), "\(stats)")
+        #expect(stats.1.contains("movies  p50 "), "\(stats.1)")
+        let reload = try runCLI(["--socket", d.socketPath, "reload"])
+        #expect(reload.0 == 0 && reload.1.hasPrefix("reloaded (ok): rebuilt none; kept movies, products"), "\(reload)")
     }
 
     func runCLI(_ arguments: [String]) throws -> (Int32, String, String) {
