@@ -31,8 +31,11 @@ struct EmbeddedDaemonTests {
         ],
     ]
 
-    func start() throws -> DaemonProcess {
-        try DaemonProcess(config: Self.config, files: ["movies.ndjson": Self.movies, "products.ndjson": Self.products])
+    func start() throws -> DaemonProcess { try Self.daemon() }
+
+    /// The daemon on the two small indices, with `config` (default: ``config``).
+    static func daemon(config: JSONObject = config) throws -> DaemonProcess {
+        try DaemonProcess(config: config, files: ["movies.ndjson": movies, "products.ndjson": products])
     }
 
     /// `stats.placement` says where searches ran: a client that waits for each answer gets
@@ -239,9 +242,7 @@ struct EmbeddedDaemonTests {
 @Suite(.serialized)
 struct EmbeddedTargetTests {
     @Test func sameIndexTwiceWithDifferentParams() throws {
-        let d = try DaemonProcess(
-            config: EmbeddedDaemonTests.config,
-            files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        let d = try EmbeddedDaemonTests.daemon()
         defer { d.stop() }
         let frames = try d.connect().roundTrip([
             "id": "c", "query": "",
@@ -261,9 +262,7 @@ struct EmbeddedTargetTests {
 @Suite(.serialized)
 struct FacetValueSearchTests {
     @Test func valuesMatchingAPrefixAreCountedUnderTheQuery() throws {
-        let d = try DaemonProcess(
-            config: EmbeddedDaemonTests.config,
-            files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        let d = try EmbeddedDaemonTests.daemon()
         defer { d.stop() }
         let c = try d.connect()
         let frames = try c.roundTrip([
@@ -297,9 +296,7 @@ struct FacetValueSearchTests {
 @Suite(.serialized)
 struct FacetValueSearchLifetimeTests {
     @Test func aClientThatHalfClosesAfterSendingGetsItsAnswer() throws {
-        let d = try DaemonProcess(
-            config: EmbeddedDaemonTests.config,
-            files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        let d = try EmbeddedDaemonTests.daemon()
         defer { d.stop() }
         let client = """
             import socket, sys
@@ -327,8 +324,7 @@ struct FacetValueSearchLifetimeTests {
     @Test func facetValueSearchesCountAgainstTheConnectionLimit() throws {
         var config = EmbeddedDaemonTests.config
         config["limits"] = ["maxRequestsPerConnection": 1]
-        let d = try DaemonProcess(
-            config: config, files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        let d = try EmbeddedDaemonTests.daemon(config: config)
         defer { d.stop() }
         let c = try d.connect()
         var lines: [UInt8] = []
@@ -359,8 +355,7 @@ struct EmbeddedLongLineTests {
     @Test func aSearchBeforeAnOverLongLineIsAnsweredWhole() throws {
         var config = EmbeddedDaemonTests.config
         config["maxLineBytes"] = 4096
-        let d = try DaemonProcess(
-            config: config, files: ["movies.ndjson": EmbeddedDaemonTests.movies, "products.ndjson": EmbeddedDaemonTests.products])
+        let d = try EmbeddedDaemonTests.daemon(config: config)
         defer { d.stop() }
         for round in 0..<6 {
             // Odd rounds with a client that polls before it sleeps: it too sees the end.
