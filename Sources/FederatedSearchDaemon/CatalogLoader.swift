@@ -42,10 +42,16 @@ public struct CatalogLoader: Sendable {
 
     /// Parses and validates the config, then builds every searchable, reusing the previous
     /// catalog's entries whose config and data files have not changed.
-    public func load(reusing previous: Catalog? = nil, progress: (String) -> Void = { _ in }) throws -> Loaded {
+    /// `beforeBuilding` sees the parsed config before any index is built (the daemon refuses
+    /// there to start on a socket another daemon serves, rather than after loading every index).
+    public func load(
+        reusing previous: Catalog? = nil, progress: (String) -> Void = { _ in },
+        beforeBuilding: (DaemonConfig) throws -> Void = { _ in }
+    ) throws -> Loaded {
         let bytes = try FileReader.read(configPath, field: "--config")
         let folder = configPath.contains("/") ? String(configPath[..<configPath.lastIndex(of: "/")!]) : "."
         var config = try DaemonConfig.parse(bytes, baseDirectory: folder)
+        try beforeBuilding(config)
         if !opensStores { config.dataDirectory = nil }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []

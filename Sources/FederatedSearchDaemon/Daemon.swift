@@ -72,9 +72,12 @@ public enum DaemonMain {
             let clock = ContinuousClock()
             let start = clock.now
             if let levelOverride { Log.setLevel(levelOverride) }
-            loaded = try loader.load { step in
+            let serving = !checkOnly && !Systemd.passesSockets
+            loaded = try loader.load(progress: { step in
                 if !checkOnly { Systemd.notify("STATUS=\(step)") }
-            }
+            }, beforeBuilding: { config in
+                if serving { try UnixSocket.refuseIfServed(socketOverride ?? config.socketPath) }
+            })
             if levelOverride == nil { Log.setLevel(loaded.config.logLevel) }
             let ms = (clock.now - start).components
             Log.info("loaded \(loaded.catalog.entries.count) searchables in \(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms")

@@ -21,6 +21,13 @@ enum Systemd {
     }
 
     /// The listening sockets passed by socket activation (`LISTEN_FDS`), made non-blocking.
+    /// Whether systemd passes this process listening sockets, without taking them (as
+    /// `activatedSockets()` does, which clears the variables that say so).
+    static var passesSockets: Bool {
+        guard let pid = getenv("LISTEN_PID").flatMap({ Int32(String(cString: $0)) }), pid == getpid() else { return false }
+        return getenv("LISTEN_FDS").flatMap { Int(String(cString: $0)) }.map { $0 > 0 } ?? false
+    }
+
     static func activatedSockets() -> [Int32] {
         let n = sd_listen_fds(1)
         guard n > 0 else { return [] }

@@ -50,10 +50,15 @@ enum UnixSocket {
         guard (st.st_mode & S_IFMT) == S_IFSOCK else {
             throw SetupError(description: "'\(path)' exists and is not a socket; refusing to replace it")
         }
+        try refuseIfServed(path)
+        unlink(path)
+    }
+
+    /// Throws if a daemon answers on `path`.
+    static func refuseIfServed(_ path: String) throws {
         if let probe = try? UnixSocketTransport.connect(path: path) {
             close(probe)
             throw SetupError(description: "another daemon is already listening on '\(path)'")
         }
-        unlink(path)
     }
 }

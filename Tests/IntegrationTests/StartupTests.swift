@@ -31,6 +31,19 @@ struct StartupTests {
         #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
     }
 
+    /// The live socket is found before any index is loaded: a second daemon whose index could
+    /// not even load is refused for the socket (loading every index first once took as long
+    /// as a start).
+    @Test func aLiveSocketIsRefusedBeforeAnyIndexLoads() throws {
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
+        defer { d.stop() }
+        let (_, configPath) = try writeConfig(#"{"searchables": {"m": {"data": "no-such-file.ndjson"}}}"#)
+        let (status, _, err) = try runDaemon(["--config", configPath, "--socket", d.socketPath], binary: "fedsearchd-faults")
+        #expect(status != 0)
+        #expect(err.contains("already listening"), "\(err)")
+        #expect(!err.contains("no-such-file"), "\(err)")
+    }
+
     @Test func staleSocketFileIsReplacedAndParentFolderCreated() throws {
         let dir = try DaemonProcess.makeDirectory()
         // A socket file nobody listens on: bind, then close without unlinking.
