@@ -2,7 +2,8 @@
 ///
 /// Pure: the daemon feeds it what the socket delivered and acts on what it returns, so the
 /// framing rules are tested without a socket. A `\r` before the newline is dropped, so
-/// clients that send CRLF work too.
+/// clients that send CRLF work too; blank lines are skipped (a client may send them to keep
+/// its connection alive).
 public struct LineFramer: Sendable {
     /// What feeding bytes produced.
     public enum Event: Equatable, Sendable {
@@ -37,7 +38,10 @@ public struct LineFramer: Sendable {
                 pending = []
                 return events
             }
-            if end > lineStart { events.append(.line(Array(pending[lineStart..<end]))) }
+            // A blank line (empty, or JSON whitespace only) is no request: it gets no answer.
+            if pending[lineStart..<end].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+                events.append(.line(Array(pending[lineStart..<end])))
+            }
             lineStart = nl + 1
             start = lineStart
         }

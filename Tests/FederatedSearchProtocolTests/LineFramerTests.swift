@@ -5,7 +5,8 @@ import Testing
 /// the framer with one error.
 struct LineFramerTests {
     @Test func splitsLinesAcrossArbitraryChunks() {
-        let text = Array("{\"a\":1}\n{\"b\":2}\r\n\n{\"c\":3}\n".utf8)
+        // Blank lines (empty, spaces, tabs, a lone CR) are skipped: no request, no answer.
+        let text = Array("{\"a\":1}\n{\"b\":2}\r\n\n   \n\t \r\n{\"c\":3}\n".utf8)
         for chunk in 1...text.count {
             var f = LineFramer(maxLineBytes: 100)
             var lines: [String] = []
