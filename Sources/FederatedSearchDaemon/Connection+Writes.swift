@@ -1,3 +1,4 @@
+import FederatedSearchEngine
 import FederatedSearchCore
 import FederatedSearchProtocol
 
@@ -14,6 +15,10 @@ extension Connection {
         default: break
         }
         guard let write = Self.indexWrite(for: operation) else { return }
+        if let reply = Self.readInMemory(write, index: index, in: loop.catalog, peer: peerIdentity) {
+            self.write(Connection.replyFrame(reply, index: index, id: requestID).line())
+            return
+        }
         switch Self.durableIndex(index, in: loop.catalog, peer: peerIdentity, forWriting: !write.onlyReads) {
         case .failure(let e):
             self.write(Frame.error(id: requestID, index: nil, error: e).line())
@@ -62,6 +67,21 @@ extension Connection {
         case .setSettings(let settings): .settings(settings)
         case .getDocuments(let ids): .get(ids)
         case .getSettings: .getSettings
+        }
+    }
+
+    /// `getDocuments` and `getSettings` on an embedded index without a `dataDir`: read from the
+    /// index in memory (nothing about reading needs a store). Nil for anything else.
+    static func readInMemory(
+        _ write: IndexWrite, index name: String, in catalog: Catalog, peer: PeerIdentity?
+    ) -> Result<WriteReply, SearchError>? {
+        guard write.onlyReads, let entry = catalog.entry(name, visibleTo: peer), entry.access.maySearch(peer),
+            let embedded = entry.searchable as? EmbeddedIndex
+        else { return nil }
+        switch write {
+        case .get(let ids): return .success(.documents(embedded.storedDocuments(ids)))
+        case .getSettings: return .success(.settings(effective: embedded.configuredSettings, overrides: [:]))
+        default: return nil
         }
     }
 

@@ -29,6 +29,6 @@ enum EmbeddedBackend {
                 name: context.name, configSettings: options, path: "\(dir)/\(context.name).sqlite", origin: "config",
                 initialDocuments: load)
         }
-        return try EmbeddedIndex(name: context.name, settings: settings, documents: try load())
+        return try EmbeddedIndex(name: context.name, settings: settings, documents: try load(), configuredSettings: options)
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 // FederatedSearchEngine: the embedded search engine of fedsearchd.
 //
 // It owns every stage between documents and an Algolia-shaped response:
@@ -21,12 +22,18 @@ public final class EmbeddedIndex: Searchable {
     public let name: String
     /// The settings it was built with.
     public let settings: IndexSettings
+    /// Those settings as the config gave them (what `getSettings` shows).
+    public let configuredSettings: JSONObject
     let snapshot: IndexSnapshot
     let scratchPool: ScratchPool
+    /// Each document's position by objectID, built on the first ``storedDocuments(_:)``.
+    private let positions = Mutex<[String: Int]?>(nil)
 
     /// Builds the index. Every document needs a string `objectID`; a violation throws
     /// `invalid_field` naming the document (`movies: document 12: objectID must be a string`).
-    public init(name: String, settings: IndexSettings, documents: [JSONObject]) throws(SearchError) {
+    public init(
+        name: String, settings: IndexSettings, documents: [JSONObject], configuredSettings: JSONObject = [:]
+    ) throws(SearchError) {
         var ids: [String] = []
         ids.reserveCapacity(documents.count)
         for (i, doc) in documents.enumerated() {
@@ -43,11 +50,25 @@ public final class EmbeddedIndex: Searchable {
         }
         self.name = name
         self.settings = settings
+        self.configuredSettings = configuredSettings
         snapshot = IndexSnapshot(settings: settings, documents: documents, objectIDs: ids)
         guard snapshot.text.postings.docs.count < Int(MatchFlags.postingMask) else {
             throw SearchError(.invalidField, "\(name): the corpus has more than 2^28 postings")
         }
         scratchPool = ScratchPool(documentCount: documents.count)
+    }
+
+    /// The stored documents with these objectIDs, in order (nil for an id it does not hold).
+    public func storedDocuments(_ ids: [String]) -> [JSONObject?] {
+        positions.withLock { map in
+            if map == nil {
+                var m: [String: Int] = [:]
+                m.reserveCapacity(snapshot.objectIDs.count)
+                for (i, id) in snapshot.objectIDs.enumerated() { m[id] = i }
+                map = m
+            }
+            return ids.map { id in map![id].map { snapshot.documents[$0] } }
+        }
     }
 
     /// What the `indices` op reports.

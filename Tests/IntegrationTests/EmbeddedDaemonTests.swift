@@ -206,8 +206,9 @@ struct EmbeddedDaemonTests {
         #expect(help.1.contains("--facets"))
     }
 
-    /// The CLI says its version, suggests the command meant, and numbers pages as it prints them.
-    @Test func cliVersionSuggestionsAndPagesFromOne() throws {
+    /// The CLI says its version, suggests the command meant, numbers pages as it prints them,
+    /// reads an index without a dataDir, and prints stats and reload as lines.
+    @Test func cliVersionSuggestionsPagesReadsAndReports() throws {
         let d = try start()
         defer { d.stop() }
         for args in [["--version"], ["version"]] {
@@ -224,6 +225,14 @@ struct EmbeddedDaemonTests {
         #expect(second.0 == 0)
         #expect(second.1.contains("page 2/"), "\(second.1)")
         #expect(try runCLI(["--socket", d.socketPath, "search", "", "--page", "0"]).0 == 2)
+        // Reads need no dataDir: documents and settings come from the index in memory.
+        let got = try runCLI(["--socket", d.socketPath, "get", "products", "p2", "nope"])
+        #expect(got.0 == 0 && got.1 == #"{"objectID":"p2","title":"Star Trek Phaser","supplier":"Mattel","price":30}"# + "\nnull\n", "\(got)")
+        let settings = try runCLI(["--socket", d.socketPath, "settings", "products"])
+        #expect(settings.0 == 0 && settings.1.contains(#""attributesForFaceting":["supplier","price"]"#), "\(settings)")
+        #expect(!settings.1.contains("products.ndjson"), "the data files are not settings: \(settings.1)")
+        let write = try runCLI(["--socket", d.socketPath, "delete", "products", "p2"])
+        #expect(write.0 == 1 && write.2.contains("not_writable"), "\(write)")
         // stats and reload print lines like the other commands (--json keeps the frames).
         let stats = try runCLI(["--socket", d.socketPath, "stats"])
         #expect(stats.0 == 0 && stats.1.hasPrefix("up "), "\(stats)")
