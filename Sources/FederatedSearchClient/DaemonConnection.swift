@@ -152,8 +152,12 @@ public final class DaemonConnection: Sendable {
     /// Sends `operation` under a fresh id and returns its answer.
     public func send(_ operation: Request.Operation) throws(ClientError) -> Response {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
+        // Facet value searches count against the daemon's per-connection limit as searches do.
         var isSearch = false
-        if case .search = operation { isSearch = true }
+        switch operation {
+        case .search, .searchForFacetValues: isSearch = true
+        default: break
+        }
         let (id, link) = try state.withLock { (s: inout State) throws(ClientError) -> (String, Link) in
             let link = try openLink(&s)
             s.nextID += 1
@@ -286,7 +290,6 @@ public final class DaemonConnection: Sendable {
         let fd = try UnixSocketTransport.connect(path: path)
         let link = Link(fd: fd)
         s.link = link
-        s.lastDelay = nil
         set(&s, .connected)
         // The thread holds the connection weakly, so a connection dropped without close()
         // still goes away (its deinit shuts the socket, and the thread sees the end).
@@ -325,6 +328,9 @@ public final class DaemonConnection: Sendable {
         guard let id = frame.id else { return }
         let ends = frame.endsRequest
         let continuation = state.withLock { s in
+            // The back-off starts again from its first delay once the daemon answers (not at
+            // connect: a daemon that is stopping accepts, refuses, and closes).
+            s.lastDelay = nil
             guard ends else { return s.routes[id] }
             ended(id, &s, link: link)
             return s.routes.removeValue(forKey: id)

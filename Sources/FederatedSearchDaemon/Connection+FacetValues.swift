@@ -11,7 +11,7 @@ extension Connection {
         let resolved = Self.facetSource(request, in: loop.catalog, peer: peerIdentity)
         guard case .success(let found) = resolved else {
             machine.rejected(key: key, id: requestID)
-            if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line()) }
+            if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line(), admitted: true) }
             return
         }
         let searchable = found.searchable

@@ -13,7 +13,7 @@ extension Connection {
             (sources, plan) = try SearchExecutor.plan(request, in: loop.catalog, peer: peerIdentity)
         } catch {
             machine.rejected(key: key, id: requestID)
-            write(Frame.error(id: requestID, index: nil, error: error).line())
+            write(Frame.error(id: requestID, index: nil, error: error).line(), admitted: true)
             return
         }
         if Log.enabled(.debug) {
@@ -60,7 +60,7 @@ extension Connection {
                 : nil
         guard let busy else { return true }
         machine.rejected(key: key, id: requestID)
-        write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line())
+        write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line(), admitted: true)
         return false
     }
 
@@ -114,7 +114,7 @@ extension Connection {
         silenced.insert(key)
         let elapsed = (ContinuousClock.now - search.started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line())
+        write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line(), admitted: true)
     }
 
     static func supersededDone(id: String?, names: [String], ms: Double) -> Frame {

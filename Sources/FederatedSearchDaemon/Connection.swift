@@ -144,7 +144,7 @@ final class Connection {
             // Without `indices`, the indices this peer may search (what the search would ask).
             let names = request.targets?.map(\.name)
                 ?? loop.catalog.entries.filter { $0.access.maySearch(identity) }.map(\.id.index)
-            write(Self.supersededDone(id: id, names: names, ms: 0).line())
+            write(Self.supersededDone(id: id, names: names, ms: 0).line(), admitted: true)
         case .closeAfterFlush:
             closeAfterFlush()
         case .startSearch(let key, let requestID, let request):
@@ -299,6 +299,8 @@ final class Connection {
     /// sleeps): one `send` for all of a turn's frames, and no write event to add and remove
     /// (two `epoll_ctl` calls and a loop turn per answer). Only what the socket does not take
     /// goes to the bufferevent, which then writes it when the socket is writable.
+    /// `admitted`: search frames that passed ``mayQueueAnswer(of:)``, and the small frames that
+    /// end a search at once (a refusal, a superseded `done`): never a reason to disconnect.
     func write(_ bytes: [UInt8], endsAnswer: Bool = true, admitted: Bool = false) {
         guard let bev = bufferEvent else { return }
         let output = bufferevent_get_output(bev)

@@ -117,6 +117,7 @@ public enum DaemonMain {
                 try loop.serve(listeningSocket: try UnixSocket.listen(path: config.socketPath, mode: config.socketMode))
             } else {
                 for fd in activated { try loop.serve(listeningSocket: fd) }
+                loop.servesSystemdSockets = true
             }
         } catch {
             writeToStandardError("fedsearchd: \(error)\n")

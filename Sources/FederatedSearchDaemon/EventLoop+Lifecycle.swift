@@ -42,6 +42,10 @@ extension EventLoop {
         }
         draining = true
         Systemd.notify("STOPPING=1")
+        // With systemd's sockets, a client connecting now waits in systemd's queue for the
+        // next instance: stop accepting. With our own, the socket goes with us: accept, and
+        // answer `shutting_down` (see `accept`).
+        if servesSystemdSockets { for l in listeners { evconnlistener_disable(l) } }
         Log.info("signal \(signal): draining \(runningSearchCount) running searches (at most \(config.drainTimeoutMs) ms)")
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let ev = event_new(base, -1, 0, onDrainTimeout, context) {

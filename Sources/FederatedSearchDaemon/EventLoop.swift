@@ -35,6 +35,8 @@ final class EventLoop {
     let health: SourceHealth
     /// Set once SIGTERM or SIGINT arrives: no new connections, exit when running work is done.
     var draining = false
+    /// Whether the listening sockets are systemd's (socket activation).
+    var servesSystemdSockets = false
     /// A reload in progress, and who asked for it.
     var reload: ReloadState?
     /// Names of indices a `createIndex` is building or a `deleteIndex` is removing (refused
@@ -282,7 +284,7 @@ final class EventLoop {
 
     /// The `indices` payload: the indices `peer` may search.
     func indicesPayload(visibleTo peer: PeerIdentity?) -> JSONObject {
-        let list: [JSONValue] = catalog.entries.filter { $0.access.maySearch(peer) }.map { e in
+        let list: [JSONValue] = catalog.entries.filter { $0.access.maySee(peer) }.map { e in
             let d = e.searchable.description
             var o = JSONObject()
             o.appendUnchecked("name", .string(e.id.index))

@@ -64,6 +64,8 @@ final class SourceHealth: Sendable {
         switch outcome {
         case .results: return true
         case .timedOut: return source.timeoutIsTheIndexs
+        // A backend that gives up at the query's deadline reports it as its own timeout.
+        case .failed(let e) where e.code == .timeout: return source.timeoutIsTheIndexs
         case .failed(let e): return !e.isUserError && e.code != .cancelled && e.code != .superseded
         case .cancelled: return false
         }

@@ -24,6 +24,12 @@ public struct RequestError: Error, Sendable, Equatable {
 public enum RequestDecoder {
     /// The longest query text accepted, in bytes.
     public static let maxQueryBytes = 512
+    /// The ops whose `index` member names an existing index.
+    static let indexOps: Set<String> = [
+        "addDocuments", "partialUpdateDocuments", "deleteDocuments", "getDocuments", "deleteBy", "setSettings",
+        "clearIndex", "getSettings", "deleteIndex", "searchForFacetValues",
+    ]
+
     /// The most entries in a search's `indices` (each is a source searched and answered).
     public static let maxTargets = 100
 
@@ -55,8 +61,8 @@ public enum RequestDecoder {
         do {
             return .success(Request(id: id, operation: try decodeOperation(&reader)))
         } catch {
-            // createIndex names an index that need not exist yet.
-            let named = object["op"]?.stringValue == "createIndex" ? nil : object["index"]?.stringValue
+            // Only for the ops that name an index (createIndex names one that need not exist yet).
+            let named = object["op"]?.stringValue.map(indexOps.contains) == true ? object["index"]?.stringValue : nil
             return .failure(RequestError(id: id, error: error, index: named))
         }
     }

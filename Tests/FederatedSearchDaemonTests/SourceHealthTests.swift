@@ -28,6 +28,9 @@ struct SourceHealthTests {
         #expect(SourceHealth.isVerdict(.failed(SearchError(.backendError, "down")), of: chosen))
         #expect(!SourceHealth.isVerdict(.failed(SearchError(.invalidFilter, "bad filter")), of: own))
         #expect(!SourceHealth.isVerdict(.cancelled, of: own))
+        // A backend that gives up at the query's deadline reports it as its own timeout.
+        #expect(!SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: chosen))
+        #expect(SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: own))
         #expect(SourceHealth.isVerdict(.results(SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)), of: chosen))
     }
 

@@ -240,7 +240,8 @@ extension DaemonProcess {
 
     /// The daemon on the demo config's indices (`Configs/fedsearchd.json`: movies and products
     /// from `Configs/data`), on a temporary socket.
-    static func demo() throws -> DaemonProcess {
+    /// The demo config (Configs/fedsearchd.json on its data), with `limits` if given.
+    static func demo(limits: JSONObject? = nil) throws -> DaemonProcess {
         let root = repositoryRoot
         let text = try String(contentsOf: root.appendingPathComponent("Configs/fedsearchd.json"), encoding: .utf8)
         guard case .object(var config) = try JSONParser.parse(Array(text.utf8)),
@@ -253,6 +254,7 @@ extension DaemonProcess {
         }
         config["searchables"] = .object(searchables)
         config["logLevel"] = nil
+        if let limits { config["limits"] = .object(limits) }
         return try DaemonProcess(config: config)
     }
 }
