@@ -31,6 +31,16 @@ public final class Catalog: Sendable {
 
     public func entry(_ name: String) -> Entry? { byName[name].map { entries[$0] } }
 
+    /// The refusal of a name that is not an index `peer` may know of: the indices it may know
+    /// of, and the one it probably meant (the same answer for a hidden index as for a missing one).
+    func unknownIndex(_ name: String, path: String, peer: PeerIdentity?) -> SearchError {
+        let visible = entries.filter { $0.access.maySee(peer) }.map(\.id.index)
+        var message = "\(path): no index named '\(name)'"
+        if let meant = NameSuggestion.closest(to: name, among: visible) { message += "; did you mean '\(meant)'?" }
+        message += visible.isEmpty ? " (this peer may use no index)" : " (indices: \(visible.joined(separator: ", ")))"
+        return SearchError(.unknownIndex, message)
+    }
+
     /// The entry named `name` if `peer` may know it exists (see ``AccessPolicy/maySee(_:)``).
     func entry(_ name: String, visibleTo peer: PeerIdentity?) -> Entry? {
         guard let e = entry(name), e.access.maySee(peer) else { return nil }

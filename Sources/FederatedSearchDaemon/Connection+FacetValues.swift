@@ -62,7 +62,7 @@ extension Connection {
         _ request: FacetValuesRequest, in catalog: Catalog, peer: PeerIdentity?
     ) -> Result<(searchable: any FacetValueSearchable, timeout: Duration), SearchError> {
         guard let entry = catalog.entry(request.index, visibleTo: peer) else {
-            return .failure(SearchError(.unknownIndex, "index: no index named '\(request.index)'"))
+            return .failure(catalog.unknownIndex(request.index, path: "index", peer: peer))
         }
         guard entry.access.maySearch(peer) else {
             return .failure(SearchError(.forbidden, "index: this peer may not search '\(request.index)'"))

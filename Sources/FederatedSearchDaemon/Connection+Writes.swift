@@ -91,7 +91,7 @@ extension Connection {
         _ name: String, in catalog: Catalog, peer: PeerIdentity?, forWriting: Bool
     ) -> Result<DurableIndex, SearchError> {
         guard let entry = catalog.entry(name, visibleTo: peer) else {
-            return .failure(SearchError(.unknownIndex, "index: no index named '\(name)'"))
+            return .failure(catalog.unknownIndex(name, path: "index", peer: peer))
         }
         let allowed = forWriting ? entry.access.mayWrite(peer) : entry.access.maySearch(peer)
         guard allowed else {

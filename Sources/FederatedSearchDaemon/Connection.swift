@@ -138,7 +138,7 @@ final class Connection {
             // The index first, then what was wrong with the rest: a peer learns nothing of an
             // index it may not know of, and a mistyped name is reported as such.
             let error = loop.catalog.entry(index, visibleTo: identity) == nil
-                ? SearchError(.unknownIndex, "index: no index named '\(index)'") : e.error
+                ? loop.catalog.unknownIndex(index, path: "index", peer: identity) : e.error
             write(Frame.error(id: e.id, index: nil, error: error).line())
         case .refuseStale(let id, let request):
             // Without `indices`, the indices this peer may search (what the search would ask).

@@ -60,8 +60,8 @@ extension Connection {
             return write(Frame.error(id: requestID, index: nil, error: error).line())
         }
         guard let entry = loop.catalog.entry(name) else {
-            return write(Frame.error(id: requestID, index: nil, error: SearchError(
-                .unknownIndex, "index: no index named '\(name)'")).line())
+            return write(Frame.error(
+                id: requestID, index: nil, error: loop.catalog.unknownIndex(name, path: "index", peer: peerIdentity)).line())
         }
         guard entry.fingerprint == Catalog.createdFingerprint, let durable = entry.searchable as? DurableIndex else {
             return write(Frame.error(id: requestID, index: nil, error: SearchError(

@@ -36,7 +36,7 @@ enum SearchExecutor {
         for target in targets {
             guard let entry = catalog.entry(target.index, visibleTo: peer) else {
                 let path = request.targets == nil ? "indices" : target.path
-                throw SearchError(.unknownIndex, "\(path): no index named '\(target.index)'")
+                throw catalog.unknownIndex(target.index, path: path, peer: peer)
             }
             guard entry.access.maySearch(peer) else {
                 throw SearchError(.forbidden, "\(target.path): this peer (uid \(peer.map { String($0.uid) } ?? "?")) may not search '\(target.index)'")

@@ -110,7 +110,7 @@ func run() async -> Int32 {
         print("fedsearch \(FederatedSearchVersion.string)")
         return 0
     default:
-        let suggestion = closest(to: command, among: commandNames).map { "; did you mean '\($0)'?" } ?? ""
+        let suggestion = NameSuggestion.closest(to: command, among: commandNames).map { "; did you mean '\($0)'?" } ?? ""
         fail("unknown command '\(command)'\(suggestion) (commands: \(commandNames.joined(separator: ", ")))", usage: mainUsage)
     }
 }
@@ -120,26 +120,6 @@ let commandNames = [
     "search", "facets", "dashboard", "indices", "stats", "ping", "reload", "import", "get", "delete", "delete-by",
     "settings", "create-index", "delete-index", "version", "help",
 ]
-
-/// The name among `names` nearest to `word` by edit distance, if it is close enough to be
-/// what was meant (at most a third of its letters wrong).
-func closest(to word: String, among names: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-    let w = Array(word.lowercased())
-    let best = names.map { ($0, distance(w, Array($0))) }.min { $0.1 < $1.1 }
-    guard let best, best.1 <= max(1, w.count / 3) else { return nil }
-    return best.0
-}
 
 func simple(op: String, json: Bool, socketPath: String) async -> Int32 {
     let operation: Request.Operation

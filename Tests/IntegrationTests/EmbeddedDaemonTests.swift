@@ -219,6 +219,10 @@ struct EmbeddedDaemonTests {
         #expect(typo.0 == 2)
         #expect(typo.2.contains("did you mean 'search'?"), "\(typo.2)")
         #expect(typo.2.contains("commands: search, facets"), "\(typo.2)")
+        // An unknown index: the indices there are, and the one probably meant.
+        let index = try runCLI(["--socket", d.socketPath, "search", "x", "--index", "movis"])
+        #expect(index.0 == 1)
+        #expect(index.2.contains("no index named 'movis'; did you mean 'movies'? (indices: movies, products)"), "\(index.2)")
         let far = try runCLI(["--socket", d.socketPath, "frobnicate"])
         #expect(!far.2.contains("did you mean"), "\(far.2)")
         let second = try runCLI(["--socket", d.socketPath, "search", "", "--index", "movies", "--hits", "1", "--page", "2"])
