@@ -93,7 +93,7 @@ struct SearchRun: Sendable {
             }
             // A probe's result is its breaker's verdict; a probe that gives none is given back.
             let wasProbe = probes.release(source.index)
-            if SourceHealth.isVerdict(completion.outcome, of: source) {
+            if SourceHealth.isVerdict(completion.outcome, of: source, ranFor: completion.elapsed) {
                 health.record(source.index, outcome: completion.outcome, now: clock.now)
             } else if wasProbe {
                 health.abandonProbe(source.index)

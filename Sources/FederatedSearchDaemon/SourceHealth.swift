@@ -60,12 +60,16 @@ final class SourceHealth: Sendable {
     /// chose does: a deadline shorter than the index's, a bad request (a filter on an unknown
     /// attribute), a cancelled or superseded search. Otherwise any client could switch an
     /// index off for everyone, or keep a failing one's breaker from opening.
-    static func isVerdict(_ outcome: SourceOutcome, of source: FederatedSource) -> Bool {
+    /// A timeout counts only when the source ran for about its whole deadline (`ranFor`): one
+    /// that waited behind others on the same thread (sources run one after another share one
+    /// deadline, from the fan-out's start) had less time than the index is given.
+    static func isVerdict(_ outcome: SourceOutcome, of source: FederatedSource, ranFor elapsed: Duration) -> Bool {
+        let hadItsTime = elapsed * 20 >= source.timeout * 19
         switch outcome {
         case .results: return true
-        case .timedOut: return source.timeoutIsTheIndexs
+        case .timedOut: return source.timeoutIsTheIndexs && hadItsTime
         // A backend that gives up at the query's deadline reports it as its own timeout.
-        case .failed(let e) where e.code == .timeout: return source.timeoutIsTheIndexs
+        case .failed(let e) where e.code == .timeout: return source.timeoutIsTheIndexs && hadItsTime
         case .failed(let e): return !e.isUserError && e.code != .cancelled && e.code != .superseded
         case .cancelled: return false
         }

@@ -14,8 +14,9 @@ struct SourceHealthTests {
         }
     }
 
-    static func source(clientDeadline: Bool) -> FederatedSource {
-        var s = FederatedSource(name: "movies", searchable: Nothing(), query: SearchQuery(text: "x"), timeout: .milliseconds(1))
+    static func source(clientDeadline: Bool, timeoutMs: Int = 1) -> FederatedSource {
+        var s = FederatedSource(
+            name: "movies", searchable: Nothing(), query: SearchQuery(text: "x"), timeout: .milliseconds(timeoutMs))
         s.timeoutIsTheIndexs = !clientDeadline
         return s
     }
@@ -23,15 +24,19 @@ struct SourceHealthTests {
     @Test func verdicts() {
         let own = Self.source(clientDeadline: false)
         let chosen = Self.source(clientDeadline: true)
-        #expect(SourceHealth.isVerdict(.timedOut, of: own))
-        #expect(!SourceHealth.isVerdict(.timedOut, of: chosen))
-        #expect(SourceHealth.isVerdict(.failed(SearchError(.backendError, "down")), of: chosen))
-        #expect(!SourceHealth.isVerdict(.failed(SearchError(.invalidFilter, "bad filter")), of: own))
-        #expect(!SourceHealth.isVerdict(.cancelled, of: own))
+        #expect(SourceHealth.isVerdict(.timedOut, of: own, ranFor: .milliseconds(1)))
+        #expect(!SourceHealth.isVerdict(.timedOut, of: chosen, ranFor: .milliseconds(1)))
+        #expect(SourceHealth.isVerdict(.failed(SearchError(.backendError, "down")), of: chosen, ranFor: .milliseconds(1)))
+        #expect(!SourceHealth.isVerdict(.failed(SearchError(.invalidFilter, "bad filter")), of: own, ranFor: .milliseconds(1)))
+        #expect(!SourceHealth.isVerdict(.cancelled, of: own, ranFor: .milliseconds(1)))
+        // A source that waited behind others and timed out having run only part of its
+        // deadline says nothing about its index.
+        #expect(!SourceHealth.isVerdict(.timedOut, of: Self.source(clientDeadline: false, timeoutMs: 500), ranFor: .milliseconds(100)))
+        #expect(SourceHealth.isVerdict(.timedOut, of: Self.source(clientDeadline: false, timeoutMs: 500), ranFor: .milliseconds(499)))
         // A backend that gives up at the query's deadline reports it as its own timeout.
-        #expect(!SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: chosen))
-        #expect(SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: own))
-        #expect(SourceHealth.isVerdict(.results(SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)), of: chosen))
+        #expect(!SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: chosen, ranFor: .milliseconds(1)))
+        #expect(SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: own, ranFor: .milliseconds(1)))
+        #expect(SourceHealth.isVerdict(.results(SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)), of: chosen, ranFor: .milliseconds(1)))
     }
 
     /// Bad requests no longer count as successes: they cannot keep a failing index's breaker closed.
@@ -42,7 +47,7 @@ struct SourceHealthTests {
         for _ in 0..<3 {
             health.record("movies", outcome: .failed(SearchError(.backendError, "down")), now: now)
             let bad = SourceOutcome.failed(SearchError(.invalidFilter, "bad"))
-            if SourceHealth.isVerdict(bad, of: own) { health.record("movies", outcome: bad, now: now) }
+            if SourceHealth.isVerdict(bad, of: own, ranFor: .milliseconds(1)) { health.record("movies", outcome: bad, now: now) }
         }
         guard case .skip = health.admit("movies", now: now) else {
             Issue.record("the breaker should be open")
