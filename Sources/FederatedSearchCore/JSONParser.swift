@@ -514,6 +514,18 @@ extension JSONParser {
         return key
     }
 
+    /// The value of member `name` of the object at the cursor (or, with `listed`, of the
+    /// member list: see ``nextListedKey()``), building no other member; the last one if the
+    /// name is repeated, as in a parsed object. Nil if absent or the text is not such a value.
+    public mutating func member(_ name: String, listed: Bool = false) -> JSONValue? {
+        if !listed, (try? enterObject()) == nil { return nil }
+        var found: JSONValue?
+        while let key = try? (listed ? nextListedKey() : nextKey()) {
+            if key == name { found = try? parseValue() } else if (try? skipValue()) == nil { return found }
+        }
+        return found
+    }
+
     /// Builds the object that a member list (see ``nextListedKey()``) stands for.
     public mutating func parseMemberList() throws(JSONParseError) -> JSONObject {
         var object = JSONObject()

@@ -78,12 +78,7 @@ public struct Hit: Sendable, Equatable {
         case .document(let d, _): return name == "objectID" ? nil : d[name]
         case .members(let text):
             var p = text.parser()
-            var found: JSONValue?
-            // A later duplicate wins, as in a parsed object.
-            while let key = try? p.nextListedKey() {
-                if key == name { found = try? p.parseValue() } else if (try? p.skipValue()) == nil { return found }
-            }
-            return found
+            return p.member(name, listed: true)
         }
     }
 
@@ -95,12 +90,7 @@ public struct Hit: Sendable, Equatable {
         case .tree(let o)?: return o[attribute]
         case .encoded(let text)?:
             var p = text.parser(maxDepth: 1024)
-            guard (try? p.enterObject()) != nil else { return nil }
-            var found: JSONValue?
-            while let key = try? p.nextKey() {
-                if key == attribute { found = try? p.parseValue() } else if (try? p.skipValue()) == nil { return found }
-            }
-            return found
+            return p.member(attribute)
         }
     }
 

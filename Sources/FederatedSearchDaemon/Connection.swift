@@ -258,12 +258,14 @@ final class Connection {
     private var queuedBytes = 0
     private var answeredThrough = 0
 
-    /// Of the answers queued in full, the bytes the client has not read yet.
-    private var unreadAnswerBytes: Int {
+    /// Bytes queued and not yet taken by the socket: the outbox and libevent's buffer.
+    private var pendingBytes: Int {
         guard let bev = bufferEvent else { return 0 }
-        let pending = outbox.count + evbuffer_get_length(bufferevent_get_output(bev))
-        return answeredThrough - (queuedBytes - pending)
+        return outbox.count + evbuffer_get_length(bufferevent_get_output(bev))
     }
+
+    /// Of the answers queued in full, the bytes the client has not read yet.
+    private var unreadAnswerBytes: Int { answeredThrough - (queuedBytes - pendingBytes) }
 
     /// Where each search's complete answer ended in the byte count, while the client has not
     /// read all of it (oldest first).
@@ -274,8 +276,8 @@ final class Connection {
     /// that, only for the earliest request still outstanding (none sent before it is running
     /// or unread): its answer arrives whole, later ones are refused (`output_backlog`).
     func mayQueueAnswer(of key: UInt64) -> Bool {
-        guard let bev = bufferEvent else { return false }
-        let readThrough = queuedBytes - outbox.count - evbuffer_get_length(bufferevent_get_output(bev))
+        guard bufferEvent != nil else { return false }
+        let readThrough = queuedBytes - pendingBytes
         unreadSearchEnds.removeAll { $0.end <= readThrough }
         guard unreadAnswerBytes > 2 * limits.maxPendingOutputBytes else { return true }
         return !machine.runningRequestKeys.contains { $0 < key } && !unreadSearchEnds.contains { $0.key < key }
@@ -312,9 +314,9 @@ final class Connection {
             _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         }
         queuedBytes += bytes.count
-        let pending = outbox.count + evbuffer_get_length(output)
+        let pending = pendingBytes
         // Of the answers complete before these bytes, what the client has not read yet.
-        let unreadAnswers = answeredThrough - (queuedBytes - pending)
+        let unreadAnswers = unreadAnswerBytes
         if endsAnswer { answeredThrough = queuedBytes }
         if unreadAnswers > 2 * limits.maxPendingOutputBytes, !admitted {
             // Search frames are admitted before this (`mayQueueAnswer`); only replies to other

@@ -78,7 +78,7 @@ struct ConnectionStateMachine {
     private mutating func handle(_ request: Request) -> [Action] {
         switch request.operation {
         case .ping:
-            return [.send(.pong(id: request.id, protocolVersion: ProtocolVersion.current, version: DaemonVersion.string))]
+            return [.send(.pong(id: request.id, protocolVersion: ProtocolVersion.current, version: FederatedSearchVersion.string))]
         case .indices:
             return [.describeIndices(id: request.id)]
         case .stats:
@@ -149,9 +149,4 @@ struct ConnectionStateMachine {
 
     /// A search could not start (for example an unknown index): forget it.
     mutating func rejected(key: UInt64, id: String?) { finished(key: key, id: id) }
-}
-
-/// The daemon's version string.
-public enum DaemonVersion {
-    public static let string = FederatedSearchVersion.string
 }

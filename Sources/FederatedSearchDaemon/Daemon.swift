@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import FederatedSearchCore
+import FederatedSearchProtocol
 
 /// The daemon's entry point: parses the command line, loads the config, builds every
 /// searchable, then serves the socket on a dedicated loop thread until SIGINT or SIGTERM.
@@ -40,7 +41,7 @@ public enum DaemonMain {
                 print(usage)
                 return 0
             case "--version":
-                print("fedsearchd \(DaemonVersion.string)")
+                print("fedsearchd \(FederatedSearchVersion.string)")
                 return 0
             case "--config":
                 guard let v = value("--config") else { return 2 }
