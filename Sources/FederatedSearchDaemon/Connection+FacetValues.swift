@@ -6,14 +6,17 @@ import FederatedSearchProtocol
 /// `cancel`, waited for by the drain and by a client that half-closed after sending it. The
 /// answer comes back through the inbox as the request's last frame.
 extension Connection {
-    func searchFacetValues(key: UInt64, id requestID: String?, request: FacetValuesRequest) {
-        guard bufferEvent != nil, admit(key: key, id: requestID) else { return }
+    /// Starts it, or queues it as a search would be (`dequeued`: its turn in that queue came).
+    func searchFacetValues(key: UInt64, id requestID: String?, request: FacetValuesRequest, dequeued: Bool = false) {
+        guard bufferEvent != nil else { return }
         let resolved = Self.facetSource(request, in: loop.catalog, peer: peerIdentity)
         guard case .success(let found) = resolved else {
             machine.rejected(key: key, id: requestID)
             if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line(), admitted: true) }
             return
         }
+        let waiting = QueuedSearch(id: requestID, names: [request.index], kind: .facetValues(request))
+        guard admit(key: key, waiting: waiting, dequeued: dequeued) else { return }
         let searchable = found.searchable
         let timeout = found.timeout
         let inbox: Inbox = loop.inbox

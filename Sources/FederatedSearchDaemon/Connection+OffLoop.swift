@@ -11,11 +11,8 @@ extension Connection {
     /// Lines at least this long are decoded off the loop.
     static let offLoopDecodeBytes = 64 * 1024
 
-    func handle(_ event: LineFramer.Event) {
-        if linesMustWait {
-            decodeBacklog.append(event)
-            return
-        }
+    /// Acts on one line (see ``pump()``, which keeps their order).
+    func act(on event: LineFramer.Event) {
         if case .line(let bytes) = event, bytes.count >= Self.offLoopDecodeBytes, !machine.closing {
             decodingOffLoop = true
             // Read no more until it is back: what the client sends meanwhile waits in the
@@ -37,31 +34,19 @@ extension Connection {
         // A connection on its way out (a drain, an over-long line) starts nothing new.
         if !isClosing {
             for action in machine.handle(decoded: result) { perform(action) }
-            resumeWaitingLines()
+            pump()
         } else {
-            decodeBacklog.removeAll()
+            waitingLines.removeAll()
         }
         updateReading()
         settled()
-    }
-
-    /// Acts on the lines that waited, then on what is still in libevent's buffer, until they
-    /// must wait again.
-    func resumeWaitingLines() {
-        while !linesMustWait, !decodeBacklog.isEmpty, bufferEvent != nil, !isClosing {
-            handle(decodeBacklog.removeFirst())
-        }
-        if !linesMustWait, !isClosing, let bev = bufferEvent, evbuffer_get_length(bufferevent_get_input(bev)) > 0 {
-            // libevent calls back only when more arrives from the socket.
-            readAvailable()
-        }
     }
 
     /// An answer from an index writer (or `createIndex` / `deleteIndex`).
     func replied(_ bytes: [UInt8]) {
         awaitedReplies -= 1
         write(bytes)
-        resumeWaitingLines()
+        pump()
         updateReading()
         settled()
     }

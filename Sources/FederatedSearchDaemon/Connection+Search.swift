@@ -4,9 +4,11 @@ import FederatedSearchProtocol
 
 /// Searches: admitting one, placing it (``QueryPlacement``), running it, and its end.
 extension Connection {
-    func start(key: UInt64, requestID: String?, request: SearchRequest) {
+    /// Starts a search, or queues it while the daemon runs its maximum (`dequeued`: it waited
+    /// its turn in that queue already).
+    func start(key: UInt64, requestID: String?, request: SearchRequest, dequeued: Bool = false) {
         // A closed connection starts nothing (nothing would end the search).
-        guard bufferEvent != nil, admit(key: key, id: requestID) else { return }
+        guard bufferEvent != nil else { return }
         let sources: [FederatedSource]
         let plan: MergePlan
         do {
@@ -16,6 +18,8 @@ extension Connection {
             write(Frame.error(id: requestID, index: nil, error: error).line(), admitted: true)
             return
         }
+        let waiting = QueuedSearch(id: requestID, names: sources.map(\.name), kind: .search(request))
+        guard admit(key: key, waiting: waiting, dequeued: dequeued) else { return }
         if Log.enabled(.debug) {
             Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
                 ("REQUEST_ID", requestID ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
@@ -40,8 +44,8 @@ extension Connection {
                 line, more in
                 direct.onLoopThread?.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
             }
-            loop.runningSearchCount -= 1
             loop.searchesOnLoop -= 1
+            loop.releaseSearchSlot()
             finished(key: key, id: requestID, lastFrame: done.line())
             if loop.draining { loop.finishDrainIfIdle() }
             return
@@ -49,19 +53,68 @@ extension Connection {
         launch(key: key, requestID: requestID, sources: sources, plan: plan, placement: placement)
     }
 
-    /// Whether another search (or facet value search) may start now under `key`; if not, it
-    /// is refused with `too_many_requests`.
-    func admit(key: UInt64, id requestID: String?) -> Bool {
-        let busy: String? =
-            tasks.count >= limits.maxRequestsPerConnection
-            ? "\(limits.maxRequestsPerConnection) searches are already running on this connection (limits.maxRequestsPerConnection)"
-            : loop.runningSearchCount >= limits.maxRunningSearches
-                ? "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches); retry shortly"
-                : nil
+    /// Whether another search (or facet value search) may start now under `key`. If the
+    /// daemon runs its maximum (or others wait before it), it is queued and starts when its
+    /// turn comes; only past `limits.maxQueuedSearches` is it refused with `too_many_requests`.
+    /// A connection's own limit is kept by not reading its lines (``linesMustWait``); the
+    /// check here only guards that.
+    func admit(key: UInt64, waiting: QueuedSearch, dequeued: Bool) -> Bool {
+        let daemonFull = loop.runningSearchCount >= limits.maxRunningSearches || (!dequeued && loop.queuedSearchCount > 0)
+        var busy: String?
+        if !dequeued, searchesInFlight >= limits.maxRequestsPerConnection {
+            busy = "\(limits.maxRequestsPerConnection) searches are already in flight on this connection (limits.maxRequestsPerConnection)"
+        } else if daemonFull {
+            guard loop.queuedSearchCount >= limits.maxQueuedSearches else {
+                queuedSearches[key] = waiting
+                loop.enqueueSearch(connection: id, key: key)
+                return false
+            }
+            busy = "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches) "
+                + "and \(loop.queuedSearchCount) more wait (limits.maxQueuedSearches); retry shortly"
+        }
         guard let busy else { return true }
-        machine.rejected(key: key, id: requestID)
-        write(Frame.error(id: requestID, index: nil, error: SearchError(.tooManyRequests, busy)).line(), admitted: true)
+        machine.rejected(key: key, id: waiting.id)
+        write(Frame.error(id: waiting.id, index: nil, error: SearchError(.tooManyRequests, busy)).line(), admitted: true)
         return false
+    }
+
+    /// Starts a queued search whose turn came (nothing if it was cancelled meanwhile).
+    func startQueued(key: UInt64) {
+        guard let waiting = queuedSearches.removeValue(forKey: key) else { return }
+        loop.queuedSearchCount -= 1
+        switch waiting.kind {
+        case .search(let request): start(key: key, requestID: waiting.id, request: request, dequeued: true)
+        case .facetValues(let request): searchFacetValues(key: key, id: waiting.id, request: request, dequeued: true)
+        }
+    }
+
+    /// Ends a queued search before it ran: `cancel` answers it as cancelled, a newer
+    /// keystroke of its session as superseded. False if no search waits under `key`.
+    func dropQueued(key: UInt64, status: SourceReport.Status) -> Bool {
+        guard let waiting = queuedSearches.removeValue(forKey: key) else { return false }
+        loop.queuedSearchCount -= 1
+        switch (waiting.kind, status) {
+        case (.search, .superseded):
+            write(Self.supersededDone(id: waiting.id, names: waiting.names, ms: 0).line(), admitted: true)
+        case (.search, _):
+            write(Frame.done(id: waiting.id, status: .cancelled, sources: waiting.names.map {
+                ($0, SourceReport(status: .cancelled, ms: 0, errorCode: .cancelled))
+            }, ms: 0).line(), admitted: true)
+            machine.finished(key: key, id: waiting.id)
+        case (.facetValues, _):
+            write(Frame.error(id: waiting.id, index: nil, error: SearchError(.cancelled, "the request was cancelled")).line(), admitted: true)
+            machine.finished(key: key, id: waiting.id)
+        }
+        searchSlotFreed()
+        return true
+    }
+
+    /// One of this connection's searches ended or was dropped: lines that waited for the
+    /// connection's limit go on.
+    func searchSlotFreed() {
+        pump()
+        updateReading()
+        closeIfAllAnswered()
     }
 
     /// Runs a search in a task: on the loop's executor or the global one, as placed. Created
@@ -106,6 +159,7 @@ extension Connection {
 
     /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
     func supersede(_ key: UInt64) {
+        if dropQueued(key: key, status: .superseded) { return }
         guard let search = tasks.removeValue(forKey: key) else { return }
         loop.searchEnded(search)
         search.task.cancel()
@@ -115,6 +169,7 @@ extension Connection {
         let elapsed = (ContinuousClock.now - search.started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line(), admitted: true)
+        searchSlotFreed()
     }
 
     static func supersededDone(id: String?, names: [String], ms: Double) -> Frame {
@@ -145,7 +200,7 @@ extension Connection {
         answerEnded(key: key)
         if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
         machine.finished(key: key, id: id)
-        closeIfAllAnswered()
+        searchSlotFreed()
     }
 
     /// Ends a search whose client has not read its earlier answers: its task is cancelled, it
@@ -162,8 +217,20 @@ extension Connection {
             .outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")).line(),
             admitted: true)
         machine.finished(key: key, id: id)
-        closeIfAllAnswered()
+        searchSlotFreed()
     }
+}
+
+/// A search (or facet value search) waiting for one of the daemon's slots.
+struct QueuedSearch {
+    enum Kind {
+        case search(SearchRequest)
+        case facetValues(FacetValuesRequest)
+    }
+    let id: String?
+    /// The sources it would ask (for its `done` frame if it ends before it runs).
+    let names: [String]
+    let kind: Kind
 }
 
 /// A search running for a connection: its task and what its `done` frame needs.

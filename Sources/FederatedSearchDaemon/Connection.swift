@@ -16,11 +16,14 @@ final class Connection {
     var machine = ConnectionStateMachine()
     /// Searches running for this connection, by request key.
     var tasks: [UInt64: RunningSearch] = [:]
+    /// Searches waiting for one of the daemon's `maxRunningSearches` slots, by request key
+    /// (the loop's queue keeps their order).
+    var queuedSearches: [UInt64: QueuedSearch] = [:]
     /// Answers still to come from work off the loop (write batches, decoding a big line).
     var awaitedReplies = 0
-    /// Lines that arrived while the connection's lines had to wait (a big line being decoded
-    /// off the loop, or too many write batches unanswered), in order.
-    var decodeBacklog: [LineFramer.Event] = []
+    /// Lines read and not acted on yet, the next one last: the rest of a read, or lines that
+    /// must wait (see ``linesMustWait``).
+    var waitingLines: [LineFramer.Event] = []
     var decodingOffLoop = false
     /// Answers of this loop turn not yet sent (see ``write(_:endsAnswer:)``).
     private(set) var outbox: [UInt8] = []
@@ -61,16 +64,45 @@ final class Connection {
     /// Set while the line being handled is the last one read and no byte follows it.
     private(set) var lineIsLastOfRead = false
 
-    /// Reads what arrived and acts on every complete line.
+    /// Reads what arrived and acts on every complete line (see ``pump()``).
     func readAvailable() {
-        guard let bev = bufferEvent else { return }
+        guard bufferEvent != nil else { return }
         if discarding {
             discardInput()
             return
         }
-        let input = bufferevent_get_input(bev)
-        // While its lines must wait (see `linesMustWait`), the rest stays in libevent's buffer.
-        while bufferEvent != nil, !linesMustWait, evbuffer_get_length(input) > 0 {
+        pump()
+    }
+
+    /// Set while ``pump()`` runs: a line it acts on may end a search at once (on the loop
+    /// thread), which frees a slot and pumps again; that inner call returns, and the outer
+    /// one goes on, so lines are acted on in the order they came.
+    private var pumping = false
+
+    /// Acts on the lines read and waiting, then on what is in libevent's input buffer, in
+    /// order, until lines must wait (see ``linesMustWait``); the rest stays in libevent's
+    /// buffer, and reading is paused, so a client that sends faster than its searches end is
+    /// pushed back through its socket.
+    func pump() {
+        guard !pumping else { return }
+        pumping = true
+        defer {
+            pumping = false
+            lineIsLastOfRead = false
+        }
+        while let bev = bufferEvent, !linesMustWait {
+            let input = bufferevent_get_input(bev)
+            if let event = waitingLines.popLast() {
+                // A connection on its way out (a drain, an over-long line) starts nothing new.
+                if isClosing {
+                    waitingLines.removeAll()
+                    break
+                }
+                lineIsLastOfRead = waitingLines.isEmpty && evbuffer_get_length(input) == 0 && framer.pendingCount == 0
+                act(on: event)
+                continue
+            }
+            guard evbuffer_get_length(input) > 0 else { break }
             // The framer reads libevent's first chunk in place (no copy into a buffer of our
             // own). Safe: the chunk belongs to `input` and nothing touches `input` while the
             // framer copies from it; it is drained before any line is handled (handling may
@@ -80,16 +112,7 @@ final class Connection {
             let n = min(chunk.iov_len, 16 * 1024)
             let events = framer.feed(UnsafeRawBufferPointer(start: base, count: n))
             evbuffer_drain(input, n)
-            let nothingFollows = evbuffer_get_length(input) == 0 && framer.pendingCount == 0
-            for (i, event) in events.enumerated() {
-                // A line may close the connection (its answers passed the output limit): the
-                // lines after it start nothing, or a search among them would stay counted as
-                // running with no connection to end it.
-                guard bufferEvent != nil else { break }
-                lineIsLastOfRead = i == events.count - 1 && nothingFollows
-                handle(event)
-            }
-            lineIsLastOfRead = false
+            waitingLines = events.reversed()
         }
     }
 
@@ -123,6 +146,7 @@ final class Connection {
             payload["circuitBreakers"] = onlyVisible(loop.health.json(now: .now))
             payload["polling"] = .object(loop.pollingJSON)
             payload["placement"] = .object(loop.placements.json)
+            payload["queuedSearches"] = .number(Double(loop.queuedSearchCount))
             var writes = JSONObject()
             for e in loop.catalog.entries where e.access.maySee(identity) {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }
@@ -130,7 +154,7 @@ final class Connection {
             if !writes.isEmpty { payload["writes"] = .object(writes) }
             write(Frame.info(id: id, type: "stats", payload: payload).line())
         case .cancel(let key):
-            tasks[key]?.task.cancel()
+            if !dropQueued(key: key, status: .cancelled) { tasks[key]?.task.cancel() }
         case .supersede(let key):
             supersede(key)
         case .refuseIndexRequest(let e):
@@ -198,12 +222,20 @@ final class Connection {
     /// client then waits in `send`, and the daemon never holds more of its batches.
     static let maxQueuedWrites = 64
 
-    /// Reads unless the client must wait: its answers pile up unread (`throttled`), a long
-    /// line of it is being decoded off the loop, too many of its write batches are queued,
-    /// or the connection is closing (a lingering one reads only to discard).
     /// Whether new lines wait instead of being acted on: a big line is being decoded (order),
-    /// or `maxQueuedWrites` write batches are unanswered (an exact limit, not one read late).
-    var linesMustWait: Bool { decodingOffLoop || awaitedReplies >= Self.maxQueuedWrites }
+    /// `maxQueuedWrites` write batches are unanswered, `limits.maxRequestsPerConnection`
+    /// searches are in flight (exact limits, not ones read late), or the client's answers
+    /// pile up unread (`throttled`: lines already read start nothing until it reads).
+    var linesMustWait: Bool {
+        decodingOffLoop || throttled || awaitedReplies >= Self.maxQueuedWrites
+            || searchesInFlight >= limits.maxRequestsPerConnection
+    }
+
+    /// Searches (and facet value searches) of this connection running or waiting for a slot.
+    var searchesInFlight: Int { tasks.count + queuedSearches.count }
+
+    /// Reads unless the client must wait: its answers pile up unread (`throttled`), its lines
+    /// must wait, or the connection is closing (a lingering one reads only to discard).
 
     func updateReading() {
         guard let bev = bufferEvent else { return }
@@ -212,7 +244,7 @@ final class Connection {
             return
         }
         // After the client's EOF there is nothing more to read (libevent stopped already).
-        if inputEnded || throttled || decodingOffLoop || closeWhenFlushed || awaitedReplies >= Self.maxQueuedWrites {
+        if inputEnded || closeWhenFlushed || linesMustWait {
             bufferevent_disable(bev, Int16(EV_READ))
         } else {
             bufferevent_enable(bev, Int16(EV_READ))
@@ -220,7 +252,7 @@ final class Connection {
     }
 
     /// No answer is still to come from work off the loop.
-    var isQuiet: Bool { awaitedReplies == 0 && !decodingOffLoop && decodeBacklog.isEmpty }
+    var isQuiet: Bool { awaitedReplies == 0 && !decodingOffLoop && waitingLines.isEmpty && queuedSearches.isEmpty }
 
     /// No answer is still to come at all: none from off the loop, and no search running (a
     /// search on the loop sends a source's frame before its last ones).
@@ -234,7 +266,7 @@ final class Connection {
 
     /// After the client's EOF, closes once every answer is written.
     func closeIfAllAnswered() {
-        if inputEnded, tasks.isEmpty, awaitedReplies == 0, !decodingOffLoop, decodeBacklog.isEmpty { closeAfterFlush() }
+        if inputEnded, tasks.isEmpty, isQuiet { closeAfterFlush() }
     }
 
     /// The client sent EOF. A client that shut down only its sending side (`echo ... | socat`)
@@ -379,7 +411,9 @@ final class Connection {
             if nothingToCome { linger() }
         } else if throttled {
             throttled = false
+            pump()
             updateReading()
+            closeIfAllAnswered()
         }
     }
 
@@ -416,6 +450,8 @@ final class Connection {
             loop.searchEnded(search)
         }
         tasks.removeAll()
+        loop.queuedSearchCount -= queuedSearches.count
+        queuedSearches.removeAll()
         bufferevent_free(bev)
         loop.removeConnection(id)
     }

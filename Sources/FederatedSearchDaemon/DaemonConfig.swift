@@ -36,11 +36,17 @@ public struct DaemonConfig: Sendable {
     public struct Limits: Sendable, Equatable {
         /// Connections served at once; one more gets `too_many_connections` and is closed.
         public var maxConnections = 1024
-        /// Searches running at once on one connection; one more gets `too_many_requests`.
+        /// Searches in flight at once on one connection (running or waiting for a slot).
+        /// While a connection has this many, the daemon stops reading its requests until one
+        /// ends: the client is pushed back, not refused.
         public var maxRequestsPerConnection = 16
-        /// Searches running at once in the whole daemon; one more gets `too_many_requests`.
+        /// Searches running at once in the whole daemon; more wait in a queue, oldest first.
         /// Bounds the work (and the answers queued) however many clients pile up.
         public var maxRunningSearches = 256
+        /// Searches that may wait for one of `maxRunningSearches`; one more gets
+        /// `too_many_requests`. The default lets every connection of `maxConnections` have
+        /// `maxRequestsPerConnection` in flight (with the defaults, nothing is ever refused).
+        public var maxQueuedSearches = 16_384
         /// A connection with nothing running that sends nothing for this long is closed (0: never).
         public var idleTimeoutMs = 300_000
         /// Unsent output a connection may hold before the daemon stops reading its requests;
@@ -59,6 +65,7 @@ public struct DaemonConfig: Sendable {
             if let v = try r.int("maxConnections", in: 1...1_000_000) { l.maxConnections = v }
             if let v = try r.int("maxRequestsPerConnection", in: 1...100_000) { l.maxRequestsPerConnection = v }
             if let v = try r.int("maxRunningSearches", in: 1...1_000_000) { l.maxRunningSearches = v }
+            if let v = try r.int("maxQueuedSearches", in: 0...100_000_000) { l.maxQueuedSearches = v }
             if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }
             if let v = try r.int("maxPendingOutputBytes", in: 4096...(1 << 30)) { l.maxPendingOutputBytes = v }
             if let v = try r.int("writeTimeoutMs", in: 0...86_400_000) { l.writeTimeoutMs = v }

@@ -98,8 +98,36 @@ final class EventLoop {
 
     /// A connection's search ended or was dropped.
     func searchEnded(_ search: RunningSearch) {
-        runningSearchCount -= 1
         if search.onLoop { searchesOnLoop -= 1 }
+        releaseSearchSlot()
+    }
+
+    /// Searches waiting for a slot (of `limits.maxRunningSearches`), oldest first, as
+    /// (connection, request key); entries of connections gone or searches cancelled since are
+    /// skipped. `queuedSearchCount` is their exact number.
+    private var searchQueue = FIFO<(connection: UInt64, key: UInt64)>()
+    /// Searches waiting in ``searchQueue`` (kept by the connections as they queue and drop them).
+    var queuedSearchCount = 0
+
+    /// Queues a connection's search until a slot is free.
+    func enqueueSearch(connection: UInt64, key: UInt64) {
+        searchQueue.append((connection, key))
+        queuedSearchCount += 1
+    }
+
+    /// One running search fewer; the oldest waiting ones start at the end of this loop turn
+    /// (not in the middle of the callback that ended this one).
+    func releaseSearchSlot() {
+        runningSearchCount -= 1
+        if queuedSearchCount > 0 { activateFlush() }
+    }
+
+    /// Starts waiting searches while slots are free.
+    private func startQueuedSearches() {
+        while runningSearchCount < config.limits.maxRunningSearches, let next = searchQueue.popFirst() {
+            connections[next.connection]?.startQueued(key: next.key)
+        }
+        if queuedSearchCount == 0 { searchQueue.removeAll() }
     }
 
     /// Starts accepting on a listening socket (the loop owns and closes it).
@@ -165,8 +193,13 @@ final class EventLoop {
     /// Sends a connection's outbox at the end of this loop turn, with the answers of every
     /// other callback of the turn (activating an event from the loop thread costs no syscall).
     func queueFlush(_ connection: UInt64) {
-        if connectionsToFlush.isEmpty, let flushEvent { event_active(flushEvent, Int32(EV_READ), 0) }
+        if connectionsToFlush.isEmpty { activateFlush() }
         connectionsToFlush.append(connection)
+    }
+
+    /// Makes the end-of-turn callback run (searches to start, outboxes to send).
+    private func activateFlush() {
+        if let flushEvent { event_active(flushEvent, Int32(EV_READ), 0) }
     }
 
     /// A frame of a search running on the loop thread, handed over by its task at once (see
@@ -180,6 +213,7 @@ final class EventLoop {
     }
 
     fileprivate func flushConnections() {
+        if queuedSearchCount > 0 { startQueuedSearches() }
         let list = connectionsToFlush
         connectionsToFlush = []
         for id in list { connections[id]?.flushOutbox() }

@@ -41,7 +41,10 @@ struct LimitTests {
         #expect(answer?.type == "pong", "\(String(describing: answer))")
     }
 
-    @Test func requestsInFlightPerConnectionAreBounded() throws {
+    /// Past `maxRequestsPerConnection` in flight, the daemon stops reading the connection's
+    /// lines until a search ends: the third search waits instead of being refused, and so does
+    /// the ping sent after it (lines are acted on in order).
+    @Test func requestsPastTheConnectionLimitWaitTheirTurn() throws {
         // The first two still run when the third is read: sent in one write (read in one go),
         // and slow by far more than a loaded machine delays the reading.
         let d = try daemon(limits: ["maxRequestsPerConnection": 2], delayMs: 1000)
@@ -49,33 +52,80 @@ struct LimitTests {
         let c = try d.connect()
         var lines: [UInt8] = []
         for i in 0..<3 { lines += JSONWriter.bytes(["id": .string("r\(i)"), "query": "x"]) + [0x0A] }
+        lines += JSONWriter.bytes(["id": "p", "op": "ping"]) + [0x0A]
         try c.sendRaw(lines)
-        let first = try c.readFrame()
-        #expect(first?.id == "r2")
-        #expect(errorCode(first) == "too_many_requests")
-        // The two admitted requests complete normally.
-        #expect(try collect(c, id: "r0").last?.type == "done")
+        var order: [String] = []
+        while order.filter({ $0 != "p" }).count < 3, let frame = try c.readFrame() {
+            #expect(errorCode(frame) == nil, "\(frame)")
+            if case .done(let id?, _, _, _) = frame { order.append(id) }
+            if case .pong(let id?, _, _) = frame { order.append(id) }
+        }
+        #expect(Set(order) == ["r0", "r1", "r2", "p"], "\(order)")
+        // r2 and the ping were read only once one of the first two had ended.
+        #expect(order.prefix(1).allSatisfy { $0 == "r0" || $0 == "r1" }, "\(order)")
+        #expect(order.last == "r2", "\(order)")
     }
 
-    @Test func searchesRunningInTheWholeDaemonAreBounded() throws {
-        // a and b run 2 s: far longer than c takes to arrive after them.
-        let d = try daemon(limits: ["maxRunningSearches": 2], delayMs: 2000)
+    /// Past `maxRunningSearches`, searches wait in the daemon's queue (seen in `stats`) and run
+    /// when a slot frees; past `maxQueuedSearches` waiting, one more is refused.
+    @Test func searchesPastTheDaemonLimitWaitInAQueue() throws {
+        // a and b run 2 s: far longer than c and d take to arrive after them.
+        let d = try daemon(limits: ["maxRunningSearches": 2, "maxQueuedSearches": 1], delayMs: 2000)
         defer { d.stop() }
         let a = try d.connect()
         let b = try d.connect()
         let c = try d.connect()
+        let e = try d.connect()
         // Each barrier returns once its search is running (a ping is not a search: it counts
         // against no limit).
         try a.send(["id": "a", "query": "x"])
         let earlyA = try barrier(a)
         try b.send(["id": "b", "query": "x"])
         let earlyB = try barrier(b)
-        let refused = try c.roundTrip(["id": "c", "query": "x"])
+        try c.send(["id": "c", "query": "x"])
+        let earlyC = try barrier(c)
+        let queued = try pollStats(d.connect()) { $0["queuedSearches"]?.intValue == 1 }
+        #expect(queued?["queuedSearches"]?.intValue == 1, "\(String(describing: queued))")
+        let refused = try e.roundTrip(["id": "e", "query": "x"])
         #expect(errorCode(refused.first) == "too_many_requests")
         #expect(try collect(a, id: "a", already: earlyA).last?.type == "done")
         #expect(try collect(b, id: "b", already: earlyB).last?.type == "done")
-        // Capacity is back once they end.
-        #expect(try c.roundTrip(["id": "c2", "query": "x"]).last?.type == "done")
+        let answered = try collect(c, id: "c", already: earlyC)
+        guard case .done(_, let status, _, _) = answered.last else {
+            Issue.record("c: \(answered)")
+            return
+        }
+        #expect(status == .ok)
+    }
+
+    /// A search waiting in the queue can be cancelled (answered as cancelled at once) or
+    /// superseded by a newer keystroke of its session, and the slot's next search runs.
+    @Test func queuedSearchesCanBeCancelledOrSuperseded() throws {
+        let d = try daemon(limits: ["maxRunningSearches": 1], delayMs: 1500)
+        defer { d.stop() }
+        let a = try d.connect()
+        try a.send(["id": "a", "query": "x"])
+        let earlyA = try barrier(a)
+        let c = try d.connect()
+        try c.send(["id": "waits", "query": "x"])
+        try c.send(["id": "k1", "query": "x", "session": "s", "seq": 1])
+        try c.send(["id": "k2", "query": "x", "session": "s", "seq": 2])
+        try c.send(["id": "stop", "op": "cancel", "target": "waits"])
+        var ends: [String: String] = [:]
+        var accepted = false
+        while ends.count < 2 || !accepted, let frame = try c.readFrame() {
+            if case .done(let id?, let status, _, _) = frame { ends[id] = status.rawValue }
+            if case .cancelAccepted("stop", "waits") = frame { accepted = true }
+        }
+        #expect(ends == ["waits": "cancelled", "k1": "superseded"], "\(ends)")
+        #expect(accepted)
+        #expect(try collect(a, id: "a", already: earlyA).last?.type == "done")
+        let last = try collect(c, id: "k2")
+        guard case .done(_, let status, _, _) = last.last else {
+            Issue.record("k2: \(last)")
+            return
+        }
+        #expect(status == .ok)
     }
 
     @Test func idleConnectionsAreClosedButWaitingOnesAreNot() throws {
