@@ -19,9 +19,9 @@ import Glibc
 /// ``ClientError/unavailable(_:)``, and ``states()`` says when it is back.
 ///
 /// At most `maxSearchesInFlight` searches are sent ahead of their answers (the daemon's
-/// `limits.maxRequestsPerConnection`, 16 by default, refuses more); further searches wait in
-/// order in the connection and are sent as earlier ones end, so a caller never sees a
-/// `too_many_requests` that it did not cause.
+/// `limits.maxRequestsPerConnection`, 16 by default, past which the daemon stops reading the
+/// socket); further searches wait in order in the connection and are sent as earlier ones end,
+/// so requests of other kinds (a `cancel`, a `ping`) are never held behind them in the socket.
 public final class DaemonConnection: Sendable {
     /// The daemon's socket path.
     public let path: String

@@ -43,6 +43,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The client has left more than twice `limits.maxPendingOutputBytes` of earlier answers
     /// unread: this answer is refused (the connection stays open). Read the earlier ones first.
     public static let outputBacklog = ErrorCode(rawValue: "output_backlog")
+    public static let answerTooLarge = ErrorCode(rawValue: "answer_too_large")
     /// A write batch holds invalid documents; the message lists each and why. Nothing is written.
     public static let invalidDocument = ErrorCode(rawValue: "invalid_document")
     /// The index takes no writes (not an embedded index with a `dataDir`).

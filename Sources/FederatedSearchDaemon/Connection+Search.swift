@@ -56,10 +56,11 @@ extension Connection {
     /// Whether another search (or facet value search) may start now under `key`. If the
     /// daemon runs its maximum (or others wait before it), it is queued and starts when its
     /// turn comes; only past `limits.maxQueuedSearches` is it refused with `too_many_requests`.
-    /// A connection's own limit is kept by not reading its lines (``linesMustWait``); the
-    /// check here only guards that.
+    /// A connection's own limit is kept by holding its next search unread (``searchHeld``);
+    /// the check here only guards that.
     func admit(key: UInt64, waiting: QueuedSearch, dequeued: Bool) -> Bool {
-        let daemonFull = loop.runningSearchCount >= limits.maxRunningSearches || (!dequeued && loop.queuedSearchCount > 0)
+        let daemonFull = loop.runningSearchCount >= limits.maxRunningSearches || loop.outputOverBudget
+            || (!dequeued && loop.queuedSearchCount > 0)
         var busy: String?
         if !dequeued, searchesInFlight >= limits.maxRequestsPerConnection {
             busy = "\(limits.maxRequestsPerConnection) searches are already in flight on this connection (limits.maxRequestsPerConnection)"
@@ -163,6 +164,7 @@ extension Connection {
         guard let search = tasks.removeValue(forKey: key) else { return }
         loop.searchEnded(search)
         search.task.cancel()
+        answerBytes[key] = nil
         // Its probes are given back now (its sources end later): the next search may probe.
         for index in search.probes.releaseAll() { loop.health.abandonProbe(index) }
         silenced.insert(key)
@@ -182,7 +184,11 @@ extension Connection {
     func deliver(key: UInt64, bytes: [UInt8]) {
         guard !silenced.contains(key) else { return }
         guard mayQueueAnswer(of: key) else {
-            refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key))
+            refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key), backlog: true)
+            return
+        }
+        guard countAnswerBytes(bytes.count, of: key) else {
+            refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key), backlog: false)
             return
         }
         write(bytes, endsAnswer: false, admitted: true)
@@ -191,11 +197,13 @@ extension Connection {
     /// A search's task ended.
     func finished(key: UInt64, id: String?, lastFrame: [UInt8]) {
         if silenced.remove(key) != nil { return }
-        guard mayQueueAnswer(of: key) else {
-            refuse(key: key, id: id)
+        let backlogged = !mayQueueAnswer(of: key)
+        guard !backlogged, countAnswerBytes(lastFrame.count, of: key) else {
+            refuse(key: key, id: id, backlog: backlogged)
             silenced.remove(key)
             return
         }
+        answerBytes[key] = nil
         write(lastFrame, admitted: true)
         answerEnded(key: key)
         if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
@@ -203,19 +211,31 @@ extension Connection {
         searchSlotFreed()
     }
 
-    /// Ends a search whose client has not read its earlier answers: its task is cancelled, it
-    /// is answered with `output_backlog`, and what it still sends is dropped. The earlier
-    /// answers stay queued; the connection stays open (its reading is paused meanwhile).
-    private func refuse(key: UInt64, id: String?) {
+    /// Adds `count` bytes to the answer of the search under `key`; false once the answer
+    /// would pass `limits.maxAnswerBytes`.
+    private func countAnswerBytes(_ count: Int, of key: UInt64) -> Bool {
+        let total = (answerBytes[key] ?? 0) + count
+        guard total <= limits.maxAnswerBytes else { return false }
+        answerBytes[key] = total
+        return true
+    }
+
+    /// Ends a search whose answer may not be queued: its client has not read its earlier
+    /// answers (`backlog`: `output_backlog`), or the answer passed `limits.maxAnswerBytes`
+    /// (`answer_too_large`). Its task is cancelled, what it still sends is dropped, and the
+    /// connection stays open (frames of it already queued stay valid).
+    private func refuse(key: UInt64, id: String?, backlog: Bool) {
         if let search = tasks.removeValue(forKey: key) {
             loop.searchEnded(search)
             search.task.cancel()
             for index in search.probes.releaseAll() { loop.health.abandonProbe(index) }
         }
+        answerBytes[key] = nil
         silenced.insert(key)
-        write(Frame.error(id: id, index: nil, error: SearchError(
-            .outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")).line(),
-            admitted: true)
+        let error = backlog
+            ? SearchError(.outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")
+            : SearchError(.answerTooLarge, "the answer is larger than limits.maxAnswerBytes (\(limits.maxAnswerBytes) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve)")
+        write(Frame.error(id: id, index: nil, error: error).line(), admitted: true)
         machine.finished(key: key, id: id)
         searchSlotFreed()
     }

@@ -27,6 +27,8 @@ final class Connection {
     var decodingOffLoop = false
     /// Answers of this loop turn not yet sent (see ``write(_:endsAnswer:)``).
     private(set) var outbox: [UInt8] = []
+    /// Bytes of each running search's answer queued so far (see `limits.maxAnswerBytes`).
+    var answerBytes: [UInt64: Int] = [:]
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
     var silenced: Set<UInt64> = []
     private(set) var closeWhenFlushed = false
@@ -80,24 +82,33 @@ final class Connection {
     private var pumping = false
 
     /// Acts on the lines read and waiting, then on what is in libevent's input buffer, in
-    /// order, until lines must wait (see ``linesMustWait``); the rest stays in libevent's
-    /// buffer, and reading is paused, so a client that sends faster than its searches end is
-    /// pushed back through its socket.
+    /// order, until lines must wait (see ``linesMustWait``) or the next line is a search that
+    /// must wait for one of this connection's slots (see ``searchHeld``); the rest stays in
+    /// libevent's buffer, and reading is paused, so a client that sends faster than its
+    /// searches end is pushed back through its socket.
     func pump() {
         guard !pumping else { return }
         pumping = true
         defer {
             pumping = false
             lineIsLastOfRead = false
+            // Lines that must wait leave the rest in the socket, not in libevent's buffer.
+            updateReading()
         }
+        searchHeld = false
         while let bev = bufferEvent, !linesMustWait {
             let input = bufferevent_get_input(bev)
-            if let event = waitingLines.popLast() {
+            if let event = waitingLines.last {
                 // A connection on its way out (a drain, an over-long line) starts nothing new.
                 if isClosing {
                     waitingLines.removeAll()
                     break
                 }
+                if searchesInFlight >= limits.maxRequestsPerConnection, Self.mayStartSearch(event) {
+                    searchHeld = true
+                    break
+                }
+                waitingLines.removeLast()
                 lineIsLastOfRead = waitingLines.isEmpty && evbuffer_get_length(input) == 0 && framer.pendingCount == 0
                 act(on: event)
                 continue
@@ -113,6 +124,26 @@ final class Connection {
             let events = framer.feed(UnsafeRawBufferPointer(start: base, count: n))
             evbuffer_drain(input, n)
             waitingLines = events.reversed()
+        }
+    }
+
+    /// Set while the next waiting line is a search held back by `limits.maxRequestsPerConnection`:
+    /// reading pauses behind it. Lines of other kinds (a `cancel`, a `ping`) are acted on while
+    /// the connection's searches run, as long as no search waits before them.
+    private(set) var searchHeld = false
+
+    /// Whether a line would start a search or facet value search (decoded to see; a line too
+    /// long to decode on the loop is taken to be one).
+    private static func mayStartSearch(_ event: LineFramer.Event) -> Bool {
+        guard case .line(let bytes) = event else { return false }
+        if bytes.count >= offLoopDecodeBytes { return true }
+        switch RequestDecoder.decode(bytes) {
+        case .success(let r):
+            switch r.operation {
+            case .search, .searchForFacetValues: return true
+            default: return false
+            }
+        case .failure: return false
         }
     }
 
@@ -147,6 +178,7 @@ final class Connection {
             payload["polling"] = .object(loop.pollingJSON)
             payload["placement"] = .object(loop.placements.json)
             payload["queuedSearches"] = .number(Double(loop.queuedSearchCount))
+            payload["pendingOutputBytes"] = .number(Double(loop.pendingOutputBytes))
             var writes = JSONObject()
             for e in loop.catalog.entries where e.access.maySee(identity) {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }
@@ -174,6 +206,18 @@ final class Connection {
         case .startSearch(let key, let requestID, let request):
             start(key: key, requestID: requestID, request: request)
         }
+    }
+
+    /// The callback that keeps ``EventLoop/pendingOutputBytes`` true as libevent's output
+    /// buffer grows and drains (removed before the buffer is freed).
+    private var outputCallback: OpaquePointer?
+
+    /// Starts counting this connection's output in the daemon's total.
+    func trackOutput() {
+        guard let bev = bufferEvent, outputCallback == nil else { return }
+        // Safe: the connection outlives the callback, which close() removes before the
+        // bufferevent (and the buffer with it) is freed; libevent calls it on the loop thread.
+        outputCallback = evbuffer_add_cb(bufferevent_get_output(bev), onOutputChange, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Sets the idle and write timeouts and the output watermark (the write callback fires
@@ -223,13 +267,10 @@ final class Connection {
     static let maxQueuedWrites = 64
 
     /// Whether new lines wait instead of being acted on: a big line is being decoded (order),
-    /// `maxQueuedWrites` write batches are unanswered, `limits.maxRequestsPerConnection`
-    /// searches are in flight (exact limits, not ones read late), or the client's answers
-    /// pile up unread (`throttled`: lines already read start nothing until it reads).
-    var linesMustWait: Bool {
-        decodingOffLoop || throttled || awaitedReplies >= Self.maxQueuedWrites
-            || searchesInFlight >= limits.maxRequestsPerConnection
-    }
+    /// `maxQueuedWrites` write batches are unanswered (an exact limit, not one read late), or
+    /// the client's answers pile up unread (`throttled`: lines already read start nothing
+    /// until it reads). Searches past `limits.maxRequestsPerConnection` wait too (``searchHeld``).
+    var linesMustWait: Bool { decodingOffLoop || throttled || awaitedReplies >= Self.maxQueuedWrites }
 
     /// Searches (and facet value searches) of this connection running or waiting for a slot.
     var searchesInFlight: Int { tasks.count + queuedSearches.count }
@@ -244,7 +285,7 @@ final class Connection {
             return
         }
         // After the client's EOF there is nothing more to read (libevent stopped already).
-        if inputEnded || closeWhenFlushed || linesMustWait {
+        if inputEnded || closeWhenFlushed || linesMustWait || searchHeld {
             bufferevent_disable(bev, Int16(EV_READ))
         } else {
             bufferevent_enable(bev, Int16(EV_READ))
@@ -342,6 +383,7 @@ final class Connection {
         if queuedInLibevent == 0 && !discarding {
             if outbox.isEmpty { loop.queueFlush(id) }
             outbox += bytes
+            loop.outputChanged(by: bytes.count)
         } else {
             _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         }
@@ -385,6 +427,8 @@ final class Connection {
         if sent < outbox.count {
             _ = outbox.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress! + sent, $0.count - sent) }
         }
+        // What went to the bufferevent is counted by its output callback.
+        loop.outputChanged(by: -outbox.count)
         outbox.removeAll(keepingCapacity: outbox.count <= 64 * 1024)
         if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { wrote() }
     }
@@ -452,7 +496,18 @@ final class Connection {
         tasks.removeAll()
         loop.queuedSearchCount -= queuedSearches.count
         queuedSearches.removeAll()
+        let output = bufferevent_get_output(bev)
+        if let outputCallback { evbuffer_remove_cb_entry(output, outputCallback) }
+        loop.outputChanged(by: -(outbox.count + evbuffer_get_length(output)))
+        outbox = []
         bufferevent_free(bev)
         loop.removeConnection(id)
     }
+}
+
+/// libevent's output buffer of a connection changed size (see ``Connection/trackOutput()``).
+private func onOutputChange(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ context: UnsafeMutableRawPointer?) {
+    guard let info, let context else { return }
+    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+    connection.loop.outputChanged(by: info.pointee.n_added - info.pointee.n_deleted)
 }

@@ -56,6 +56,13 @@ public struct DaemonConfig: Sendable {
         /// A connection whose answers wait this long for the client to read any of them is
         /// closed (0: never): a client that stopped reading holds no memory for good.
         public var writeTimeoutMs = 30_000
+        /// Output queued for all clients together; past it, no search starts (they wait in the
+        /// queue) until clients have read below it. With `maxAnswerBytes`, bounds the daemon's
+        /// memory for answers whatever the number of clients.
+        public var maxTotalPendingOutputBytes = 256 << 20
+        /// The largest answer to one search; a larger one is ended with `answer_too_large`
+        /// (its frames sent before stay valid).
+        public var maxAnswerBytes = 64 << 20
 
         public init() {}
 
@@ -69,6 +76,8 @@ public struct DaemonConfig: Sendable {
             if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }
             if let v = try r.int("maxPendingOutputBytes", in: 4096...(1 << 30)) { l.maxPendingOutputBytes = v }
             if let v = try r.int("writeTimeoutMs", in: 0...86_400_000) { l.writeTimeoutMs = v }
+            if let v = try r.int("maxTotalPendingOutputBytes", in: (1 << 20)...(1 << 40)) { l.maxTotalPendingOutputBytes = v }
+            if let v = try r.int("maxAnswerBytes", in: 4096...(1 << 34)) { l.maxAnswerBytes = v }
             try r.rejectUnknownKeys()
             return l
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CGlibcExtras
 import CLibevent
 import FederatedSearchCore
 import FederatedSearchProtocol
@@ -122,9 +123,33 @@ final class EventLoop {
         if queuedSearchCount > 0 { activateFlush() }
     }
 
+    /// Bytes queued for every client and not yet taken by their sockets (outboxes and
+    /// libevent's output buffers).
+    private(set) var pendingOutputBytes = 0
+    /// The most `pendingOutputBytes` reached since the heap was last trimmed.
+    private var outputPeak = 0
+
+    /// Whether clients hold more unread output than `limits.maxTotalPendingOutputBytes`: no
+    /// search starts until they read (see ``Connection/admit(key:waiting:dequeued:)``).
+    var outputOverBudget: Bool { pendingOutputBytes > config.limits.maxTotalPendingOutputBytes }
+
+    /// Output was queued (positive) or written or dropped (negative) for some client.
+    func outputChanged(by delta: Int) {
+        let wasOver = outputOverBudget
+        pendingOutputBytes += delta
+        outputPeak = max(outputPeak, pendingOutputBytes)
+        if wasOver, !outputOverBudget, queuedSearchCount > 0 { activateFlush() }
+        // Once the clients have read a large burst, give the freed buffers back to the system
+        // (glibc keeps freed heap otherwise): at the end of the turn, once per burst.
+        if pendingOutputBytes == 0, outputPeak >= Self.trimAfterPeakBytes { activateFlush() }
+    }
+
+    /// A burst of output at least this large is followed by `malloc_trim` once it is read.
+    static let trimAfterPeakBytes = 32 << 20
+
     /// Starts waiting searches while slots are free.
     private func startQueuedSearches() {
-        while runningSearchCount < config.limits.maxRunningSearches, let next = searchQueue.popFirst() {
+        while runningSearchCount < config.limits.maxRunningSearches, !outputOverBudget, let next = searchQueue.popFirst() {
             connections[next.connection]?.startQueued(key: next.key)
         }
         if queuedSearchCount == 0 { searchQueue.removeAll() }
@@ -214,6 +239,10 @@ final class EventLoop {
 
     fileprivate func flushConnections() {
         if queuedSearchCount > 0 { startQueuedSearches() }
+        if pendingOutputBytes == 0, outputPeak >= Self.trimAfterPeakBytes {
+            outputPeak = 0
+            malloc_trim(0)
+        }
         let list = connectionsToFlush
         connectionsToFlush = []
         for id in list { connections[id]?.flushOutbox() }
@@ -268,6 +297,7 @@ final class EventLoop {
         bufferevent_set_max_single_write(bev, 1 << 20)
         bufferevent_set_max_single_read(bev, 1 << 16)
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+        connection.trackOutput()
         connection.applyLimits()
         if draining {
             // Accepted only to say why: a client that connects while the daemon stops gets an

@@ -41,29 +41,33 @@ struct LimitTests {
         #expect(answer?.type == "pong", "\(String(describing: answer))")
     }
 
-    /// Past `maxRequestsPerConnection` in flight, the daemon stops reading the connection's
-    /// lines until a search ends: the third search waits instead of being refused, and so does
-    /// the ping sent after it (lines are acted on in order).
+    /// Past `maxRequestsPerConnection` in flight, a further search waits, unread, until one
+    /// ends (the daemon reads no more of the connection's lines meanwhile), instead of being
+    /// refused; requests of other kinds sent before it are answered while the searches run.
     @Test func requestsPastTheConnectionLimitWaitTheirTurn() throws {
-        // The first two still run when the third is read: sent in one write (read in one go),
+        // The first two still run when the rest is read: sent in one write (read in one go),
         // and slow by far more than a loaded machine delays the reading.
         let d = try daemon(limits: ["maxRequestsPerConnection": 2], delayMs: 1000)
         defer { d.stop() }
         let c = try d.connect()
         var lines: [UInt8] = []
-        for i in 0..<3 { lines += JSONWriter.bytes(["id": .string("r\(i)"), "query": "x"]) + [0x0A] }
-        lines += JSONWriter.bytes(["id": "p", "op": "ping"]) + [0x0A]
+        for i in 0..<2 { lines += JSONWriter.bytes(["id": .string("r\(i)"), "query": "x"]) + [0x0A] }
+        lines += JSONWriter.bytes(["id": "p1", "op": "ping"]) + [0x0A]
+        lines += JSONWriter.bytes(["id": "r2", "query": "x"]) + [0x0A]
+        lines += JSONWriter.bytes(["id": "p2", "op": "ping"]) + [0x0A]
         try c.sendRaw(lines)
         var order: [String] = []
-        while order.filter({ $0 != "p" }).count < 3, let frame = try c.readFrame() {
+        while order.count < 5, let frame = try c.readFrame() {
             #expect(errorCode(frame) == nil, "\(frame)")
             if case .done(let id?, _, _, _) = frame { order.append(id) }
             if case .pong(let id?, _, _) = frame { order.append(id) }
         }
-        #expect(Set(order) == ["r0", "r1", "r2", "p"], "\(order)")
-        // r2 and the ping were read only once one of the first two had ended.
-        #expect(order.prefix(1).allSatisfy { $0 == "r0" || $0 == "r1" }, "\(order)")
+        #expect(Set(order) == ["r0", "r1", "r2", "p1", "p2"], "\(order)")
+        // p1 needed no slot; r2 (and p2 behind it) were read once r0 or r1 had ended.
+        #expect(order.first == "p1", "\(order)")
+        #expect(["r0", "r1"].contains(order.dropFirst().first ?? ""), "\(order)")
         #expect(order.last == "r2", "\(order)")
+        #expect(order.firstIndex(of: "p2")! > 1, "\(order)")
     }
 
     /// Past `maxRunningSearches`, searches wait in the daemon's queue (seen in `stats`) and run
@@ -149,6 +153,9 @@ struct LimitTests {
         let line = Array((JSONWriter.string(["query": "x", "params": ["hitsPerPage": 200]]) + "\n").utf8)
         let flood = Array([[UInt8]](repeating: line, count: 200).joined())
         while sent < 50, (try? c.sendRaw(flood)) != nil { sent += 1 }
+        // The daemon stopped reading the flood (it did not take half a megabyte of requests
+        // into its memory): the client's sends failed once it was cut off.
+        #expect(sent < 50)
         usleep(300_000)
         // The daemon is healthy, and that client was cut off (its stream ends).
         #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
@@ -208,18 +215,20 @@ struct LimitTests {
         }
     }
 
-    /// A client cut off in the middle of a batch of lines (its answers passed twice
-    /// `maxPendingOutputBytes`) gets nothing started by the lines after the cut: a search among
+    /// A client cut off in the middle of a batch of lines (it read none of its answers for
+    /// `writeTimeoutMs`) gets nothing started by the lines after the cut: a search among
     /// them once stayed counted as running for good, and with `maxRunningSearches: 1` every
     /// later search of every client was refused.
     @Test func linesAfterTheCutStartNothing() throws {
-        let d = try daemon(limits: ["maxPendingOutputBytes": 4096, "maxRunningSearches": 1])
+        let d = try daemon(limits: ["maxPendingOutputBytes": 4096, "maxRunningSearches": 1, "writeTimeoutMs": 300])
         defer { d.stop() }
         let c = try d.connect()
         let indices = Array((JSONWriter.string(["op": "indices"]) + "\n").utf8)
         let search = Array((JSONWriter.string(["id": "cut", "query": "x"]) + "\n").utf8)
-        try c.sendRaw(Array([[UInt8]](repeating: indices, count: 150).joined()) + search + indices)
-        // The daemon cuts that client off (its stream ends).
+        try c.sendRaw(Array([[UInt8]](repeating: indices, count: 5000).joined()) + search + indices)
+        // The daemon stops acting on the lines once the replies pile up, and cuts the client
+        // off when they stay unread (its stream ends).
+        usleep(1_000_000)
         var ended = false
         for _ in 0..<100_000 {
             guard let l = try? c.readLine() else { ended = true; break }
@@ -232,6 +241,44 @@ struct LimitTests {
         let frames = try collect(other, id: "o")
         #expect(frames.last?.type == "done")
         #expect(!frames.contains { errorCode($0) == "too_many_requests" }, "\(frames.map(\.type))")
+    }
+
+    /// An answer past `maxAnswerBytes` is ended with `answer_too_large`; a smaller one on the
+    /// same connection is answered.
+    @Test func answersPastMaxAnswerBytesAreRefusedWithACode() throws {
+        let d = try daemon(limits: ["maxAnswerBytes": 8192], hits: 200)
+        defer { d.stop() }
+        let c = try d.connect()
+        let big = try c.roundTrip(["id": "big", "query": "x", "params": ["hitsPerPage": 200]])
+        #expect(errorCode(big.last) == "answer_too_large", "\(big.map { $0.type })")
+        #expect(big.reduce(0) { $0 + $1.line().count } < 2 * 8192 + 1024, "what was sent stays near the limit")
+        let small = try c.roundTrip(["id": "small", "query": "x", "params": ["hitsPerPage": 5]])
+        #expect(small.last?.type == "done", "\(small.map { $0.type })")
+    }
+
+    /// Past `maxTotalPendingOutputBytes` unread by all clients together, no search starts: a
+    /// second client's search waits in the queue until the first client reads its answers,
+    /// and the daemon's count of pending output is back to zero once it has.
+    @Test func theDaemonWideOutputBudgetHoldsSearchesUntilClientsRead() throws {
+        let d = try DaemonProcess.demo(limits: ["maxTotalPendingOutputBytes": 1_048_576, "maxPendingOutputBytes": 4_194_304])
+        defer { d.stop() }
+        let slow = try d.connect()
+        // One answer of several megabytes, not read yet: most of it stays in the daemon.
+        try slow.send(["id": "big", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]])
+        let observer = try d.connect()
+        let budget = 1_048_576
+        let over = try pollStats(observer) { ($0["pendingOutputBytes"]?.intValue ?? 0) > budget }
+        #expect((over?["pendingOutputBytes"]?.intValue ?? 0) > budget, "\(String(describing: over?["pendingOutputBytes"]))")
+        let waiting = try d.connect()
+        try waiting.send(["id": "w", "query": "star", "indices": ["movies"]])
+        let queued = try pollStats(observer) { $0["queuedSearches"]?.intValue == 1 }
+        #expect(queued?["queuedSearches"]?.intValue == 1)
+        // The slow client reads its answer whole; then the waiting search runs.
+        let answer = try collect(slow, id: "big")
+        #expect(answer.last?.type == "done", "\(answer.map { $0.type })")
+        #expect(try collect(waiting, id: "w").last?.type == "done")
+        let settled = try pollStats(observer) { $0["pendingOutputBytes"]?.intValue == 0 && $0["queuedSearches"]?.intValue == 0 }
+        #expect(settled?["pendingOutputBytes"]?.intValue == 0, "\(String(describing: settled?["pendingOutputBytes"]))")
     }
 
     @Test func limitsAreValidatedInTheConfig() throws {

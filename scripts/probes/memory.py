@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Memory probe (docs/RELIABILITY.md): the daemon's resident memory while clients that never
+read their answers pile up, and after they go.
+
+  memory.py BIN_DIR [slow-readers|pipelined]
+
+slow-readers: an index of 1,000 documents of 95 KB; 40 clients each send
+  {"query":"","params":{"hitsPerPage":1000}} and never read. The daemon must refuse the answer
+  (answer_too_large) or hold at most its configured budgets, and give the memory back.
+pipelined: the demo config; 1,000 connections send 20 searches each and read slowly.
+
+Prints one JSON line: the baseline, peak and after RSS in MiB, and how clients were answered.
+"""
+import json
+import os
+import selectors
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def start_daemon(bin_dir, config, folder):
+    path = os.path.join(folder, "config.json")
+    with open(path, "w") as f:
+        json.dump(config, f)
+    daemon = subprocess.Popen([os.path.join(bin_dir, "fedsearchd"), "--config", path],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(config["socket"])
+            s.sendall(b'{"id":"p","op":"ping"}\n')
+            if b"pong" in s.recv(4096):
+                s.close()
+                return daemon
+        except OSError:
+            time.sleep(0.1)
+    daemon.kill()
+    sys.exit("the daemon did not start")
+
+
+def stats(sock_path):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sock_path)
+    s.sendall(b'{"id":"s","op":"stats"}\n')
+    data = b""
+    while not data.endswith(b"\n"):
+        data += s.recv(1 << 16)
+    s.close()
+    return json.loads(data)
+
+
+def slow_readers(bin_dir, folder):
+    docs = os.path.join(folder, "big.ndjson")
+    with open(docs, "w") as f:
+        for i in range(1000):
+            f.write(json.dumps({"objectID": str(i), "title": f"document {i}", "body": ("word%d " % i) * 13500}) + "\n")
+    sock = os.path.join(folder, "d.sock")
+    config = {"socket": sock, "searchables": {"big": {"data": docs, "searchableAttributes": ["title"]}}}
+    daemon = start_daemon(bin_dir, config, folder)
+    baseline = rss_mib(daemon.pid)
+    clients = []
+    for _ in range(40):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(sock)
+        s.sendall(b'{"id":"q","query":"","params":{"hitsPerPage":1000}}\n')
+        clients.append(s)
+    peak = baseline
+    end = time.monotonic() + 8
+    while time.monotonic() < end:
+        peak = max(peak, rss_mib(daemon.pid))
+        time.sleep(0.05)
+    st = stats(sock)
+    # What the first bytes of each client's answer say.
+    outcomes = {}
+    for s in clients:
+        s.settimeout(2)
+        try:
+            head = s.recv(4096)
+        except OSError:
+            head = b""
+        kind = "answer_too_large" if b"answer_too_large" in head else ("results" if b'"results"' in head else "nothing")
+        outcomes[kind] = outcomes.get(kind, 0) + 1
+        s.close()
+    time.sleep(2)
+    after = rss_mib(daemon.pid)
+    daemon.terminate()
+    daemon.wait()
+    return {"probe": "slow-readers", "baselineMiB": round(baseline), "peakMiB": round(peak), "afterMiB": round(after),
+            "pendingOutputBytesAtPeak": st.get("pendingOutputBytes"), "firstFrames": outcomes}
+
+
+def pipelined(bin_dir, folder):
+    with open(os.path.join(ROOT, "Configs", "fedsearchd.json")) as f:
+        config = json.load(f)
+    for s in config["searchables"].values():
+        if "data" in s:
+            s["data"] = os.path.join(ROOT, "Configs", s["data"])
+    config["socket"] = os.path.join(folder, "d.sock")
+    config.pop("logLevel", None)
+    daemon = start_daemon(bin_dir, config, folder)
+    baseline = rss_mib(daemon.pid)
+    probe = subprocess.Popen([sys.executable, os.path.join(HERE, "pipelining.py"), config["socket"], "many", "1000", "20"],
+                             stdout=subprocess.PIPE, text=True)
+    peak = baseline
+    while probe.poll() is None:
+        peak = max(peak, rss_mib(daemon.pid))
+        time.sleep(0.05)
+    result = json.loads(probe.stdout.read())
+    time.sleep(2)
+    after = rss_mib(daemon.pid)
+    daemon.terminate()
+    daemon.wait()
+    return {"probe": "pipelined", "baselineMiB": round(baseline), "peakMiB": round(peak), "afterMiB": round(after),
+            "answered": result["answered"], "requests": result["requests"], "outcomes": result["outcomes"]}
+
+
+if __name__ == "__main__":
+    bin_dir = sys.argv[1]
+    which = sys.argv[2] if len(sys.argv) > 2 else "slow-readers"
+    with tempfile.TemporaryDirectory() as folder:
+        print(json.dumps(slow_readers(bin_dir, folder) if which == "slow-readers" else pipelined(bin_dir, folder)))
