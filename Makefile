@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-writes bench-engine eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
+.PHONY: all deps build release run test test-backends bench bench-writes bench-engine probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
 
 all: build
 
@@ -50,6 +50,12 @@ bench: release
 bench-writes: release
 	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
 	$(RELEASE_BIN_DIR)/fedsearch-bench --writes --bin-dir $(RELEASE_BIN_DIR) --config $(CONFIG)
+
+# The reliability probes of docs/RELIABILITY.md, on the release daemon (a few minutes; not
+# part of `make test`, whose LimitTests check the same behaviours in small).
+probe: release
+	python3 scripts/probes/memory.py $(RELEASE_BIN_DIR) slow-readers
+	python3 scripts/probes/memory.py $(RELEASE_BIN_DIR) pipelined
 
 # The engine side by side with tantivy, SQLite FTS5 and Typesense (../shared/bench).
 bench-engine: release

@@ -188,6 +188,7 @@ extension Connection {
             return
         }
         guard countAnswerBytes(bytes.count, of: key) else {
+            loop.largeAnswerDropped(bytes: (answerBytes[key] ?? 0) + bytes.count)
             refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key), backlog: false)
             return
         }

@@ -147,6 +147,14 @@ final class EventLoop {
     /// A burst of output at least this large is followed by `malloc_trim` once it is read.
     static let trimAfterPeakBytes = 32 << 20
 
+    /// A search's answer of `bytes` was built and dropped (`answer_too_large`): like a burst
+    /// of output read, a large one is followed by a trim once no output is pending.
+    func largeAnswerDropped(bytes: Int) {
+        guard bytes >= Self.trimAfterPeakBytes else { return }
+        outputPeak = max(outputPeak, bytes)
+        if pendingOutputBytes == 0 { activateFlush() }
+    }
+
     /// Starts waiting searches while slots are free.
     private func startQueuedSearches() {
         while runningSearchCount < config.limits.maxRunningSearches, !outputOverBudget, let next = searchQueue.popFirst() {

@@ -59,6 +59,20 @@ struct QueryPlacementTests {
         #expect(mode(sources(["a", "b"]), running: 3) == .parallel)
     }
 
+    /// A page of many hits never runs on the loop, however quick the index was: building a
+    /// thousand large documents would stall every other client.
+    @Test func largePagesAreNeverQuick() throws {
+        let stats = DaemonStats()
+        for _ in 0..<50 { stats.recordSource("a", ms: 0.05) }
+        var sources = try inMemory(["a"])
+        #expect(QueryPlacement.areQuick(sources, stats: stats))
+        sources[0].query.parameters.hitsPerPage = 1000
+        #expect(!QueryPlacement.areQuick(sources, stats: stats))
+        sources[0].query.parameters.hitsPerPage = 20
+        sources[0].query.parameters.length = 500
+        #expect(!QueryPlacement.areQuick(sources, stats: stats))
+    }
+
     /// The decision table, one situation at a time from a base where a lone waiting client's
     /// quick search finds the daemon idle (it runs at once, with no task).
     @Test func placementFollowsWhatTheLoopKnows() {

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +34,9 @@ def rss_mib(pid):
 
 
 def start_daemon(bin_dir, config, folder):
+    # PROBE_LIMITS: a JSON object of `limits` to try (for example a smaller output budget).
+    if os.environ.get("PROBE_LIMITS"):
+        config["limits"] = json.loads(os.environ["PROBE_LIMITS"])
     path = os.path.join(folder, "config.json")
     with open(path, "w") as f:
         json.dump(config, f)
@@ -63,6 +67,32 @@ def stats(sock_path):
     return json.loads(data)
 
 
+class Pinger(threading.Thread):
+    """Pings every 20 ms on a connection of its own and keeps the slowest answer's time: how
+    long other clients wait while the daemon builds the answers."""
+
+    def __init__(self, path):
+        super().__init__(daemon=True)
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(path)
+        self.slowest = 0.0
+        self.running = True
+
+    def run(self):
+        while self.running:
+            t = time.monotonic()
+            self.sock.sendall(b'{"id":"p","op":"ping"}\n')
+            data = b""
+            while not data.endswith(b"\n"):
+                data += self.sock.recv(4096)
+            self.slowest = max(self.slowest, time.monotonic() - t)
+            time.sleep(0.02)
+
+    def stop(self):
+        self.running = False
+        self.join()
+
+
 def slow_readers(bin_dir, folder):
     docs = os.path.join(folder, "big.ndjson")
     with open(docs, "w") as f:
@@ -72,8 +102,10 @@ def slow_readers(bin_dir, folder):
     config = {"socket": sock, "searchables": {"big": {"data": docs, "searchableAttributes": ["title"]}}}
     daemon = start_daemon(bin_dir, config, folder)
     baseline = rss_mib(daemon.pid)
+    pinger = Pinger(sock)
+    pinger.start()
     clients = []
-    for _ in range(40):
+    for _ in range(int(os.environ.get("PROBE_CLIENTS", "40"))):
         s = socket.socket(socket.AF_UNIX)
         s.connect(sock)
         s.sendall(b'{"id":"q","query":"","params":{"hitsPerPage":1000}}\n')
@@ -83,6 +115,7 @@ def slow_readers(bin_dir, folder):
     while time.monotonic() < end:
         peak = max(peak, rss_mib(daemon.pid))
         time.sleep(0.05)
+    pinger.stop()
     st = stats(sock)
     # What the first bytes of each client's answer say.
     outcomes = {}
@@ -100,7 +133,8 @@ def slow_readers(bin_dir, folder):
     daemon.terminate()
     daemon.wait()
     return {"probe": "slow-readers", "baselineMiB": round(baseline), "peakMiB": round(peak), "afterMiB": round(after),
-            "pendingOutputBytesAtPeak": st.get("pendingOutputBytes"), "firstFrames": outcomes}
+            "pendingOutputBytesAtEnd": st.get("pendingOutputBytes"), "firstFrames": outcomes,
+            "slowestPingMs": round(pinger.slowest * 1000, 1)}
 
 
 def pipelined(bin_dir, folder):
