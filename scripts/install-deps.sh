@@ -4,7 +4,8 @@
 # libncurses-dev: the terminal dashboard; tmux: the dashboard's tests run it in a real terminal.
 # As root it runs apt-get; otherwise it says what to install.
 set -euo pipefail
-packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev postgresql pkg-config tmux)
+# python3-venv: the Python tools the tests use (the official Algolia client) live in .build/python.
+packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev postgresql pkg-config tmux python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -13,13 +14,23 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "swift is not on PATH: install the Swift 6 toolchain (swift.org) first." >&2
   exit 1
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then
-  echo "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-else
-  echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
-  exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+# The official Algolia Python client (its typed models check the daemon's payloads). Tests that
+# need it say they are skipped when it could not be installed (no network to PyPI).
+venv=.build/python
+if ! "$venv/bin/python" -c "import algoliasearch" 2>/dev/null; then
+  echo "installing the Algolia Python client into $venv"
+  mkdir -p .build
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q "algoliasearch>=4,<5" \
+    || echo "could not install algoliasearch from PyPI; the tests that use it will be skipped" >&2
 fi

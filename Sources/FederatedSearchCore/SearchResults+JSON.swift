@@ -52,7 +52,8 @@ extension SearchResults {
         }
         o.appendUnchecked("facets_stats", .object(stats))
         o.appendUnchecked("exhaustiveNbHits", .bool(exhaustiveNbHits))
-        o.appendUnchecked("processingTimeMS", .number(processingTimeMS))
+        o.appendUnchecked("processingTimeMS", .number(Self.wholeMilliseconds(processingTimeMS)))
+        o.appendUnchecked("processingTimingsMS", ["total": .number(processingTimeMS)])
         o.appendUnchecked("query", .string(query))
         o.appendUnchecked("params", .string(params))
         o.appendUnchecked("index", .string(index))
@@ -69,6 +70,16 @@ extension SearchResults {
             for (i, item) in items.enumerated() { hits.append(try Hit(json: item, path: "\(path).hits[\(i)]")) }
         }
         self.init(hits: hits, members: o)
+    }
+
+    /// `processingTimeMS` as Algolia's API types it: whole milliseconds (typed clients refuse a
+    /// fraction). The exact time goes in `processingTimingsMS.total`.
+    public static func wholeMilliseconds(_ ms: Double) -> Double { ms.rounded() }
+
+    /// The processing time of a response object: the exact `processingTimingsMS.total` when
+    /// present (fedsearchd's own answers), else `processingTimeMS`.
+    static func processingTime(_ o: JSONObject) -> Double {
+        o["processingTimingsMS"]?.objectValue?["total"]?.numberValue ?? o["processingTimeMS"]?.numberValue ?? 0
     }
 
     /// A response of `hits` (decoded already) and the other members of its JSON object `o`
@@ -94,7 +105,7 @@ extension SearchResults {
             hits: hits, nbHits: o["nbHits"]?.intValue ?? hits.count, page: o["page"]?.intValue ?? 0,
             nbPages: o["nbPages"]?.intValue ?? 0, hitsPerPage: o["hitsPerPage"]?.intValue ?? hits.count,
             facets: facets, facetsStats: stats, exhaustiveNbHits: o["exhaustiveNbHits"]?.boolValue ?? true,
-            processingTimeMS: o["processingTimeMS"]?.numberValue ?? 0, query: o["query"]?.stringValue ?? "",
+            processingTimeMS: Self.processingTime(o), query: o["query"]?.stringValue ?? "",
             params: o["params"]?.stringValue ?? "", index: o["index"]?.stringValue ?? "")
     }
 }

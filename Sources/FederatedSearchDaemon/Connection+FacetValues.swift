@@ -50,7 +50,7 @@ extension Connection {
             }
             return .info(id: requestID, type: "facetHits", payload: [
                 "index": .string(request.index), "facetHits": .array(hits), "exhaustiveFacetsCount": true,
-                "processingTimeMS": .number(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15),
+                "processingTimeMS": .number(SearchResults.wholeMilliseconds(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)),
             ])
         } catch let e as SearchError {
             return .error(id: requestID, index: nil, error: e)

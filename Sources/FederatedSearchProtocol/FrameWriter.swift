@@ -145,6 +145,8 @@ public enum FrameWriter {
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: r.exhaustiveNbHits ? Pieces.exhaustiveTrue : Pieces.exhaustiveFalse)
+        JSONWriter.writeNumber(SearchResults.wholeMilliseconds(r.processingTimeMS), into: &out)
+        out.append(contentsOf: Pieces.timings)
         JSONWriter.writeNumber(r.processingTimeMS, into: &out)
         out.append(contentsOf: Pieces.query)
         JSONWriter.writeString(r.query, into: &out)
@@ -290,7 +292,8 @@ public enum FrameWriter {
         static let statsSum = Array(#","sum":"#.utf8)
         static let exhaustiveTrue = Array(#"},"exhaustiveNbHits":true,"processingTimeMS":"#.utf8)
         static let exhaustiveFalse = Array(#"},"exhaustiveNbHits":false,"processingTimeMS":"#.utf8)
-        static let query = Array(#","query":"#.utf8)
+        static let timings = Array(#","processingTimingsMS":{"total":"#.utf8)
+        static let query = Array(#"},"query":"#.utf8)
         static let params = Array(#","params":"#.utf8)
     }
 }
