@@ -64,10 +64,20 @@ let package = Package(
             name: "FederatedSearchPostgres", dependencies: ["FederatedSearchCore", "FederatedSearchBackends", "CLibpq"],
             swiftSettings: strict
         ),
-        // The daemon: libevent loop, listener, connections, config. The only importer of CLibevent.
+        // The server core, with no socket: config, catalog, access rules, search planning and
+        // execution, durable indices and their writers, and the in-process request driver.
+        .target(
+            name: "FederatedSearchServer",
+            dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
+                           "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
+                           "FederatedSearchStorage", "CSystemd", "CGlibcExtras"],
+            swiftSettings: strict
+        ),
+        // The daemon: the libevent loop, listeners, connections, inbox and systemd around the
+        // server core. The only importer of CLibevent.
         .target(
             name: "FederatedSearchDaemon",
-            dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
+            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
                            "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
                            "FederatedSearchStorage", "CLibevent", "CSystemd",
                            "CGlibcExtras"],
@@ -94,13 +104,13 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "fedsearch-bench",
-            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchDaemon", "InstantSearch",
+            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchServer", "InstantSearch",
                            "FederatedSearchProtocol"],
             swiftSettings: strict
         ),
         // The real daemon plus fault-injecting backend kinds, for the integration tests only.
         .executableTarget(
-            name: "fedsearchd-faults", dependencies: ["FederatedSearchDaemon"], path: "Tests/FaultInjectionDaemon",
+            name: "fedsearchd-faults", dependencies: ["FederatedSearchDaemon", "FederatedSearchServer"], path: "Tests/FaultInjectionDaemon",
             swiftSettings: strict
         ),
         // The worked example of docs/CUSTOM_BACKENDS.md: a backend written with SearchClient,
@@ -110,7 +120,7 @@ let package = Package(
             path: "Examples/BookshelfBackend", swiftSettings: strict
         ),
         .executableTarget(
-            name: "fedsearchd-bookshelf", dependencies: ["BookshelfBackend", "FederatedSearchDaemon"],
+            name: "fedsearchd-bookshelf", dependencies: ["BookshelfBackend", "FederatedSearchDaemon", "FederatedSearchServer"],
             path: "Examples/bookshelf-daemon", swiftSettings: strict
         ),
         // docs/CLIENT.md's examples: a custom widget (the search counter, shown in the dashboard)
@@ -137,7 +147,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchDaemonTests",
-            dependencies: ["FederatedSearchDaemon", "FederatedSearchClient", "FederatedSearchEngine"],
+            dependencies: ["FederatedSearchDaemon", "FederatedSearchServer", "FederatedSearchClient", "FederatedSearchEngine"],
             swiftSettings: strict
         ),
         // The test HTTP search service (a Python script) and its launcher, for the backend tests.
@@ -163,7 +173,7 @@ let package = Package(
 if Context.environment["FEDSEARCH_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fedsearch-fuzz",
-        dependencies: ["FederatedSearchDaemon", "FederatedSearchEngine", "FederatedSearchCore"],
+        dependencies: ["FederatedSearchServer", "FederatedSearchEngine", "FederatedSearchCore"],
         path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
     ))
 }

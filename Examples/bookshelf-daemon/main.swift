@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BookshelfBackend
 import FederatedSearchDaemon
+import FederatedSearchServer
 
 // `fedsearchd-bookshelf`: fedsearchd with one more backend kind. This is the whole of what
 // a Swift-coded backend needs: register a factory under a kind name, then run the daemon.

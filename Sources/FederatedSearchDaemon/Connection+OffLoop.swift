@@ -1,5 +1,6 @@
 import CLibevent
 import Dispatch
+import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchProtocol
 

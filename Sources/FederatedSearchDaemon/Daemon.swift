@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchProtocol
 

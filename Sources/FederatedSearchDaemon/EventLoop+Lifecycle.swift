@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import FederatedSearchServer
 #endif
 import CLibevent
 

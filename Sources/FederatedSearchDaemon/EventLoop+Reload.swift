@@ -1,3 +1,4 @@
+import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchProtocol
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGlibcExtras
 import CLibevent
+import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchProtocol
 

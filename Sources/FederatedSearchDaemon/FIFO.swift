@@ -1,3 +1,4 @@
+import FederatedSearchServer
 /// A first-in, first-out queue with O(1) append and pop: an array read from a moving head,
 /// compacted once the head passes half of it.
 struct FIFO<Element> {

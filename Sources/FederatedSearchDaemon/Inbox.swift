@@ -1,4 +1,5 @@
 import CLibevent
+import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchProtocol
 import Synchronization

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import FederatedSearchServer
 #endif
 
 /// A reference to an object confined to the loop thread that a `@Sendable` closure may carry

@@ -1,4 +1,5 @@
 import CLibevent
+import FederatedSearchServer
 
 /// A task executor that runs jobs on the loop thread, between socket events.
 ///

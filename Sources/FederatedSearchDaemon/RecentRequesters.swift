@@ -1,3 +1,4 @@
+import FederatedSearchServer
 /// Which connections started the last few searches: whether one client is alone, waiting for
 /// each answer, or several share the cores.
 ///

@@ -1,3 +1,4 @@
+import FederatedSearchServer
 /// Whether the event loop, having handled its events, polls a little longer before it sleeps:
 /// spin-then-park that spins only while spinning pays off.
 ///

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import FederatedSearchServer
 #endif
 
 /// A failed system or libevent call, naming the call and the errno text.

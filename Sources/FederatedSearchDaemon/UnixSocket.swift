@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FederatedSearchServer
 import FederatedSearchProtocol
 
 /// Creates the daemon's listening Unix socket: checks the path, creates the parent folder,
@@ -17,7 +18,7 @@ enum UnixSocket {
         guard !path.isEmpty, path.utf8.count <= maxPathBytes else {
             throw SetupError(description: "socket path '\(path)' is \(path.utf8.count) bytes; the limit is \(maxPathBytes)")
         }
-        try makeParentDirectory(of: path)
+        try Folders.makeParent(of: path)
         try removeStale(path)
         let fd = try systemCall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) }
         do {
@@ -29,17 +30,6 @@ enum UnixSocket {
             throw error
         }
         return fd
-    }
-
-    static func makeParentDirectory(of path: String) throws {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: true).dropLast().map(String.init)
-        var current = path.hasPrefix("/") ? "" : "."
-        while !parts.isEmpty {
-            current += "/" + parts.removeFirst()
-            if mkdir(current, 0o755) != 0, errno != EEXIST {
-                throw SetupError(description: "cannot create folder '\(current)': \(String(cString: strerror(errno)))")
-            }
-        }
     }
 
     /// Removes a socket file nobody listens on; refuses if a daemon answers there or if the

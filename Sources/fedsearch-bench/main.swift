@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
-import FederatedSearchDaemon
+import FederatedSearchServer
 import FederatedSearchEngine
 import Synchronization
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FederatedSearchCore
 import FederatedSearchDaemon
+import FederatedSearchServer
 
 /// `fedsearchd-faults`: the real daemon with extra backend kinds for fault injection, used only
 /// by the integration tests (these kinds are not shipped to users).

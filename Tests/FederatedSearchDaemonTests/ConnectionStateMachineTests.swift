@@ -2,6 +2,7 @@ import Testing
 import FederatedSearchCore
 import FederatedSearchProtocol
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// The connection's protocol logic, without a socket: which actions each line produces.
 struct ConnectionStateMachineTests {

@@ -3,6 +3,7 @@ import FederatedSearchCore
 import FederatedSearchFederation
 import FederatedSearchProtocol
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// How a request's merge shapes what each source is asked, and what the merge's bookkeeping
 /// is keyed by.

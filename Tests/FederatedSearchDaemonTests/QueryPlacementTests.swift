@@ -3,6 +3,7 @@ import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchFederation
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// Where a request's sources run: spread over threads only when the work handed over is worth
 /// waking a thread for.

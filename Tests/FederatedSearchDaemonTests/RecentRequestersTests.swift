@@ -1,5 +1,6 @@
 import Testing
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// One client is alone only while the latest searches all came from its connection.
 struct RecentRequestersTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FederatedSearchCore
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// The request path without a socket (what the fuzz harness drives): the same frames a
 /// connection sends, in order, and coded errors for bad lines.

@@ -2,6 +2,7 @@ import Testing
 import FederatedSearchCore
 import FederatedSearchFederation
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// Only what says something about an index counts toward its breaker: nothing a client chose.
 struct SourceHealthTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// The event loop's decision to poll before sleeping.
 struct SpinPolicyTests {

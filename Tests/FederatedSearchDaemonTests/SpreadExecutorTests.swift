@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FederatedSearchDaemon
+@testable import FederatedSearchServer
 
 /// The spread threads run every job handed to them, whether a job
 /// comes while they poll or after they went to sleep.

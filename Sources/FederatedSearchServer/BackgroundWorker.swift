@@ -8,15 +8,15 @@ import Synchronization
 /// here, so on a busy machine they yield the cores to the loop and the searches. A thread of
 /// its own, not a dispatch queue, because an unprivileged process may lower a thread's
 /// priority but not raise it back, and dispatch reuses its threads for other work.
-final class BackgroundWorker: Sendable {
+package final class BackgroundWorker: Sendable {
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let wakeUp = DispatchSemaphore(value: 0)
 
     /// The nice value of the worker threads.
-    static let niceValue: Int32 = 10
+    package static let niceValue: Int32 = 10
 
     /// Starts the thread (it lives as long as the process: workers are few and long-lived).
-    init(name: String) {
+    package init(name: String) {
         let thread = Thread { [self] in
             _ = fedsearch_set_thread_nice(Self.niceValue)
             while true {
@@ -30,14 +30,14 @@ final class BackgroundWorker: Sendable {
     }
 
     /// Queues a job.
-    func async(_ job: @escaping @Sendable () -> Void) {
+    package func async(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         wakeUp.signal()
     }
 
     /// The worker that applies the writes of every durable index.
-    static let writer = BackgroundWorker(name: "fedsearchd-write")
+    package static let writer = BackgroundWorker(name: "fedsearchd-write")
 
     /// The worker that decodes long request lines.
-    static let decoder = BackgroundWorker(name: "fedsearchd-decode")
+    package static let decoder = BackgroundWorker(name: "fedsearchd-decode")
 }

@@ -21,13 +21,13 @@ public struct CatalogLoader: Sendable {
         /// Indices of the previous catalog that are gone (closed once their last query ends).
         public let removed: [String]
         /// Durable indices kept with new settings: applied once the reload is accepted.
-        let reconfigured: [Reconfiguration]
+        package let reconfigured: [Reconfiguration]
     }
 
     /// A durable index and the settings a reload gives it.
-    struct Reconfiguration: Sendable {
-        let index: DurableIndex
-        let settings: JSONObject
+    package struct Reconfiguration: Sendable {
+        package let index: DurableIndex
+        package let settings: JSONObject
     }
 
     /// False for `--check-config`: durable indices are built in memory from their data
@@ -108,7 +108,7 @@ public struct CatalogLoader: Sendable {
 
     /// What decides whether a searchable must be rebuilt: its whole config object, the daemon
     /// default timeout it inherits, and the size and modification time of its data files.
-    static func fingerprint(_ s: DaemonConfig.SearchableConfig, config: DaemonConfig) -> String {
+    package static func fingerprint(_ s: DaemonConfig.SearchableConfig, config: DaemonConfig) -> String {
         var text = "\(s.kind)|\(s.timeoutMs ?? config.defaultTimeoutMs)|" + JSONWriter.string(.object(s.options))
         let files: [String]
         switch s.options["data"] {

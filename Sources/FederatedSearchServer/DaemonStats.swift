@@ -4,18 +4,18 @@ import Synchronization
 /// Counters and latency samples for the `stats` op, safe to update from any task.
 public final class DaemonStats: Sendable {
     private struct State {
-        var queries = 0
-        var errors = 0
+        package var queries = 0
+        package var errors = 0
         /// The last `capacity` latencies per index, in milliseconds (a ring).
-        var samples: [String: Ring] = [:]
+        package var samples: [String: Ring] = [:]
         /// Exponentially weighted mean latency per index, in milliseconds.
-        var mean: [String: Double] = [:]
+        package var mean: [String: Double] = [:]
     }
 
-    struct Ring {
-        var values: [Double] = []
-        var next = 0
-        mutating func add(_ v: Double, capacity: Int) {
+    package struct Ring {
+        package var values: [Double] = []
+        package var next = 0
+        package mutating func add(_ v: Double, capacity: Int) {
             if values.count < capacity { values.append(v) } else {
                 values[next] = v
                 next = (next + 1) % capacity

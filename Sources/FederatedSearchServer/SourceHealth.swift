@@ -4,14 +4,14 @@ import Synchronization
 
 /// One circuit breaker per configured index, shared by every request (and kept across
 /// reloads, since a reload that keeps an index keeps its history).
-final class SourceHealth: Sendable {
+package final class SourceHealth: Sendable {
     /// Breaker settings, from the config's `circuitBreaker` object.
-    struct Settings: Sendable, Equatable {
-        var failureThreshold = 5
-        var baseBackoffMs = 1000
-        var maxBackoffMs = 60_000
+    package struct Settings: Sendable, Equatable {
+        package var failureThreshold = 5
+        package var baseBackoffMs = 1000
+        package var maxBackoffMs = 60_000
 
-        static func decode(_ object: JSONObject) throws(SearchError) -> Settings {
+        package static func decode(_ object: JSONObject) throws(SearchError) -> Settings {
             var r = FieldReader(object, path: "circuitBreaker")
             var s = Settings()
             if let v = try r.int("failureThreshold", in: 1...1000) { s.failureThreshold = v }
@@ -26,11 +26,11 @@ final class SourceHealth: Sendable {
     }
 
     private struct State {
-        var settings: Settings
-        var breakers: [String: CircuitBreaker] = [:]
+        package var settings: Settings
+        package var breakers: [String: CircuitBreaker] = [:]
 
         /// The breaker of `index`, created with the current settings on first use.
-        mutating func breaker(_ index: String) -> CircuitBreaker {
+        package mutating func breaker(_ index: String) -> CircuitBreaker {
             if let b = breakers[index] { return b }
             return CircuitBreaker(
                 failureThreshold: settings.failureThreshold, baseBackoff: .milliseconds(settings.baseBackoffMs),
@@ -40,13 +40,13 @@ final class SourceHealth: Sendable {
 
     private let state: Mutex<State>
 
-    init(settings: Settings = Settings()) { state = Mutex(State(settings: settings)) }
+    package init(settings: Settings = Settings()) { state = Mutex(State(settings: settings)) }
 
     /// New settings apply to breakers created from now on (a reload).
-    func update(_ s: Settings) { state.withLock { $0.settings = s } }
+    package func update(_ s: Settings) { state.withLock { $0.settings = s } }
 
     /// Whether `index` may be asked now.
-    func admit(_ index: String, now: ContinuousClock.Instant) -> CircuitBreaker.Admission {
+    package func admit(_ index: String, now: ContinuousClock.Instant) -> CircuitBreaker.Admission {
         state.withLock { st in
             var b = st.breaker(index)
             let admission = b.admit(now: now)
@@ -63,7 +63,7 @@ final class SourceHealth: Sendable {
     /// A timeout counts only when the source ran for about its whole deadline (`ranFor`): one
     /// that waited behind others on the same thread (sources run one after another share one
     /// deadline, from the fan-out's start) had less time than the index is given.
-    static func isVerdict(_ outcome: SourceOutcome, of source: FederatedSource, ranFor elapsed: Duration) -> Bool {
+    package static func isVerdict(_ outcome: SourceOutcome, of source: FederatedSource, ranFor elapsed: Duration) -> Bool {
         let hadItsTime = elapsed * 20 >= source.timeout * 19
         switch outcome {
         case .results: return true
@@ -78,7 +78,7 @@ final class SourceHealth: Sendable {
     /// Records a verdict on `index` (see ``isVerdict(_:of:)``): results close its breaker,
     /// a failure or timeout counts against it. The caller gives back a probe whose source gave
     /// no verdict with ``abandonProbe(_:)``: another request may hold it.
-    func record(_ index: String, outcome: SourceOutcome, now: ContinuousClock.Instant) {
+    package func record(_ index: String, outcome: SourceOutcome, now: ContinuousClock.Instant) {
         state.withLock { st in
             var b = st.breaker(index)
             switch outcome {
@@ -91,12 +91,12 @@ final class SourceHealth: Sendable {
     }
 
     /// Gives back a probe whose request was superseded or cancelled before it ended.
-    func abandonProbe(_ index: String) {
+    package func abandonProbe(_ index: String) {
         state.withLock { $0.breakers[index]?.abandonProbe() }
     }
 
     /// The breakers' states, for `stats`.
-    func json(now: ContinuousClock.Instant) -> JSONObject {
+    package func json(now: ContinuousClock.Instant) -> JSONObject {
         let all = state.withLock { $0.breakers }
         var o = JSONObject()
         for name in all.keys.sorted() { o.appendUnchecked(name, .object(all[name]!.json(now: now))) }
@@ -107,19 +107,19 @@ final class SourceHealth: Sendable {
 /// The indices whose breaker probe one search holds: set when a source is admitted as the
 /// probe, cleared when it ends. A search that is cancelled or superseded gives back these
 /// probes only, not another request's.
-final class HeldProbes: Sendable {
+package final class HeldProbes: Sendable {
     private let indices = Mutex<Set<String>>([])
 
-    init() {}
+    package init() {}
 
     /// The search's source of `index` was admitted as its breaker's probe.
-    func hold(_ index: String) { _ = indices.withLock { $0.insert(index) } }
+    package func hold(_ index: String) { _ = indices.withLock { $0.insert(index) } }
 
     /// The probe of `index` ended; returns whether this search held it.
-    func release(_ index: String) -> Bool { indices.withLock { $0.remove(index) != nil } }
+    package func release(_ index: String) -> Bool { indices.withLock { $0.remove(index) != nil } }
 
     /// Releases every probe still held and returns their indices.
-    func releaseAll() -> [String] {
+    package func releaseAll() -> [String] {
         indices.withLock { held in
             defer { held = [] }
             return held.sorted()

@@ -11,12 +11,12 @@ import Synchronization
 /// immutable in-memory snapshot; writes are queued and applied one group at a time off the
 /// loop (see ``WriteGroup``): committed durably, then a new snapshot is built and published
 /// atomically, so readers never wait and always see whole batches.
-final class DurableIndex: InlineSearchable, FacetValueSearchable {
-    let name: String
+package final class DurableIndex: InlineSearchable, FacetValueSearchable {
+    package let name: String
     /// Where the store lives (removed with the index by `deleteIndex`).
-    let path: String
+    package let path: String
     /// Everything a writer changes, under one lock held by one group at a time.
-    let state: Mutex<WriterState>
+    package let state: Mutex<WriterState>
     /// The snapshot searches use; replaced whole after each committed group.
     private let current: Mutex<EmbeddedIndex>
     /// Writes waiting for the writer, in arrival order.
@@ -28,22 +28,22 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     /// Set by `deleteIndex`: later writes are refused.
     private let removed = Atomic<Bool>(false)
     /// What the writer has done, for `stats`.
-    let counters = Mutex(WriteCounters())
+    package let counters = Mutex(WriteCounters())
 
     /// Counts of the writer's work on one index, and where it stands (read by `stats` on the
     /// loop thread, which must never wait for the state lock a group holds).
-    struct WriteCounters: Sendable {
-        var sequence: Int64 = 0
-        var documents = 0
-        var groups = 0
-        var batches = 0
-        var refused = 0
-        var lastCommitMs = 0.0
-        var lastRebuildMs = 0.0
+    package struct WriteCounters: Sendable {
+        package var sequence: Int64 = 0
+        package var documents = 0
+        package var groups = 0
+        package var batches = 0
+        package var refused = 0
+        package var lastCommitMs = 0.0
+        package var lastRebuildMs = 0.0
     }
 
     /// The `stats.writes` entry of the index.
-    func statsJSON() -> JSONValue {
+    package func statsJSON() -> JSONValue {
         let queuedCount = queued.withLock { $0.items.count }
         let c = counters.withLock { $0 }
         return .object([
@@ -55,7 +55,7 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     }
 
     /// Records where the store stands after a group.
-    func recordPosition(sequence: Int64, documents: Int) {
+    package func recordPosition(sequence: Int64, documents: Int) {
         counters.withLock {
             $0.sequence = sequence
             $0.documents = documents
@@ -64,29 +64,29 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     /// The store, the documents, and the settings (the config's, with the overrides that
     /// `setSettings` stored on top).
-    struct WriterState: ~Copyable {
-        let store: DocumentStore
-        var table: DocumentTable
-        var configSettings: JSONObject
-        var overrides: JSONObject
-        var settings: IndexSettings
+    package struct WriterState: ~Copyable {
+        package let store: DocumentStore
+        package var table: DocumentTable
+        package var configSettings: JSONObject
+        package var overrides: JSONObject
+        package var settings: IndexSettings
     }
 
     private struct WriteQueueState {
-        var items: [PendingWrite] = []
-        var draining = false
+        package var items: [PendingWrite] = []
+        package var draining = false
     }
 
     /// The metadata key under which `setSettings` overrides are stored, as JSON.
-    static let overridesKey = "settingsOverrides"
+    package static let overridesKey = "settingsOverrides"
     /// Where the index came from: "config", or "createIndex" for one created over the socket
     /// (which the daemon reopens at start from the data folder).
-    static let originKey = "origin"
+    package static let originKey = "origin"
 
     /// Opens the store at `path`, imports `initialDocuments` the first time only (a restart
     /// neither duplicates nor reverts what was written since), applies stored setting
     /// overrides over `configSettings`, and builds the snapshot.
-    init(name: String, configSettings: JSONObject, path: String, origin: String,
+    package init(name: String, configSettings: JSONObject, path: String, origin: String,
          initialDocuments: () throws -> [JSONObject]) throws {
         let store = try DocumentStore(path: path)
         if try store.metadata("initialImport") == nil {
@@ -114,14 +114,14 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     /// Throws, naming `path`, if `configSettings` with the stored overrides laid over them are
     /// not valid settings (a reload checks before it accepts a config).
-    func checkReconfiguration(_ configSettings: JSONObject, path: String) throws {
+    package func checkReconfiguration(_ configSettings: JSONObject, path: String) throws {
         let overrides = state.withLock { $0.overrides }
         _ = try IndexSettings.decode(Self.merged(configSettings, overrides), path: path)
     }
 
     /// Takes the settings of a reloaded config, in turn with the writes queued before: the
     /// same object (and store) keeps serving, so no write can land in a second copy.
-    func reconfigure(configSettings: JSONObject) {
+    package func reconfigure(configSettings: JSONObject) {
         let name = self.name
         submit(.reconfigure(configSettings)) { result in
             if case .failure(let e) = result { Log.error("\(name): the reloaded settings were not applied: \(e.message)") }
@@ -129,13 +129,13 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
     }
 
     /// The origin recorded in a store file, without building anything (nil: not a store).
-    static func origin(ofStoreAt path: String) -> String? {
+    package static func origin(ofStoreAt path: String) -> String? {
         guard let store = try? DocumentStore(path: path) else { return nil }
         return try? store.metadata(originKey)
     }
 
     /// `base` with `overrides` laid over it: a key set there replaces; null removes it.
-    static func merged(_ base: JSONObject, _ overrides: JSONObject) -> JSONObject {
+    package static func merged(_ base: JSONObject, _ overrides: JSONObject) -> JSONObject {
         var out = base
         for e in overrides.entries {
             if case .null = e.value { out[e.key] = nil } else { out[e.key] = e.value }
@@ -143,27 +143,27 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
         return out
     }
 
-    var snapshot: EmbeddedIndex { current.withLock { $0 } }
+    package var snapshot: EmbeddedIndex { current.withLock { $0 } }
 
-    func publish(_ index: EmbeddedIndex) { current.withLock { $0 = index } }
+    package func publish(_ index: EmbeddedIndex) { current.withLock { $0 = index } }
 
-    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+    package var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
     /// Refuses every later write and unlinks the store's files (the writer calls it, holding
     /// the state lock, in turn with the writes).
-    func removeStore(_ store: DocumentStore) {
+    package func removeStore(_ store: DocumentStore) {
         removed.store(true, ordering: .releasing)
         store.close()
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    var description: SearchableDescription { snapshot.description }
+    package var description: SearchableDescription { snapshot.description }
 
-    func search(_ query: SearchQuery) async throws -> SearchResults { try snapshot.searchInline(query) }
+    package func search(_ query: SearchQuery) async throws -> SearchResults { try snapshot.searchInline(query) }
 
-    func searchInline(_ query: SearchQuery) throws -> SearchResults { try snapshot.searchInline(query) }
+    package func searchInline(_ query: SearchQuery) throws -> SearchResults { try snapshot.searchInline(query) }
 
-    func searchForFacetValues(
+    package func searchForFacetValues(
         attribute: String, prefix: String, query: SearchQuery, maxValues: Int
     ) throws -> [(value: String, count: Int)] {
         try snapshot.searchForFacetValues(attribute: attribute, prefix: prefix, query: query, maxValues: maxValues)
@@ -171,7 +171,7 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     /// Queues a write (or a read that must see every write queued before it); `done` runs
     /// on the writer once it is durable and visible to searches, or refused.
-    func submit(_ write: IndexWrite, done: @escaping @Sendable (Result<WriteReply, SearchError>) -> Void) {
+    package func submit(_ write: IndexWrite, done: @escaping @Sendable (Result<WriteReply, SearchError>) -> Void) {
         let start = queued.withLock { q in
             q.items.append(PendingWrite(write: write, done: done))
             if q.draining { return false }
@@ -198,9 +198,9 @@ final class DurableIndex: InlineSearchable, FacetValueSearchable {
 }
 
 /// One thing asked of a durable index's writer.
-enum IndexWrite: Sendable {
+package enum IndexWrite: Sendable {
     /// Whether it only reads (a peer allowed to search may ask it).
-    var onlyReads: Bool {
+    package var onlyReads: Bool {
         switch self {
         case .get, .getSettings: true
         case .documents, .deleteBy, .settings, .reconfigure, .remove: false
@@ -224,7 +224,7 @@ enum IndexWrite: Sendable {
 }
 
 /// The answer to an ``IndexWrite``.
-enum WriteReply: Sendable {
+package enum WriteReply: Sendable {
     /// Stored: the batch's sequence number, the index's document count after it, and for
     /// `deleteBy` how many documents its filters matched (and so deleted).
     case written(sequence: Int64, documents: Int, deleted: Int? = nil)
@@ -232,7 +232,7 @@ enum WriteReply: Sendable {
     case settings(effective: JSONObject, overrides: JSONObject)
 }
 
-struct PendingWrite: Sendable {
-    let write: IndexWrite
-    let done: @Sendable (Result<WriteReply, SearchError>) -> Void
+package struct PendingWrite: Sendable {
+    package let write: IndexWrite
+    package let done: @Sendable (Result<WriteReply, SearchError>) -> Void
 }

@@ -4,19 +4,19 @@ import Glibc
 import CGlibcExtras
 
 /// The process on the other end of a Unix socket, from SO_PEERCRED (read once at accept).
-struct PeerCredentials: Equatable {
-    let pid: Int32
-    let uid: UInt32
-    let gid: UInt32
+package struct PeerCredentials: Equatable {
+    package let pid: Int32
+    package let uid: UInt32
+    package let gid: UInt32
 
-    init(pid: Int32, uid: UInt32, gid: UInt32) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
     }
 
     /// Reads the credentials of a connected Unix socket; nil if the kernel does not say.
-    init?(socket fd: Int32) {
+    package init?(socket fd: Int32) {
         var cred = fedsearch_peer_credentials()
         var length = socklen_t(MemoryLayout<fedsearch_peer_credentials>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0 else { return nil }
@@ -24,5 +24,5 @@ struct PeerCredentials: Equatable {
     }
 
     /// Root, or the user the daemon runs as: the peers allowed admin operations.
-    var isAdministrator: Bool { uid == 0 || uid == getuid() }
+    package var isAdministrator: Bool { uid == 0 || uid == getuid() }
 }

@@ -24,19 +24,19 @@ package enum RequestReplay {
         case .search(let search):
             return await answer(search, id: request.id, catalog: catalog)
         case .searchForFacetValues(let facets):
-            switch Connection.facetSource(facets, in: catalog, peer: nil) {
+            switch FacetValueAnswer.source(facets, in: catalog, peer: nil) {
             case .failure(let e): return [Frame.error(id: request.id, index: nil, error: e).line()]
             case .success(let found):
-                return [Connection.facetHitsFrame(found.searchable, request: facets, id: request.id, timeout: found.timeout).line()]
+                return [FacetValueAnswer.frame(found.searchable, request: facets, id: request.id, timeout: found.timeout).line()]
             }
         case .index(let name, let operation):
             // Creating and deleting an index need the loop.
-            guard let write = Connection.indexWrite(for: operation) else { return [] }
-            switch Connection.durableIndex(name, in: catalog, peer: nil, forWriting: !write.onlyReads) {
+            guard let write = IndexRequests.write(for: operation) else { return [] }
+            switch IndexRequests.durableIndex(name, in: catalog, peer: nil, forWriting: !write.onlyReads) {
             case .failure(let e): return [Frame.error(id: request.id, index: nil, error: e).line()]
             case .success(let durable):
                 let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
-                return [Connection.replyFrame(reply, index: name, id: request.id).line()]
+                return [IndexRequests.replyFrame(reply, index: name, id: request.id).line()]
             }
         default:
             return []

@@ -4,8 +4,8 @@ import Glibc
 import FederatedSearchCore
 
 /// Reads whole files with POSIX calls, turning failures into coded errors that name the file.
-enum FileReader {
-    static func read(_ path: String, field: String) throws(SearchError) -> [UInt8] {
+package enum FileReader {
+    package static func read(_ path: String, field: String) throws(SearchError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw SearchError(.invalidField, "\(field): cannot open '\(path)': \(String(cString: strerror(errno)))")

@@ -1,9 +1,9 @@
 import FederatedSearchCore
 
 /// Loads documents from NDJSON files (one object per line) or JSON arrays.
-enum DocumentLoader {
+package enum DocumentLoader {
     /// Parses one data file; errors name the file and the line (NDJSON) or item (array).
-    static func parse(_ bytes: [UInt8], file: String, field: String) throws(SearchError) -> [JSONObject] {
+    package static func parse(_ bytes: [UInt8], file: String, field: String) throws(SearchError) -> [JSONObject] {
         var i = 0
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
         if i < bytes.count, bytes[i] == UInt8(ascii: "[") {

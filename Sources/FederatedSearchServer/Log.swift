@@ -24,9 +24,9 @@ public enum Log {
             default: return nil
             }
         }
-        var label: String { ["debug", "info", "warning", "error"][rawValue] }
+        package var label: String { ["debug", "info", "warning", "error"][rawValue] }
         /// syslog priority: debug 7, info 6, warning 4, error 3.
-        var priority: Int { [7, 6, 4, 3][rawValue] }
+        package var priority: Int { [7, 6, 4, 3][rawValue] }
     }
 
     private static let threshold = Atomic<Int>(Level.info.rawValue)

@@ -13,10 +13,22 @@ public final class Catalog: Sendable {
         public let fingerprint: String
         /// Who may search and write it.
         public let access: AccessPolicy
+
+        package init(
+            id: SearcherId, searchable: any Searchable, kind: String, defaultTimeout: Duration, fingerprint: String,
+            access: AccessPolicy
+        ) {
+            self.id = id
+            self.searchable = searchable
+            self.kind = kind
+            self.defaultTimeout = defaultTimeout
+            self.fingerprint = fingerprint
+            self.access = access
+        }
     }
 
     /// The fingerprint of an index made by `createIndex` (not in the config; a reload keeps it).
-    static let createdFingerprint = "createIndex"
+    package static let createdFingerprint = "createIndex"
 
     /// The entries in config order, then the indices made by `createIndex`.
     public let entries: [Entry]
@@ -33,7 +45,7 @@ public final class Catalog: Sendable {
 
     /// The refusal of a name that is not an index `peer` may know of: the indices it may know
     /// of, and the one it probably meant (the same answer for a hidden index as for a missing one).
-    func unknownIndex(_ name: String, path: String, peer: PeerIdentity?) -> SearchError {
+    package func unknownIndex(_ name: String, path: String, peer: PeerIdentity?) -> SearchError {
         let visible = entries.filter { $0.access.maySee(peer) }.map(\.id.index)
         var message = "\(path): no index named '\(name)'"
         if let meant = NameSuggestion.closest(to: name, among: visible) { message += "; did you mean '\(meant)'?" }
@@ -42,7 +54,7 @@ public final class Catalog: Sendable {
     }
 
     /// The entry named `name` if `peer` may know it exists (see ``AccessPolicy/maySee(_:)``).
-    func entry(_ name: String, visibleTo peer: PeerIdentity?) -> Entry? {
+    package func entry(_ name: String, visibleTo peer: PeerIdentity?) -> Entry? {
         guard let e = entry(name), e.access.maySee(peer) else { return nil }
         return e
     }
@@ -55,7 +67,7 @@ public final class Catalog: Sendable {
     }
 
     /// Builds one searchable.
-    static func buildEntry(
+    package static func buildEntry(
         _ s: DaemonConfig.SearchableConfig, config: DaemonConfig, registry: BackendRegistry, fingerprint: String
     ) throws -> Entry {
         guard let factory = registry.factory(for: s.kind) else {

@@ -8,15 +8,15 @@ import FederatedSearchStorage
 /// whole or not at all, with its own sequence number), then one sync, then one snapshot
 /// rebuild. A client that keeps several batches in flight so pays for one rebuild per group,
 /// not per batch, and every batch is still acknowledged only once durable and searchable.
-enum WriteGroup {
+package enum WriteGroup {
     /// The most batches and document changes one group takes.
-    static let maxBatches = 64
-    static let maxChanges = 64_000
+    package static let maxBatches = 64
+    package static let maxChanges = 64_000
 
     /// Takes the next group off the queue: a run of document and settings batches, or a
     /// single write that must see everything before it published (`deleteBy` evaluates its
     /// filter on the snapshot; `get` and `getSettings` read what the writes before them left).
-    static func take(from items: inout [PendingWrite]) -> [PendingWrite] {
+    package static func take(from items: inout [PendingWrite]) -> [PendingWrite] {
         guard let first = items.first else { return [] }
         if isBarrier(first.write) {
             items.removeFirst()
@@ -48,7 +48,7 @@ enum WriteGroup {
     }
 
     /// Applies a group; one reply per write, in order.
-    static func apply(_ writes: [IndexWrite], to index: DurableIndex) -> [Result<WriteReply, SearchError>] {
+    package static func apply(_ writes: [IndexWrite], to index: DurableIndex) -> [Result<WriteReply, SearchError>] {
         return index.state.withLock { st -> [Result<WriteReply, SearchError>] in
             if index.isRemoved {
                 return writes.map { _ in .failure(SearchError(.unknownIndex, "index: '\(index.name)' was deleted")) }
@@ -151,9 +151,9 @@ enum WriteGroup {
     /// What one write does to the store: document changes with partial updates resolved
     /// against the current documents, and for settings the new overrides and settings.
     private struct Planned {
-        var operations: [WriteOperation] = []
-        var settings: IndexSettings?
-        var overrides: JSONObject = [:]
+        package var operations: [WriteOperation] = []
+        package var settings: IndexSettings?
+        package var overrides: JSONObject = [:]
     }
 
     private static func plan(

@@ -4,14 +4,14 @@ import FederatedSearchProtocol
 
 /// How a request's answers are merged: the hit merge and, when asked for, the facet merge.
 /// Decoded and validated on the loop before any work starts.
-struct MergePlan: Sendable {
+package struct MergePlan: Sendable {
     /// The hit merge; `explicit` when the request carried a `merge` object.
-    var options: MergeOptions
-    var explicit: Bool
+    package var options: MergeOptions
+    package var explicit: Bool
     /// The facet merge, when the request carried `mergeFacets` or `facetAliases`.
-    var facets: FacetMergeOptions?
+    package var facets: FacetMergeOptions?
 
-    static func decode(_ request: SearchRequest) throws(SearchError) -> MergePlan {
+    package static func decode(_ request: SearchRequest) throws(SearchError) -> MergePlan {
         var plan = MergePlan(options: MergeOptions(limit: request.params.hitsPerPage), explicit: false, facets: nil)
         if let merge = request.merge {
             plan.options = try MergeOptions.decode(merge, path: "merge")
@@ -28,7 +28,7 @@ struct MergePlan: Sendable {
     /// is exact (an `offset`/`length` in the source's parameters, which would override
     /// `page`/`hitsPerPage`, is dropped); with a facet merge, each source counts its own attribute for an aliased facet
     /// and at least `maxValuesPerFacet` values.
-    func apply(to sources: inout [FederatedSource]) throws(SearchError) {
+    package func apply(to sources: inout [FederatedSource]) throws(SearchError) {
         let names = sources.map(\.name)
         if explicit {
             try options.validate(sourceNames: names, path: "merge")

@@ -49,5 +49,5 @@ public struct BackendRegistry: Sendable {
     /// The registered kind names, sorted.
     public var kinds: [String] { factories.keys.sorted() }
 
-    func factory(for kind: String) -> BackendFactory? { factories[kind] }
+    package func factory(for kind: String) -> BackendFactory? { factories[kind] }
 }

@@ -7,28 +7,28 @@ import Synchronization
 /// skipped), how they run, what each completion sends, and the merged and `done` frames at the
 /// end. ``SearchExecutor`` runs the fan-out between ``init`` and ``finish(_:cancelled:)``, in a
 /// task or on the calling thread.
-struct SearchRun: Sendable {
-    let id: String?
-    let sources: [FederatedSource]
-    let plan: MergePlan
-    let stats: DaemonStats
-    let start: ContinuousClock.Instant
+package struct SearchRun: Sendable {
+    package let id: String?
+    package let sources: [FederatedSource]
+    package let plan: MergePlan
+    package let stats: DaemonStats
+    package let start: ContinuousClock.Instant
     /// The sources asked (those whose breaker admits them), and their positions in `sources`.
-    let asked: [FederatedSource]
-    let askedPositions: [Int]
+    package let asked: [FederatedSource]
+    package let askedPositions: [Int]
     /// Sources suspended by their breaker: position → ms until the next probe.
-    let skipped: [Int: Double]
+    package let skipped: [Int: Double]
     /// How the asked sources run (a spread keeps the slowest on the calling task).
-    let mode: FanOut.InlineMode
+    package let mode: FanOut.InlineMode
     /// Work done on the thread that ran a source, if any (encoding its frame).
-    let prepare: (@Sendable (SourceCompletion) -> Void)?
+    package let prepare: (@Sendable (SourceCompletion) -> Void)?
     /// Records a completion and sends its frame.
-    let completed: @Sendable (SourceCompletion) -> Void
+    package let completed: @Sendable (SourceCompletion) -> Void
     private let encoded: EncodedHits
     private let send: @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
 
     /// `probes` records the breaker probes this search holds while they run (see ``HeldProbes``).
-    init(
+    package init(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
         probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode,
         send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
@@ -130,7 +130,7 @@ struct SearchRun: Sendable {
 
     /// Sends the merged frame (unless the search was cancelled or asks for none) and returns
     /// `done`, from the fan-out's completions.
-    func finish(_ completions: [SourceCompletion], cancelled: Bool) -> Frame {
+    package func finish(_ completions: [SourceCompletion], cancelled: Bool) -> Frame {
         var outcomes: [SourceOutcome?] = Array(repeating: nil, count: sources.count)
         var reports: [SourceReport?] = Array(repeating: nil, count: sources.count)
         for c in completions {
@@ -164,12 +164,12 @@ struct SearchRun: Sendable {
 /// Each source's encoded results frame, from the thread that ran it to the calling task.
 private final class ResultFrames: Sendable {
     private let store: Mutex<[(line: [UInt8], hits: [FrameWriter.EncodedHit])?]>
-    init(count: Int) { store = Mutex(Array(repeating: nil, count: count)) }
-    func set(_ position: Int, _ frame: (line: [UInt8], hits: [FrameWriter.EncodedHit])) {
+    package init(count: Int) { store = Mutex(Array(repeating: nil, count: count)) }
+    package func set(_ position: Int, _ frame: (line: [UInt8], hits: [FrameWriter.EncodedHit])) {
         store.withLock { $0[position] = frame }
     }
     /// The frame of the source at `position` (once), if it was encoded.
-    func take(_ position: Int) -> (line: [UInt8], hits: [FrameWriter.EncodedHit])? {
+    package func take(_ position: Int) -> (line: [UInt8], hits: [FrameWriter.EncodedHit])? {
         store.withLock { frames in
             defer { frames[position] = nil }
             return frames[position]
@@ -180,7 +180,7 @@ private final class ResultFrames: Sendable {
 /// Hits encoded by the results frames, kept for the merged frame.
 private final class EncodedHits: Sendable {
     private let store: Mutex<[[FrameWriter.EncodedHit]]>
-    init(count: Int) { store = Mutex(Array(repeating: [], count: count)) }
-    func set(_ position: Int, _ hits: [FrameWriter.EncodedHit]) { store.withLock { $0[position] = hits } }
-    func all() -> [[FrameWriter.EncodedHit]] { store.withLock { $0 } }
+    package init(count: Int) { store = Mutex(Array(repeating: [], count: count)) }
+    package func set(_ position: Int, _ hits: [FrameWriter.EncodedHit]) { store.withLock { $0[position] = hits } }
+    package func all() -> [[FrameWriter.EncodedHit]] { store.withLock { $0 } }
 }

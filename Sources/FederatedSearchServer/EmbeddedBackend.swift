@@ -7,8 +7,8 @@ import FederatedSearchEngine
 /// config file) and the index settings (`searchableAttributes`, `attributesForFaceting`, ...).
 /// With a `dataDir` in the config, the index is durable (``DurableIndex``): its documents live
 /// in `<dataDir>/<name>.sqlite`, the data files are imported into it once, and it takes writes.
-enum EmbeddedBackend {
-    static func make(_ context: BackendContext) throws -> any Searchable {
+package enum EmbeddedBackend {
+    package static func make(_ context: BackendContext) throws -> any Searchable {
         var options = context.options
         var reader = FieldReader(options, path: context.path)
         let files = try reader.stringArray("data", allowSingle: true) ?? []
@@ -24,7 +24,7 @@ enum EmbeddedBackend {
             return documents
         }
         if let dir = context.dataDirectory {
-            try UnixSocket.makeParentDirectory(of: "\(dir)/\(context.name).sqlite")
+            try Folders.makeParent(of: "\(dir)/\(context.name).sqlite")
             return try DurableIndex(
                 name: context.name, configSettings: options, path: "\(dir)/\(context.name).sqlite", origin: "config",
                 initialDocuments: load)

@@ -3,24 +3,24 @@ import FederatedSearchCore
 /// The documents of a durable index in memory, by `objectID`, in first-insertion order (the
 /// order the store's rowids give them at the next start): what each new snapshot is built
 /// from, so a batch never re-reads the store.
-struct DocumentTable: Sendable {
+package struct DocumentTable: Sendable {
     /// Documents by position; nil where one was deleted (compacted when half are gone).
     private var slots: [JSONObject?] = []
     private var positions: [String: Int] = [:]
 
-    init(_ documents: [JSONObject]) {
+    package init(_ documents: [JSONObject]) {
         slots.reserveCapacity(documents.count)
         for d in documents {
             if case .string(let id)? = d["objectID"] { put(id, d) }
         }
     }
 
-    var count: Int { positions.count }
+    package var count: Int { positions.count }
 
-    subscript(id: String) -> JSONObject? { positions[id].flatMap { slots[$0] } }
+    package subscript(id: String) -> JSONObject? { positions[id].flatMap { slots[$0] } }
 
     /// Inserts at the end, or replaces in place.
-    mutating func put(_ id: String, _ document: JSONObject) {
+    package mutating func put(_ id: String, _ document: JSONObject) {
         if let p = positions[id] {
             slots[p] = document
         } else {
@@ -29,19 +29,19 @@ struct DocumentTable: Sendable {
         }
     }
 
-    mutating func remove(_ id: String) {
+    package mutating func remove(_ id: String) {
         guard let p = positions.removeValue(forKey: id) else { return }
         slots[p] = nil
         if positions.count < slots.count / 2 { compact() }
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         slots = []
         positions = [:]
     }
 
     /// The live documents in order.
-    var documents: [JSONObject] { slots.compactMap { $0 } }
+    package var documents: [JSONObject] { slots.compactMap { $0 } }
 
     private mutating func compact() {
         let live = documents

@@ -5,10 +5,10 @@ import Synchronization
 
 /// Runs one federated search and emits its frames: one `results` or `error` frame per source
 /// in completion order, then `merged`, then `done`. No socket here: frames go to `send`.
-enum SearchExecutor {
+package enum SearchExecutor {
     /// The request's sources, adjusted for its merge, and the merge plan: everything checked
     /// before any work starts.
-    static func plan(
+    package static func plan(
         _ request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?
     ) throws(SearchError) -> (sources: [FederatedSource], plan: MergePlan) {
         var sources = try Self.sources(for: request, in: catalog, peer: peer)
@@ -19,7 +19,7 @@ enum SearchExecutor {
 
     /// Resolves the request's sources and their parameters against the catalog.
     /// Runs before any work starts, so a bad request fails whole with one error frame.
-    static func sources(
+    package static func sources(
         for request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?
     ) throws(SearchError) -> [FederatedSource] {
         // Without `indices`, every index the peer may search.
@@ -58,7 +58,7 @@ enum SearchExecutor {
     ///
     /// `send` gets each frame's line, and whether other frames follow at once (the merged
     /// frame, which `done` follows) or only when more sources answer (a source's frame).
-    static func run(
+    package static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
         probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
         spreadExecutor: (any TaskExecutor)? = nil,
@@ -75,7 +75,7 @@ enum SearchExecutor {
     /// answer from memory, run one after another on the calling thread before it returns, with
     /// no task: for the loop thread, where nothing can cancel a search while it runs (a
     /// `cancel`, a newer keystroke or the client's going away is read only after it).
-    static func runNow(
+    package static func runNow(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
         send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
     ) -> Frame {
@@ -85,13 +85,13 @@ enum SearchExecutor {
 
     /// A source's results frame (line and encoded hits), named after the source when the
     /// backend left `index` empty.
-    static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: [UInt8], hits: [FrameWriter.EncodedHit]) {
+    package static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: [UInt8], hits: [FrameWriter.EncodedHit]) {
         var results = given
         if results.index.isEmpty { results.index = name }
         return FrameWriter.results(id: id, index: name, results: results)
     }
 
-    static func report(_ c: SourceCompletion) -> SourceReport {
+    package static func report(_ c: SourceCompletion) -> SourceReport {
         switch c.outcome {
         case .results(let r): return SourceReport(status: .ok, ms: c.milliseconds, nbHits: r.nbHits)
         case .failed(let e): return SourceReport(status: .error, ms: c.milliseconds, errorCode: e.code)
@@ -101,7 +101,7 @@ enum SearchExecutor {
     }
 
     /// The merged frame: the page of the merged hit list, and the merged facets if asked.
-    static func mergedFrame(
+    package static func mergedFrame(
         id: String?, sources: [FederatedSource], outcomes: [SourceOutcome?], encoded: [[FrameWriter.EncodedHit]],
         plan: MergePlan
     ) -> [UInt8] {

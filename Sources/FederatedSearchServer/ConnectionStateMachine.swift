@@ -3,9 +3,9 @@ import FederatedSearchProtocol
 
 /// The protocol logic of one connection, as a pure state machine: it takes framed lines and
 /// completions and returns the actions the loop must perform. No socket, no tasks.
-struct ConnectionStateMachine {
+package struct ConnectionStateMachine {
     /// An action for the loop.
-    enum Action {
+    package enum Action {
         /// Send this frame to the client.
         case send(Frame)
         /// Start a search task under `key`.
@@ -34,6 +34,8 @@ struct ConnectionStateMachine {
         case closeAfterFlush
     }
 
+    package init() {}
+
     private var nextKey: UInt64 = 1
     /// Running requests by client id (requests without an id are not addressable by `cancel`).
     private var running: [String: UInt64] = [:]
@@ -41,13 +43,13 @@ struct ConnectionStateMachine {
     /// Per session: the newest `seq` seen and the key of the request that carried it.
     /// Sessions are per connection, so one client can never cancel another's work.
     private var sessions: [String: (seq: Int, key: UInt64)] = [:]
-    private(set) var closing = false
+    package private(set) var closing = false
 
     /// Keys of every running request (to cancel them when the connection closes).
-    var runningRequestKeys: Set<UInt64> { runningKeys }
+    package var runningRequestKeys: Set<UInt64> { runningKeys }
 
     /// Handles one framing event.
-    mutating func handle(_ event: LineFramer.Event) -> [Action] {
+    package mutating func handle(_ event: LineFramer.Event) -> [Action] {
         guard !closing else { return [] }
         switch event {
         case .lineTooLong(let length):
@@ -63,7 +65,7 @@ struct ConnectionStateMachine {
     }
 
     /// Handles a decoded line (the daemon decodes long lines off the loop).
-    mutating func handle(decoded: Result<Request, RequestError>) -> [Action] {
+    package mutating func handle(decoded: Result<Request, RequestError>) -> [Action] {
         guard !closing else { return [] }
         switch decoded {
         case .failure(let e) where e.index != nil:
@@ -133,10 +135,10 @@ struct ConnectionStateMachine {
     }
 
     /// The client id of the request running under `key`, if it has one.
-    func id(of key: UInt64) -> String? { running.first { $0.value == key }?.key }
+    package func id(of key: UInt64) -> String? { running.first { $0.value == key }?.key }
 
     /// A search ended (its `done` frame was queued).
-    mutating func finished(key: UInt64, id: String?) {
+    package mutating func finished(key: UInt64, id: String?) {
         runningKeys.remove(key)
         if let id, running[id] == key { running[id] = nil }
     }
@@ -148,5 +150,5 @@ struct ConnectionStateMachine {
     }
 
     /// A search could not start (for example an unknown index): forget it.
-    mutating func rejected(key: UInt64, id: String?) { finished(key: key, id: id) }
+    package mutating func rejected(key: UInt64, id: String?) { finished(key: key, id: id) }
 }

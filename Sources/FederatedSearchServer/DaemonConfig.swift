@@ -21,13 +21,13 @@ public struct DaemonConfig: Sendable {
     /// Per-connection and global limits.
     public var limits: Limits = Limits()
     /// When a failing index is suspended, and for how long.
-    var circuitBreaker = SourceHealth.Settings()
+    package var circuitBreaker = SourceHealth.Settings()
     /// Where embedded indices keep their durable stores (`dataDir`, resolved); nil: in memory only.
     public var dataDirectory: String?
     /// How long the loop keeps polling for events after the last one before it sleeps, while
     /// polling pays off (`busyPollMicros`, default 100, 0: never polls). A trade of CPU for
-    /// latency that ``SpinPolicy`` makes only for clients that send back to back (see
-    /// ``EventLoop/run()``).
+    /// latency that the daemon's loop (its `SpinPolicy`) makes only for clients that send back
+    /// to back.
     public var busyPollMicros = DaemonConfig.defaultBusyPollMicros
     /// The default `busyPollMicros`.
     public static let defaultBusyPollMicros = 100
@@ -66,7 +66,7 @@ public struct DaemonConfig: Sendable {
 
         public init() {}
 
-        static func decode(_ object: JSONObject) throws(SearchError) -> Limits {
+        package static func decode(_ object: JSONObject) throws(SearchError) -> Limits {
             var r = FieldReader(object, path: "limits")
             var l = Limits()
             if let v = try r.int("maxConnections", in: 1...1_000_000) { l.maxConnections = v }
@@ -165,7 +165,7 @@ public struct DaemonConfig: Sendable {
         return config
     }
 
-    static func isValidIndexName(_ name: String) -> Bool {
+    package static func isValidIndexName(_ name: String) -> Bool {
         guard (1...64).contains(name.utf8.count) else { return false }
         return name.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F

@@ -18,18 +18,18 @@ private let userDatabase = Mutex(())
 /// Defaults: search open to all, writes only for root and the daemon's user.
 public struct AccessPolicy: Sendable, Equatable {
     /// A resolved principal.
-    enum Principal: Sendable, Equatable {
+    package enum Principal: Sendable, Equatable {
         case anyone
         case uid(UInt32)
         case gid(UInt32)
     }
 
-    var search: [Principal] = [.anyone]
-    var write: [Principal] = []
+    package var search: [Principal] = [.anyone]
+    package var write: [Principal] = []
 
     public init() {}
 
-    static func decode(_ object: JSONObject, path: String) throws(SearchError) -> AccessPolicy {
+    package static func decode(_ object: JSONObject, path: String) throws(SearchError) -> AccessPolicy {
         var r = FieldReader(object, path: path)
         var policy = AccessPolicy()
         if let list = try r.stringArray("search") { policy.search = try list.enumerated().map { i, s throws(SearchError) in
@@ -40,7 +40,7 @@ public struct AccessPolicy: Sendable, Equatable {
         return policy
     }
 
-    static func principal(_ text: String, path: String) throws(SearchError) -> Principal {
+    package static func principal(_ text: String, path: String) throws(SearchError) -> Principal {
         if text == "*" { return .anyone }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else {
@@ -66,15 +66,15 @@ public struct AccessPolicy: Sendable, Equatable {
     }
 
     /// Whether `peer` may search.
-    func maySearch(_ peer: PeerIdentity?) -> Bool { allows(search, peer) }
+    package func maySearch(_ peer: PeerIdentity?) -> Bool { allows(search, peer) }
 
     /// Whether `peer` may write.
-    func mayWrite(_ peer: PeerIdentity?) -> Bool { allows(write, peer) }
+    package func mayWrite(_ peer: PeerIdentity?) -> Bool { allows(write, peer) }
 
     /// Whether `peer` may know the index exists: it may search or write it. To any other peer
     /// the index is answered as if it did not exist (`unknown_index`, nothing in `indices` or
     /// `stats`), so a refusal does not tell which names exist.
-    func maySee(_ peer: PeerIdentity?) -> Bool { maySearch(peer) || mayWrite(peer) }
+    package func maySee(_ peer: PeerIdentity?) -> Bool { maySearch(peer) || mayWrite(peer) }
 
     private func allows(_ list: [Principal], _ peer: PeerIdentity?) -> Bool {
         if list.contains(.anyone) { return true }
@@ -93,18 +93,18 @@ public struct AccessPolicy: Sendable, Equatable {
 /// A peer's user and every group it belongs to (primary and supplementary). The groups are
 /// looked up (NSS: /etc/group, or a directory service) only when a policy names a group, and
 /// then once per connection. Lives on the loop thread.
-final class PeerIdentity {
-    let uid: UInt32
-    let gid: UInt32
-    let isAdministrator: Bool
+package final class PeerIdentity {
+    package let uid: UInt32
+    package let gid: UInt32
+    package let isAdministrator: Bool
 
-    init(_ credentials: PeerCredentials) {
+    package init(_ credentials: PeerCredentials) {
         uid = credentials.uid
         gid = credentials.gid
         isAdministrator = credentials.isAdministrator
     }
 
-    lazy var groups: Set<UInt32> = {
+    package lazy var groups: Set<UInt32> = {
         var groups: Set<UInt32> = [gid]
         let (uid, gid) = (self.uid, self.gid)
         userDatabase.withLock { _ in

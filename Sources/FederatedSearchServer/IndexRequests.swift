@@ -1,0 +1,76 @@
+import FederatedSearchCore
+import FederatedSearchEngine
+import FederatedSearchProtocol
+
+/// Index operations (writes, `getDocuments`, `getSettings`) with no socket: what each asks of
+/// a durable index's writer, the index it goes to (checked against the catalog and the peer's
+/// rights), and the frame of its answer.
+package enum IndexRequests {
+    package static func replyFrame(_ result: Result<WriteReply, SearchError>, index: String, id: String?) -> Frame {
+        switch result {
+        case .failure(let e):
+            return .error(id: id, index: nil, error: e)
+        case .success(.written(let sequence, let documents, let deleted)):
+            var payload: JSONObject = [
+                "index": .string(index), "seq": .number(Double(sequence)), "documents": .number(Double(documents)),
+            ]
+            if let deleted { payload["deleted"] = .number(Double(deleted)) }
+            return .info(id: id, type: "written", payload: payload)
+        case .success(.documents(let documents)):
+            return .info(id: id, type: "documents", payload: [
+                "index": .string(index), "results": .array(documents.map { $0.map { .object($0) } ?? .null }),
+            ])
+        case .success(.settings(let effective, let overrides)):
+            return .info(id: id, type: "settings", payload: [
+                "index": .string(index), "settings": .object(effective), "overrides": .object(overrides),
+            ])
+        }
+    }
+
+    /// What an index operation asks of a durable index's writer; nil for creating and deleting
+    /// an index, which the loop does.
+    package static func write(for operation: IndexOperation) -> IndexWrite? {
+        switch operation {
+        case .createIndex, .deleteIndex: nil
+        case .documents(_, let changes): .documents(changes)
+        case .deleteBy(let parameters): .deleteBy(parameters)
+        case .setSettings(let settings): .settings(settings)
+        case .getDocuments(let ids): .get(ids)
+        case .getSettings: .getSettings
+        }
+    }
+
+    /// `getDocuments` and `getSettings` on an embedded index without a `dataDir`: read from the
+    /// index in memory (nothing about reading needs a store). Nil for anything else.
+    package static func readInMemory(
+        _ write: IndexWrite, index name: String, in catalog: Catalog, peer: PeerIdentity?
+    ) -> Result<WriteReply, SearchError>? {
+        guard write.onlyReads, let entry = catalog.entry(name, visibleTo: peer), entry.access.maySearch(peer),
+            let embedded = entry.searchable as? EmbeddedIndex
+        else { return nil }
+        switch write {
+        case .get(let ids): return .success(.documents(embedded.storedDocuments(ids)))
+        case .getSettings: return .success(.settings(effective: embedded.configuredSettings, overrides: [:]))
+        default: return nil
+        }
+    }
+
+    /// The durable index an operation goes to, if it exists, takes writes and the peer may
+    /// write to it (or read it, for `onlyReads` operations).
+    package static func durableIndex(
+        _ name: String, in catalog: Catalog, peer: PeerIdentity?, forWriting: Bool
+    ) -> Result<DurableIndex, SearchError> {
+        guard let entry = catalog.entry(name, visibleTo: peer) else {
+            return .failure(catalog.unknownIndex(name, path: "index", peer: peer))
+        }
+        let allowed = forWriting ? entry.access.mayWrite(peer) : entry.access.maySearch(peer)
+        guard allowed else {
+            return .failure(SearchError(.forbidden, "index: this peer may not \(forWriting ? "write to" : "read") '\(name)'"))
+        }
+        guard let durable = entry.searchable as? DurableIndex else {
+            return .failure(SearchError(
+                .notWritable, "index: '\(name)' takes no writes (an embedded index needs a dataDir in the config)"))
+        }
+        return .success(durable)
+    }
+}
