@@ -43,7 +43,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The client has left more than twice `limits.maxPendingOutputBytes` of earlier answers
     /// unread: this answer is refused (the connection stays open). Read the earlier ones first.
     public static let outputBacklog = ErrorCode(rawValue: "output_backlog")
+    /// The answer passed `limits.maxAnswerBytes`; ask for fewer hits or attributes.
     public static let answerTooLarge = ErrorCode(rawValue: "answer_too_large")
+    /// The operation cannot be answered over this transport (it needs the daemon's socket).
+    public static let unsupportedOperation = ErrorCode(rawValue: "unsupported_operation")
     /// A write batch holds invalid documents; the message lists each and why. Nothing is written.
     public static let invalidDocument = ErrorCode(rawValue: "invalid_document")
     /// The index takes no writes (not an embedded index with a `dataDir`).

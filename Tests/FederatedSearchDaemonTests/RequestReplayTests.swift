@@ -52,6 +52,21 @@ struct RequestReplayTests {
             #expect(frames.first?["error"]?.objectValue?["code"]?.stringValue == code.rawValue, "\(line)")
         }
     }
+
+    /// Every request gets an answer from the server core: a ping its pong, and what needs the
+    /// daemon's loop a coded refusal naming the op, never silence.
+    @Test func opsThatNeedTheLoopAreRefusedWithACode() async throws {
+        let catalog = try Self.catalog()
+        let pong = try await Self.frames(#"{"id":"p","op":"ping"}"#, catalog)
+        #expect(pong.map { $0["type"]?.stringValue } == ["pong"])
+        for op in ["stats", "indices", "reload"] {
+            let frames = try await Self.frames(#"{"id":"x","op":"\#(op)"}"#, catalog)
+            #expect(frames.count == 1)
+            let error = frames.first?["error"]?.objectValue
+            #expect(error?["code"]?.stringValue == ErrorCode.unsupportedOperation.rawValue, "\(op)")
+            #expect(error?["message"]?.stringValue?.contains(op) == true, "\(op)")
+        }
+    }
 }
 
 /// Writes through the replay reach the durable index's writer, and later lines see them.

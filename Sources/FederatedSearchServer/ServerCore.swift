@@ -1,0 +1,75 @@
+import FederatedSearchCore
+import FederatedSearchFederation
+import FederatedSearchProtocol
+
+/// The one entry point of the server core for a transport with no event loop of its own to
+/// place searches on (the in-process driver, `RequestReplay`; an HTTP listener): a decoded
+/// request, for a peer, answered by emitting its frames in order.
+///
+/// It answers what needs only the catalog: `search` (the sources one after another on the
+/// calling task, or in parallel), `searchForFacetValues`, `ping`, and the index operations that
+/// go to a durable index's writer (document and settings writes and reads). What needs the
+/// daemon's loop (creating and deleting indices, `reload`, `stats`, `indices`, cancelling a
+/// request on a connection) is answered `unsupported_operation`: the transport answers it
+/// itself or refuses it.
+package struct ServerCore: Sendable {
+    package let catalog: Catalog
+    package let stats: DaemonStats
+    package let health: SourceHealth
+
+    package init(catalog: Catalog, stats: DaemonStats = DaemonStats(), health: SourceHealth = SourceHealth()) {
+        self.catalog = catalog
+        self.stats = stats
+        self.health = health
+    }
+
+    /// Answers `request` for `peer` (nil: a peer with no credentials, allowed only what an
+    /// index opens to anyone). `emit` gets each frame's line; the last one ends the request.
+    package func answer(
+        _ request: Request, peer: PeerIdentity?, inline: FanOut.InlineMode = .sequential,
+        emit: @escaping @Sendable (_ line: [UInt8]) -> Void
+    ) async {
+        let id = request.id
+        switch request.operation {
+        case .ping:
+            emit(Frame.pong(id: id, protocolVersion: ProtocolVersion.current, version: FederatedSearchVersion.string).line())
+        case .search(let search):
+            let sources: [FederatedSource]
+            let plan: MergePlan
+            do {
+                (sources, plan) = try SearchExecutor.plan(search, in: catalog, peer: peer)
+            } catch {
+                emit(Frame.error(id: id, index: nil, error: error).line())
+                return
+            }
+            let done = await SearchExecutor.run(
+                id: id, sources: sources, plan: plan, stats: stats, health: health, inline: inline
+            ) { line, _ in emit(line) }
+            emit(done.line())
+        case .searchForFacetValues(let facets):
+            switch FacetValueAnswer.source(facets, in: catalog, peer: peer) {
+            case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
+            case .success(let found):
+                emit(FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout).line())
+            }
+        case .index(let name, let operation):
+            guard let write = IndexRequests.write(for: operation) else { return emit(unsupported(id, "op: createIndex and deleteIndex")) }
+            if let reply = IndexRequests.readInMemory(write, index: name, in: catalog, peer: peer) {
+                return emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
+            }
+            switch IndexRequests.durableIndex(name, in: catalog, peer: peer, forWriting: !write.onlyReads) {
+            case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
+            case .success(let durable):
+                let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
+                emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
+            }
+        case .indices, .stats, .reload, .cancel:
+            emit(unsupported(id, "op: \(request.opName)"))
+        }
+    }
+
+    private func unsupported(_ id: String?, _ what: String) -> [UInt8] {
+        Frame.error(id: id, index: nil, error: SearchError(
+            .unsupportedOperation, "\(what) needs the daemon's event loop; send it over the daemon's socket")).line()
+    }
+}
