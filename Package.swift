@@ -121,7 +121,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fedsearchd-bookshelf", dependencies: ["BookshelfBackend", "FederatedSearchDaemon", "FederatedSearchServer"],
-            path: "Examples/bookshelf-daemon", swiftSettings: strict
+            path: "Examples/bookshelf-daemon", exclude: ["bookshelf.json", "books.ndjson"], swiftSettings: strict
         ),
         // docs/CLIENT.md's examples: a custom widget (the search counter, shown in the dashboard)
         // and a search box customised by composition and one replaced (queries from a pipe).

@@ -8,6 +8,15 @@ import FederatedSearchProtocol
 /// `example.bookshelf` kind, and a config names it beside the built-in ones.
 @Suite(.serialized)
 struct BookshelfDaemonTests {
+    /// The config and books shipped beside the example (what docs/CUSTOM_BACKENDS.md runs)
+    /// load: both searchables are built from them.
+    @Test func theShippedExampleConfigLoads() throws {
+        let config = DaemonProcess.repositoryRoot.appendingPathComponent("Examples/bookshelf-daemon/bookshelf.json").path
+        let r = try runBuilt("fedsearchd-bookshelf", ["--check-config", config])
+        #expect(r.status == 0, "\(r.err)")
+        #expect((r.out + r.err).contains("books"), "\(r.out)\(r.err)")
+    }
+
     @Test func swiftCodedBackendIsNamedInTheConfig() throws {
         let books = [
             #"{"objectID":"1","title":"Dune","author":"Frank Herbert","genre":"SF","year":1965}"#,
