@@ -60,18 +60,21 @@ extension Connection {
     /// A connection's own limit is kept by holding its next search unread (``searchHeld``);
     /// the check here only guards that.
     func admit(key: UInt64, waiting: QueuedSearch, dequeued: Bool) -> Bool {
-        let daemonFull = loop.runningSearchCount >= limits.maxRunningSearches || loop.outputOverBudget
-            || (!dequeued && loop.queuedSearchCount > 0)
+        // A dequeued search was let through by the loop (a slot was free); it never queues
+        // again. The daemon-wide limits are the loop's (a reload may have changed them).
+        let daemon = loop.config.limits
         var busy: String?
         if !dequeued, searchesInFlight >= limits.maxRequestsPerConnection {
             busy = "\(limits.maxRequestsPerConnection) searches are already in flight on this connection (limits.maxRequestsPerConnection)"
-        } else if daemonFull {
-            guard loop.queuedSearchCount >= limits.maxQueuedSearches else {
+        } else if !dequeued,
+            loop.runningSearchCount >= daemon.maxRunningSearches || loop.outputOverBudget || loop.queuedSearchCount > 0
+        {
+            guard loop.queuedSearchCount >= daemon.maxQueuedSearches else {
                 queuedSearches[key] = waiting
                 loop.enqueueSearch(connection: id, key: key)
                 return false
             }
-            busy = "the daemon is running its maximum of \(limits.maxRunningSearches) searches (limits.maxRunningSearches) "
+            busy = "the daemon is running its maximum of \(daemon.maxRunningSearches) searches (limits.maxRunningSearches) "
                 + "and \(loop.queuedSearchCount) more wait (limits.maxQueuedSearches); retry shortly"
         }
         guard let busy else { return true }
@@ -88,6 +91,8 @@ extension Connection {
         case .search(let request): start(key: key, requestID: waiting.id, request: request, dequeued: true)
         case .facetValues(let request): searchFacetValues(key: key, id: waiting.id, request: request, dequeued: true)
         }
+        // Refused when its turn came (its index went away in a reload, say): it ended here.
+        if tasks[key] == nil { searchSlotFreed() }
     }
 
     /// Ends a queued search before it ran: `cancel` answers it as cancelled, a newer
@@ -117,6 +122,7 @@ extension Connection {
         pump()
         updateReading()
         closeIfAllAnswered()
+        if loop.draining { loop.finishDrainIfIdle() }
     }
 
     /// Runs a search in a task: on the loop's executor or the global one, as placed. Created

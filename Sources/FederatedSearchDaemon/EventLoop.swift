@@ -113,6 +113,11 @@ final class EventLoop {
 
     /// Queues a connection's search until a slot is free.
     func enqueueSearch(connection: UInt64, key: UInt64) {
+        // Entries of searches cancelled or superseded while waiting stay until popped: drop
+        // them when they outnumber the live ones, so the queue stays bounded by its limit.
+        if searchQueue.count >= 2 * queuedSearchCount + 1024 {
+            searchQueue = searchQueue.filter { connections[$0.connection]?.queuedSearches[$0.key] != nil }
+        }
         searchQueue.append((connection, key))
         queuedSearchCount += 1
     }

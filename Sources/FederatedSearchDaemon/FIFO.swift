@@ -24,6 +24,13 @@ struct FIFO<Element> {
         return element
     }
 
+    /// The elements that satisfy `keep`, oldest first.
+    func filter(_ keep: (Element) -> Bool) -> FIFO {
+        var kept = FIFO()
+        for element in items[head...] where keep(element) { kept.append(element) }
+        return kept
+    }
+
     mutating func removeAll() {
         items.removeAll(keepingCapacity: items.count <= 1024)
         head = 0

@@ -97,18 +97,19 @@ enum QueryPlacement {
     /// (it costs tens of microseconds, less than the two thread hand-offs the global executor
     /// would add); with one there already it goes to the global executor, so concurrent
     /// clients use every core. I/O-bound sources (and anything that may wait) always go there.
-    /// A request that asks for more hits than ``loopMaxHits`` from one source is never quick,
-    /// whatever the index's recent latency: building and encoding a page of a thousand large
-    /// documents takes far longer than the searches the mean was measured on, and on the loop
-    /// it would stall every other client.
+    /// A request that asks for more than ``loopMaxHits`` hits in all is never quick, whatever
+    /// the indices' recent latency: building and encoding a page of a thousand large documents
+    /// takes far longer than the searches the mean was measured on, and on the loop it would
+    /// stall every other client.
     static func areQuick(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
-        guard !sources.isEmpty, sources.allSatisfy({ $0.inline != nil && hitsAsked($0.query.parameters) <= loopMaxHits })
+        guard !sources.isEmpty, sources.allSatisfy({ $0.inline != nil }),
+            sources.reduce(0, { $0 + hitsAsked($1.query.parameters) }) <= loopMaxHits
         else { return false }
         return sources.reduce(0) { $0 + stats.meanLatency($1.index) } <= loopBudgetMs
     }
 
-    /// The most hits a search may ask of one source and still run on the loop.
-    static let loopMaxHits = 100
+    /// The most hits a search may ask of all its sources together and still run on the loop.
+    static let loopMaxHits = 200
 
     /// The hits a source is asked to return.
     static func hitsAsked(_ p: SearchParameters) -> Int { p.length ?? p.hitsPerPage }

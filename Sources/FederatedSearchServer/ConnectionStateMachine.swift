@@ -98,7 +98,8 @@ package struct ConnectionStateMachine {
                 return [.send(.error(id: request.id, index: nil, error: SearchError(
                     .unknownRequest, "target: no running request with id '\(target)' on this connection")))]
             }
-            return [.cancel(key: key), .send(.cancelAccepted(id: request.id, target: target))]
+            // The reply first: the target then ends (at once, if it was still waiting for a slot).
+            return [.send(.cancelAccepted(id: request.id, target: target)), .cancel(key: key)]
         case .search(let search):
             if let refused = duplicate(request.id) { return [refused] }
             var actions: [Action] = []

@@ -26,9 +26,11 @@ struct ConnectionStateMachineTests {
         guard case .startSearch(let key, "q"?, _)? = actions.first else { Issue.record("\(actions)"); return }
         #expect(m.runningRequestKeys == [key])
         let cancel = m.handle(line(#"{"id":"c","op":"cancel","target":"q"}"#))
-        guard case .cancel(let k)? = cancel.first else { Issue.record("\(cancel)"); return }
+        // The reply first, then the cancellation (a queued target ends at once, after it).
+        guard case .send(let reply)? = cancel.first else { Issue.record("\(cancel)"); return }
+        #expect(reply.type == "cancel")
+        guard case .cancel(let k)? = cancel.last, cancel.count == 2 else { Issue.record("\(cancel)"); return }
         #expect(k == key)
-        #expect(sentFrame(cancel)?.type == "cancel")
         m.finished(key: key, id: "q")
         #expect(m.runningRequestKeys.isEmpty)
         #expect(sentFrame(m.handle(line(#"{"id":"c2","op":"cancel","target":"q"}"#)))?.type == "error")

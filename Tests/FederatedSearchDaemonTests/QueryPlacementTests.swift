@@ -72,6 +72,10 @@ struct QueryPlacementTests {
         sources[0].query.parameters.hitsPerPage = 20
         sources[0].query.parameters.length = 500
         #expect(!QueryPlacement.areQuick(sources, stats: stats))
+        // Counted over all the sources: ten of 100 hits each are a page of a thousand.
+        var many = try inMemory(Array(repeating: "a", count: 10))
+        for i in many.indices { many[i].query.parameters.hitsPerPage = 100 }
+        #expect(!QueryPlacement.areQuick(many, stats: stats))
     }
 
     /// The decision table, one situation at a time from a base where a lone waiting client's

@@ -243,6 +243,37 @@ struct LimitTests {
         #expect(!frames.contains { errorCode($0) == "too_many_requests" }, "\(frames.map(\.type))")
     }
 
+    /// A reload that raises `maxRunningSearches` while searches wait: the waiting ones start
+    /// under the new limit, and a search refused when its turn comes (its index was removed)
+    /// gets its error and leaves its connection working. (Limits copied at accept once made
+    /// the loop spin on the queue for good.)
+    @Test func queuedSearchesFollowAReload() throws {
+        var config = FaultConfigs.config([("s", FaultConfigs.source(delayMs: 1500)), ("gone", FaultConfigs.source())])
+        config["limits"] = ["maxRunningSearches": 1]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let a = try d.connect()
+        try a.send(["id": "a", "query": "x", "indices": ["s"]])
+        let earlyA = try barrier(a)
+        let b = try d.connect()
+        try b.send(["id": "b", "query": "x", "indices": ["s"]])
+        try b.send(["id": "g", "query": "x", "indices": ["gone"]])
+        let observer = try d.connect()
+        #expect(try pollStats(observer) { $0["queuedSearches"]?.intValue == 2 }?["queuedSearches"]?.intValue == 2)
+        config["limits"] = ["maxRunningSearches": 4]
+        config["searchables"] = .object(JSONObject([("s", FaultConfigs.source(delayMs: 1500))]))
+        try d.rewriteConfig(config)
+        #expect(try observer.roundTrip(["id": "r", "op": "reload"]).first?.type == "reload")
+        #expect(try collect(a, id: "a", already: earlyA).last?.type == "done")
+        var ends: [String: String] = [:]
+        while ends.count < 2, let frame = try b.readFrame() {
+            if case .done(let id?, _, _, _) = frame { ends[id] = "done" }
+            if case .error(let id?, nil, let e) = frame { ends[id] = e.code.rawValue }
+        }
+        #expect(ends == ["b": "done", "g": "unknown_index"], "\(ends)")
+        #expect(try b.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+    }
+
     /// An answer past `maxAnswerBytes` is ended with `answer_too_large`; a smaller one on the
     /// same connection is answered.
     @Test func answersPastMaxAnswerBytesAreRefusedWithACode() throws {
