@@ -210,22 +210,25 @@ final class Progress {
     let start = ContinuousClock.now
     let isTerminal = isatty(2) == 1
     var lastPlain = ContinuousClock.now
+    /// The recent rate, from the first acknowledgment on (see ``ThroughputMeter``).
+    var meter = ThroughputMeter()
 
     init(total: Int?) { self.total = total }
 
     func update(_ done: Int) {
         let elapsed = seconds(ContinuousClock.now - start)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        meter.record(done: done, at: elapsed)
+        let rateText = meter.rate.map { "\(Int($0)) docs/s" } ?? "measuring rate"
         let text: String
         var bar = ""
         if let total {
-            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
-            text = "\(done)/\(total) documents, \(Int(rate)) docs/s, ETA \(Int(eta.rounded())) s"
+            let eta = done >= total ? "done" : meter.secondsLeft(total: total).map { "ETA \(Int($0.rounded())) s" } ?? "ETA …"
+            text = "\(done)/\(total) documents, \(rateText), \(eta)"
             let width = 30
             let filled = total > 0 ? min(width, max(0, width * done / total)) : width
             bar = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] "
         } else {
-            text = "\(done) documents, \(Int(rate)) docs/s"
+            text = "\(done) documents, \(rateText)"
         }
         if isTerminal {
             writeToStandardError("\r\(bar)\(text)   ")
