@@ -108,7 +108,7 @@ public enum Frame: Sendable, Equatable {
     /// The frame as a JSON object.
     public func json() -> JSONValue {
         var o = JSONObject()
-        o.appendUnchecked("id", id.map { .string($0) } ?? .null)
+        o.appendUnchecked("id", id.map(RequestID.json) ?? .null)
         o.appendUnchecked("type", .string(type))
         switch self {
         case .results(_, let index, let results):

@@ -46,7 +46,7 @@ public enum FrameDecoder {
             }
         }
         try p.expectEnd()
-        let id = o["id"]?.stringValue
+        let id = try? RequestID.decode(o["id"], path: "id")
         if let results {
             guard let index = o["index"]?.stringValue else { throw SearchError(.missingField, "frame: results frame without index") }
             return .results(id: id, index: index, results: results)
@@ -61,7 +61,7 @@ public enum FrameDecoder {
 
     /// A frame already parsed as a tree.
     private static func decode(object o: JSONObject) throws(SearchError) -> Frame {
-        let id = o["id"]?.stringValue
+        let id = try? RequestID.decode(o["id"], path: "id")
         guard let type = o["type"]?.stringValue else { throw SearchError(.missingField, "frame.type: missing") }
         switch type {
         case "results":

@@ -74,7 +74,7 @@ public enum FrameWriter {
     /// `{"id":ID,"type":` and the type (given as its JSON text).
     private static func header(id: String?, type: [UInt8], into out: inout [UInt8]) {
         out.append(contentsOf: Pieces.id)
-        if let id { JSONWriter.writeString(id, into: &out) } else { out.append(contentsOf: Pieces.null) }
+        if let id { RequestID.write(id, into: &out) } else { out.append(contentsOf: Pieces.null) }
         out.append(contentsOf: Pieces.type)
         out.append(contentsOf: type)
     }

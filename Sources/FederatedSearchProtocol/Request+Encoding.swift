@@ -6,7 +6,7 @@ extension Request {
     /// The request as a JSON object (`id` first, then `op` and the operation's fields).
     public func json() -> JSONValue {
         var o = JSONObject()
-        if let id { o.appendUnchecked("id", .string(id)) }
+        if let id { o.appendUnchecked("id", RequestID.json(id)) }
         o.appendUnchecked("op", .string(opName))
         switch operation {
         case .search(let search): search.encode(into: &o)

@@ -44,19 +44,9 @@ public enum RequestDecoder {
                 id: nil, error: SearchError(.invalidRequest, "a request must be a JSON object, got \(value.typeName)")))
         }
         var reader = FieldReader(object, readsEachKeyOnce: true)
-        var id: String?
-        let idValue = reader.value("id")
-        switch idValue {
-        case nil: id = nil
-        case .string(let s)?: id = s
-        case .number? where idValue?.intValue != nil: id = idValue?.intValue.map { String($0) }
-        case .number(let n)?:
-            // Not an integer, or too large for one (1e300 would trap the conversion).
-            return .failure(RequestError(id: nil, error: SearchError(
-                .invalidField, "id: expected a string or an integer of magnitude below 9e15, got \(n)")))
-        case let other?:
-            return .failure(RequestError(
-                id: nil, error: SearchError(.invalidField, "id: expected a string or an integer, got \(other.typeName)")))
+        let id: String?
+        do throws(SearchError) { id = try RequestID.decode(reader.value("id"), path: "id") } catch {
+            return .failure(RequestError(id: nil, error: error))
         }
         do {
             return .success(Request(id: id, operation: try decodeOperation(&reader)))
@@ -73,7 +63,7 @@ public enum RequestDecoder {
         case "search":
             return .search(try decodeSearch(&r))
         case "cancel":
-            let target = try r.requiredString("target")
+            let target = try RequestID.decode(try r.required("target"), path: "target") ?? ""
             try r.rejectUnknownKeys()
             return .cancel(target: target)
         case "searchForFacetValues":

@@ -96,7 +96,7 @@ package struct ConnectionStateMachine {
         case .cancel(let target):
             guard let key = running[target] else {
                 return [.send(.error(id: request.id, index: nil, error: SearchError(
-                    .unknownRequest, "target: no running request with id '\(target)' on this connection")))]
+                    .unknownRequest, "target: no running request with id \(RequestID.display(target)) on this connection")))]
             }
             // The reply first: the target then ends (at once, if it was still waiting for a slot).
             return [.send(.cancelAccepted(id: request.id, target: target)), .cancel(key: key)]
@@ -123,7 +123,7 @@ package struct ConnectionStateMachine {
     private func duplicate(_ id: String?) -> Action? {
         guard let id, running[id] != nil else { return nil }
         return .send(.error(id: id, index: nil, error: SearchError(
-            .duplicateID, "id: request '\(id)' is still running on this connection")))
+            .duplicateID, "id: request \(RequestID.display(id)) is still running on this connection")))
     }
 
     /// The next key, now running under `id`.

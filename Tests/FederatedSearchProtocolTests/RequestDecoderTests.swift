@@ -22,8 +22,29 @@ struct RequestDecoderTests {
 
     @Test func opDefaultsToSearchAndIdMayBeANumber() throws {
         let r = try decode(#"{"id":7,"query":"x"}"#).get()
-        #expect(r.id == "7")
         #expect(r.opName == "search")
+        // An integer id is another id than the string of its digits, and is written back as
+        // an integer; a string id stays a string.
+        let s = try decode(#"{"id":"7","query":"x"}"#).get()
+        #expect(r.id != s.id)
+        #expect(String(decoding: Frame.pong(id: r.id, protocolVersion: 1, version: "v").line(), as: UTF8.self).hasPrefix(#"{"id":7,"#))
+        #expect(String(decoding: Frame.pong(id: s.id, protocolVersion: 1, version: "v").line(), as: UTF8.self).hasPrefix(#"{"id":"7","#))
+        #expect(try FrameDecoder.decode(Array(Frame.pong(id: r.id, protocolVersion: 1, version: "v").line().dropLast())).id == r.id)
+        // A cancel names an integer id the same way.
+        guard case .cancel(let target) = try decode(#"{"id":"c","op":"cancel","target":7}"#).get().operation else {
+            Issue.record("not a cancel")
+            return
+        }
+        #expect(target == r.id)
+    }
+
+    @Test func idsMayNotHoldControlCharacters() throws {
+        guard case .failure(let e) = decode(#"{"id":"a\u0001b","query":"x"}"#) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(e.error.code == .invalidField)
+        #expect(e.error.message.contains("id"))
     }
 
     @Test(arguments: [
