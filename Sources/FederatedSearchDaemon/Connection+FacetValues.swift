@@ -9,7 +9,7 @@ import FederatedSearchProtocol
 extension Connection {
     /// Starts it, or queues it as a search would be (`dequeued`: its turn in that queue came).
     func searchFacetValues(key: UInt64, id requestID: String?, request: FacetValuesRequest, dequeued: Bool = false) {
-        guard bufferEvent != nil else { return }
+        guard socket != nil else { return }
         let resolved = FacetValueAnswer.source(request, in: loop.catalog, peer: peerIdentity)
         guard case .success(let found) = resolved else {
             machine.rejected(key: key, id: requestID)

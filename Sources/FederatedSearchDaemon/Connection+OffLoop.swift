@@ -55,7 +55,7 @@ extension Connection {
     /// Work from off the loop came back: a closing connection may now linger, an ended one
     /// close, a draining daemon stop.
     private func settled() {
-        if closeWhenFlushed, nothingToCome, bufferEvent != nil, allWritten { wrote() }
+        if closeWhenFlushed, nothingToCome, socket != nil, allWritten { wrote() }
         closeIfAllAnswered()
         if loop.draining { loop.finishDrainIfIdle() }
     }

@@ -9,7 +9,7 @@ extension Connection {
     /// its turn in that queue already).
     func start(key: UInt64, requestID: String?, request: SearchRequest, dequeued: Bool = false) {
         // A closed connection starts nothing (nothing would end the search).
-        guard bufferEvent != nil else { return }
+        guard socket != nil else { return }
         let sources: [FederatedSource]
         let plan: MergePlan
         do {

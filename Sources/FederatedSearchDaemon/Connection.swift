@@ -12,7 +12,8 @@ import FederatedSearchProtocol
 /// and running tasks. Tasks never see this object; they address frames by `id`.
 final class Connection {
     let id: UInt64
-    private(set) var bufferEvent: OpaquePointer?
+    /// The socket and libevent's buffers for it; nil once closed.
+    private(set) var socket: SocketBuffers?
     private var framer: LineFramer
     var machine = ConnectionStateMachine()
     /// Searches running for this connection, by request key.
@@ -55,7 +56,7 @@ final class Connection {
         self.id = id
         self.limits = limits
         self.peer = peer
-        self.bufferEvent = bufferEvent
+        self.socket = SocketBuffers(bufferEvent)
         self.loop = loop
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
     }
@@ -69,7 +70,7 @@ final class Connection {
 
     /// Reads what arrived and acts on every complete line (see ``pump()``).
     func readAvailable() {
-        guard bufferEvent != nil else { return }
+        guard socket != nil else { return }
         if discarding {
             discardInput()
             return
@@ -97,8 +98,7 @@ final class Connection {
             updateReading()
         }
         searchHeld = false
-        while let bev = bufferEvent, !linesMustWait {
-            let input = bufferevent_get_input(bev)
+        while let socket, !linesMustWait {
             if let event = waitingLines.last {
                 // A connection on its way out (a drain, an over-long line) starts nothing new.
                 if isClosing {
@@ -110,20 +110,14 @@ final class Connection {
                     break
                 }
                 waitingLines.removeLast()
-                lineIsLastOfRead = waitingLines.isEmpty && evbuffer_get_length(input) == 0 && framer.pendingCount == 0
+                lineIsLastOfRead = waitingLines.isEmpty && socket.inputLength == 0 && framer.pendingCount == 0
                 act(on: event)
                 continue
             }
-            guard evbuffer_get_length(input) > 0 else { break }
-            // The framer reads libevent's first chunk in place (no copy into a buffer of our
-            // own). Safe: the chunk belongs to `input` and nothing touches `input` while the
-            // framer copies from it; it is drained before any line is handled (handling may
-            // close the connection and free the buffer).
-            var chunk = iovec()  // evbuffer_iovec is the native iovec on Linux
-            guard evbuffer_peek(input, -1, nil, &chunk, 1) > 0, let base = chunk.iov_base, chunk.iov_len > 0 else { break }
-            let n = min(chunk.iov_len, 16 * 1024)
-            let events = framer.feed(UnsafeRawBufferPointer(start: base, count: n))
-            evbuffer_drain(input, n)
+            // The framer copies libevent's first chunk in place (no copy into a buffer of our
+            // own); the chunk is drained before any line is handled (handling may close the
+            // connection and free the buffer).
+            guard let events = socket.takeInputChunk(maxBytes: 16 * 1024, { framer.feed($0) }) else { break }
             waitingLines = events.reversed()
         }
     }
@@ -215,32 +209,25 @@ final class Connection {
 
     /// Starts counting this connection's output in the daemon's total.
     func trackOutput() {
-        guard let bev = bufferEvent, outputCallback == nil else { return }
+        guard let socket, outputCallback == nil else { return }
         // Safe: the connection outlives the callback, which close() removes before the
         // bufferevent (and the buffer with it) is freed; libevent calls it on the loop thread.
-        outputCallback = evbuffer_add_cb(bufferevent_get_output(bev), onOutputChange, Unmanaged.passUnretained(self).toOpaque())
+        outputCallback = socket.addOutputCallback(onOutputChange, context: Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Sets the idle and write timeouts and the output watermark (the write callback fires
     /// once the output drains to half the limit, which resumes reading a throttled client).
     func applyLimits() {
-        guard let bev = bufferEvent else { return }
-        var idle = EventLoop.timeval(.milliseconds(limits.idleTimeoutMs))
-        var stalled = EventLoop.timeval(.milliseconds(limits.writeTimeoutMs))
-        // libevent copies the timevals; a null one leaves that direction without a timeout.
-        withUnsafePointer(to: &idle) { read in
-            withUnsafePointer(to: &stalled) { write in
-                _ = bufferevent_set_timeouts(bev, limits.idleTimeoutMs > 0 ? read : nil, limits.writeTimeoutMs > 0 ? write : nil)
-            }
-        }
-        bufferevent_setwatermark(bev, Int16(EV_WRITE), limits.maxPendingOutputBytes / 2, 0)
+        guard let socket else { return }
+        socket.setTimeouts(readMs: limits.idleTimeoutMs, writeMs: limits.writeTimeoutMs)
+        socket.setWriteLowWatermark(limits.maxPendingOutputBytes / 2)
     }
 
     /// The write timer fired: the client has read nothing of its answers for
     /// `limits.writeTimeoutMs`. It is closed (nothing more can reach it), and its searches
     /// cancelled.
     func writeTimedOut() {
-        guard bufferEvent != nil else { return }
+        guard socket != nil else { return }
         Log.warning("closing connection \(id): its answers waited \(limits.writeTimeoutMs) ms unread (limits.writeTimeoutMs)")
         close()
         malloc_trim(0)
@@ -250,7 +237,7 @@ final class Connection {
     /// whose last answer is still in the outbox (the timer fired in the loop turn the search
     /// ended, before the turn's flush) is closed once that answer is written, not dropped.
     func readTimedOut() {
-        guard bufferEvent != nil else { return }
+        guard socket != nil else { return }
         if discarding || (nothingToCome && allWritten) {
             Log.debug("closing idle connection \(id)")
             close()
@@ -280,17 +267,13 @@ final class Connection {
     /// must wait, or the connection is closing (a lingering one reads only to discard).
 
     func updateReading() {
-        guard let bev = bufferEvent else { return }
+        guard let socket else { return }
         if discarding {
-            bufferevent_enable(bev, Int16(EV_READ))
+            socket.setReading(true)
             return
         }
         // After the client's EOF there is nothing more to read (libevent stopped already).
-        if inputEnded || closeWhenFlushed || linesMustWait || searchHeld {
-            bufferevent_disable(bev, Int16(EV_READ))
-        } else {
-            bufferevent_enable(bev, Int16(EV_READ))
-        }
+        socket.setReading(!(inputEnded || closeWhenFlushed || linesMustWait || searchHeld))
     }
 
     /// No answer is still to come from work off the loop.
@@ -302,8 +285,8 @@ final class Connection {
 
     /// Everything queued has gone to the socket: the outbox and libevent's buffer are empty.
     var allWritten: Bool {
-        guard let bev = bufferEvent else { return outbox.isEmpty }
-        return outbox.isEmpty && evbuffer_get_length(bufferevent_get_output(bev)) == 0
+        guard let socket else { return outbox.isEmpty }
+        return outbox.isEmpty && socket.outputLength == 0
     }
 
     /// After the client's EOF, closes once every answer is written.
@@ -315,14 +298,13 @@ final class Connection {
     /// still gets the answers to what it sent; one that closed the socket is gone, so its
     /// searches are cancelled at once. A Unix socket reports POLLHUP only in the second case.
     func peerEndedInput() {
-        guard let bev = bufferEvent else { return }
+        guard let socket else { return }
         inputEnded = true
         if discarding {
             close()
             return
         }
-        var p = pollfd(fd: bufferevent_getfd(bev), events: 0, revents: 0)
-        let hungUp = poll(&p, 1, 0) > 0 && (Int32(p.revents) & Int32(POLLHUP)) != 0
+        let hungUp = socket.peerHungUp
         if hungUp { closeAfterFlush() } else { closeIfAllAnswered() }
         if hungUp { close() }
     }
@@ -334,8 +316,8 @@ final class Connection {
 
     /// Bytes queued and not yet taken by the socket: the outbox and libevent's buffer.
     private var pendingBytes: Int {
-        guard let bev = bufferEvent else { return 0 }
-        return outbox.count + evbuffer_get_length(bufferevent_get_output(bev))
+        guard let socket else { return 0 }
+        return outbox.count + socket.outputLength
     }
 
     /// Of the answers queued in full, the bytes the client has not read yet.
@@ -350,7 +332,7 @@ final class Connection {
     /// that, only for the earliest request still outstanding (none sent before it is running
     /// or unread): its answer arrives whole, later ones are refused (`output_backlog`).
     func mayQueueAnswer(of key: UInt64) -> Bool {
-        guard bufferEvent != nil else { return false }
+        guard socket != nil else { return false }
         let readThrough = queuedBytes - pendingBytes
         unreadSearchEnds.removeAll { $0.end <= readThrough }
         guard unreadAnswerBytes > 2 * limits.maxPendingOutputBytes else { return true }
@@ -378,15 +360,13 @@ final class Connection {
     /// `admitted`: search frames that passed ``mayQueueAnswer(of:)``, and the small frames that
     /// end a search at once (a refusal, a superseded `done`): never a reason to disconnect.
     func write(_ bytes: [UInt8], endsAnswer: Bool = true, admitted: Bool = false) {
-        guard let bev = bufferEvent else { return }
-        let output = bufferevent_get_output(bev)
-        let queuedInLibevent = evbuffer_get_length(output)
-        if queuedInLibevent == 0 && !discarding {
+        guard let socket else { return }
+        if socket.outputLength == 0 && !discarding {
             if outbox.isEmpty { loop.queueFlush(id) }
             outbox += bytes
             loop.outputChanged(by: bytes.count)
         } else {
-            _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+            socket.queue(bytes)
         }
         queuedBytes += bytes.count
         let pending = pendingBytes
@@ -410,28 +390,15 @@ final class Connection {
 
     /// Sends the outbox: what the socket takes now, the rest through the bufferevent.
     func flushOutbox() {
-        guard let bev = bufferEvent, !outbox.isEmpty else { return }
-        let fd = bufferevent_getfd(bev)
-        var sent = 0
-        while sent < outbox.count {
-            let n = outbox.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-            if n > 0 {
-                sent += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                // Full (EAGAIN) or failed: libevent writes the rest when it can, or reports
-                // the error to `onEvent`, which closes the connection.
-                break
-            }
-        }
-        if sent < outbox.count {
-            _ = outbox.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress! + sent, $0.count - sent) }
-        }
+        guard let socket, !outbox.isEmpty else { return }
+        // What the socket does not take now (full, or failed), libevent writes when it can,
+        // or reports the error to `onEvent`, which closes the connection.
+        let sent = socket.sendNow(outbox)
+        socket.queue(outbox, from: sent)
         // What went to the bufferevent is counted by its output callback.
         loop.outputChanged(by: -outbox.count)
         outbox.removeAll(keepingCapacity: outbox.count <= 64 * 1024)
-        if evbuffer_get_length(bufferevent_get_output(bev)) == 0 { wrote() }
+        if socket.outputLength == 0 { wrote() }
     }
 
     /// Closes once everything queued has been written.
@@ -440,9 +407,9 @@ final class Connection {
         // lingering connection's timer (a drain asks every connection each time one closes).
         guard !closeWhenFlushed else { return }
         closeWhenFlushed = true
-        guard let bev = bufferEvent else { return }
+        guard let socket else { return }
         updateReading()
-        bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
+        socket.setWriteLowWatermark(0)
         // With answers still in the outbox, its flush lingers once everything is written;
         // with answers still to come (searches running, replies from off the loop), the flush
         // of the last of them does.
@@ -467,29 +434,26 @@ final class Connection {
     /// shut down our sending side (the client sees EOF after the frame), discard what the
     /// client still sends, and close when it closes or after a second.
     private func linger() {
-        guard let bev = bufferEvent, !discarding else { return }
+        guard let socket, !discarding else { return }
         if inputEnded {
             close()
             return
         }
         discarding = true
-        shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
-        var limit = timeval(tv_sec: 1, tv_usec: 0)
-        bufferevent_set_timeouts(bev, &limit, nil)
-        bufferevent_enable(bev, Int16(EV_READ))
+        socket.shutdownWriting()
+        socket.setTimeouts(readMs: 1000, writeMs: 0)
+        socket.setReading(true)
         discardInput()
     }
 
     private func discardInput() {
-        guard let bev = bufferEvent else { return }
-        let input = bufferevent_get_input(bev)
-        evbuffer_drain(input, evbuffer_get_length(input))
+        socket?.discardInput()
     }
 
     /// Frees the socket and cancels every running search of this connection.
     func close() {
-        guard let bev = bufferEvent else { return }
-        bufferEvent = nil
+        guard let socket else { return }
+        self.socket = nil
         for search in tasks.values {
             search.task.cancel()
             loop.searchEnded(search)
@@ -497,11 +461,10 @@ final class Connection {
         tasks.removeAll()
         loop.queuedSearchCount -= queuedSearches.count
         queuedSearches.removeAll()
-        let output = bufferevent_get_output(bev)
-        if let outputCallback { evbuffer_remove_cb_entry(output, outputCallback) }
-        loop.outputChanged(by: -(outbox.count + evbuffer_get_length(output)))
+        if let outputCallback { socket.removeOutputCallback(outputCallback) }
+        loop.outputChanged(by: -(outbox.count + socket.outputLength))
         outbox = []
-        bufferevent_free(bev)
+        socket.free()
         loop.removeConnection(id)
     }
 }
