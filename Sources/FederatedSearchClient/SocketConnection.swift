@@ -86,7 +86,7 @@ public final class SocketConnection {
     /// search, the answer itself for other ops, or a request-level `error`.
     public func roundTrip(_ request: JSONValue, onFrame: (Frame) throws -> Void = { _ in }) throws -> [Frame] {
         try send(request)
-        let id = request.objectValue?["id"]?.stringValue
+        let id = try? RequestID.decode(request.objectValue?["id"], path: "id")
         var frames: [Frame] = []
         while let frame = try readFrame() {
             guard frame.id == id else { continue }

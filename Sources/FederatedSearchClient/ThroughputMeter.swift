@@ -20,14 +20,23 @@ public struct ThroughputMeter: Sendable {
 
     /// Records that `done` units were complete `seconds` after the job started.
     public mutating func record(done: Int, at seconds: Double) {
+        // The first acknowledgments may come as one burst (a write group answering many
+        // batches at once): the rate is measured from the burst's end, not from inside it.
+        if samples.count == 1, seconds - samples[0].seconds < Self.burstSeconds {
+            samples[0] = (seconds, done)
+            return
+        }
         samples.append((seconds, done))
         // Keep one sample at or before the window's start, so the window stays covered.
         while samples.count > 2, samples[1].seconds <= seconds - window { samples.removeFirst() }
     }
 
+    /// Acknowledgments this close to the first one belong to its burst.
+    static let burstSeconds = 0.02
+
     /// Units per second over the window, or nil while there is too little to tell.
     public var rate: Double? {
-        guard let first = samples.first, let last = samples.last, last.seconds - first.seconds >= minimumSpan else {
+        guard let first = samples.first, let last = samples.last, last.seconds - first.seconds >= max(minimumSpan, 1e-6) else {
             return nil
         }
         return Double(last.done - first.done) / (last.seconds - first.seconds)

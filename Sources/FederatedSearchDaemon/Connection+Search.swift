@@ -23,7 +23,7 @@ extension Connection {
         guard admit(key: key, waiting: waiting, dequeued: dequeued) else { return }
         if Log.enabled(.debug) {
             Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
-                ("REQUEST_ID", requestID ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
+                ("REQUEST_ID", requestID.map(RequestID.text) ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
                 ("PEER_UID", peer.map { String($0.uid) } ?? "-"),
             ])
         }

@@ -185,12 +185,7 @@ final class Connection {
         case .supersede(let key):
             supersede(key)
         case .refuseIndexRequest(let e):
-            let index = e.index ?? ""
-            // The index first, then what was wrong with the rest: a peer learns nothing of an
-            // index it may not know of, and a mistyped name is reported as such.
-            let error = loop.catalog.entry(index, visibleTo: identity) == nil
-                ? loop.catalog.unknownIndex(index, path: "index", peer: identity) : e.error
-            write(Frame.error(id: e.id, index: nil, error: error).line())
+            write(Frame.error(id: e.id, index: nil, error: loop.catalog.refusal(of: e, peer: identity)).line())
         case .refuseStale(let id, let request):
             // Without `indices`, the indices this peer may search (what the search would ask).
             let names = request.targets?.map(\.name)

@@ -5,7 +5,8 @@ import CLibevent
 
 /// A connection's libevent bufferevent: its socket, input and output buffers, timeouts and
 /// watermarks, behind the few operations `Connection` needs. Every call into libevent's
-/// buffer API for a connection is here; `Connection` keeps the protocol and the policy.
+/// buffer API for a connection is here but its creation (`EventLoop.accept` makes the
+/// bufferevent and sets its callbacks); `Connection` keeps the protocol and the policy.
 ///
 /// Loop thread only (libevent's bufferevents are not shared between threads here). A value:
 /// copies name the same bufferevent, which ``free()`` ends.

@@ -138,7 +138,7 @@ public enum Frame: Sendable, Equatable {
             o.appendUnchecked("protocol", .number(Double(protocolVersion)))
             o.appendUnchecked("version", .string(version))
         case .cancelAccepted(_, let target):
-            o.appendUnchecked("target", .string(target))
+            o.appendUnchecked("target", RequestID.json(target))
         case .info(_, _, let payload):
             for e in payload.entries { o.appendUnchecked(e.key, e.value) }
         }

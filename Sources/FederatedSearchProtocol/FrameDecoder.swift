@@ -46,7 +46,8 @@ public enum FrameDecoder {
             }
         }
         try p.expectEnd()
-        let id = try? RequestID.decode(o["id"], path: "id")
+        // Frames answering no request (a bad line without an id) carry `"id":null`.
+        let id = o["id"] == .null ? nil : try RequestID.decode(o["id"], path: "id")
         if let results {
             guard let index = o["index"]?.stringValue else { throw SearchError(.missingField, "frame: results frame without index") }
             return .results(id: id, index: index, results: results)
@@ -61,7 +62,8 @@ public enum FrameDecoder {
 
     /// A frame already parsed as a tree.
     private static func decode(object o: JSONObject) throws(SearchError) -> Frame {
-        let id = try? RequestID.decode(o["id"], path: "id")
+        // Frames answering no request (a bad line without an id) carry `"id":null`.
+        let id = o["id"] == .null ? nil : try RequestID.decode(o["id"], path: "id")
         guard let type = o["type"]?.stringValue else { throw SearchError(.missingField, "frame.type: missing") }
         switch type {
         case "results":
@@ -100,7 +102,7 @@ public enum FrameDecoder {
         case "pong":
             return .pong(id: id, protocolVersion: o["protocol"]?.intValue ?? 0, version: o["version"]?.stringValue ?? "")
         case "cancel":
-            return .cancelAccepted(id: id, target: o["target"]?.stringValue ?? "")
+            return .cancelAccepted(id: id, target: try RequestID.decode(o["target"], path: "target") ?? "")
         default:
             var payload = JSONObject()
             for e in o.entries where e.key != "id" && e.key != "type" { payload.appendUnchecked(e.key, e.value) }

@@ -10,7 +10,7 @@ extension Request {
         o.appendUnchecked("op", .string(opName))
         switch operation {
         case .search(let search): search.encode(into: &o)
-        case .cancel(let target): o.appendUnchecked("target", .string(target))
+        case .cancel(let target): o.appendUnchecked("target", RequestID.json(target))
         case .ping, .indices, .stats, .reload: break
         case .searchForFacetValues(let f): f.encode(into: &o)
         case .index(let index, let op):

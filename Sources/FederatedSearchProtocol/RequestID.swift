@@ -39,6 +39,9 @@ public enum RequestID {
         if let digits = integerDigits(id) { out.append(contentsOf: digits.utf8) } else { JSONWriter.writeString(id, into: &out) }
     }
 
+    /// The id as its text, for log fields (`5`, or `abc`): `journalctl REQUEST_ID=5` finds it.
+    public static func text(_ id: String) -> String { integerDigits(id).map(String.init) ?? id }
+
     /// The id as people read it in messages (`5`, or `'abc'`).
     public static func display(_ id: String) -> String { integerDigits(id).map(String.init) ?? "'\(id)'" }
 

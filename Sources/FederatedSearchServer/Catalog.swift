@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import FederatedSearchProtocol
 
 /// The searchables the daemon serves: an immutable snapshot, shared by every query.
 public final class Catalog: Sendable {
@@ -83,5 +84,15 @@ public final class Catalog: Sendable {
             id: SearcherId(index: s.name), searchable: try factory(context), kind: s.kind,
             defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint,
             access: s.access)
+    }
+}
+
+extension Catalog {
+    /// The error for a request that named an index and was bad otherwise: as for an unknown
+    /// index if `peer` may not know of it (a peer learns nothing of an index it may not see,
+    /// not even from a validation error), else the request's own error.
+    package func refusal(of e: RequestError, peer: PeerIdentity?) -> SearchError {
+        let index = e.index ?? ""
+        return entry(index, visibleTo: peer) == nil ? unknownIndex(index, path: "index", peer: peer) : e.error
     }
 }

@@ -15,6 +15,8 @@ package enum RequestReplay {
     package static func answer(_ line: [UInt8], catalog: Catalog) async -> [[UInt8]] {
         let request: Request
         switch RequestDecoder.decode(line) {
+        case .failure(let e) where e.index != nil:
+            return [Frame.error(id: e.id, index: nil, error: catalog.refusal(of: e, peer: nil)).line()]
         case .failure(let e): return [Frame.error(id: e.id, index: nil, error: e.error).line()]
         case .success(let r): request = r
         }

@@ -153,7 +153,7 @@ package struct SearchRun: Sendable {
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         if Log.enabled(.debug) {
             Log.debug("request done: \(status.rawValue) in \(ms) ms", [
-                ("REQUEST_ID", id ?? "-"), ("STATUS", status.rawValue),
+                ("REQUEST_ID", id.map(RequestID.text) ?? "-"), ("STATUS", status.rawValue),
                 ("SOURCES", named.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
             ])
         }

@@ -50,7 +50,9 @@ package struct ServerCore: Sendable {
             switch FacetValueAnswer.source(facets, in: catalog, peer: peer) {
             case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
             case .success(let found):
-                emit(FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout).line())
+                var frame = FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout)
+                if Task.isCancelled { frame = .error(id: id, index: nil, error: SearchError(.cancelled, "the request was cancelled")) }
+                emit(frame.line())
             }
         case .index(let name, let operation):
             guard let write = IndexRequests.write(for: operation) else { return emit(unsupported(id, "op: createIndex and deleteIndex")) }

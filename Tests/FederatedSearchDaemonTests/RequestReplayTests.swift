@@ -53,6 +53,14 @@ struct RequestReplayTests {
         }
     }
 
+    /// A bad request naming an index that does not exist says so first, as on the socket
+    /// (and as for an index the peer may not see), not what else was wrong with it.
+    @Test func aBadRequestForAnUnknownIndexIsUnknownIndex() async throws {
+        let catalog = try Self.catalog()
+        let frames = try await Self.frames(#"{"id":"w","op":"addDocuments","index":"nope","documents":5}"#, catalog)
+        #expect(frames.first?["error"]?.objectValue?["code"]?.stringValue == ErrorCode.unknownIndex.rawValue, "\(frames)")
+    }
+
     /// Every request gets an answer from the server core: a ping its pong, and what needs the
     /// daemon's loop a coded refusal naming the op, never silence.
     @Test func opsThatNeedTheLoopAreRefusedWithACode() async throws {

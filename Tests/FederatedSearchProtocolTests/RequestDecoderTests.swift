@@ -36,6 +36,12 @@ struct RequestDecoderTests {
             return
         }
         #expect(target == r.id)
+        // ... and the reply names it as an integer, both ways.
+        let reply = Frame.cancelAccepted(id: "c", target: target)
+        #expect(String(decoding: reply.line(), as: UTF8.self).contains(#""target":7"#))
+        #expect(try FrameDecoder.decode(Array(reply.line().dropLast())) == reply)
+        let again = try decode(String(decoding: Request(id: "c", operation: .cancel(target: target)).line().dropLast(), as: UTF8.self)).get()
+        #expect(again.operation == .cancel(target: target))
     }
 
     @Test func idsMayNotHoldControlCharacters() throws {

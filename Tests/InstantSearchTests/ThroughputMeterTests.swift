@@ -18,6 +18,16 @@ struct ThroughputMeterTests {
         #expect(abs(left - 9.4) < 0.01, "\(left)")
     }
 
+    /// Acknowledgments that arrive as one burst at first (a write group answering many
+    /// batches at once) do not count as done in no time.
+    @Test func aBurstOfFirstAcknowledgmentsIsOneSample() throws {
+        var meter = ThroughputMeter()
+        for i in 1...50 { meter.record(done: 1000 * i, at: 1.0 + 0.0001 * Double(i)) }  // 50 batches in 5 ms
+        for i in 1...10 { meter.record(done: 50_000 + 1000 * i, at: 1.005 + 0.1 * Double(i)) }  // then 10,000/s
+        let rate = try #require(meter.rate)
+        #expect(abs(rate - 10_000) < 1, "\(rate)")
+    }
+
     @Test func theRateFollowsTheRecentWindow() throws {
         var meter = ThroughputMeter(window: 1)
         for i in 0...20 { meter.record(done: 100 * i, at: 0.1 * Double(i)) }  // 1,000/s for 2 s
