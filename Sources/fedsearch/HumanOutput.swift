@@ -125,6 +125,10 @@ struct HumanOutput {
             let counts = placement.entries.map { "\($0.key) \($0.value.intValue ?? 0)" }.joined(separator: ", ")
             Swift.print(dim("placement: \(counts)"))
         }
+        // Back-pressure (docs/RELIABILITY.md): searches waiting for a slot, output clients have not read.
+        if let queued = p["queuedSearches"]?.intValue, let pending = p["pendingOutputBytes"]?.intValue {
+            Swift.print(dim("waiting: \(queued) searches queued, \(pending) bytes of answers unread by clients"))
+        }
     }
 
     func ms(_ v: Double) -> String {

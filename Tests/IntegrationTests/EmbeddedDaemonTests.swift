@@ -241,6 +241,7 @@ struct EmbeddedDaemonTests {
         let stats = try runCLI(["--socket", d.socketPath, "stats"])
         #expect(stats.0 == 0 && stats.1.hasPrefix("up "), "\(stats)")
         #expect(stats.1.contains("movies  p50 "), "\(stats.1)")
+        #expect(stats.1.contains("waiting: 0 searches queued, 0 bytes of answers unread by clients"), "\(stats.1)")
         let reload = try runCLI(["--socket", d.socketPath, "reload"])
         #expect(reload.0 == 0 && reload.1.hasPrefix("reloaded (ok): rebuilt none; kept movies, products"), "\(reload)")
     }
