@@ -478,20 +478,22 @@ extension JSONParser {
         var i = start
         var ascii = true
         var done = false
-        // The smallest and largest bytes seen say afterwards whether a control character
-        // (go the building path, which reports it) or non-ASCII (check its UTF-8) was inside.
-        var lowest: UInt8 = 0xFF
-        var highest: UInt8 = 0
+        // One table load per byte: plain bytes are stepped over, non-ASCII ones noted (their
+        // UTF-8 is checked afterwards), and a quote, a backslash or a control character ends
+        // the scan.
+        let classes = Self.stringByteClasses
         while i < end {
-            let c = bytes[i]
-            if c == UInt8(ascii: "\"") { done = true; break }
-            if c == UInt8(ascii: "\\") { break }
-            lowest = min(lowest, c)
-            highest = max(highest, c)
-            i += 1
+            let k = classes[Int(bytes[i])]
+            if k == 0 {
+                i += 1
+            } else if k == Self.nonASCII {
+                ascii = false
+                i += 1
+            } else {
+                done = k == Self.quote
+                break
+            }
         }
-        ascii = highest < 0x80
-        if lowest < 0x20 { done = false }
         if done {
             if !ascii, !Self.isValidUTF8(bytes, start..<i) { throw JSONParseError(offset: start, reason: "invalid UTF-8 in string") }
             position = i + 1
@@ -499,6 +501,20 @@ extension JSONParser {
         }
         // Escapes or a control character: the building path checks them and reports the error.
         _ = try parseString()
+    }
+
+    private static let quote: UInt8 = 1
+    private static let nonASCII: UInt8 = 4
+    /// Per byte inside a string: 0 plain, 1 the closing quote, 2 a backslash, 3 a control
+    /// character, 4 part of a non-ASCII character.
+    private static let stringByteClasses: [UInt8] = (0..<256).map { b in
+        switch b {
+        case 0x22: quote
+        case 0x5C: 2
+        case 0..<0x20: 3
+        case 0x80...: nonASCII
+        default: 0
+        }
     }
 
     /// The next key of a member list (`,"a":1,"b":2`: the members of an object without its
