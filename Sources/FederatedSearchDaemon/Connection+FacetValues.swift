@@ -23,10 +23,7 @@ extension Connection {
         let inbox: Inbox = loop.inbox
         let connection = id
         let task = Task {
-            var frame = FacetValueAnswer.frame(searchable, request: request, id: requestID, timeout: timeout)
-            if Task.isCancelled {
-                frame = .error(id: requestID, index: nil, error: SearchError(.cancelled, "the request was cancelled"))
-            }
+            let frame = FacetValueAnswer.frame(searchable, request: request, id: requestID, timeout: timeout)
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: frame.line()))
         }
         loop.runningSearchCount += 1

@@ -97,21 +97,15 @@ extension Connection {
 
     /// Ends a queued search before it ran: `cancel` answers it as cancelled, a newer
     /// keystroke of its session as superseded. False if no search waits under `key`.
-    func dropQueued(key: UInt64, status: SourceReport.Status) -> Bool {
+    func dropQueued(key: UInt64, status: DoneStatus) -> Bool {
         guard let waiting = queuedSearches.removeValue(forKey: key) else { return false }
         loop.queuedSearchCount -= 1
-        switch (waiting.kind, status) {
-        case (.search, .superseded):
-            write(Self.supersededDone(id: waiting.id, names: waiting.names, ms: 0).line(), admitted: true)
-        case (.search, _):
-            write(Frame.done(id: waiting.id, status: .cancelled, sources: waiting.names.map {
-                ($0, SourceReport(status: .cancelled, ms: 0, errorCode: .cancelled))
-            }, ms: 0).line(), admitted: true)
-            machine.finished(key: key, id: waiting.id)
-        case (.facetValues, _):
-            write(Frame.error(id: waiting.id, index: nil, error: SearchError(.cancelled, "the request was cancelled")).line(), admitted: true)
-            machine.finished(key: key, id: waiting.id)
+        switch waiting.kind {
+        case .search: write(Self.endedDone(id: waiting.id, names: waiting.names, status: status, ms: 0).line(), admitted: true)
+        case .facetValues: write(FacetValueAnswer.cancelled(id: waiting.id).line(), admitted: true)
         }
+        // A superseded one's key and id were freed by the state machine already.
+        if status != .superseded { machine.finished(key: key, id: waiting.id) }
         searchSlotFreed()
         return true
     }
@@ -177,13 +171,16 @@ extension Connection {
         silenced.insert(key)
         let elapsed = (ContinuousClock.now - search.started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        write(Self.supersededDone(id: search.id, names: search.names, ms: ms).line(), admitted: true)
+        write(Self.endedDone(id: search.id, names: search.names, status: .superseded, ms: ms).line(), admitted: true)
         searchSlotFreed()
     }
 
-    static func supersededDone(id: String?, names: [String], ms: Double) -> Frame {
-        .done(id: id, status: .superseded, sources: names.map {
-            ($0, SourceReport(status: .superseded, ms: ms, errorCode: .superseded))
+    /// The `done` of a search that ends with no results, every source given `status` (with
+    /// that code): `superseded` or `cancelled`.
+    static func endedDone(id: String?, names: [String], status: DoneStatus, ms: Double) -> Frame {
+        let report = SourceReport.Status(rawValue: status.rawValue) ?? .cancelled
+        return .done(id: id, status: status, sources: names.map {
+            ($0, SourceReport(status: report, ms: ms, errorCode: ErrorCode(rawValue: status.rawValue)))
         }, ms: ms)
     }
 

@@ -16,14 +16,12 @@ extension Connection {
         default: break
         }
         guard let write = IndexRequests.write(for: operation) else { return }
-        if let reply = IndexRequests.readInMemory(write, index: index, in: loop.catalog, peer: peerIdentity) {
+        switch IndexRequests.route(write, index: index, in: loop.catalog, peer: peerIdentity) {
+        case .answered(let reply):
             self.write(IndexRequests.replyFrame(reply, index: index, id: requestID).line())
-            return
-        }
-        switch IndexRequests.durableIndex(index, in: loop.catalog, peer: peerIdentity, forWriting: !write.onlyReads) {
-        case .failure(let e):
+        case .refused(let e):
             self.write(Frame.error(id: requestID, index: nil, error: e).line())
-        case .success(let target):
+        case .writer(let target):
             let inbox: Inbox = loop.inbox
             let connection = self.id
             awaitedReplies += 1

@@ -190,7 +190,7 @@ final class Connection {
             // Without `indices`, the indices this peer may search (what the search would ask).
             let names = request.targets?.map(\.name)
                 ?? loop.catalog.entries.filter { $0.access.maySearch(identity) }.map(\.id.index)
-            write(Self.supersededDone(id: id, names: names, ms: 0).line(), admitted: true)
+            write(Self.endedDone(id: id, names: names, status: .superseded, ms: 0).line(), admitted: true)
         case .closeAfterFlush:
             closeAfterFlush()
         case .startSearch(let key, let requestID, let request):

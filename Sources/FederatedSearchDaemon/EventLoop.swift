@@ -147,18 +147,21 @@ final class EventLoop {
         if wasOver, !outputOverBudget, queuedSearchCount > 0 { activateFlush() }
         // Once the clients have read a large burst, give the freed buffers back to the system
         // (glibc keeps freed heap otherwise): at the end of the turn, once per burst.
-        if pendingOutputBytes == 0, outputPeak >= Self.trimAfterPeakBytes { activateFlush() }
+        if trimDue { activateFlush() }
     }
 
     /// A burst of output at least this large is followed by `malloc_trim` once it is read.
     static let trimAfterPeakBytes = 32 << 20
+
+    /// A large burst has been read (or dropped) whole: the heap is to be trimmed.
+    private var trimDue: Bool { pendingOutputBytes == 0 && outputPeak >= Self.trimAfterPeakBytes }
 
     /// A search's answer of `bytes` was built and dropped (`answer_too_large`): like a burst
     /// of output read, a large one is followed by a trim once no output is pending.
     func largeAnswerDropped(bytes: Int) {
         guard bytes >= Self.trimAfterPeakBytes else { return }
         outputPeak = max(outputPeak, bytes)
-        if pendingOutputBytes == 0 { activateFlush() }
+        if trimDue { activateFlush() }
     }
 
     /// Starts waiting searches while slots are free.
@@ -253,7 +256,7 @@ final class EventLoop {
 
     fileprivate func flushConnections() {
         if queuedSearchCount > 0 { startQueuedSearches() }
-        if pendingOutputBytes == 0, outputPeak >= Self.trimAfterPeakBytes {
+        if trimDue {
             outputPeak = 0
             malloc_trim(0)
         }

@@ -4,7 +4,13 @@ import FederatedSearchProtocol
 /// The `searchForFacetValues` op's answer, with no socket: the index it asks (checked against
 /// the catalog and the peer's rights) and the `facetHits` frame.
 package enum FacetValueAnswer {
-    /// Runs the facet value search and builds the answer frame.
+    /// The answer of a facet value search cancelled before it could answer.
+    package static func cancelled(id requestID: String?) -> Frame {
+        .error(id: requestID, index: nil, error: SearchError(.cancelled, "the request was cancelled"))
+    }
+
+    /// Runs the facet value search and builds the answer frame (``cancelled(id:)`` if its
+    /// task was cancelled meanwhile).
     package static func frame(
         _ searchable: any FacetValueSearchable, request: FacetValuesRequest, id requestID: String?, timeout: Duration
     ) -> Frame {
@@ -14,6 +20,7 @@ package enum FacetValueAnswer {
         do {
             let values = try searchable.searchForFacetValues(
                 attribute: request.facetName, prefix: request.facetQuery, query: query, maxValues: request.maxFacetHits)
+            if Task.isCancelled { return cancelled(id: requestID) }
             let elapsed = (clock.now - start).components
             let hits: [JSONValue] = values.map { v in
                 ["value": .string(v.value), "highlighted": .string(highlight(v.value, prefix: request.facetQuery)),
@@ -26,7 +33,7 @@ package enum FacetValueAnswer {
         } catch let e as SearchError {
             return .error(id: requestID, index: nil, error: e)
         } catch {
-            return .error(id: requestID, index: nil, error: SearchError(.cancelled, "the request was cancelled"))
+            return cancelled(id: requestID)
         }
     }
 

@@ -42,7 +42,7 @@ package enum IndexRequests {
 
     /// `getDocuments` and `getSettings` on an embedded index without a `dataDir`: read from the
     /// index in memory (nothing about reading needs a store). Nil for anything else.
-    package static func readInMemory(
+    static func readInMemory(
         _ write: IndexWrite, index name: String, in catalog: Catalog, peer: PeerIdentity?
     ) -> Result<WriteReply, SearchError>? {
         guard write.onlyReads, let entry = catalog.entry(name, visibleTo: peer), entry.access.maySearch(peer),
@@ -57,7 +57,7 @@ package enum IndexRequests {
 
     /// The durable index an operation goes to, if it exists, takes writes and the peer may
     /// write to it (or read it, for `onlyReads` operations).
-    package static func durableIndex(
+    static func durableIndex(
         _ name: String, in catalog: Catalog, peer: PeerIdentity?, forWriting: Bool
     ) -> Result<DurableIndex, SearchError> {
         guard let entry = catalog.entry(name, visibleTo: peer) else {
@@ -72,5 +72,25 @@ package enum IndexRequests {
                 .notWritable, "index: '\(name)' takes no writes (an embedded index needs a dataDir in the config)"))
         }
         return .success(durable)
+    }
+
+    /// Where an index operation's answer comes from.
+    package enum Route {
+        /// Answered already (a read of an index in memory).
+        case answered(Result<WriteReply, SearchError>)
+        /// To be submitted to this durable index's writer.
+        case writer(DurableIndex)
+        /// Refused (unknown index, not writable, not allowed).
+        case refused(SearchError)
+    }
+
+    /// The route of `write` to index `name` for `peer`: read in memory where that needs no
+    /// store, else the durable index (checked for the peer's rights), else the refusal.
+    package static func route(_ write: IndexWrite, index name: String, in catalog: Catalog, peer: PeerIdentity?) -> Route {
+        if let reply = readInMemory(write, index: name, in: catalog, peer: peer) { return .answered(reply) }
+        switch durableIndex(name, in: catalog, peer: peer, forWriting: !write.onlyReads) {
+        case .success(let durable): return .writer(durable)
+        case .failure(let e): return .refused(e)
+        }
     }
 }

@@ -50,18 +50,14 @@ package struct ServerCore: Sendable {
             switch FacetValueAnswer.source(facets, in: catalog, peer: peer) {
             case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
             case .success(let found):
-                var frame = FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout)
-                if Task.isCancelled { frame = .error(id: id, index: nil, error: SearchError(.cancelled, "the request was cancelled")) }
-                emit(frame.line())
+                emit(FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout).line())
             }
         case .index(let name, let operation):
             guard let write = IndexRequests.write(for: operation) else { return emit(unsupported(id, "op: createIndex and deleteIndex")) }
-            if let reply = IndexRequests.readInMemory(write, index: name, in: catalog, peer: peer) {
-                return emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
-            }
-            switch IndexRequests.durableIndex(name, in: catalog, peer: peer, forWriting: !write.onlyReads) {
-            case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
-            case .success(let durable):
+            switch IndexRequests.route(write, index: name, in: catalog, peer: peer) {
+            case .answered(let reply): emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
+            case .refused(let e): emit(Frame.error(id: id, index: nil, error: e).line())
+            case .writer(let durable):
                 let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
                 emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
             }
