@@ -73,12 +73,20 @@ let package = Package(
                            "FederatedSearchStorage", "CSystemd", "CGlibcExtras"],
             swiftSettings: strict
         ),
+        // The HTTP API with no socket: Algolia's REST API, the federated endpoints and the web
+        // dashboard (its files built into the binary), on the server core.
+        .target(
+            name: "FederatedSearchHTTP",
+            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchProtocol"],
+            resources: [.embedInCode("Dashboard")],
+            swiftSettings: strict
+        ),
         // The daemon: the libevent loop, listeners, connections, inbox and systemd around the
         // server core. The only importer of CLibevent.
         .target(
             name: "FederatedSearchDaemon",
-            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
+            dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",
+                           "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
                            "FederatedSearchStorage", "CLibevent", "CSystemd",
                            "CGlibcExtras"],
             swiftSettings: strict

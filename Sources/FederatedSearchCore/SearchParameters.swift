@@ -87,14 +87,18 @@ public struct SearchParameters: Sendable, Equatable {
     public static let maxMarkupBytes = 128
 
     /// Decodes parameters from a request's `params` object; `path` names it in errors.
-    public static func decode(_ object: JSONObject, path: String = "params") throws(SearchError) -> SearchParameters {
+    /// With `ignoringUnknownKeys`, parameters the daemon does not know are skipped rather than
+    /// refused (as Algolia's API does: its clients send parameters such as `analytics`).
+    public static func decode(
+        _ object: JSONObject, path: String = "params", ignoringUnknownKeys: Bool = false
+    ) throws(SearchError) -> SearchParameters {
         var p = SearchParameters()
-        try p.apply(object, path: path)
+        try p.apply(object, path: path, ignoringUnknownKeys: ignoringUnknownKeys)
         return p
     }
 
     /// Overlays the fields present in `object` (used for per-index overrides).
-    public mutating func apply(_ object: JSONObject, path: String) throws(SearchError) {
+    public mutating func apply(_ object: JSONObject, path: String, ignoringUnknownKeys: Bool = false) throws(SearchError) {
         var r = FieldReader(object, path: path, readsEachKeyOnce: true)
         if let v = try r.int("hitsPerPage", in: 0...Self.maxHitsPerPage) { hitsPerPage = v }
         if let v = try r.int("page", in: 0...1_000_000) { page = v }
@@ -116,7 +120,7 @@ public struct SearchParameters: Sendable, Equatable {
             }
             queryType = q
         }
-        try r.rejectUnknownKeys()
+        if !ignoringUnknownKeys { try r.rejectUnknownKeys() }
         filter = try Self.combinedFilter(
             filters: filters, facetFilters: facetFilters, numericFilters: numericFilters, tagFilters: tagFilters,
             path: path)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import FederatedSearchServer
+import FederatedSearchHTTP
 import FederatedSearchCore
 import FederatedSearchProtocol
 
@@ -115,18 +116,28 @@ public enum DaemonMain {
         let activated = Systemd.activatedSockets()
         do {
             loop = try EventLoop(config: config, catalog: catalog, loader: loader, stats: DaemonStats())
-            if activated.isEmpty {
+            if activated.main.isEmpty {
                 try loop.serve(listeningSocket: try UnixSocket.listen(path: config.socketPath, mode: config.socketMode))
             } else {
-                for fd in activated { try loop.serve(listeningSocket: fd) }
+                for fd in activated.main { try loop.serve(listeningSocket: fd) }
                 loop.servesSystemdSockets = true
+            }
+            if let http = config.http {
+                let listener = try HTTPListener(loop: loop, config: http, startedAt: AlgoliaAPI.now())
+                if activated.http.isEmpty { try listener.listen() } else { for fd in activated.http { try listener.accept(socket: fd) } }
+                loop.httpListener = listener
+                let at = activated.http.isEmpty ? http.listen.description : "\(activated.http.count) socket(s) passed by systemd"
+                Log.info("HTTP API on \(at)\(http.keys.isEmpty ? " (no API keys: open to whoever reaches it)" : ", \(http.keys.count) API keys")")
+                if http.keys.isEmpty, !http.listen.isLocalOnly || !activated.http.isEmpty {
+                    Log.warning("the HTTP listener takes requests from beyond this machine and no API key is configured: anyone who reaches \(at) may search and write; add http.keys")
+                }
             }
         } catch {
             writeToStandardError("fedsearchd: \(error)\n")
             return 1
         }
         if let interval = Systemd.watchdogInterval() { loop.startWatchdog(every: interval) }
-        let listening = activated.isEmpty ? config.socketPath : "\(activated.count) socket(s) passed by systemd"
+        let listening = activated.main.isEmpty ? config.socketPath : "\(activated.main.count) socket(s) passed by systemd"
         Log.info("serving \(catalog.entries.map(\.id.index).joined(separator: ", ")) on \(listening)")
         Systemd.notify("READY=1\nSTATUS=serving \(catalog.entries.count) indices")
         // The loop gets its own thread; the main thread only waits. Nothing here is main-actor
@@ -142,7 +153,8 @@ public enum DaemonMain {
         thread.start()
         finished.wait()
         // Only a socket we created is ours to remove.
-        if activated.isEmpty { unlink(config.socketPath) }
+        if activated.main.isEmpty { unlink(config.socketPath) }
+        if activated.http.isEmpty, case .unix(let path)? = config.http?.listen { unlink(path) }
         Log.info("stopped")
         return 0
     }

@@ -47,6 +47,7 @@ extension EventLoop {
         // next instance: stop accepting. With our own, the socket goes with us: accept, and
         // answer `shutting_down` (see `accept`).
         if servesSystemdSockets { for l in listeners { evconnlistener_disable(l) } }
+        httpListener?.stopAccepting()
         Log.info("signal \(signal): draining \(runningSearchCount) running searches (at most \(config.drainTimeoutMs) ms)")
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let ev = event_new(base, -1, 0, onDrainTimeout, context) {
@@ -61,7 +62,9 @@ extension EventLoop {
     /// when the last one is gone.
     func finishDrainIfIdle() {
         // Write batches in flight are answered first (and so committed): they are quick.
-        guard draining, runningSearchCount == 0, connections.values.allSatisfy(\.isQuiet) else { return }
+        guard draining, runningSearchCount == 0, connections.values.allSatisfy(\.isQuiet), httpListener?.isIdle ?? true else {
+            return
+        }
         if connections.isEmpty {
             stop()
             return

@@ -24,6 +24,8 @@ final class EventLoop {
     var signalEvents: [OpaquePointer] = []
     var timerEvents: [OpaquePointer] = []
     var listeners: [OpaquePointer] = []
+    /// The HTTP listener, if the config has one.
+    var httpListener: HTTPListener?
     private(set) var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
     /// The searchables new requests use; replaced whole by a reload. Running requests keep
@@ -79,6 +81,7 @@ final class EventLoop {
     }
 
     deinit {
+        httpListener = nil
         for l in listeners { evconnlistener_free(l) }
         for ev in signalEvents + timerEvents { event_free(ev) }
         if let wakeEvent { event_free(wakeEvent) }
@@ -359,6 +362,8 @@ final class EventLoop {
                 finishCreatingIndex(name, result, connection: connection, id: id)
             case .indexDeleted(let connection, let id, let name):
                 finishDeletingIndex(name, connection: connection, id: id)
+            case .http(let exchange, let output):
+                httpListener?.deliver(exchange, output)
             }
         }
     }

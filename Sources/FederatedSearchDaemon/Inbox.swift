@@ -1,5 +1,6 @@
 import CLibevent
 import FederatedSearchServer
+import FederatedSearchHTTP
 import FederatedSearchCore
 import FederatedSearchProtocol
 import Synchronization
@@ -22,6 +23,8 @@ enum InboxMessage: Sendable {
     case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
     /// A `deleteIndex` removed the store, after the writes queued before it.
     case indexDeleted(connection: UInt64, id: String?, name: String)
+    /// Output of an HTTP exchange (see ``HTTPListener``).
+    case http(exchange: UInt64, HTTPOutput)
 }
 
 /// The one way work re-enters the loop: a mutex-protected queue plus `event_active` on a

@@ -29,16 +29,28 @@ enum Systemd {
         return getenv("LISTEN_FDS").flatMap { Int(String(cString: $0)) }.map { $0 > 0 } ?? false
     }
 
-    static func activatedSockets() -> [Int32] {
-        let n = sd_listen_fds(1)
-        guard n > 0 else { return [] }
-        return (0..<n).map { i in
+    /// The sockets passed, as the main socket's and the HTTP listener's: a socket is the HTTP
+    /// listener's when its unit names it `http` (`FileDescriptorName=http`) or it is a TCP socket.
+    static func activatedSockets() -> (main: [Int32], http: [Int32]) {
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let n = sd_listen_fds_with_names(1, &names)
+        guard n > 0 else { return ([], []) }
+        var main: [Int32] = [], http: [Int32] = []
+        for i in 0..<n {
             let fd = SD_LISTEN_FDS_START + i
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            return fd
+            // Pointer use: the array of n names libsystemd allocated for us, freed below.
+            let name = names?[Int(i)].map { String(cString: $0) } ?? ""
+            let isTCP = sd_is_socket_inet(fd, 0, Int32(SOCK_STREAM.rawValue), 1, 0) > 0
+            if name == "http" || isTCP { http.append(fd) } else { main.append(fd) }
         }
+        if let names {
+            for i in 0..<Int(n) { free(names[i]) }
+            free(names)
+        }
+        return (main, http)
     }
 
     /// Whether stderr goes to the journal (systemd sets `JOURNAL_STREAM` for services).

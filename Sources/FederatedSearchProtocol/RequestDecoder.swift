@@ -43,6 +43,12 @@ public enum RequestDecoder {
             return .failure(RequestError(
                 id: nil, error: SearchError(.invalidRequest, "a request must be a JSON object, got \(value.typeName)")))
         }
+        return decode(object: object)
+    }
+
+    /// Decodes a request already parsed (a transport that builds the request object itself,
+    /// as the HTTP API does from a URL and a body).
+    public static func decode(object: JSONObject) -> Result<Request, RequestError> {
         var reader = FieldReader(object, readsEachKeyOnce: true)
         let id: String?
         do throws(SearchError) { id = try RequestID.decode(reader.value("id"), path: "id") } catch {

@@ -18,20 +18,9 @@ public enum WriteDecoder {
         var documents: [JSONObject] = []
         var problems: [String] = []
         for (i, item) in items.enumerated() {
-            guard case .object(let o) = item else {
-                problems.append("documents[\(i)]: expected an object, got \(item.typeName)")
-                continue
-            }
-            switch o["objectID"] {
-            case .string(let id)? where !id.isEmpty:
-                let size = JSONWriter.bytes(item).count
-                if size > maxDocumentBytes {
-                    problems.append("documents[\(i)]: \(size) bytes, over the \(maxDocumentBytes)-byte limit")
-                } else {
-                    documents.append(o)
-                }
-            case nil: problems.append("documents[\(i)]: objectID is missing")
-            case let other?: problems.append("documents[\(i)]: objectID must be a non-empty string, got \(other.typeName)")
+            switch document(item, path: "documents[\(i)]") {
+            case .success(let o): documents.append(o)
+            case .failure(let problem): problems.append(problem.message)
             }
         }
         guard problems.isEmpty else {
@@ -42,10 +31,29 @@ public enum WriteDecoder {
         return documents
     }
 
+    /// One document of a batch, checked: an object with a non-empty string `objectID`, no
+    /// larger than ``maxDocumentBytes``. The failure's message starts with `path`.
+    package static func document(_ item: JSONValue, path: String) -> Result<JSONObject, SearchError> {
+        guard case .object(let o) = item else {
+            return .failure(SearchError(.invalidDocument, "\(path): expected an object, got \(item.typeName)"))
+        }
+        switch o["objectID"] {
+        case .string(let id)? where !id.isEmpty:
+            let size = JSONWriter.bytes(item).count
+            guard size <= maxDocumentBytes else {
+                return .failure(SearchError(.invalidDocument, "\(path): \(size) bytes, over the \(maxDocumentBytes)-byte limit"))
+            }
+            return .success(o)
+        case nil: return .failure(SearchError(.invalidDocument, "\(path): objectID is missing"))
+        case let other?:
+            return .failure(SearchError(.invalidDocument, "\(path): objectID must be a non-empty string, got \(other.typeName)"))
+        }
+    }
+
     /// The parameters `deleteBy` takes: filters only, and at least one of them.
     static let deleteByKeys: Set<String> = ["filters", "facetFilters", "numericFilters", "tagFilters", "aroundLatLng", "aroundRadius"]
 
-    static func deleteByParameters(_ params: JSONObject) throws(SearchError) -> SearchParameters {
+    package static func deleteByParameters(_ params: JSONObject) throws(SearchError) -> SearchParameters {
         for key in params.keys where !deleteByKeys.contains(key) {
             throw SearchError(.unknownField, "params.\(key): deleteBy takes only filters, facetFilters, numericFilters, tagFilters, aroundLatLng and aroundRadius")
         }

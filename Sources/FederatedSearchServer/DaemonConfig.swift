@@ -31,6 +31,8 @@ public struct DaemonConfig: Sendable {
     public var busyPollMicros = DaemonConfig.defaultBusyPollMicros
     /// The default `busyPollMicros`.
     public static let defaultBusyPollMicros = 100
+    /// The HTTP listener (nil: none).
+    public var http: HTTPConfig?
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -126,6 +128,7 @@ public struct DaemonConfig: Sendable {
             try SourceHealth.Settings.decode(o)
         } ?? SourceHealth.Settings()
         let dataDir = try r.string("dataDir")
+        let httpObject = try r.objectValue("http")
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
             throw SearchError(.invalidField, "logLevel: expected debug, info, warning or error, got '\(levelName)'")
@@ -162,6 +165,8 @@ public struct DaemonConfig: Sendable {
         config.circuitBreaker = breaker
         config.dataDirectory = dataDir.map { config.resolve($0) }
         config.busyPollMicros = busyPoll
+        let base = config
+        config.http = try httpObject.map { (o: JSONObject) throws(SearchError) in try HTTPConfig.decode(o, resolve: base.resolve) }
         return config
     }
 

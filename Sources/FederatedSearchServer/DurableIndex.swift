@@ -34,6 +34,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     /// loop thread, which must never wait for the state lock a group holds).
     package struct WriteCounters: Sendable {
         package var sequence: Int64 = 0
+        /// The last write searchable (its snapshot published).
+        package var publishedSequence: Int64 = 0
         package var documents = 0
         package var groups = 0
         package var batches = 0
@@ -53,6 +55,12 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
             "lastRebuildMs": .number((c.lastRebuildMs * 1000).rounded() / 1000),
         ])
     }
+
+    /// Writes queued and not yet applied.
+    package var pendingCount: Int { queued.withLock { $0.items.count } }
+
+    /// The sequence number of the last write committed and searchable.
+    package var publishedSequence: Int64 { counters.withLock { $0.publishedSequence } }
 
     /// Records where the store stands after a group.
     package func recordPosition(sequence: Int64, documents: Int) {
@@ -110,6 +118,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
             store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
         self.current = Mutex(index)
         recordPosition(sequence: sequence, documents: table.count)
+        counters.withLock { $0.publishedSequence = sequence }
     }
 
     /// Throws, naming `path`, if `configSettings` with the stored overrides laid over them are

@@ -109,6 +109,7 @@ package enum WriteGroup {
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
             do {
                 index.publish(try EmbeddedIndex(name: index.name, settings: settings, documents: table.documents))
+                index.counters.withLock { $0.publishedSequence = st.store.sequence }
             } catch {
                 // Only a corpus over the engine's limits gets here; the batches are stored.
                 Log.error("\(index.name): stored, but the index could not be rebuilt: \(error)")

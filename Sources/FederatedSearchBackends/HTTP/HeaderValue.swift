@@ -8,7 +8,7 @@ import FederatedSearchCore
 /// and errors about it name the variable or file, not its content.
 public struct HeaderValue: Sendable, Equatable, CustomStringConvertible {
     /// The value sent.
-    let value: String
+    package let value: String
     /// Whether it came from a secret source.
     public let isSecret: Bool
 

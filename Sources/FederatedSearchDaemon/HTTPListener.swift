@@ -1,0 +1,214 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibevent
+import FederatedSearchCore
+import FederatedSearchHTTP
+import FederatedSearchServer
+
+/// The HTTP listener: libevent's evhttp on the daemon's own loop (no second loop). Each request
+/// is read here, answered by ``AlgoliaAPI`` in a task on the server core, and its output comes
+/// back through the inbox addressed by exchange id; a request whose connection has gone is
+/// still ended (libevent keeps it until then) but its task is cancelled. Loop thread only.
+final class HTTPListener {
+    private let http: OpaquePointer
+    private unowned let loop: EventLoop
+    let api: AlgoliaAPI
+    let address: HTTPConfig.Address
+
+    /// A request being answered.
+    private struct Exchange {
+        let request: OpaquePointer
+        let connection: OpaquePointer?
+        var task: Task<Void, Never>?
+        /// The client went away: output is dropped until the end, which frees the request.
+        var gone = false
+        /// A stream that fell too far behind its reader: the rest of it is dropped.
+        var abandoned = false
+    }
+    private var exchanges: [UInt64: Exchange] = [:]
+    private var nextExchange: UInt64 = 1
+    /// Connections that have sent a request (their close callback is set), with the
+    /// exchanges running on each.
+    private var connections: [OpaquePointer: Set<UInt64>] = [:]
+    private var bound: [OpaquePointer] = []
+
+    /// Whether no request is being answered (a drain waits for it).
+    var isIdle: Bool { exchanges.isEmpty }
+    var exchangeCount: Int { exchanges.count }
+
+    init(loop: EventLoop, config: HTTPConfig, startedAt: String) throws {
+        guard let http = evhttp_new(loop.base) else { throw SystemCallError(call: "evhttp_new", errno: errno) }
+        self.http = http
+        self.loop = loop
+        self.address = config.listen
+        let limits = loop.config.limits
+        api = AlgoliaAPI(config: config, maxBodyBytes: loop.config.maxLineBytes, startedAt: startedAt)
+        let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_PUT.rawValue
+            | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
+        evhttp_set_allowed_methods(http, UInt16(methods))
+        // A body past the limit is refused by libevent itself (413), before it is buffered whole.
+        evhttp_set_max_body_size(http, Int(loop.config.maxLineBytes) + 1)
+        evhttp_set_max_headers_size(http, 64 << 10)
+        if limits.idleTimeoutMs > 0 { evhttp_set_timeout(http, Int32(max(1, limits.idleTimeoutMs / 1000))) }
+        evhttp_set_gencb(http, onHTTPRequest, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { evhttp_free(http) }
+
+    /// Listens on the configured address (a TCP host and port, or a Unix socket we create).
+    func listen() throws {
+        switch address {
+        case .tcp(let host, let port):
+            guard let handle = evhttp_bind_socket_with_handle(http, host, port) else {
+                throw SystemCallError(call: "bind(\(address))", errno: errno)
+            }
+            bound.append(handle)
+        case .unix(let path):
+            try accept(socket: UnixSocket.listen(path: path, mode: api.config.socketMode))
+        }
+    }
+
+    /// Serves a listening socket made elsewhere (systemd's, or a Unix socket).
+    func accept(socket fd: Int32) throws {
+        guard let handle = evhttp_accept_socket_with_handle(http, fd) else {
+            throw SystemCallError(call: "evhttp_accept_socket", errno: errno)
+        }
+        bound.append(handle)
+    }
+
+    /// Stops accepting connections (a drain); requests of open ones are still answered.
+    func stopAccepting() {
+        for b in bound { evhttp_del_accept_socket(http, b) }
+        bound.removeAll()
+    }
+
+    fileprivate func received(_ request: OpaquePointer) {
+        let connection = evhttp_request_get_connection(request)
+        if let connection, connections[connection] == nil {
+            guard connections.count < loop.config.limits.maxConnections, !loop.draining else {
+                let why = loop.draining ? "the daemon is shutting down" : "too many connections"
+                return reply(request, HTTPResponse.error(503, why, code: loop.draining ? .shuttingDown : .tooManyConnections),
+                             close: true)
+            }
+            connections[connection] = []
+            evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, Unmanaged.passUnretained(self).toOpaque())
+        }
+        guard let parsed = Self.read(request) else {
+            return reply(request, HTTPResponse.error(405, "method not allowed"), close: false)
+        }
+        let id = nextExchange
+        nextExchange += 1
+        exchanges[id] = Exchange(request: request, connection: connection)
+        if let connection { connections[connection]?.insert(id) }
+        let core = ServerCore(catalog: loop.catalog, stats: loop.stats, health: loop.health)
+        let api = self.api
+        let inbox = loop.inbox!
+        exchanges[id]?.task = Task {
+            await api.respond(parsed, core: core) { output in inbox.post(.http(exchange: id, output)) }
+        }
+    }
+
+    /// The method, target, headers and body of a request, copied out of libevent's buffers.
+    private static func read(_ request: OpaquePointer) -> HTTPRequest? {
+        let methods: [UInt32: HTTPRequest.Method] = [
+            EVHTTP_REQ_GET.rawValue: .get, EVHTTP_REQ_POST.rawValue: .post, EVHTTP_REQ_HEAD.rawValue: .head,
+            EVHTTP_REQ_PUT.rawValue: .put, EVHTTP_REQ_DELETE.rawValue: .delete, EVHTTP_REQ_OPTIONS.rawValue: .options,
+            EVHTTP_REQ_PATCH.rawValue: .patch,
+        ]
+        guard let method = methods[evhttp_request_get_command(request).rawValue] else { return nil }
+        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var headers: [String: String] = [:]
+        // Pointer use: libevent's header list, walked while the request is alive on this thread.
+        var entry = evhttp_request_get_input_headers(request)?.pointee.tqh_first
+        while let e = entry {
+            if let k = e.pointee.key, let v = e.pointee.value { headers[String(cString: k).lowercased()] = String(cString: v) }
+            entry = e.pointee.next.tqe_next
+        }
+        var body: [UInt8] = []
+        if let input = evhttp_request_get_input_buffer(request) {
+            let n = evbuffer_get_length(input)
+            if n > 0 {
+                body = [UInt8](repeating: 0, count: n)
+                _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, n) }
+            }
+        }
+        return HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
+                           headers: headers, body: body)
+    }
+
+    /// Output of an exchange's task, on the loop thread.
+    func deliver(_ id: UInt64, _ output: HTTPOutput) {
+        guard let x = exchanges[id] else { return }
+        switch output {
+        case .whole(let response):
+            reply(x.request, response, close: false)
+            finish(id)
+        case .head(let response):
+            addHeaders(response, to: x.request)
+            evhttp_send_reply_start(x.request, Int32(response.status), nil)
+        case .chunk(let bytes):
+            guard !x.gone, !x.abandoned else { return }
+            if let connection = x.connection, Self.unsent(connection) > loop.config.limits.maxPendingOutputBytes {
+                // The reader is this far behind: the rest of the stream is not kept for it.
+                exchanges[id]?.abandoned = true
+                x.task?.cancel()
+                return
+            }
+            guard let buffer = evbuffer_new() else { return }
+            evbuffer_add(buffer, bytes, bytes.count)
+            evhttp_send_reply_chunk(x.request, buffer)
+            evbuffer_free(buffer)
+        case .end:
+            evhttp_send_reply_end(x.request)
+            finish(id)
+        }
+    }
+
+    /// Bytes queued on a connection and not yet taken by its socket.
+    private static func unsent(_ connection: OpaquePointer) -> Int {
+        guard let bev = evhttp_connection_get_bufferevent(connection), let out = bufferevent_get_output(bev) else { return 0 }
+        return evbuffer_get_length(out)
+    }
+
+    private func addHeaders(_ response: HTTPResponse, to request: OpaquePointer) {
+        guard let headers = evhttp_request_get_output_headers(request) else { return }
+        for h in response.headers { evhttp_add_header(headers, h.name, h.value) }
+    }
+
+    /// Sends a whole response (libevent sets Content-Length and frees the request after).
+    private func reply(_ request: OpaquePointer, _ response: HTTPResponse, close: Bool) {
+        addHeaders(response, to: request)
+        if close, let headers = evhttp_request_get_output_headers(request) { evhttp_add_header(headers, "Connection", "close") }
+        if !response.body.isEmpty, let out = evhttp_request_get_output_buffer(request) {
+            evbuffer_add(out, response.body, response.body.count)
+        }
+        evhttp_send_reply(request, Int32(response.status), nil, nil)
+    }
+
+    private func finish(_ id: UInt64) {
+        guard let x = exchanges.removeValue(forKey: id) else { return }
+        if let c = x.connection { connections[c]?.remove(id) }
+        if loop.draining { loop.finishDrainIfIdle() }
+    }
+
+    /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
+    /// their tasks stop).
+    fileprivate func closed(_ connection: OpaquePointer) {
+        for id in connections.removeValue(forKey: connection) ?? [] {
+            exchanges[id]?.gone = true
+            exchanges[id]?.task?.cancel()
+        }
+    }
+}
+
+private func onHTTPRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let request else { return }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().received(request)
+}
+
+private func onHTTPConnectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let connection else { return }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().closed(connection)
+}

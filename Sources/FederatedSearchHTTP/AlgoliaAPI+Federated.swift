@@ -1,0 +1,142 @@
+import FederatedSearchCore
+import FederatedSearchProtocol
+import FederatedSearchServer
+
+/// The socket's federated search over HTTP: `POST /1/federated` answers one JSON document,
+/// `POST /1/federated/stream` the same frames as the socket, as server-sent events, each
+/// index's the moment it answers.
+extension AlgoliaAPI {
+    /// The body as the socket's search request (`op` may be left out), with the indices a
+    /// key may search when it names none.
+    func federatedRequest(_ x: Exchange) -> Result<Request, HTTPResponse> {
+        var body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return .failure(r)
+        case .success(let o): body = o
+        }
+        if body["op"] == nil { body["op"] = "search" }
+        guard body["op"] == "search" else {
+            return .failure(.error(SearchError(.invalidField, "op: the federated endpoints answer only search")))
+        }
+        let request: Request
+        switch RequestDecoder.decode(object: body) {
+        case .failure(let e): return .failure(.error(x.core.catalog.refusal(of: e, peer: x.peer)))
+        case .success(let r): request = r
+        }
+        guard case .search(var search) = request.operation else {
+            return .failure(.error(SearchError(.invalidField, "op: the federated endpoints answer only search")))
+        }
+        if !config.keys.isEmpty {
+            if let targets = search.targets {
+                for t in targets where !x.allows(.search, index: t.index, keysConfigured: true) {
+                    return .failure(.error(403, "this API key may not search index '\(t.index)'"))
+                }
+            } else {
+                let allowed = x.core.catalog.entries.map(\.id.index).filter { x.allows(.search, index: $0, keysConfigured: true) }
+                guard !allowed.isEmpty else { return .failure(.error(403, "this API key may search no index")) }
+                search.targets = allowed.map { SearchTarget(index: $0) }
+            }
+        }
+        return .success(Request(id: request.id, operation: .search(search)))
+    }
+
+    /// Runs a federated search, superseding the older requests of its session; `emit` gets
+    /// each frame's line until the request is superseded, then its `done superseded`.
+    func runFederated(_ request: Request, _ x: Exchange, emit: @escaping @Sendable ([UInt8]) -> Void) async {
+        guard case .search(let search) = request.operation, let session = search.session, let seq = search.seq else {
+            await x.core.answer(request, peer: x.peer, emit: emit)
+            return
+        }
+        let scope = x.key?.description ?? ""
+        let superseded = FrameWriter.done(id: request.id, status: .superseded, sources: [], ms: 0)
+        guard let ticket = sessions.begin(scope: scope, session: session, seq: seq) else { return emit(superseded) }
+        defer { sessions.end(scope: scope, session: session, ticket) }
+        let core = x.core
+        let work = Task {
+            await core.answer(request, peer: x.peer) { line in if !ticket.isSuperseded { emit(line) } }
+        }
+        ticket.attach { work.cancel() }
+        await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
+        if ticket.isSuperseded { emit(superseded) }
+    }
+
+    /// `POST /1/federated`: `{"results": {name: response}, "errors": {name: {code, message}},
+    /// "merged": {...}, "status", "sources", "ms"}`, the frames' contents in one document.
+    func federated(_ x: Exchange) async -> HTTPResponse {
+        var request: Request
+        switch federatedRequest(x) {
+        case .failure(let r): return r
+        case .success(let r): request = r
+        }
+        request.id = nil
+        let collector = FrameCollector()
+        await runFederated(request, x) { collector.append($0) }
+        var results: [(String, ArraySlice<UInt8>)] = []
+        var errors = JSONObject()
+        var merged: [UInt8]?
+        var done = JSONObject()
+        for line in collector.lines {
+            switch FramePayload.type(of: line) {
+            case "results":
+                if let r = FramePayload.namedResults(of: line) { results.append(r) }
+            case "error":
+                let e = FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame")
+                guard case .object(let o)? = try? JSONParser.parse(line), case .string(let name)? = o["index"] else {
+                    return .error(e)
+                }
+                errors[name] = ["code": .string(e.code.rawValue), "message": .string(e.message)]
+            case "merged": merged = FramePayload.members(of: line)
+            case "done": done = FramePayload.object(of: line) ?? [:]
+            default: break
+            }
+        }
+        var out = Array(#"{"results":{"#.utf8)
+        for (i, r) in results.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(r.0, into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: r.1)
+        }
+        out.append(contentsOf: #"},"errors":"#.utf8)
+        JSONWriter.write(.object(errors), into: &out)
+        if let merged {
+            out.append(contentsOf: #","merged":"#.utf8)
+            out.append(contentsOf: merged)
+        }
+        for e in done {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.writeString(e.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.write(e.value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return .json(200, out)
+    }
+
+    /// `POST /1/federated/stream`: `text/event-stream`, one `data:` event per frame.
+    func stream(_ x: Exchange, send: @escaping @Sendable (HTTPOutput) -> Void) async {
+        let request: Request
+        switch federatedRequest(x) {
+        case .failure(var r):
+            r.headers += x.headers
+            return send(.whole(r))
+        case .success(let r): request = r
+        }
+        var head = HTTPResponse(status: 200, headers: [
+            ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
+        ])
+        head.headers += x.headers
+        send(.head(head))
+        await runFederated(request, x) { line in send(.chunk(Self.event(line))) }
+        send(.end)
+    }
+
+    /// A frame's line as one server-sent event (frames hold no newline but their last byte).
+    static func event(_ line: [UInt8]) -> [UInt8] {
+        var out = Array("data: ".utf8)
+        out.reserveCapacity(line.count + 8)
+        out.append(contentsOf: line.last == 0x0A ? line.dropLast() : line[...])
+        out.append(contentsOf: "\n\n".utf8)
+        return out
+    }
+}

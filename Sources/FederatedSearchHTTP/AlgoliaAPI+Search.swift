@@ -1,0 +1,191 @@
+import FederatedSearchCore
+import FederatedSearchProtocol
+import FederatedSearchServer
+
+/// Algolia's search endpoints: one index, several queries at once, facet values.
+extension AlgoliaAPI {
+    /// The members of a multi-query entry that are not search parameters.
+    static let entryMembers: Set<String> = ["indexName", "type", "facet", "facetQuery", "maxFacetHits", "strategy"]
+
+    /// One search of one index: the Algolia response's bytes, or the error.
+    func search(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
+        let decoded: (query: String, raw: JSONObject, params: SearchParameters)
+        do { decoded = try AlgoliaParams.decode(object, path: path, skipping: Self.entryMembers) } catch {
+            return .failure(error)
+        }
+        guard decoded.query.utf8.count <= RequestDecoder.maxQueryBytes else {
+            return .failure(SearchError(.invalidField, "\(path).query: longer than \(RequestDecoder.maxQueryBytes) bytes"))
+        }
+        let request = SearchRequest(
+            query: decoded.query, targets: [SearchTarget(index: index)], params: decoded.params, rawParams: decoded.raw,
+            merge: ["strategy": "grouped"])
+        let lines = await run(Request(id: nil, operation: .search(request)), x)
+        for line in lines {
+            if let results = FramePayload.results(of: line, source: index) { return .success(Array(results)) }
+            if FramePayload.type(of: line) == "error" {
+                return .failure(FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame"))
+            }
+        }
+        return .failure(SearchError(.internalError, "the search of '\(index)' answered no results"))
+    }
+
+    /// `POST /1/indexes/{index}/query` and `GET /1/indexes/{index}?query=...`.
+    func searchOne(_ index: String, body x: Exchange, fromURL: Bool) async -> HTTPResponse {
+        let object: JSONObject
+        if fromURL {
+            var o = AlgoliaParams.form(x.request.query)
+            for key in o.keys where key.lowercased().hasPrefix("x-algolia-") { o[key] = nil }
+            object = o
+        } else {
+            switch bodyObject(x) {
+            case .failure(let r): return r
+            case .success(let o): object = o
+            }
+        }
+        switch await search(index, object, path: fromURL ? "query string" : "body", x) {
+        case .success(let bytes): return .json(200, bytes)
+        case .failure(let e): return .error(e)
+        }
+    }
+
+    /// `POST /1/indexes/*/queries`: InstantSearch's request, every query's response in order.
+    func multipleQueries(_ x: Exchange) async -> HTTPResponse {
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
+        guard case .array(let items)? = body["requests"] else {
+            return .error(SearchError(.missingField, "requests: required, an array of queries"))
+        }
+        guard items.count <= RequestDecoder.maxTargets else {
+            return .error(SearchError(.invalidField, "requests: \(items.count) queries; at most \(RequestDecoder.maxTargets)"))
+        }
+        let strategy: String
+        switch body["strategy"] {
+        case .string(let s)?: strategy = s
+        case nil, .null?: strategy = "none"
+        case let other?: return .error(SearchError(.invalidField, "strategy: expected a string, got \(other.typeName)"))
+        }
+        guard strategy == "none" || strategy == "stopIfEnoughMatches" else {
+            return .error(SearchError(.invalidField, "strategy: expected none or stopIfEnoughMatches, got '\(strategy)'"))
+        }
+        var entries: [(index: String, object: JSONObject, path: String)] = []
+        for (i, item) in items.enumerated() {
+            let path = "requests[\(i)]"
+            guard case .object(let o) = item else {
+                return .error(SearchError(.invalidField, "\(path): expected an object, got \(item.typeName)"))
+            }
+            guard case .string(let index)? = o["indexName"], !index.isEmpty else {
+                return .error(SearchError(.missingField, "\(path).indexName: required, the index to search"))
+            }
+            guard x.allows(.search, index: index, keysConfigured: !config.keys.isEmpty) else {
+                return .error(403, "this API key may not search index '\(index)'")
+            }
+            entries.append((index, o, path))
+        }
+        var answers: [Result<[UInt8], SearchError>?] = Array(repeating: nil, count: entries.count)
+        if strategy == "stopIfEnoughMatches" {
+            // In order; once a query has a page's worth of hits the rest are not run.
+            var enough = false
+            for (i, e) in entries.enumerated() {
+                if enough {
+                    answers[i] = .success(Self.notProcessed(e.index))
+                    continue
+                }
+                let answer = await entry(e.index, e.object, path: e.path, x)
+                if case .success(let bytes) = answer, Self.hasEnoughHits(bytes) { enough = true }
+                answers[i] = answer
+            }
+        } else {
+            await withTaskGroup(of: (Int, Result<[UInt8], SearchError>).self) { group in
+                for (i, e) in entries.enumerated() {
+                    group.addTask { (i, await entry(e.index, e.object, path: e.path, x)) }
+                }
+                for await (i, answer) in group { answers[i] = answer }
+            }
+        }
+        var out = Array(#"{"results":["#.utf8)
+        for (i, answer) in answers.enumerated() {
+            switch answer {
+            case .success(let bytes)?:
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: bytes)
+            case .failure(let e)?: return .error(e)
+            case nil: return .error(SearchError(.internalError, "requests[\(i)]: no answer"))
+            }
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .json(200, out)
+    }
+
+    /// One entry of a multi-query: a search, or a facet value search (`type: "facet"`).
+    func entry(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
+        guard case .string("facet")? = object["type"] else { return await search(index, object, path: path, x) }
+        guard case .string(let facet)? = object["facet"] else {
+            return .failure(SearchError(.missingField, "\(path).facet: required for a query of type facet"))
+        }
+        return await facetSearch(index, facet: facet, object, path: path, x)
+    }
+
+    /// A facet value search: the Algolia response's bytes, or the error.
+    func facetSearch(
+        _ index: String, facet: String, _ object: JSONObject, path: String, _ x: Exchange
+    ) async -> Result<[UInt8], SearchError> {
+        var all = object
+        if case .string(let s)? = object["params"] { for e in AlgoliaParams.form(s) { all[e.key] = e.value } }
+        if case .object(let o)? = object["params"] { for e in o { all[e.key] = e.value } }
+        var facetQuery = ""
+        if case .string(let q)? = all["facetQuery"] { facetQuery = q }
+        var maxFacetHits = 10
+        if let v = all["maxFacetHits"] {
+            guard case .number(let n) = v, n == n.rounded(), (1...100).contains(n) else {
+                return .failure(SearchError(.invalidField, "\(path).maxFacetHits: expected an integer from 1 to 100"))
+            }
+            maxFacetHits = Int(n)
+        }
+        let decoded: (query: String, raw: JSONObject, params: SearchParameters)
+        do { decoded = try AlgoliaParams.decode(object, path: path, skipping: Self.entryMembers) } catch {
+            return .failure(error)
+        }
+        let request = FacetValuesRequest(
+            index: index, facetName: facet, facetQuery: facetQuery, query: decoded.query, params: decoded.params,
+            maxFacetHits: maxFacetHits)
+        let lines = await run(Request(id: nil, operation: .searchForFacetValues(request)), x)
+        guard let line = lines.last else { return .failure(SearchError(.internalError, "no answer")) }
+        if FramePayload.type(of: line) == "error" {
+            return .failure(FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame"))
+        }
+        guard var payload = FramePayload.object(of: line) else { return .failure(SearchError(.internalError, "no answer")) }
+        payload["index"] = nil
+        return .success(JSONWriter.bytes(.object(payload)))
+    }
+
+    /// `POST /1/indexes/{index}/facets/{facet}/query`.
+    func facetValues(_ index: String, facet: String, _ x: Exchange) async -> HTTPResponse {
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o):
+            switch await facetSearch(index, facet: facet, o, path: "body", x) {
+            case .success(let bytes): return .json(200, bytes)
+            case .failure(let e): return .error(e)
+            }
+        }
+    }
+
+    /// The response of a query `stopIfEnoughMatches` did not run.
+    static func notProcessed(_ index: String) -> [UInt8] {
+        JSONWriter.bytes([
+            "hits": [], "nbHits": 0, "page": 0, "nbPages": 0, "hitsPerPage": 0, "processingTimeMS": 0,
+            "exhaustiveNbHits": true, "query": "", "params": "", "index": .string(index), "processed": false,
+        ])
+    }
+
+    /// Whether a response has at least a page of hits (`nbHits >= hitsPerPage`).
+    static func hasEnoughHits(_ bytes: [UInt8]) -> Bool {
+        guard case .object(let o)? = try? JSONParser.parse(bytes),
+            case .number(let hits)? = o["nbHits"], case .number(let perPage)? = o["hitsPerPage"]
+        else { return false }
+        return hits >= perPage
+    }
+}

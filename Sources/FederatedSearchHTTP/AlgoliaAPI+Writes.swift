@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import FederatedSearchCore
+import FederatedSearchProtocol
+import FederatedSearchServer
+
+/// Algolia's write endpoints, on durable indices: each answers once its batch is committed
+/// and searchable, with the batch's sequence number as Algolia's `taskID`.
+extension AlgoliaAPI {
+    /// Algolia's timestamps (ISO 8601, UTC).
+    package static func now() -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date())
+    }
+
+    /// Writes `changes` to `index` in one atomic batch; the `taskID` or the error.
+    func write(_ index: String, _ operation: IndexOperation, _ x: Exchange) async -> Result<Int, HTTPResponse> {
+        switch await indexOperation(index, operation, x) {
+        case .failure(let e): return .failure(.error(e))
+        case .success(let reply):
+            guard case .number(let seq)? = reply["seq"] else { return .failure(.error(500, "no sequence in the reply", code: .internalError)) }
+            return .success(Int(seq))
+        }
+    }
+
+    /// An objectID for an object sent without one.
+    static func newObjectID() -> String { UUID().uuidString.lowercased() }
+
+    /// `POST /1/indexes/{index}/batch`: Algolia's actions, applied as one atomic batch.
+    func batch(_ index: String, _ x: Exchange) async -> HTTPResponse {
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
+        guard case .array(let items)? = body["requests"] else {
+            return .error(SearchError(.missingField, "requests: required, an array of {action, body}"))
+        }
+        guard items.count <= WriteDecoder.maxBatch else {
+            return .error(SearchError(.invalidField, "requests: \(items.count) actions; a batch holds at most \(WriteDecoder.maxBatch)"))
+        }
+        var changes: [DocumentChange] = []
+        var objectIDs: [String] = []
+        var problems: [String] = []
+        for (i, item) in items.enumerated() {
+            let path = "requests[\(i)]"
+            guard case .object(let o) = item, case .string(let action)? = o["action"] else {
+                problems.append("\(path): expected {\"action\": string, \"body\": object}")
+                continue
+            }
+            var document: JSONObject = [:]
+            if case .object(let b)? = o["body"] { document = b }
+            if action == "deleteObject" || action == "clear" || action == "delete" {
+                guard x.allows(.deleteObject, index: index, keysConfigured: !config.keys.isEmpty) else {
+                    return .error(403, "this API key may not deleteObject on index '\(index)'")
+                }
+            }
+            switch action {
+            case "addObject", "updateObject", "partialUpdateObject", "partialUpdateObjectNoCreate":
+                if action == "addObject", document["objectID"] == nil { document["objectID"] = .string(Self.newObjectID()) }
+                switch WriteDecoder.document(.object(document), path: "\(path).body") {
+                case .failure(let e): problems.append(e.message)
+                case .success(let d):
+                    changes.append(action.hasPrefix("partial") ? .merge(d) : .upsert(d))
+                    objectIDs.append(d["objectID"]?.stringValue ?? "")
+                }
+            case "deleteObject":
+                guard case .string(let id)? = document["objectID"], !id.isEmpty else {
+                    problems.append("\(path).body.objectID: required to delete an object")
+                    continue
+                }
+                changes.append(.delete(id))
+                objectIDs.append(id)
+            case "clear":
+                changes.append(.clear)
+            default:
+                problems.append("\(path).action: expected addObject, updateObject, partialUpdateObject, partialUpdateObjectNoCreate, deleteObject or clear, got '\(action)'")
+            }
+        }
+        guard problems.isEmpty else {
+            let shown = problems.prefix(20).joined(separator: "; ")
+            return .error(SearchError(.invalidDocument, "\(problems.count) of \(items.count) actions are invalid, nothing was written: \(shown)"))
+        }
+        switch await write(index, .documents(op: "batch", changes), x) {
+        case .failure(let r): return r
+        case .success(let task): return .json(200, ["taskID": .number(Double(task)), "objectIDs": .array(objectIDs.map { .string($0) })])
+        }
+    }
+
+    /// `POST /1/indexes/{index}`: one object, its `objectID` chosen here if it has none.
+    func addObject(_ index: String, _ x: Exchange) async -> HTTPResponse {
+        guard case .success(var document) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        if document["objectID"] == nil { document["objectID"] = .string(Self.newObjectID()) }
+        return await upsert(index, document, path: "body", created: true, x)
+    }
+
+    /// `PUT /1/indexes/{index}/{objectID}`: replaces (or creates) the object.
+    func replaceObject(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
+        guard case .success(var document) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        document["objectID"] = .string(id)
+        return await upsert(index, document, path: "body", created: false, x)
+    }
+
+    private func upsert(_ index: String, _ document: JSONObject, path: String, created: Bool, _ x: Exchange) async -> HTTPResponse {
+        let d: JSONObject
+        switch WriteDecoder.document(.object(document), path: path) {
+        case .failure(let e): return .error(e)
+        case .success(let checked): d = checked
+        }
+        switch await write(index, .documents(op: "addDocuments", [.upsert(d)]), x) {
+        case .failure(let r): return r
+        case .success(let task):
+            return .json(200, [
+                created ? "createdAt" : "updatedAt": .string(Self.now()), "taskID": .number(Double(task)),
+                "objectID": d["objectID"] ?? .null,
+            ])
+        }
+    }
+
+    /// `POST /1/indexes/{index}/{objectID}/partial`: sets the attributes sent, keeps the others.
+    func partialUpdate(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
+        guard case .success(var document) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        document["objectID"] = .string(id)
+        let d: JSONObject
+        switch WriteDecoder.document(.object(document), path: "body") {
+        case .failure(let e): return .error(e)
+        case .success(let checked): d = checked
+        }
+        switch await write(index, .documents(op: "partialUpdateDocuments", [.merge(d)]), x) {
+        case .failure(let r): return r
+        case .success(let task):
+            return .json(200, ["updatedAt": .string(Self.now()), "taskID": .number(Double(task)), "objectID": .string(id)])
+        }
+    }
+
+    /// `DELETE /1/indexes/{index}/{objectID}`.
+    func deleteObject(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
+        switch await write(index, .documents(op: "deleteDocuments", [.delete(id)]), x) {
+        case .failure(let r): return r
+        case .success(let task): return .json(200, ["deletedAt": .string(Self.now()), "taskID": .number(Double(task))])
+        }
+    }
+
+    /// `POST /1/indexes/{index}/deleteByQuery`: deletes the objects passing the filters sent.
+    func deleteByQuery(_ index: String, _ x: Exchange) async -> HTTPResponse {
+        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        var params = body
+        if case .string(let s)? = body["params"] {
+            params["params"] = nil
+            for e in AlgoliaParams.form(s) { params[e.key] = e.value }
+        }
+        let parameters: SearchParameters
+        do { parameters = try WriteDecoder.deleteByParameters(params) } catch { return .error(error) }
+        switch await write(index, .deleteBy(parameters), x) {
+        case .failure(let r): return r
+        case .success(let task): return .json(200, ["deletedAt": .string(Self.now()), "taskID": .number(Double(task))])
+        }
+    }
+
+    /// `POST /1/indexes/{index}/clear`: deletes every object, keeps the settings.
+    func clear(_ index: String, _ x: Exchange) async -> HTTPResponse {
+        switch await write(index, .documents(op: "clearIndex", [.clear]), x) {
+        case .failure(let r): return r
+        case .success(let task): return .json(200, ["updatedAt": .string(Self.now()), "taskID": .number(Double(task))])
+        }
+    }
+
+    /// `PUT /1/indexes/{index}/settings`: lays the settings sent over the index's.
+    func setSettings(_ index: String, _ x: Exchange) async -> HTTPResponse {
+        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        switch await write(index, .setSettings(body), x) {
+        case .failure(let r): return r
+        case .success(let task): return .json(200, ["updatedAt": .string(Self.now()), "taskID": .number(Double(task))])
+        }
+    }
+
+    /// `GET /1/indexes/{index}/task/{taskID}` (and `/1/task/{taskID}`): `published` once the
+    /// write is searchable. Writes answer only then, so a task a client was given is published;
+    /// one never given is 404.
+    func task(_ index: String?, id: String, _ x: Exchange) -> HTTPResponse {
+        guard let task = Int64(id), task >= 0 else { return .error(400, "taskID: expected an integer, got '\(id)'", code: .invalidField) }
+        let durables = x.core.catalog.entries.compactMap { e -> (String, DurableIndex)? in
+            (e.searchable as? DurableIndex).map { (e.id.index, $0) }
+        }
+        let candidates = index.map { name in durables.filter { $0.0 == name } } ?? durables
+        if let index, candidates.isEmpty {
+            guard x.core.catalog.entry(index) != nil else { return .error(404, "Index \(index) does not exist", code: .unknownIndex) }
+            return .error(404, "Task \(id) does not exist: '\(index)' takes no writes", code: .unknownRequest)
+        }
+        guard let highest = candidates.map({ $0.1.publishedSequence }).max(), task <= highest else {
+            let anyQueued = candidates.contains { $0.1.pendingCount > 0 }
+            if anyQueued { return .json(200, ["status": "notPublished", "pendingTask": true]) }
+            return .error(404, "Task \(id) does not exist", code: .unknownRequest)
+        }
+        return .json(200, ["status": "published", "pendingTask": false])
+    }
+}
+
+extension Result where Success == JSONObject, Failure == HTTPResponse {
+    /// The error response of a failed body read (a 500 if called on a success).
+    var failureResponse: HTTPResponse {
+        if case .failure(let r) = self { return r }
+        return .error(500, "the body was read", code: .internalError)
+    }
+}

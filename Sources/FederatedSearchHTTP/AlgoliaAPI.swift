@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchCore
+import FederatedSearchProtocol
+import FederatedSearchServer
+
+/// The HTTP API: Algolia's REST search API, the federated endpoints and the dashboard, on the
+/// server core. One exchange in, its output out through `send` (a whole response, or a
+/// stream); the listener owns the sockets.
+package struct AlgoliaAPI: Sendable {
+    package let config: HTTPConfig
+    package let sessions: HTTPSessions
+    /// When the daemon started (Algolia's index list has creation and update dates).
+    package let startedAt: String
+    /// The largest body accepted, in bytes.
+    package let maxBodyBytes: Int
+
+    package init(config: HTTPConfig, maxBodyBytes: Int, startedAt: String, sessions: HTTPSessions = HTTPSessions()) {
+        self.config = config
+        self.maxBodyBytes = maxBodyBytes
+        self.startedAt = startedAt
+        self.sessions = sessions
+    }
+
+    /// An exchange being answered: the request, the key that sent it, the core it is answered by.
+    struct Exchange {
+        let request: HTTPRequest
+        let key: APIKey?
+        let core: ServerCore
+        /// Headers every response of the exchange carries (CORS).
+        let headers: [(name: String, value: String)]
+        /// The HTTP transport's peer: the key's rights are checked here, so the socket's
+        /// peer-credential rules see a peer allowed everything.
+        var peer: PeerIdentity { PeerIdentity(PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())) }
+
+        /// Whether the exchange's key (if keys are configured) may use `right` on `index`.
+        func allows(_ right: APIKey.Right, index: String?, keysConfigured: Bool) -> Bool {
+            guard keysConfigured else { return true }
+            return key?.allows(right, index: index) ?? false
+        }
+    }
+
+    /// Answers one request.
+    package func respond(
+        _ request: HTTPRequest, core: ServerCore, send: @escaping @Sendable (HTTPOutput) -> Void
+    ) async {
+        let cors = CORS.headers(for: request, origins: config.corsOrigins)
+        let route = AlgoliaRoute.match(request.method, request.path)
+        func finish(_ response: HTTPResponse) {
+            var r = response
+            r.headers += cors
+            if request.method == .head { r.body = [] }
+            send(.whole(r))
+        }
+        switch route {
+        case .preflight:
+            return finish(CORS.preflight(request, allowed: !cors.isEmpty))
+        case .dashboard(let file):
+            return finish(config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)"))
+        case .notFound:
+            return finish(.error(404, "no such endpoint: \(request.method.rawValue) \(request.path)"))
+        case .methodNotAllowed(let allowed):
+            var r = HTTPResponse.error(405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)")
+            r.headers.append(("Allow", allowed))
+            return finish(r)
+        default: break
+        }
+        let key: APIKey?
+        switch authenticate(request) {
+        case .failure(let response): return finish(response)
+        case .success(let k): key = k
+        }
+        if let (right, index) = route.requirement, !config.keys.isEmpty, key?.allows(right, index: index) != true {
+            return finish(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")"))
+        }
+        guard request.body.count <= maxBodyBytes else {
+            return finish(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)"))
+        }
+        let exchange = Exchange(request: request, key: key, core: core, headers: cors)
+        if route == .federatedStream {
+            return await stream(exchange, send: send)
+        }
+        finish(await answer(route, exchange))
+    }
+
+    /// The key a request carries, in its headers or its query string (Algolia's names); nil
+    /// when no keys are configured.
+    func authenticate(_ request: HTTPRequest) -> Result<APIKey?, HTTPResponse> {
+        guard !config.keys.isEmpty else { return .success(nil) }
+        var given = request.header("x-algolia-api-key")
+        if given == nil {
+            given = URLForm.pairs(request.query).first { $0.key.lowercased() == "x-algolia-api-key" }?.value
+        }
+        guard let given, !given.isEmpty else {
+            return .failure(.error(403, "an API key is required (the X-Algolia-API-Key header or the x-algolia-api-key query parameter)"))
+        }
+        guard let key = config.keys.first(where: { $0.isValue(given) }) else {
+            return .failure(.error(403, "Invalid Application-ID or API key"))
+        }
+        return .success(key)
+    }
+
+    /// The answer of every route but the stream.
+    func answer(_ route: AlgoliaRoute, _ x: Exchange) async -> HTTPResponse {
+        switch route {
+        case .multipleQueries: return await multipleQueries(x)
+        case .search(let index): return await searchOne(index, body: x, fromURL: false)
+        case .searchByURL(let index): return await searchOne(index, body: x, fromURL: true)
+        case .facetValues(let index, let facet): return await facetValues(index, facet: facet, x)
+        case .listIndices: return listIndices(x)
+        case .getObject(let index, let id): return await getObject(index, id: id, x)
+        case .getObjects: return await getObjects(x)
+        case .getSettings(let index): return await getSettings(index, x)
+        case .setSettings(let index): return await setSettings(index, x)
+        case .batch(let index): return await batch(index, x)
+        case .addObject(let index): return await addObject(index, x)
+        case .replaceObject(let index, let id): return await replaceObject(index, id: id, x)
+        case .partialUpdate(let index, let id): return await partialUpdate(index, id: id, x)
+        case .deleteObject(let index, let id): return await deleteObject(index, id: id, x)
+        case .deleteByQuery(let index): return await deleteByQuery(index, x)
+        case .clear(let index): return await clear(index, x)
+        case .task(let index, let id): return task(index, id: id, x)
+        case .federated: return await federated(x)
+        case .federatedStream, .dashboard, .preflight, .methodNotAllowed, .notFound:
+            return .error(500, "route \(route) is answered elsewhere", code: .internalError)
+        }
+    }
+
+    /// The body as a JSON object, whatever the Content-Type says (browsers send text/plain
+    /// to avoid a preflight); an empty body is an empty object.
+    func bodyObject(_ x: Exchange) -> Result<JSONObject, HTTPResponse> {
+        if x.request.body.isEmpty { return .success([:]) }
+        do {
+            let value = try JSONParser.parse(x.request.body)
+            guard case .object(let o) = value else {
+                return .failure(.error(400, "the body must be a JSON object, got \(value.typeName)", code: .invalidRequest))
+            }
+            return .success(o)
+        } catch {
+            return .failure(.error(400, "the body is not valid JSON: \(error.reason) at byte \(error.offset)", code: .invalidJSON))
+        }
+    }
+
+    /// Runs a request through the server core and returns the lines it answered with.
+    func run(_ request: Request, _ x: Exchange) async -> [[UInt8]] {
+        let collector = FrameCollector()
+        await x.core.answer(request, peer: x.peer) { collector.append($0) }
+        return collector.lines
+    }
+}

@@ -1,0 +1,92 @@
+import FederatedSearchCore
+
+/// One HTTP request as the listener read it: no socket, so the API can be tested on its own.
+package struct HTTPRequest: Sendable {
+    package enum Method: String, Sendable {
+        case get = "GET", head = "HEAD", post = "POST", put = "PUT", delete = "DELETE", patch = "PATCH", options = "OPTIONS"
+    }
+
+    package var method: Method
+    /// The path, not yet percent-decoded (segments are decoded one by one, so an encoded `/`
+    /// stays inside its segment).
+    package var path: String
+    /// The query string after `?`, not decoded (empty: none).
+    package var query: String
+    /// Header values by lowercased name (the last of repeated headers).
+    package var headers: [String: String]
+    package var body: [UInt8]
+
+    package init(method: Method, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A header's value (`name` lowercased).
+    package func header(_ name: String) -> String? { headers[name] }
+}
+
+/// A whole response, or the head of a streamed one.
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
+
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response.
+    package static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: body)
+    }
+
+    package static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse { json(status, JSONWriter.bytes(value)) }
+
+    /// An error in Algolia's shape, `{"message": ..., "status": N}`, with the daemon's stable
+    /// error code beside them.
+    package static func error(_ status: Int, _ message: String, code: ErrorCode? = nil) -> HTTPResponse {
+        var o: JSONObject = ["message": .string(message), "status": .number(Double(status))]
+        if let code { o["code"] = .string(code.rawValue) }
+        return json(status, .object(o))
+    }
+
+    /// The error response for a coded error: 4xx for what the client can fix, 5xx only for
+    /// failures of the daemon or its backends (clients retry another host on 5xx).
+    package static func error(_ e: SearchError) -> HTTPResponse { error(status(of: e.code), e.message, code: e.code) }
+
+    package static func status(of code: ErrorCode) -> Int {
+        switch code {
+        case .unknownIndex, .unknownRequest: 404
+        case .forbidden: 403
+        case .tooManyRequests, .tooManyConnections, .outputBacklog: 429
+        case .lineTooLong: 413
+        case .timeout: 504
+        case .shuttingDown, .suspended: 503
+        case .backendError, .backendHTTPError, .backendBadResponse: 502
+        case .internalError, .reloadFailed: 500
+        default: 400
+        }
+    }
+
+    /// The value of header `name` (case-insensitive).
+    package func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// What the API hands the listener for one exchange: a whole response, or a stream (its head,
+/// then chunks, then its end).
+package enum HTTPOutput: Sendable {
+    case whole(HTTPResponse)
+    case head(HTTPResponse)
+    case chunk([UInt8])
+    case end
+}
+
+/// A response stands for the failure of a step that answers the exchange early.
+extension HTTPResponse: Error {}
