@@ -156,7 +156,7 @@ extension AlgoliaAPI {
         do { parameters = try WriteDecoder.deleteByParameters(params) } catch { return .error(error) }
         switch await write(index, .deleteBy(parameters), x) {
         case .failure(let r): return r
-        case .success(let task): return .json(200, ["deletedAt": .string(Self.now()), "taskID": .number(Double(task))])
+        case .success(let task): return .json(200, ["updatedAt": .string(Self.now()), "taskID": .number(Double(task))])
         }
     }
 

@@ -92,7 +92,7 @@ extension Catalog {
     /// index if `peer` may not know of it (a peer learns nothing of an index it may not see,
     /// not even from a validation error), else the request's own error.
     package func refusal(of e: RequestError, peer: PeerIdentity?) -> SearchError {
-        let index = e.index ?? ""
+        guard let index = e.index else { return e.error }
         return entry(index, visibleTo: peer) == nil ? unknownIndex(index, path: "index", peer: peer) : e.error
     }
 }

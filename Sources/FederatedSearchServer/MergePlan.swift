@@ -26,7 +26,8 @@ package struct MergePlan: Sendable {
     /// Adjusts each source's query for the merge: with an explicit merge, every source is
     /// asked for its first `offset + limit` hits (and no more), so any page of the merged list
     /// is exact (an `offset`/`length` in the source's parameters, which would override
-    /// `page`/`hitsPerPage`, is dropped); with a facet merge, each source counts its own attribute for an aliased facet
+    /// `page`/`hitsPerPage`, is dropped), unless the strategy is `grouped`, which merges no
+    /// hits (each source keeps its own paging); with a facet merge, each source counts its own attribute for an aliased facet
     /// and at least `maxValuesPerFacet` values.
     package func apply(to sources: inout [FederatedSource]) throws(SearchError) {
         let names = sources.map(\.name)
@@ -36,7 +37,7 @@ package struct MergePlan: Sendable {
             guard depth <= SearchParameters.maxHitsPerPage else {
                 throw SearchError(.invalidField, "merge: offset + limit is \(depth); at most \(SearchParameters.maxHitsPerPage) hits can be merged")
             }
-            for i in sources.indices {
+            for i in sources.indices where options.strategy != .grouped {
                 sources[i].query.parameters.page = 0
                 sources[i].query.parameters.hitsPerPage = depth
                 sources[i].query.parameters.offset = nil

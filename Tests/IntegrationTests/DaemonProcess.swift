@@ -61,6 +61,18 @@ final class DaemonProcess {
         try process.run()
     }
 
+    /// The port of the config's HTTP listener (`http.listen` is `127.0.0.1:PORT`).
+    var httpPort: Int {
+        guard let text = try? String(contentsOfFile: configPath, encoding: .utf8),
+            case .object(let config)? = try? JSONParser.parse(text), case .object(let http)? = config["http"],
+            let listen = http["listen"]?.stringValue, let port = listen.split(separator: ":").last.flatMap({ Int($0) })
+        else { return 0 }
+        return port
+    }
+
+    /// A new HTTP connection to the daemon's listener.
+    func http() throws -> HTTPTestClient { try HTTPTestClient(port: httpPort) }
+
     /// Stops the daemon (SIGKILL when `kill`, else SIGTERM) and leaves its folder as it is.
     func halt(kill: Bool = false) {
         guard process.isRunning else { return }
@@ -241,7 +253,8 @@ extension DaemonProcess {
     /// The daemon on the demo config's indices (`Configs/fedsearchd.json`: movies and products
     /// from `Configs/data`), on a temporary socket.
     /// The demo config (Configs/fedsearchd.json on its data), with `limits` if given.
-    static func demo(limits: JSONObject? = nil) throws -> DaemonProcess {
+    /// The demo config, its HTTP listener moved to a free port when `http` (else none).
+    static func demo(limits: JSONObject? = nil, http: Bool = false) throws -> DaemonProcess {
         let root = repositoryRoot
         let text = try String(contentsOf: root.appendingPathComponent("Configs/fedsearchd.json"), encoding: .utf8)
         guard case .object(var config) = try JSONParser.parse(Array(text.utf8)),
@@ -255,6 +268,7 @@ extension DaemonProcess {
         config["searchables"] = .object(searchables)
         config["logLevel"] = nil
         if let limits { config["limits"] = .object(limits) }
+        config["http"] = http ? ["listen": .string("127.0.0.1:\(try freeTCPPort())")] : nil
         return try DaemonProcess(config: config)
     }
 }

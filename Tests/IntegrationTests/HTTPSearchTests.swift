@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Algolia's search API over the daemon's HTTP listener, against the real binary on the demo
+/// config: the answers of the socket, in the shapes and status codes Algolia's clients expect.
+@Suite(.serialized)
+struct HTTPSearchTests {
+    /// A results object without the members that differ from one run to the next.
+    static func stable(_ results: JSONObject) -> JSONObject {
+        var r = results
+        r["processingTimeMS"] = nil
+        r["processingTimingsMS"] = nil
+        return r
+    }
+
+    /// Expects two results objects to be the same, ignoring timings; on a difference, records
+    /// where they first differ (not both whole: they are large).
+    static func expectSame(_ a: JSONObject, _ b: JSONObject, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let x = Array(JSONWriter.string(.object(stable(a))).utf8), y = Array(JSONWriter.string(.object(stable(b))).utf8)
+        guard x != y else { return }
+        let at = (0..<min(x.count, y.count)).first { x[$0] != y[$0] } ?? min(x.count, y.count)
+        let from = max(0, at - 80)
+        Issue.record("\(what) differs at byte \(at): \(String(decoding: x[from..<min(x.count, at + 80)], as: UTF8.self)) | \(String(decoding: y[from..<min(y.count, at + 80)], as: UTF8.self))", sourceLocation: sourceLocation)
+    }
+
+    /// The socket's results for one index.
+    static func socketResults(_ d: DaemonProcess, _ index: String, query: String, params: JSONObject) throws -> JSONObject {
+        let c = try d.connect()
+        try c.send(["id": "s", "op": "search", "query": .string(query), "indices": [.string(index)], "params": .object(params)])
+        // The frame as the daemon wrote it (parsed from its line, not decoded into types).
+        while let line = try c.readLine() {
+            guard case .object(let frame) = try JSONParser.parse(line) else { continue }
+            if frame["type"] == "results", case .object(let results)? = frame["results"] { return results }
+            if frame["type"] == "done" || frame["type"] == "error" { break }
+        }
+        throw DaemonProcess.DaemonError(description: "no results over the socket")
+    }
+
+    @Test func aSearchAnswersAsOnTheSocket() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let http = try d.http()
+        let params: JSONObject = ["hitsPerPage": 5, "facets": ["genres"], "filters": "year > 1990"]
+        let socket = try Self.socketResults(d, "movies", query: "star wars", params: params)
+        var body = params
+        body["query"] = "star wars"
+        let single = try http.request("POST", "/1/indexes/movies/query", json: .object(body))
+        #expect(single.status == 200)
+        #expect(single.headers["content-type"]?.hasPrefix("application/json") == true)
+        Self.expectSame(single.json, socket, "POST query")
+        // The multi-query with the parameters as Algolia's URL-encoded string, and as members.
+        let encoded = "query=star%20wars&hitsPerPage=5&facets=%5B%22genres%22%5D&filters=year%20%3E%201990&analytics=false&tagFilters="
+        let multi = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
+            ["indexName": "movies", "params": .string(encoded)],
+            ["indexName": "movies", "query": "star wars", "hitsPerPage": 5, "facets": ["genres"], "filters": "year > 1990",
+             "clickAnalytics": true],
+        ]])
+        #expect(multi.status == 200)
+        guard case .array(let results)? = multi.json["results"], results.count == 2 else {
+            Issue.record("no results: \(multi.text)")
+            return
+        }
+        for r in results {
+            guard case .object(let o) = r else { continue }
+            Self.expectSame(o, socket, "multi-query")
+        }
+        // GET with the parameters in the query string.
+        let get = try http.request("GET", "/1/indexes/movies?query=star%20wars&hitsPerPage=5&facets=genres&filters=year%20%3E%201990")
+        #expect(get.status == 200)
+        Self.expectSame(get.json, socket, "GET")
+    }
+
+    @Test func multiQueriesCarryFacetEntriesAndAStrategy() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let http = try d.http()
+        let r = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
+            ["indexName": "products", "query": "phone", "hitsPerPage": 2],
+            ["indexName": "movies", "type": "facet", "facet": "genres", "params": "facetQuery=dr&maxFacetHits=3"],
+        ]])
+        #expect(r.status == 200)
+        guard case .array(let results)? = r.json["results"], results.count == 2,
+            case .object(let search) = results[0], case .object(let facets) = results[1],
+            case .array(let facetHits)? = facets["facetHits"]
+        else {
+            Issue.record("unexpected answer: \(r.text)")
+            return
+        }
+        #expect(search["index"] == "products")
+        #expect(!facetHits.isEmpty && facetHits.count <= 3)
+        for hit in facetHits {
+            guard case .object(let h) = hit, let value = h["value"]?.stringValue else { continue }
+            #expect(value.lowercased().hasPrefix("dr"))
+            #expect(h["highlighted"]?.stringValue?.contains("<em>") == true)
+        }
+        // stopIfEnoughMatches: the first query has a page of hits, the second is not run.
+        let stop = try http.request("POST", "/1/indexes/*/queries", json: [
+            "strategy": "stopIfEnoughMatches",
+            "requests": [["indexName": "movies", "query": "love", "hitsPerPage": 2], ["indexName": "products", "query": "love"]],
+        ])
+        guard case .array(let two)? = stop.json["results"], two.count == 2, case .object(let second) = two[1] else {
+            Issue.record("unexpected answer: \(stop.text)")
+            return
+        }
+        #expect(second["processed"] == false)
+        #expect(second["nbHits"] == 0)
+    }
+
+    @Test func facetValuesObjectsIndicesAndSettings() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let http = try d.http()
+        let facets = try http.request("POST", "/1/indexes/movies/facets/genres/query", json: ["facetQuery": "com"])
+        #expect(facets.status == 200)
+        #expect(facets.json["exhaustiveFacetsCount"] == true)
+        guard case .array(let hits)? = facets.json["facetHits"], case .object(let first)? = hits.first else {
+            Issue.record("no facet hits: \(facets.text)")
+            return
+        }
+        #expect(first["value"] == "Comedy")
+        // An object by id, the same object among several, and a missing one.
+        let search = try http.request("POST", "/1/indexes/movies/query", json: ["query": "alien", "hitsPerPage": 1])
+        guard case .array(let found)? = search.json["hits"], case .object(let hit)? = found.first,
+            let id = hit["objectID"]?.stringValue
+        else {
+            Issue.record("no hit: \(search.text)")
+            return
+        }
+        let object = try http.request("GET", "/1/indexes/movies/\(id)")
+        #expect(object.status == 200)
+        #expect(object.json["objectID"]?.stringValue == id)
+        #expect(object.json["title"] == hit["title"])
+        let some = try http.request("GET", "/1/indexes/movies/\(id)?attributesToRetrieve=title")
+        #expect(Set(some.json.keys) == ["objectID", "title"])
+        let missing = try http.request("GET", "/1/indexes/movies/no-such-object")
+        #expect(missing.status == 404)
+        #expect(missing.json["status"] == 404)
+        let objects = try http.request("POST", "/1/indexes/*/objects", json: ["requests": [
+            ["indexName": "movies", "objectID": .string(id)], ["indexName": "movies", "objectID": "no-such-object"],
+        ]])
+        guard case .array(let results)? = objects.json["results"], results.count == 2 else {
+            Issue.record("unexpected answer: \(objects.text)")
+            return
+        }
+        #expect(results[0].objectValue?["objectID"]?.stringValue == id)
+        #expect(results[1] == .null)
+        // The index list, with integer counts.
+        let list = try http.request("GET", "/1/indexes")
+        guard case .array(let items)? = list.json["items"] else {
+            Issue.record("no items: \(list.text)")
+            return
+        }
+        let names = items.compactMap { $0.objectValue?["name"]?.stringValue }
+        #expect(names == ["movies", "products"])
+        #expect(items.first?.objectValue?["entries"] == 2000)
+        let settings = try http.request("GET", "/1/indexes/movies/settings")
+        #expect(settings.status == 200)
+        #expect(settings.json["attributesForFaceting"] == ["genres", "year", "cast"])
+    }
+
+    @Test func mistakesGetAlgoliasErrorsAndTheConnectionStaysUsable() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let http = try d.http()
+        let cases: [(method: String, target: String, body: String?, status: Int, code: String?, mentions: String)] = [
+            ("POST", "/1/indexes/*/queries", "{\"requests\": [", 400, "invalid_json", "byte"),
+            ("POST", "/1/indexes/*/queries", "[1]", 400, "invalid_request", "object"),
+            ("POST", "/1/indexes/*/queries", "{\"requests\": 3}", 400, "missing_field", "requests"),
+            ("POST", "/1/indexes/*/queries", "{\"requests\": [{\"query\": \"x\"}]}", 400, "missing_field", "indexName"),
+            ("POST", "/1/indexes/nope/query", "{}", 404, "unknown_index", "nope"),
+            ("POST", "/1/indexes/movies/query", "{\"hitsPerPage\": \"many\"}", 400, "invalid_field", "hitsPerPage"),
+            ("POST", "/1/indexes/movies/query", "{\"filters\": \"year >\"}", 400, "invalid_filter", "filters"),
+            ("DELETE", "/1/indexes/*/queries", nil, 405, nil, "POST"),
+            ("GET", "/1/nothing/here", nil, 404, nil, "no such endpoint"),
+            ("POST", "/1/indexes/movies/batch", "{\"requests\": []}", 400, "not_writable", "dataDir"),
+            ("GET", "/1/indexes/movies/task/abc", nil, 400, "invalid_field", "taskID"),
+        ]
+        for c in cases {
+            let r = try http.request(c.method, c.target, body: c.body)
+            #expect(r.status == c.status, "\(c.method) \(c.target) \(c.body ?? ""): \(r.status) \(r.text)")
+            #expect(r.json["status"] == .number(Double(c.status)))
+            if let code = c.code { #expect(r.json["code"]?.stringValue == code, "\(r.text)") }
+            #expect(r.json["message"]?.stringValue?.contains(c.mentions) == true, "\(r.text)")
+        }
+        // Same connection, still answering.
+        let ok = try http.request("POST", "/1/indexes/movies/query", json: ["query": "alien"])
+        #expect(ok.status == 200)
+        // The body is read as JSON whatever its Content-Type (browsers send text/plain).
+        let plain = try http.request("POST", "/1/indexes/movies/query", body: "{\"query\": \"alien\"}",
+                                     headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(plain.status == 200)
+        #expect(plain.json["query"] == "alien")
+    }
+
+    @Test func aBodyOverTheLimitIsRefused() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        var config = try JSONParser.parse(String(contentsOfFile: d.configPath, encoding: .utf8)).objectValue ?? [:]
+        config["maxLineBytes"] = 4096
+        try d.rewriteConfig(config)
+        try d.start()
+        let http = try d.http()
+        let big = String(repeating: "a", count: 5000)
+        let r = try http.request("POST", "/1/indexes/movies/query", body: "{\"query\": \"\(big)\"}")
+        #expect(r.status == 413)
+        // A new connection works.
+        let again = try d.http().request("POST", "/1/indexes/movies/query", json: ["query": "alien"])
+        #expect(again.status == 200)
+    }
+
+    @Test func corsFollowsTheConfiguredOrigins() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        var config = try JSONParser.parse(String(contentsOfFile: d.configPath, encoding: .utf8)).objectValue ?? [:]
+        config["http"] = ["listen": .string("127.0.0.1:\(d.httpPort)"), "corsOrigins": ["https://app.example"]]
+        try d.rewriteConfig(config)
+        try d.start()
+        let http = try d.http()
+        let allowed = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Origin": "https://app.example"])
+        #expect(allowed.headers["access-control-allow-origin"] == "https://app.example")
+        let other = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Origin": "https://evil.example"])
+        #expect(other.status == 200)
+        #expect(other.headers["access-control-allow-origin"] == nil)
+        let preflight = try http.request("OPTIONS", "/1/indexes/*/queries", headers: [
+            "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type,x-algolia-api-key",
+        ])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
+        #expect(preflight.headers["access-control-allow-headers"] == "content-type,x-algolia-api-key")
+    }
+}
