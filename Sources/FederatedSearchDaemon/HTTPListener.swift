@@ -25,15 +25,20 @@ final class HTTPListener {
         var gone = false
         /// A stream that fell too far behind its reader: the rest of it is dropped.
         var abandoned = false
+        /// Its response is queued whole: the exchange ends when libevent has sent it.
+        var ended = false
     }
     private var exchanges: [UInt64: Exchange] = [:]
+    /// Exchange ids by libevent request (for its completion callback).
+    private var byRequest: [OpaquePointer: UInt64] = [:]
     private var nextExchange: UInt64 = 1
     /// Connections that have sent a request (their close callback is set), with the
     /// exchanges running on each.
     private var connections: [OpaquePointer: Set<UInt64>] = [:]
     private var bound: [OpaquePointer] = []
 
-    /// Whether no request is being answered (a drain waits for it).
+    /// Whether no request is being answered or its response still being sent (a drain waits
+    /// for it).
     var isIdle: Bool { exchanges.isEmpty }
     var exchangeCount: Int { exchanges.count }
 
@@ -100,7 +105,9 @@ final class HTTPListener {
         let id = nextExchange
         nextExchange += 1
         exchanges[id] = Exchange(request: request, connection: connection)
+        byRequest[request] = id
         if let connection { connections[connection]?.insert(id) }
+        evhttp_request_set_on_complete_cb(request, onHTTPRequestSent, Unmanaged.passUnretained(self).toOpaque())
         let core = ServerCore(catalog: loop.catalog, stats: loop.stats, health: loop.health)
         let api = self.api
         let inbox = loop.inbox!
@@ -144,7 +151,7 @@ final class HTTPListener {
         switch output {
         case .whole(let response):
             reply(x.request, response, close: false)
-            finish(id)
+            ended(id, x)
         case .head(let response):
             addHeaders(response, to: x.request)
             evhttp_send_reply_start(x.request, Int32(response.status), nil)
@@ -162,8 +169,19 @@ final class HTTPListener {
             evbuffer_free(buffer)
         case .end:
             evhttp_send_reply_end(x.request)
-            finish(id)
+            ended(id, x)
         }
+    }
+
+    /// The response is handed to libevent: the exchange ends once it is sent, or at once if
+    /// the connection has gone (libevent then frees the request without sending).
+    private func ended(_ id: UInt64, _ x: Exchange) {
+        if x.gone { finish(id) } else { exchanges[id]?.ended = true }
+    }
+
+    /// libevent sent a response whole.
+    fileprivate func sent(_ request: OpaquePointer) {
+        if let id = byRequest[request] { finish(id) }
     }
 
     /// Bytes queued on a connection and not yet taken by its socket.
@@ -189,6 +207,7 @@ final class HTTPListener {
 
     private func finish(_ id: UInt64) {
         guard let x = exchanges.removeValue(forKey: id) else { return }
+        byRequest[x.request] = nil
         if let c = x.connection { connections[c]?.remove(id) }
         if loop.draining { loop.finishDrainIfIdle() }
     }
@@ -197,6 +216,11 @@ final class HTTPListener {
     /// their tasks stop).
     fileprivate func closed(_ connection: OpaquePointer) {
         for id in connections.removeValue(forKey: connection) ?? [] {
+            // A response queued whole goes with the connection (libevent frees its request).
+            if exchanges[id]?.ended == true {
+                finish(id)
+                continue
+            }
             exchanges[id]?.gone = true
             exchanges[id]?.task?.cancel()
         }
@@ -206,6 +230,11 @@ final class HTTPListener {
 private func onHTTPRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
     guard let request else { return }
     Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().received(request)
+}
+
+private func onHTTPRequestSent(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let request else { return }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().sent(request)
 }
 
 private func onHTTPConnectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {

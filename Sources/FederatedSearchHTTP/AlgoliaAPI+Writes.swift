@@ -26,6 +26,14 @@ extension AlgoliaAPI {
         }
     }
 
+    /// `object` with `objectID` first, set to `id` (as documents are stored and read back).
+    static func withObjectID(_ id: JSONValue, _ object: JSONObject) -> JSONObject {
+        var out = JSONObject()
+        out["objectID"] = id
+        for e in object where e.key != "objectID" { out[e.key] = e.value }
+        return out
+    }
+
     /// An objectID for an object sent without one.
     static func newObjectID() -> String { UUID().uuidString.lowercased() }
 
@@ -92,16 +100,15 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/{index}`: one object, its `objectID` chosen here if it has none.
     func addObject(_ index: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(var document) = bodyObject(x) else { return bodyObject(x).failureResponse }
-        if document["objectID"] == nil { document["objectID"] = .string(Self.newObjectID()) }
-        return await upsert(index, document, path: "body", created: true, x)
+        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        let id = body["objectID"] ?? .string(Self.newObjectID())
+        return await upsert(index, Self.withObjectID(id, body), path: "body", created: true, x)
     }
 
     /// `PUT /1/indexes/{index}/{objectID}`: replaces (or creates) the object.
     func replaceObject(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(var document) = bodyObject(x) else { return bodyObject(x).failureResponse }
-        document["objectID"] = .string(id)
-        return await upsert(index, document, path: "body", created: false, x)
+        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        return await upsert(index, Self.withObjectID(.string(id), body), path: "body", created: false, x)
     }
 
     private func upsert(_ index: String, _ document: JSONObject, path: String, created: Bool, _ x: Exchange) async -> HTTPResponse {
@@ -122,10 +129,9 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/{index}/{objectID}/partial`: sets the attributes sent, keeps the others.
     func partialUpdate(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(var document) = bodyObject(x) else { return bodyObject(x).failureResponse }
-        document["objectID"] = .string(id)
+        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
         let d: JSONObject
-        switch WriteDecoder.document(.object(document), path: "body") {
+        switch WriteDecoder.document(.object(Self.withObjectID(.string(id), body)), path: "body") {
         case .failure(let e): return .error(e)
         case .success(let checked): d = checked
         }

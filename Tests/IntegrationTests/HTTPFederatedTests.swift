@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// The socket's federated search over HTTP: one JSON document, or the same frames as
+/// server-sent events as each source answers; sessions supersede across connections.
+@Suite(.serialized)
+struct HTTPFederatedTests {
+    static func daemon(_ sources: [(String, JSONValue)]) throws -> DaemonProcess {
+        var config = FaultConfigs.config(sources)
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        return try DaemonProcess(binary: "fedsearchd-faults", config: config)
+    }
+
+    @Test func theStreamSendsEachSourceAsItAnswersThenMergedThenDone() throws {
+        let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 600, score: 0.9)), ("fast", FaultConfigs.source(score: 0.1))])
+        defer { d.stop() }
+        let http = try d.http()
+        try http.send("POST", "/1/federated/stream", body: JSONWriter.string(["id": "q1", "query": "x", "indices": ["slow", "fast"]]),
+                      headers: ["Content-Type": "text/plain"])
+        let head = try http.readHead()
+        #expect(head.status == 200)
+        #expect(head.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+        let events = try http.readEvents()
+        let kinds = events.map { "\($0["type"]?.stringValue ?? "?"):\($0["index"]?.stringValue ?? "")" }
+        #expect(kinds == ["results:fast", "results:slow", "merged:", "done:"])
+        #expect(events.allSatisfy { $0["id"] == "q1" })
+        #expect(events.last?["status"] == "ok")
+        // The merged list puts the slow source's better hits first.
+        #expect(events[2]["hits"]?.arrayValue?.first?.objectValue?["_index"] == "slow")
+        // The connection serves the next request.
+        #expect(try http.request("POST", "/1/indexes/fast/query", json: ["query": "y"]).status == 200)
+    }
+
+    @Test func theDocumentHoldsEverySourcesAnswerAndErrors() throws {
+        let d = try Self.daemon([("good", FaultConfigs.source()), ("bad", FaultConfigs.source(mode: "fail"))])
+        defer { d.stop() }
+        let r = try d.http().request("POST", "/1/federated", json: ["query": "x", "indices": ["good", "bad"]])
+        #expect(r.status == 200)
+        #expect(r.json["results"]?.objectValue?.keys == ["good"])
+        #expect(r.json["results"]?.objectValue?["good"]?.objectValue?["nbHits"] == 3)
+        #expect(r.json["errors"]?.objectValue?["bad"]?.objectValue?["code"] == "backend_error")
+        #expect(r.json["merged"]?.objectValue?["nbHits"] == 3)
+        #expect(r.json["status"] == "partial")
+        #expect(r.json["sources"]?.objectValue?["bad"]?.objectValue?["status"] == "error")
+        // A bad request is refused whole, naming the field.
+        let bad = try d.http().request("POST", "/1/federated", json: ["query": "x", "indices": ["good"], "merge": ["strategy": "loud"]])
+        #expect(bad.status == 400)
+        #expect(bad.json["message"]?.stringValue?.contains("merge") == true, "\(bad.text)")
+        let unknown = try d.http().request("POST", "/1/federated", json: ["query": "x", "typo": 1])
+        #expect(unknown.status == 400)
+        #expect(unknown.json["code"] == "unknown_field")
+    }
+
+    @Test func aNewerKeystrokeOfTheSessionSupersedesTheRunningOne() throws {
+        let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 5000)), ("fast", FaultConfigs.source())])
+        defer { d.stop() }
+        let first = try d.http()
+        try first.send("POST", "/1/federated/stream", body: JSONWriter.string([
+            "query": "s", "indices": ["fast", "slow"], "session": "tab-1", "seq": 1]))
+        _ = try first.readHead()
+        var seen: [JSONObject] = []
+        _ = try first.readEvents { event in
+            seen.append(event)
+            return false  // the fast source's answer: the slow one is still running
+        }
+        #expect(seen.first?["index"] == "fast")
+        // The next keystroke, on another connection (as a browser's fetch may be).
+        let second = try d.http().request("POST", "/1/federated", json: [
+            "query": "st", "indices": ["fast"], "session": "tab-1", "seq": 2])
+        #expect(second.json["status"] == "ok")
+        let rest = try first.readEvents()
+        #expect(rest.map { $0["type"]?.stringValue ?? "" } == ["done"])
+        #expect(rest.last?["status"] == "superseded")
+        // A keystroke older than the latest is superseded at once.
+        let stale = try d.http().request("POST", "/1/federated", json: [
+            "query": "s", "indices": ["fast"], "session": "tab-1", "seq": 1])
+        #expect(stale.json["status"] == "superseded")
+        #expect(stale.json["results"]?.objectValue?.isEmpty == true)
+    }
+
+    @Test func aClientThatGoesAwayHasItsSearchCancelled() throws {
+        let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 1500)), ("fast", FaultConfigs.source())])
+        defer { d.stop() }
+        let http = try d.http()
+        try http.send("POST", "/1/federated/stream", body: JSONWriter.string(["query": "s", "indices": ["fast", "slow"]]))
+        _ = try http.readHead()
+        _ = try http.readEvents { _ in false }
+        http.hangUp()
+        // The request ends (cancelled) and the slow source never records an answer.
+        let c = try d.connect()
+        let stats = try pollStats(c, seconds: 10) { s in s["queriesServed"]?.intValue == 1 }
+        #expect(stats?["queriesFailed"] == 1, "a cancelled request counts as not ok")
+        usleep(2_000_000)
+        let after = try pollStats(c, seconds: 1) { _ in true }
+        #expect(after?["latency"]?.objectValue?["slow"] == nil, "the slow source was cancelled before it answered")
+        #expect(after?["latency"]?.objectValue?["fast"] != nil)
+    }
+
+    @Test func aDrainLetsARunningStreamFinish() throws {
+        let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 800))])
+        defer { d.stop() }
+        let http = try d.http()
+        try http.send("POST", "/1/federated/stream", body: JSONWriter.string(["query": "s", "indices": ["slow"]]))
+        _ = try http.readHead()
+        d.signal(SIGTERM)
+        let events = try http.readEvents()
+        #expect(events.last?["type"] == "done")
+        #expect(events.last?["status"] == "ok")
+        #expect(d.waitForExit(seconds: 10) == 0)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import FederatedSearchClient
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Algolia's write endpoints and API keys over the daemon's HTTP listener, on a durable index.
+@Suite(.serialized)
+struct HTTPWriteTests {
+    static let books = """
+        {"objectID":"b1","title":"The Hobbit","genre":"fantasy"}
+        {"objectID":"b2","title":"Dune","genre":"science fiction"}
+        """
+
+    static func daemon(keys: [JSONValue] = [], environment: [String: String] = [:], files: [String: String] = [:]) throws -> DaemonProcess {
+        let dir = try DaemonProcess.makeDirectory()
+        var http: JSONObject = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        if !keys.isEmpty { http["keys"] = .array(keys) }
+        var all = files
+        all["books.ndjson"] = books
+        return try DaemonProcess(config: [
+            "dataDir": .string(dir.appendingPathComponent("data").path), "http": .object(http),
+            "searchables": [
+                "books": ["data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
+                "shelf": ["data": "books.ndjson", "searchableAttributes": ["title"]],
+            ],
+        ], files: all, environment: environment)
+    }
+
+    static func ids(_ http: HTTPTestClient, _ query: String, headers: [String: String] = [:]) throws -> [String] {
+        let r = try http.request("POST", "/1/indexes/books/query", json: ["query": .string(query)], headers: headers)
+        return (r.json["hits"]?.arrayValue ?? []).compactMap { $0.objectValue?["objectID"]?.stringValue }.sorted()
+    }
+
+    @Test func writesAnswerATaskThatIsPublishedAndSearchable() throws {
+        let d = try Self.daemon()
+        defer { d.stop() }
+        let http = try d.http()
+        let batch = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
+            ["action": "addObject", "body": ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"]],
+            ["action": "partialUpdateObject", "body": ["objectID": "b2", "title": "Dune Messiah"]],
+            ["action": "deleteObject", "body": ["objectID": "b1"]],
+        ]])
+        #expect(batch.status == 200, "\(batch.text)")
+        #expect(batch.json["objectIDs"] == ["b3", "b2", "b1"])
+        guard case .number(let task)? = batch.json["taskID"] else { Issue.record("no taskID: \(batch.text)"); return }
+        #expect(task == task.rounded() && task > 0)
+        let status = try http.request("GET", "/1/indexes/books/task/\(Int(task))")
+        #expect(status.json["status"] == "published")
+        #expect(try Self.ids(http, "") == ["b2", "b3"])
+        #expect(try http.request("GET", "/1/indexes/books/b2").json["genre"] == "science fiction", "a partial update keeps the rest")
+        // One object at a time: a new one with the daemon's id, a replacement, a partial update, a delete.
+        let added = try http.request("POST", "/1/indexes/books", json: ["title": "Silmarillion", "genre": "fantasy"])
+        #expect(added.status == 200)
+        let newID = added.json["objectID"]?.stringValue ?? ""
+        #expect(!newID.isEmpty && added.json["createdAt"]?.stringValue != nil)
+        #expect(try Self.ids(http, "silmarillion") == [newID])
+        let replaced = try http.request("PUT", "/1/indexes/books/b3", json: ["title": "Holes"])
+        #expect(replaced.json["updatedAt"]?.stringValue != nil && replaced.json["objectID"] == "b3")
+        #expect(try http.request("GET", "/1/indexes/books/b3").json == ["objectID": "b3", "title": "Holes"])
+        _ = try http.request("POST", "/1/indexes/books/b3/partial", json: ["genre": "mystery"])
+        #expect(try http.request("GET", "/1/indexes/books/b3").json["genre"] == "mystery")
+        let deleted = try http.request("DELETE", "/1/indexes/books/\(newID)")
+        #expect(deleted.json["deletedAt"]?.stringValue != nil)
+        #expect(try http.request("GET", "/1/indexes/books/\(newID)").status == 404)
+        // deleteByQuery, settings, clear.
+        let byQuery = try http.request("POST", "/1/indexes/books/deleteByQuery", json: ["filters": "genre:mystery"])
+        #expect(byQuery.status == 200, "\(byQuery.text)")
+        #expect(try Self.ids(http, "") == ["b2"])
+        let settings = try http.request("PUT", "/1/indexes/books/settings", json: ["customRanking": ["asc(title)"]])
+        #expect(settings.status == 200, "\(settings.text)")
+        #expect(try http.request("GET", "/1/indexes/books/settings").json["customRanking"] == ["asc(title)"])
+        let cleared = try http.request("POST", "/1/indexes/books/clear")
+        guard case .number(let last)? = cleared.json["taskID"] else { Issue.record("no taskID: \(cleared.text)"); return }
+        #expect(last > task)
+        #expect(try Self.ids(http, "").isEmpty)
+        // A task never given is not published.
+        #expect(try http.request("GET", "/1/indexes/books/task/\(Int(last) + 100)").status == 404)
+    }
+
+    @Test func aBadBatchIsRefusedWholeWithEveryProblem() throws {
+        let d = try Self.daemon()
+        defer { d.stop() }
+        let http = try d.http()
+        let r = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
+            ["action": "addObject", "body": ["objectID": "b9", "title": "Fine"]],
+            ["action": "updateObject", "body": ["title": "no id"]],
+            ["action": "shred", "body": [:]],
+        ]])
+        #expect(r.status == 400)
+        #expect(r.json["code"] == "invalid_document")
+        let message = r.json["message"]?.stringValue ?? ""
+        #expect(message.contains("requests[1].body: objectID is missing"), "\(message)")
+        #expect(message.contains("requests[2].action"), "\(message)")
+        #expect(try Self.ids(http, "") == ["b1", "b2"], "nothing was written")
+    }
+
+    @Test func keysLimitWhatAndWhereAndAreNeverLogged() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        let keyFile = dir.appendingPathComponent("admin.key").path
+        try "admin-secret-42\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let d = try Self.daemon(keys: [
+            ["value": ["env": "FST_SEARCH_KEY"], "acl": ["search"], "indexes": ["boo*"], "description": "search only"],
+            ["value": ["file": .string(keyFile)], "acl": ["search", "addObject", "listIndexes", "settings"]],
+        ], environment: ["FST_SEARCH_KEY": "search-secret-17"])
+        let http = try d.http()
+        let search = ["X-Algolia-API-Key": "search-secret-17", "X-Algolia-Application-Id": "any"]
+        let admin = ["X-Algolia-API-Key": "admin-secret-42"]
+        #expect(try http.request("POST", "/1/indexes/books/query", json: ["query": ""]).status == 403)
+        let wrong = try http.request("POST", "/1/indexes/books/query", json: ["query": ""], headers: ["X-Algolia-API-Key": "nope"])
+        #expect(wrong.status == 403)
+        #expect(wrong.json["message"]?.stringValue?.contains("Invalid") == true)
+        #expect(try Self.ids(http, "", headers: search) == ["b1", "b2"])
+        // The key in the query string, as browsers send it.
+        #expect(try http.request("POST", "/1/indexes/books/query?x-algolia-api-key=search-secret-17", json: ["query": ""]).status == 200)
+        // Outside the key's indices, or its rights.
+        #expect(try http.request("POST", "/1/indexes/shelf/query", json: ["query": ""], headers: search).status == 403)
+        let multi = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
+            ["indexName": "books"], ["indexName": "shelf"]]], headers: search)
+        #expect(multi.status == 403)
+        #expect(try http.request("POST", "/1/indexes/books/batch", json: ["requests": []], headers: search).status == 403)
+        #expect(try http.request("GET", "/1/indexes", headers: search).status == 403)
+        let list = try http.request("GET", "/1/indexes", headers: admin)
+        #expect((list.json["items"]?.arrayValue ?? []).count == 2)
+        #expect(try http.request("POST", "/1/indexes/books/clear", headers: admin).status == 403, "clear needs deleteIndex")
+        // A federated search without indices searches those of the key.
+        let federated = try http.request("POST", "/1/federated", json: ["query": ""], headers: search)
+        #expect(federated.json["results"]?.objectValue?.keys == ["books"])
+        let status = d.stop()
+        #expect(status == 0)
+        let log = String(decoding: d.stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!log.contains("search-secret-17") && !log.contains("admin-secret-42"))
+    }
+}
