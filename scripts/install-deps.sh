@@ -4,8 +4,10 @@
 # libncurses-dev: the terminal dashboard; tmux: the dashboard's tests run it in a real terminal.
 # As root it runs apt-get; otherwise it says what to install.
 set -euo pipefail
-# python3-venv: the Python tools the tests use (the official Algolia client) live in .build/python.
-packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev postgresql pkg-config tmux python3-venv)
+# python3-venv: the Python tools the tests use (the official Algolia client, Selenium) live in
+# .build/python. chromium and chromium-driver: the web dashboard's tests run it in a real browser.
+packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev postgresql pkg-config tmux python3-venv
+  chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -33,4 +35,10 @@ if ! "$venv/bin/python" -c "import algoliasearch" 2>/dev/null; then
   mkdir -p .build
   python3 -m venv "$venv" && "$venv/bin/pip" install -q "algoliasearch>=4,<5" \
     || echo "could not install algoliasearch from PyPI; the tests that use it will be skipped" >&2
+fi
+# Selenium drives chromium for the web dashboard's tests (skipped, saying so, without it).
+if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+  echo "installing Selenium into $venv"
+  "$venv/bin/pip" install -q "selenium>=4,<5" \
+    || echo "could not install selenium from PyPI; the web dashboard's browser tests will be skipped" >&2
 fi
