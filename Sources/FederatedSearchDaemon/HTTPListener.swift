@@ -36,6 +36,9 @@ final class HTTPListener {
     /// exchanges running on each.
     private var connections: [OpaquePointer: Set<UInt64>] = [:]
     private var bound: [OpaquePointer] = []
+    private let placement: HTTPPlacement
+    /// The largest body decoded on the loop thread; a larger one is decoded on the global executor.
+    static let loopBodyBytes = 64 << 10
 
     /// Whether no request is being answered or its response still being sent (a drain waits
     /// for it).
@@ -49,6 +52,7 @@ final class HTTPListener {
         self.address = config.listen
         let limits = loop.config.limits
         api = AlgoliaAPI(config: config, maxBodyBytes: loop.config.maxLineBytes, startedAt: startedAt)
+        placement = HTTPPlacement(stats: loop.stats)
         let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_PUT.rawValue
             | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
         evhttp_set_allowed_methods(http, UInt16(methods))
@@ -111,8 +115,14 @@ final class HTTPListener {
         let core = ServerCore(catalog: loop.catalog, stats: loop.stats, health: loop.health)
         let api = self.api
         let inbox = loop.inbox!
-        exchanges[id]?.task = Task {
-            await api.respond(parsed, core: core) { output in inbox.post(.http(exchange: id, output)) }
+        // A small request starts on the loop thread (its searches may stay there, see
+        // HTTPPlacement); a large body is decoded off it.
+        let executor: (any TaskExecutor)? = parsed.body.count <= Self.loopBodyBytes ? loop.executor : nil
+        let placement = placement.forExchange(startedOnLoop: executor != nil)
+        exchanges[id]?.task = Task(executorPreference: executor) {
+            await api.respond(parsed, core: core, placement: placement, executor: executor) { output in
+                inbox.post(.http(exchange: id, output))
+            }
         }
     }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLibevent
 import FederatedSearchServer
 import FederatedSearchProtocol
 
@@ -21,7 +20,7 @@ enum UnixSocket {
         }
         try Folders.makeParent(of: path)
         try removeStale(path)
-        let fd = try systemCall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) }
+        let fd = try systemCall("socket") { socket(AF_UNIX, UnixSocketTransport.nonBlockingStreamType, 0) }
         do {
             try systemCall("bind(\(path))") { UnixSocketTransport.withAddress(path) { bind(fd, $0, $1) } ?? -1 }
             try systemCall("chmod(\(path))") { chmod(path, mode_t(mode)) }

@@ -44,7 +44,7 @@ extension AlgoliaAPI {
     /// each frame's line until the request is superseded, then its `done superseded`.
     func runFederated(_ request: Request, _ x: Exchange, emit: @escaping @Sendable ([UInt8]) -> Void) async {
         guard case .search(let search) = request.operation, let session = search.session, let seq = search.seq else {
-            await x.core.answer(request, peer: x.peer, emit: emit)
+            await x.core.answer(request, peer: x.peer, placement: x.placement, emit: emit)
             return
         }
         let scope = x.key?.description ?? ""
@@ -52,8 +52,8 @@ extension AlgoliaAPI {
         guard let ticket = sessions.begin(scope: scope, session: session, seq: seq) else { return emit(superseded) }
         defer { sessions.end(scope: scope, session: session, ticket) }
         let core = x.core
-        let work = Task {
-            await core.answer(request, peer: x.peer) { line in if !ticket.isSuperseded { emit(line) } }
+        let work = Task(executorPreference: x.executor) {
+            await core.answer(request, peer: x.peer, placement: x.placement) { line in if !ticket.isSuperseded { emit(line) } }
         }
         ticket.attach { work.cancel() }
         await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }

@@ -28,6 +28,10 @@ package struct AlgoliaAPI: Sendable {
         let request: HTTPRequest
         let key: APIKey?
         let core: ServerCore
+        /// Where its searches run (nil: on its task).
+        let placement: (any SearchPlacement)?
+        /// The executor its task prefers (a task it starts prefers it too).
+        let executor: (any TaskExecutor)?
         /// Headers every response of the exchange carries (CORS).
         let headers: [(name: String, value: String)]
         /// The HTTP transport's peer: the key's rights are checked here, so the socket's
@@ -41,9 +45,11 @@ package struct AlgoliaAPI: Sendable {
         }
     }
 
-    /// Answers one request.
+    /// Answers one request; its searches run where `placement` puts them (nil: on this task).
+    /// `executor` is the one this task prefers, for the tasks it starts.
     package func respond(
-        _ request: HTTPRequest, core: ServerCore, send: @escaping @Sendable (HTTPOutput) -> Void
+        _ request: HTTPRequest, core: ServerCore, placement: (any SearchPlacement)? = nil,
+        executor: (any TaskExecutor)? = nil, send: @escaping @Sendable (HTTPOutput) -> Void
     ) async {
         let cors = CORS.headers(for: request, origins: config.corsOrigins)
         let route = AlgoliaRoute.match(request.method, request.path)
@@ -77,7 +83,7 @@ package struct AlgoliaAPI: Sendable {
         guard request.body.count <= maxBodyBytes else {
             return finish(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)"))
         }
-        let exchange = Exchange(request: request, key: key, core: core, headers: cors)
+        let exchange = Exchange(request: request, key: key, core: core, placement: placement, executor: executor, headers: cors)
         if route == .federatedStream {
             return await stream(exchange, send: send)
         }
@@ -145,7 +151,7 @@ package struct AlgoliaAPI: Sendable {
     /// Runs a request through the server core and returns the lines it answered with.
     func run(_ request: Request, _ x: Exchange) async -> [[UInt8]] {
         let collector = FrameCollector()
-        await x.core.answer(request, peer: x.peer) { collector.append($0) }
+        await x.core.answer(request, peer: x.peer, placement: x.placement) { collector.append($0) }
         return collector.lines
     }
 }

@@ -31,6 +31,11 @@ public enum UnixSocketTransport {
         }
     }
 
+    /// `socket(2)`'s type for a close-on-exec, non-blocking stream socket (the daemon's
+    /// listener: its module cannot name these constants, which a C header it imports claims).
+    package static let nonBlockingStreamType =
+        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+
     /// Opens a close-on-exec stream socket connected to `path`.
     public static func connect(path: String) throws(Failure) -> Int32 {
         guard path.utf8.count <= maxPathBytes, !path.isEmpty else {

@@ -12,6 +12,14 @@ import FederatedSearchProtocol
 /// daemon's loop (creating and deleting indices, `reload`, `stats`, `indices`, cancelling a
 /// request on a connection) is answered `unsupported_operation`: the transport answers it
 /// itself or refuses it.
+/// Where a transport runs a search once its sources are known: on the thread it is on, or
+/// elsewhere (the HTTP listener keeps a quick in-memory search on its loop thread, as the
+/// socket does, and moves a heavy one off it).
+package protocol SearchPlacement: Sendable {
+    /// Runs `search` (of `sources`) where it belongs; its result.
+    func run(_ sources: [FederatedSource], _ search: @escaping @Sendable () async -> Frame) async -> Frame
+}
+
 package struct ServerCore: Sendable {
     package let catalog: Catalog
     package let stats: DaemonStats
@@ -25,9 +33,10 @@ package struct ServerCore: Sendable {
 
     /// Answers `request` for `peer` (nil: a peer with no credentials, allowed only what an
     /// index opens to anyone). `emit` gets each frame's line; the last one ends the request.
+    /// `placement` decides where a search runs (nil: on the calling task).
     package func answer(
         _ request: Request, peer: PeerIdentity?, inline: FanOut.InlineMode = .sequential,
-        emit: @escaping @Sendable (_ line: [UInt8]) -> Void
+        placement: (any SearchPlacement)? = nil, emit: @escaping @Sendable (_ line: [UInt8]) -> Void
     ) async {
         let id = request.id
         switch request.operation {
@@ -42,9 +51,13 @@ package struct ServerCore: Sendable {
                 emit(Frame.error(id: id, index: nil, error: error).line())
                 return
             }
-            let done = await SearchExecutor.run(
-                id: id, sources: sources, plan: plan, stats: stats, health: health, inline: inline
-            ) { line, _ in emit(line) }
+            let (stats, health) = (self.stats, self.health)
+            let search: @Sendable () async -> Frame = {
+                await SearchExecutor.run(id: id, sources: sources, plan: plan, stats: stats, health: health, inline: inline) {
+                    line, _ in emit(line)
+                }
+            }
+            let done = if let placement { await placement.run(sources, search) } else { await search() }
             emit(done.line())
         case .searchForFacetValues(let facets):
             switch FacetValueAnswer.source(facets, in: catalog, peer: peer) {

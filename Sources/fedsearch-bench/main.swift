@@ -15,9 +15,13 @@ import Synchronization
 ///
 /// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
 ///        [--client-poll-micros N] [--dump-requests FILE | --in-process-only]
+///        fedsearch-bench --http --bin-dir DIR [--corpus-dir DIR] [--runs N] [--queries N]
 ///        fedsearch-bench --writes --bin-dir DIR [--config FILE] [--corpus FILE] [--runs N] [--queries N] [--in-flight N]
 var binDir = ""
 var writes = false
+/// `--http`: the HTTP API beside the socket and Typesense (``HTTPBench``).
+var httpBench = false
+var corpusDir = "/tmp/fedsearch-bench/corpus"
 var corpusPath = "/tmp/fedsearch-bench/corpus/docs.ndjson"
 var inFlight = 128
 var configPath = "Configs/fedsearchd.json"
@@ -37,6 +41,10 @@ while let a = args.first {
         writes = true
         continue
     }
+    if a == "--http" {
+        httpBench = true
+        continue
+    }
     if a == "--in-process-only" {
         inProcessOnly = true
         continue
@@ -54,10 +62,21 @@ while let a = args.first {
     case "--queries": queryCount = Int(v) ?? 2000
     case "--params": extraParams = v
     case "--corpus": corpusPath = v
+    case "--corpus-dir": corpusDir = v
     case "--in-flight": inFlight = Int(v) ?? 128
     case "--dump-requests": dumpRequests = v
     case "--client-poll-micros": clientPollMicros = Int(v) ?? 2000
     default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
+    }
+}
+
+if httpBench {
+    do {
+        try HTTPBench.run(binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, runs: runs, queryCount: min(queryCount, 1000))
+        exit(0)
+    } catch {
+        writeToStandardError("fedsearch-bench: \(error)\n")
+        exit(1)
     }
 }
 
