@@ -121,10 +121,10 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)/usr/lib/sysusers.d \
 		$(DESTDIR)/etc/fedsearchd $(DESTDIR)$(PREFIX)/share/fedsearchd/data $(DESTDIR)$(PREFIX)/share/doc/fedsearchd
 	install -m 0755 $(RELEASE_BIN_DIR)/fedsearchd $(RELEASE_BIN_DIR)/fedsearch $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 systemd/fedsearchd.service systemd/fedsearchd.socket $(DESTDIR)$(UNITDIR)/
+	install -m 0644 systemd/fedsearchd.service systemd/fedsearchd.socket systemd/fedsearchd-http.socket $(DESTDIR)$(UNITDIR)/
 	install -m 0644 systemd/sysusers.d/fedsearchd.conf $(DESTDIR)/usr/lib/sysusers.d/
 	install -m 0644 Configs/data/*.ndjson Configs/data/NOTICE $(DESTDIR)$(PREFIX)/share/fedsearchd/data/
-	install -m 0644 README.md docs/PROTOCOL.md $(DESTDIR)$(PREFIX)/share/doc/fedsearchd/
+	install -m 0644 README.md docs/PROTOCOL.md docs/HTTP.md $(DESTDIR)$(PREFIX)/share/doc/fedsearchd/
 	[ -e $(DESTDIR)/etc/fedsearchd/fedsearchd.json ] || install -m 0644 Configs/system.json $(DESTDIR)/etc/fedsearchd/fedsearchd.json
 	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then \
 		systemd-sysusers /usr/lib/sysusers.d/fedsearchd.conf && systemctl daemon-reload && \

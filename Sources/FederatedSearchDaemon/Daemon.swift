@@ -122,6 +122,9 @@ public enum DaemonMain {
                 for fd in activated.main { try loop.serve(listeningSocket: fd) }
                 loop.servesSystemdSockets = true
             }
+            if config.http == nil, !activated.http.isEmpty {
+                Log.warning("systemd passed \(activated.http.count) HTTP socket(s) but the config has no \"http\" object: not served")
+            }
             if let http = config.http {
                 let listener = try HTTPListener(loop: loop, config: http, startedAt: AlgoliaAPI.now())
                 if activated.http.isEmpty { try listener.listen() } else { for fd in activated.http { try listener.accept(socket: fd) } }

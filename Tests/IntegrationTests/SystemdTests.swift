@@ -65,11 +65,10 @@ struct SystemdTests {
         #expect(d.waitForExit(seconds: 60) == 0)
     }
 
-    @Test func socketActivationServesThePassedSocket() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate") else {
-            print("systemd-socket-activate is not installed; skipping")
-            return
-        }
+    static let socketActivate = FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")
+
+    @Test(.enabled(if: socketActivate, "needs systemd-socket-activate (the systemd package)"))
+    func socketActivationServesThePassedSocket() throws {
         let dir = try DaemonProcess.makeDirectory()
         let socketPath = dir.appendingPathComponent("act.sock").path
         let configURL = dir.appendingPathComponent("c.json")
@@ -95,6 +94,37 @@ struct SystemdTests {
         }
         #expect(pong)
         #expect(!FileManager.default.fileExists(atPath: unused))
+    }
+
+    @Test(.enabled(if: socketActivate, "needs systemd-socket-activate (the systemd package)"))
+    func socketActivationPassesTheHTTPListenerToo() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        let socketPath = dir.appendingPathComponent("act.sock").path
+        let port = try freeTCPPort(), unusedPort = try freeTCPPort()
+        let configURL = dir.appendingPathComponent("c.json")
+        // The config names another address: an activated daemon must not bind it.
+        try #"{"socket": "\#(dir.appendingPathComponent("unused.sock").path)", "http": {"listen": "127.0.0.1:\#(unusedPort)"}, "searchables": {"a": {"backend": "test.fault"}}}"#
+            .write(to: configURL, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        p.arguments = ["-l", socketPath, "-l", "127.0.0.1:\(port)", "--fdname=main:http",
+                       DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults").path, "--config", configURL.path]
+        p.standardError = Pipe()
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        var status = 0
+        _ = poll(seconds: 60) {
+            guard let c = try? HTTPTestClient(port: port, timeoutSeconds: 10),
+                let r = try? c.request("POST", "/1/indexes/a/query", json: ["query": "x"])
+            else { return false }
+            status = r.status
+            return true
+        }
+        #expect(status == 200)
+        // The socket is served too, and nothing listens on the config's own HTTP address.
+        let c = try SocketConnection(path: socketPath, timeoutSeconds: 10)
+        #expect(try c.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+        #expect((try? HTTPTestClient(port: unusedPort, timeoutSeconds: 2)) == nil)
     }
 }
 

@@ -22,10 +22,13 @@ struct UnitFileTests {
         let service = try String(contentsOf: Self.root.appendingPathComponent("systemd/fedsearchd.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/fedsearchd", with: DaemonProcess.binDirectory.appendingPathComponent("fedsearchd").path)
         try service.write(to: dir.appendingPathComponent("fedsearchd.service"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(
-            at: Self.root.appendingPathComponent("systemd/fedsearchd.socket"), to: dir.appendingPathComponent("fedsearchd.socket"))
+        for unit in ["fedsearchd.socket", "fedsearchd-http.socket"] {
+            try FileManager.default.copyItem(
+                at: Self.root.appendingPathComponent("systemd/\(unit)"), to: dir.appendingPathComponent(unit))
+        }
         let (status, output) = try run("/usr/bin/systemd-analyze", [
             "verify", dir.appendingPathComponent("fedsearchd.service").path, dir.appendingPathComponent("fedsearchd.socket").path,
+            dir.appendingPathComponent("fedsearchd-http.socket").path,
         ])
         #expect(status == 0, "\(output)")
     }
