@@ -4,8 +4,9 @@
 usage: algolia-client-check.py PORT WRITABLE_INDEX
 
 Points the client at 127.0.0.1:PORT (the daemon's http.listen), performs a multi-index search,
-a single-index search, a facet value search, get_object, list_indices, and a batch write
-followed by wait_for_task and a search that finds it. Every answer is decoded by the client
+a single-index search, a facet value search, get_object, list_indices, a batch write
+followed by wait_for_task and a search that finds it, and the rest of the write API (save,
+partial update, get_objects, settings, delete, delete_by, clear). Every answer is decoded by the client
 into its typed models (pydantic, strict about types). Prints one JSON object summarising what
 came back, for the caller to check; exits 1 with the error if any call fails.
 """
@@ -44,6 +45,24 @@ try:
     found = client.search_single_index(writable, {"query": "zyzzyva"})
     out["batch"] = {"taskID": batch.task_id, "objectIDs": batch.object_ids, "status": getattr(task.status, "value", task.status),
                     "found": [h.object_id for h in found.hits]}
+    # The rest of the write API, each answer decoded into its model.
+    saved = client.save_object(writable, {"title": "Quokka notes"})
+    client.wait_for_task(writable, saved.task_id)
+    client.partial_update_object(writable, "algolia-client-1", {"author": "Someone"})
+    objects = client.get_objects({"requests": [{"indexName": writable, "objectID": "algolia-client-1"},
+                                               {"indexName": writable, "objectID": "no-such-object"}]})
+    settings = client.set_settings(writable, {"customRanking": ["asc(title)"]})
+    client.wait_for_task(writable, settings.task_id)
+    ranking = client.get_settings(writable).custom_ranking
+    deleted = client.delete_object(writable, saved.object_id)
+    client.wait_for_task(writable, deleted.task_id)
+    client.delete_by(writable, {"filters": "author:Someone"})
+    left = client.search_single_index(writable, {"query": ""}).nb_hits
+    cleared = client.clear_objects(writable)
+    client.wait_for_task(writable, cleared.task_id)
+    out["writes"] = {"savedID": saved.object_id, "objects": [o.get("author") if o else None for o in objects.results],
+                     "customRanking": ranking, "leftAfterDeletes": left,
+                     "afterClear": client.search_single_index(writable, {"query": ""}).nb_hits}
 except Exception as e:  # the client's API errors and pydantic's validation errors
     print(f"{type(e).__name__}: {str(e)[:2000]}", file=sys.stderr)
     sys.exit(1)

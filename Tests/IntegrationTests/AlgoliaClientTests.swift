@@ -22,7 +22,7 @@ struct AlgoliaClientTests {
                            "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
                 "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
                              "searchableAttributes": ["title", "name", "supplier"]],
-                "notes": ["searchableAttributes": ["title"]],
+                "notes": ["searchableAttributes": ["title"], "attributesForFaceting": ["author"]],
             ],
         ])
         defer { d.stop() }
@@ -57,5 +57,11 @@ struct AlgoliaClientTests {
         #expect(batch["status"] == "published")
         #expect(batch["objectIDs"] == ["algolia-client-1"])
         #expect(batch["found"] == ["algolia-client-1"])
+        let writes = out["writes"]?.objectValue ?? [:]
+        #expect(writes["savedID"]?.stringValue?.isEmpty == false)
+        #expect(writes["objects"] == ["Someone", .null])
+        #expect(writes["customRanking"] == ["asc(title)"])
+        #expect(writes["leftAfterDeletes"] == 0, "the saved object deleted, the other deleted by its author")
+        #expect(writes["afterClear"] == 0)
     }
 }
