@@ -72,14 +72,23 @@ final class HTTPListener {
             guard let handle = evhttp_bind_socket_with_handle(http, host, port) else {
                 throw SystemCallError(call: "bind(\(address))", errno: errno)
             }
+            Self.disableNagle(evhttp_bound_socket_get_fd(handle))
             bound.append(handle)
         case .unix(let path):
             try accept(socket: UnixSocket.listen(path: path, mode: api.config.socketMode))
         }
     }
 
+    /// Responses go out as soon as they are written (accepted sockets inherit the option
+    /// from the listening one on Linux); a Unix socket ignores it.
+    private static func disableNagle(_ fd: Int32) {
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Serves a listening socket made elsewhere (systemd's, or a Unix socket).
     func accept(socket fd: Int32) throws {
+        Self.disableNagle(fd)
         guard let handle = evhttp_accept_socket_with_handle(http, fd) else {
             throw SystemCallError(call: "evhttp_accept_socket", errno: errno)
         }
@@ -136,12 +145,12 @@ final class HTTPListener {
         guard let method = methods[evhttp_request_get_command(request).rawValue] else { return nil }
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        // Only the headers the API reads (looked up case-insensitively by libevent).
         var headers: [String: String] = [:]
-        // Pointer use: libevent's header list, walked while the request is alive on this thread.
-        var entry = evhttp_request_get_input_headers(request)?.pointee.tqh_first
-        while let e = entry {
-            if let k = e.pointee.key, let v = e.pointee.value { headers[String(cString: k).lowercased()] = String(cString: v) }
-            entry = e.pointee.next.tqe_next
+        if let input = evhttp_request_get_input_headers(request) {
+            for name in HTTPRequest.headersRead {
+                if let v = evhttp_find_header(input, name) { headers[name] = String(cString: v) }
+            }
         }
         var body: [UInt8] = []
         if let input = evhttp_request_get_input_buffer(request) {

@@ -12,8 +12,13 @@ package struct HTTPRequest: Sendable {
     package var path: String
     /// The query string after `?`, not decoded (empty: none).
     package var query: String
-    /// Header values by lowercased name (the last of repeated headers).
+    /// Header values by lowercased name (the last of repeated headers). A transport may give
+    /// only ``headersRead``, the ones the API reads.
     package var headers: [String: String]
+    /// The headers the API reads.
+    package static let headersRead = [
+        "origin", "x-algolia-api-key", "x-algolia-application-id", "access-control-request-headers", "content-type",
+    ]
     package var body: [UInt8]
 
     package init(method: Method, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = []) {
