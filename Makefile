@@ -71,13 +71,13 @@ bench-engine: release
 	python3 ../shared/bench/compare.py --runs 3 -- $(RELEASE_BIN_DIR)/fedsearch-bench-engine
 
 # Coverage-guided fuzzing (libFuzzer) of what clients and operators send: FUZZ_TARGET is
-# request (default), documents, config, settings or writes; FUZZ_SECONDS bounds the run (default 300). The
+# request (default), documents, config, settings, writes or http; FUZZ_SECONDS bounds the run (default 300). The
 # corpus grows in .build/fuzz/corpus, crashes land in .build/fuzz/artifacts (Swift's own
 # backtracer is off so that libFuzzer's handler writes them). See docs/FUZZING.md.
 FUZZ_TARGET ?= request
 FUZZ_SECONDS ?= 300
 FUZZ_DIR = .build/fuzz
-FUZZ_TARGETS = request documents config settings writes
+FUZZ_TARGETS = request documents config settings writes http
 FUZZ_RUN = SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/release/fedsearch-fuzz
 
 fuzz-build: deps
@@ -92,6 +92,7 @@ fuzz-seeds:
 	@cp Configs/*.json $(FUZZ_DIR)/seeds/config/
 	@cp Tests/Fuzz/seeds/settings/*.json $(FUZZ_DIR)/seeds/settings/
 	@cp Tests/Fuzz/seeds/writes/*.ndjson $(FUZZ_DIR)/seeds/writes/
+	@cp Tests/Fuzz/seeds/http/*.txt $(FUZZ_DIR)/seeds/http/
 
 fuzz: fuzz-build fuzz-seeds
 	@case " $(FUZZ_TARGETS) " in *" $(FUZZ_TARGET) "*) ;; \

@@ -181,7 +181,7 @@ let package = Package(
 if Context.environment["FEDSEARCH_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fedsearch-fuzz",
-        dependencies: ["FederatedSearchServer", "FederatedSearchEngine", "FederatedSearchCore"],
+        dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchEngine", "FederatedSearchCore"],
         path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
     ))
 }

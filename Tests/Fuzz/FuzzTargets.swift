@@ -20,6 +20,9 @@ enum FuzzTargets {
         case "writes":
             atexit { WritableCatalog.shared.removeAll() }
             return writes
+        case "http":
+            _ = demoCatalog
+            return http
         default: return nil
         }
     }()
