@@ -46,16 +46,10 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/*/objects`: objects of several indices, `null` for a missing one.
     func getObjects(_ x: Exchange) async -> HTTPResponse {
-        let body: JSONObject
-        switch bodyObject(x) {
+        let items: [JSONValue]
+        switch requests(x, of: "{indexName, objectID}", limit: WriteDecoder.maxBatch) {
         case .failure(let r): return r
-        case .success(let o): body = o
-        }
-        guard case .array(let items)? = body["requests"] else {
-            return .error(SearchError(.missingField, "requests: required, an array of {indexName, objectID}"))
-        }
-        guard items.count <= WriteDecoder.maxBatch else {
-            return .error(SearchError(.invalidField, "requests: \(items.count) objects; at most \(WriteDecoder.maxBatch)"))
+        case .success(let r): items = r.items
         }
         var wanted: [(index: String, id: String, attributes: [String]?)] = []
         for (i, item) in items.enumerated() {

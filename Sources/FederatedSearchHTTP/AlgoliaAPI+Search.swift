@@ -50,16 +50,10 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/*/queries`: InstantSearch's request, every query's response in order.
     func multipleQueries(_ x: Exchange) async -> HTTPResponse {
-        let body: JSONObject
-        switch bodyObject(x) {
+        let (body, items): (JSONObject, [JSONValue])
+        switch requests(x, of: "queries", limit: RequestDecoder.maxTargets) {
         case .failure(let r): return r
-        case .success(let o): body = o
-        }
-        guard case .array(let items)? = body["requests"] else {
-            return .error(SearchError(.missingField, "requests: required, an array of queries"))
-        }
-        guard items.count <= RequestDecoder.maxTargets else {
-            return .error(SearchError(.invalidField, "requests: \(items.count) queries; at most \(RequestDecoder.maxTargets)"))
+        case .success(let r): (body, items) = r
         }
         let strategy: String
         switch body["strategy"] {

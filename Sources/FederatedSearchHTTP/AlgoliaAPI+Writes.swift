@@ -39,16 +39,10 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/{index}/batch`: Algolia's actions, applied as one atomic batch.
     func batch(_ index: String, _ x: Exchange) async -> HTTPResponse {
-        let body: JSONObject
-        switch bodyObject(x) {
+        let items: [JSONValue]
+        switch requests(x, of: "{action, body}", limit: WriteDecoder.maxBatch) {
         case .failure(let r): return r
-        case .success(let o): body = o
-        }
-        guard case .array(let items)? = body["requests"] else {
-            return .error(SearchError(.missingField, "requests: required, an array of {action, body}"))
-        }
-        guard items.count <= WriteDecoder.maxBatch else {
-            return .error(SearchError(.invalidField, "requests: \(items.count) actions; a batch holds at most \(WriteDecoder.maxBatch)"))
+        case .success(let r): items = r.items
         }
         var changes: [DocumentChange] = []
         var objectIDs: [String] = []

@@ -148,6 +148,26 @@ package struct AlgoliaAPI: Sendable {
         }
     }
 
+    /// The body's `requests` array (of at most `limit` `items`, named so in errors) and the body.
+    func requests(_ x: Exchange, of items: String, limit: Int) -> Result<(body: JSONObject, items: [JSONValue]), HTTPResponse> {
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return .failure(r)
+        case .success(let o): body = o
+        }
+        switch body["requests"] {
+        case .array(let list)?:
+            guard list.count <= limit else {
+                return .failure(.error(SearchError(.invalidField, "requests: \(list.count) \(items); at most \(limit)")))
+            }
+            return .success((body, list))
+        case nil, .null?:
+            return .failure(.error(SearchError(.missingField, "requests: required, an array of \(items)")))
+        case let other?:
+            return .failure(.error(SearchError(.invalidField, "requests: expected an array of \(items), got \(other.typeName)")))
+        }
+    }
+
     /// Runs a request through the server core and returns the lines it answered with.
     func run(_ request: Request, _ x: Exchange) async -> [[UInt8]] {
         let collector = FrameCollector()

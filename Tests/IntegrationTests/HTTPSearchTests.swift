@@ -168,7 +168,8 @@ struct HTTPSearchTests {
         let cases: [(method: String, target: String, body: String?, status: Int, code: String?, mentions: String)] = [
             ("POST", "/1/indexes/*/queries", "{\"requests\": [", 400, "invalid_json", "byte"),
             ("POST", "/1/indexes/*/queries", "[1]", 400, "invalid_request", "object"),
-            ("POST", "/1/indexes/*/queries", "{\"requests\": 3}", 400, "missing_field", "requests"),
+            ("POST", "/1/indexes/*/queries", "{\"requests\": 3}", 400, "invalid_field", "requests"),
+            ("POST", "/1/indexes/*/queries", "{}", 400, "missing_field", "requests"),
             ("POST", "/1/indexes/*/queries", "{\"requests\": [{\"query\": \"x\"}]}", 400, "missing_field", "indexName"),
             ("POST", "/1/indexes/nope/query", "{}", 404, "unknown_index", "nope"),
             ("POST", "/1/indexes/movies/query", "{\"hitsPerPage\": \"many\"}", 400, "invalid_field", "hitsPerPage"),
