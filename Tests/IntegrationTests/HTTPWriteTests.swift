@@ -95,6 +95,20 @@ struct HTTPWriteTests {
         #expect(try Self.ids(http, "") == ["b1", "b2"], "nothing was written")
     }
 
+    @Test func listeningBeyondLoopbackWithoutKeysIsWarnedAbout() throws {
+        for keyed in [false, true] {
+            let port = try freeTCPPort()
+            var http: JSONObject = ["listen": .string("0.0.0.0:\(port)")]
+            if keyed { http["keys"] = [["value": "k-1", "acl": ["search"]]] }
+            let d = try DaemonProcess(config: ["http": .object(http), "searchables": ["a": ["searchableAttributes": ["title"]]]])
+            #expect(try HTTPTestClient(port: port).request("GET", "/1/indexes", headers: ["X-Algolia-API-Key": "k-1"]).status
+                == (keyed ? 403 : 200), "the key has no listIndexes right")
+            _ = d.stop()
+            let log = String(decoding: d.stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("no API key is configured") == !keyed, "\(log)")
+        }
+    }
+
     @Test func keysLimitWhatAndWhereAndAreNeverLogged() throws {
         let dir = try DaemonProcess.makeDirectory()
         let keyFile = dir.appendingPathComponent("admin.key").path
