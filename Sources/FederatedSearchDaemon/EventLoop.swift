@@ -230,6 +230,7 @@ final class EventLoop {
             }
         }
         for c in Array(connections.values) { c.close() }
+        httpListener?.shutDown()
         // Tasks may still be winding down; from now on their posts are dropped, so freeing
         // the wake-up event with the loop is safe.
         inbox.close()

@@ -4,6 +4,7 @@ import Glibc
 import CLibevent
 import FederatedSearchCore
 import FederatedSearchHTTP
+import FederatedSearchProtocol
 import FederatedSearchServer
 
 /// The HTTP listener: libevent's evhttp on the daemon's own loop (no second loop). Each request
@@ -11,8 +12,10 @@ import FederatedSearchServer
 /// back through the inbox addressed by exchange id; a request whose connection has gone is
 /// still ended (libevent keeps it until then) but its task is cancelled. Loop thread only.
 final class HTTPListener {
-    private let http: OpaquePointer
+    private var http: OpaquePointer?
     private unowned let loop: EventLoop
+    /// Set by ``shutDown()``: libevent is freeing every connection, and the loop is stopping.
+    private var tearingDown = false
     let api: AlgoliaAPI
     let address: HTTPConfig.Address
 
@@ -46,8 +49,8 @@ final class HTTPListener {
     var exchangeCount: Int { exchanges.count }
 
     init(loop: EventLoop, config: HTTPConfig, startedAt: String) throws {
-        guard let http = evhttp_new(loop.base) else { throw SystemCallError(call: "evhttp_new", errno: errno) }
-        self.http = http
+        guard let server = evhttp_new(loop.base) else { throw SystemCallError(call: "evhttp_new", errno: errno) }
+        self.http = server
         self.loop = loop
         self.address = config.listen
         let limits = loop.config.limits
@@ -55,21 +58,31 @@ final class HTTPListener {
         placement = HTTPPlacement(stats: loop.stats)
         let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_PUT.rawValue
             | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
-        evhttp_set_allowed_methods(http, UInt16(methods))
-        // A body past the limit is refused by libevent itself (413), before it is buffered whole.
-        evhttp_set_max_body_size(http, Int(loop.config.maxLineBytes) + 1)
-        evhttp_set_max_headers_size(http, 64 << 10)
-        if limits.idleTimeoutMs > 0 { evhttp_set_timeout(http, Int32(max(1, limits.idleTimeoutMs / 1000))) }
-        evhttp_set_gencb(http, onHTTPRequest, Unmanaged.passUnretained(self).toOpaque())
+        evhttp_set_allowed_methods(server, UInt16(methods))
+        // A body past the limit gets the API's 413 (Algolia's shape, with CORS); one past twice
+        // the limit is refused by libevent itself before it is buffered whole (its own 413 page).
+        evhttp_set_max_body_size(server, 2 * Int(loop.config.maxLineBytes))
+        evhttp_set_max_headers_size(server, 64 << 10)
+        if limits.idleTimeoutMs > 0 { evhttp_set_timeout(server, Int32(max(1, limits.idleTimeoutMs / 1000))) }
+        evhttp_set_gencb(server, onHTTPRequest, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { evhttp_free(http) }
+    deinit { if let http { evhttp_free(http) } }
+
+    /// Frees the HTTP server (every connection, and the requests libevent still holds) when
+    /// the loop has stopped, while the loop is still alive: its close callbacks run now.
+    func shutDown() {
+        guard let http else { return }
+        tearingDown = true
+        self.http = nil
+        evhttp_free(http)
+    }
 
     /// Listens on the configured address (a TCP host and port, or a Unix socket we create).
     func listen() throws {
         switch address {
         case .tcp(let host, let port):
-            guard let handle = evhttp_bind_socket_with_handle(http, host, port) else {
+            guard let http, let handle = evhttp_bind_socket_with_handle(http, host, port) else {
                 throw SystemCallError(call: "bind(\(address))", errno: errno)
             }
             Self.disableNagle(evhttp_bound_socket_get_fd(handle))
@@ -89,7 +102,7 @@ final class HTTPListener {
     /// Serves a listening socket made elsewhere (systemd's, or a Unix socket).
     func accept(socket fd: Int32) throws {
         Self.disableNagle(fd)
-        guard let handle = evhttp_accept_socket_with_handle(http, fd) else {
+        guard let http, let handle = evhttp_accept_socket_with_handle(http, fd) else {
             throw SystemCallError(call: "evhttp_accept_socket", errno: errno)
         }
         bound.append(handle)
@@ -97,7 +110,7 @@ final class HTTPListener {
 
     /// Stops accepting connections (a drain); requests of open ones are still answered.
     func stopAccepting() {
-        for b in bound { evhttp_del_accept_socket(http, b) }
+        if let http { for b in bound { evhttp_del_accept_socket(http, b) } }
         bound.removeAll()
     }
 
@@ -172,20 +185,23 @@ final class HTTPListener {
             reply(x.request, response, close: false)
             ended(id, x)
         case .head(let response):
+            // libevent's reply start needs the connection (a gone one is ended by `.end`).
+            guard !x.gone else { return }
             addHeaders(response, to: x.request)
             evhttp_send_reply_start(x.request, Int32(response.status), nil)
         case .chunk(let bytes):
             guard !x.gone, !x.abandoned else { return }
             if let connection = x.connection, Self.unsent(connection) > loop.config.limits.maxPendingOutputBytes {
-                // The reader is this far behind: the rest of the stream is not kept for it.
+                // The reader is this far behind: the rest of the stream is not kept for it, and
+                // its last event says so (a stream that just ended would look complete).
                 exchanges[id]?.abandoned = true
                 x.task?.cancel()
+                let error = Frame.error(id: nil, index: nil, error: SearchError(.outputBacklog,
+                    "the stream was cut: more than \(loop.config.limits.maxPendingOutputBytes) bytes of it were left unread"))
+                sendChunk(AlgoliaAPI.event(error.line()), on: x.request)
                 return
             }
-            guard let buffer = evbuffer_new() else { return }
-            evbuffer_add(buffer, bytes, bytes.count)
-            evhttp_send_reply_chunk(x.request, buffer)
-            evbuffer_free(buffer)
+            sendChunk(bytes, on: x.request)
         case .end:
             evhttp_send_reply_end(x.request)
             ended(id, x)
@@ -201,6 +217,13 @@ final class HTTPListener {
     /// libevent sent a response whole.
     fileprivate func sent(_ request: OpaquePointer) {
         if let id = byRequest[request] { finish(id) }
+    }
+
+    private func sendChunk(_ bytes: [UInt8], on request: OpaquePointer) {
+        guard let buffer = evbuffer_new() else { return }
+        evbuffer_add(buffer, bytes, bytes.count)
+        evhttp_send_reply_chunk(request, buffer)
+        evbuffer_free(buffer)
     }
 
     /// Bytes queued on a connection and not yet taken by its socket.
@@ -228,7 +251,7 @@ final class HTTPListener {
         guard let x = exchanges.removeValue(forKey: id) else { return }
         byRequest[x.request] = nil
         if let c = x.connection { connections[c]?.remove(id) }
-        if loop.draining { loop.finishDrainIfIdle() }
+        if !tearingDown, loop.draining { loop.finishDrainIfIdle() }
     }
 
     /// libevent is freeing a connection: its running exchanges are cancelled (and ended when

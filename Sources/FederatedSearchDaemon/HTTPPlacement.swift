@@ -21,7 +21,11 @@ final class HTTPPlacement: SearchPlacement {
     }
 
     func run(_ sources: [FederatedSource], _ search: @escaping @Sendable () async -> Frame) async -> Frame {
-        await withTaskExecutorPreference(globalConcurrentExecutor) { await search() }
+        await runBlocking(search)
+    }
+
+    func runBlocking(_ work: @escaping @Sendable () async -> Frame) async -> Frame {
+        await withTaskExecutorPreference(globalConcurrentExecutor) { await work() }
     }
 
     /// An exchange on the loop: its search stays there if quick and the loop has no other.
@@ -37,6 +41,8 @@ final class HTTPPlacement: SearchPlacement {
             defer { placement.onLoop.subtract(1, ordering: .relaxed) }
             return await search()
         }
+
+        func runBlocking(_ work: @escaping @Sendable () async -> Frame) async -> Frame { await placement.runBlocking(work) }
     }
 
     /// An exchange off the loop (a large body): its search stays there.
@@ -44,5 +50,7 @@ final class HTTPPlacement: SearchPlacement {
         func run(_ sources: [FederatedSource], _ search: @escaping @Sendable () async -> Frame) async -> Frame {
             await search()
         }
+
+        func runBlocking(_ work: @escaping @Sendable () async -> Frame) async -> Frame { await work() }
     }
 }

@@ -47,17 +47,20 @@ extension AlgoliaAPI {
             await x.core.answer(request, peer: x.peer, placement: x.placement, emit: emit)
             return
         }
-        let scope = x.key?.description ?? ""
+        let scope = x.key.map { "key \($0.position)" } ?? ""
         let superseded = FrameWriter.done(id: request.id, status: .superseded, sources: [], ms: 0)
         guard let ticket = sessions.begin(scope: scope, session: session, seq: seq) else { return emit(superseded) }
         defer { sessions.end(scope: scope, session: session, ticket) }
         let core = x.core
+        let id = request.id
         let work = Task(executorPreference: x.executor) {
-            await core.answer(request, peer: x.peer, placement: x.placement) { line in if !ticket.isSuperseded { emit(line) } }
+            await core.answer(request, peer: x.peer, placement: x.placement) { line in
+                ticket.forward(line, isLast: FrameWriter.isDone(line, id: id), emit)
+            }
         }
         ticket.attach { work.cancel() }
         await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
-        if ticket.isSuperseded { emit(superseded) }
+        ticket.endSuperseded(superseded, emit)
     }
 
     /// `POST /1/federated`: `{"results": {name: response}, "errors": {name: {code, message}},
@@ -132,7 +135,7 @@ extension AlgoliaAPI {
     }
 
     /// A frame's line as one server-sent event (frames hold no newline but their last byte).
-    static func event(_ line: [UInt8]) -> [UInt8] {
+    package static func event(_ line: [UInt8]) -> [UInt8] {
         var out = Array("data: ".utf8)
         out.reserveCapacity(line.count + 8)
         out.append(contentsOf: line.last == 0x0A ? line.dropLast() : line[...])

@@ -130,7 +130,11 @@ extension AlgoliaAPI {
         if case .string(let s)? = object["params"] { for e in AlgoliaParams.form(s) { all[e.key] = e.value } }
         if case .object(let o)? = object["params"] { for e in o { all[e.key] = e.value } }
         var facetQuery = ""
-        if case .string(let q)? = all["facetQuery"] { facetQuery = q }
+        switch all["facetQuery"] {
+        case .string(let q)?: facetQuery = q
+        case nil, .null?: break
+        case let other?: return .failure(SearchError(.invalidField, "\(path).facetQuery: expected a string, got \(other.typeName)"))
+        }
         var maxFacetHits = 10
         if let v = all["maxFacetHits"] {
             guard case .number(let n) = v, n == n.rounded(), (1...100).contains(n) else {

@@ -54,11 +54,21 @@ extension AlgoliaAPI {
                 continue
             }
             var document: JSONObject = [:]
-            if case .object(let b)? = o["body"] { document = b }
-            if action == "deleteObject" || action == "clear" || action == "delete" {
-                guard x.allows(.deleteObject, index: index, keysConfigured: !config.keys.isEmpty) else {
-                    return .error(403, "this API key may not deleteObject on index '\(index)'")
-                }
+            switch o["body"] {
+            case .object(let b)?: document = b
+            case nil where action == "clear", .null? where action == "clear": break
+            case let other:
+                problems.append("\(path).body: expected an object, got \(other?.typeName ?? "nothing")")
+                continue
+            }
+            // As the endpoints of one object: deleting needs deleteObject, clearing deleteIndex.
+            let right: APIKey.Right? = action == "deleteObject" ? .deleteObject : action == "clear" ? .deleteIndex : nil
+            if let right, !x.allows(right, index: index, keysConfigured: !config.keys.isEmpty) {
+                return .error(403, "this API key may not \(right.rawValue) on index '\(index)'")
+            }
+            if let problem = Self.unsupportedOperation(in: document, path: "\(path).body") {
+                problems.append(problem)
+                continue
             }
             switch action {
             case "addObject", "updateObject", "partialUpdateObject", "partialUpdateObjectNoCreate":
@@ -66,7 +76,11 @@ extension AlgoliaAPI {
                 switch WriteDecoder.document(.object(document), path: "\(path).body") {
                 case .failure(let e): problems.append(e.message)
                 case .success(let d):
-                    changes.append(action.hasPrefix("partial") ? .merge(d) : .upsert(d))
+                    switch action {
+                    case "partialUpdateObject": changes.append(.merge(d))
+                    case "partialUpdateObjectNoCreate": changes.append(.mergeExisting(d))
+                    default: changes.append(.upsert(d))
+                    }
                     objectIDs.append(d["objectID"]?.stringValue ?? "")
                 }
             case "deleteObject":
@@ -106,6 +120,7 @@ extension AlgoliaAPI {
     }
 
     private func upsert(_ index: String, _ document: JSONObject, path: String, created: Bool, _ x: Exchange) async -> HTTPResponse {
+        if let problem = Self.unsupportedOperation(in: document, path: path) { return .error(SearchError(.invalidDocument, problem)) }
         let d: JSONObject
         switch WriteDecoder.document(.object(document), path: path) {
         case .failure(let e): return .error(e)
@@ -121,15 +136,31 @@ extension AlgoliaAPI {
         }
     }
 
-    /// `POST /1/indexes/{index}/{objectID}/partial`: sets the attributes sent, keeps the others.
+    /// Algolia's built-in operations (`{"_operation": "Increment", ...}`), which the daemon does
+    /// not apply: refused, naming the attribute, rather than stored as an object.
+    static func unsupportedOperation(in document: JSONObject, path: String) -> String? {
+        for e in document {
+            if case .object(let o) = e.value, o["_operation"] != nil {
+                return "\(path).\(e.key): Algolia's _operation updates are not supported; send the new value"
+            }
+        }
+        return nil
+    }
+
+    /// `POST /1/indexes/{index}/{objectID}/partial`: sets the attributes sent, keeps the others;
+    /// with `createIfNotExists=false`, a missing object stays missing.
     func partialUpdate(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
         guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        if let problem = Self.unsupportedOperation(in: body, path: "body") {
+            return .error(SearchError(.invalidDocument, problem))
+        }
+        let creates = URLForm.pairs(x.request.query).first { $0.key == "createIfNotExists" }?.value != "false"
         let d: JSONObject
         switch WriteDecoder.document(.object(Self.withObjectID(.string(id), body)), path: "body") {
         case .failure(let e): return .error(e)
         case .success(let checked): d = checked
         }
-        switch await write(index, .documents(op: "partialUpdateDocuments", [.merge(d)]), x) {
+        switch await write(index, .documents(op: "partialUpdateDocuments", [creates ? .merge(d) : .mergeExisting(d)]), x) {
         case .failure(let r): return r
         case .success(let task):
             return .json(200, ["updatedAt": .string(Self.now()), "taskID": .number(Double(task)), "objectID": .string(id)])
@@ -182,8 +213,14 @@ extension AlgoliaAPI {
     /// one never given is 404.
     func task(_ index: String?, id: String, _ x: Exchange) -> HTTPResponse {
         guard let task = Int64(id), task >= 0 else { return .error(400, "taskID: expected an integer, got '\(id)'", code: .invalidField) }
+        let keyed = !config.keys.isEmpty
+        let visible = { (name: String) in
+            x.allows(.search, index: name, keysConfigured: keyed) || x.allows(.addObject, index: name, keysConfigured: keyed)
+        }
+        if let index, !visible(index) { return .error(403, "this API key may not see tasks of index '\(index)'") }
         let durables = x.core.catalog.entries.compactMap { e -> (String, DurableIndex)? in
-            (e.searchable as? DurableIndex).map { (e.id.index, $0) }
+            guard visible(e.id.index) else { return nil }
+            return (e.searchable as? DurableIndex).map { (e.id.index, $0) }
         }
         let candidates = index.map { name in durables.filter { $0.0 == name } } ?? durables
         if let index, candidates.isEmpty {

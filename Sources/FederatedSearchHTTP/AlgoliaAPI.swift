@@ -72,6 +72,7 @@ package struct AlgoliaAPI: Sendable {
             return finish(r)
         default: break
         }
+        if let refused = CORS.refusal(request, config: config) { return finish(refused) }
         let key: APIKey?
         switch authenticate(request) {
         case .failure(let response): return finish(response)

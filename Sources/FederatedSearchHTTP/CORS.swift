@@ -1,5 +1,36 @@
+import FederatedSearchServer
+
 /// Cross-origin requests: a page served from an allowed origin may call the API.
 package enum CORS {
+    /// Why a request from a browser is refused, if it is: a page whose origin is neither the
+    /// listener's own nor listed in `corsOrigins` (the body is read as JSON whatever its type,
+    /// so a form or `text/plain` post from any page would otherwise reach the API without a
+    /// preflight); and on a loopback listener, a `Host` that is not a loopback name (a DNS
+    /// rebinding page). Clients that are not browsers send no `Origin`.
+    package static func refusal(_ request: HTTPRequest, config: HTTPConfig) -> HTTPResponse? {
+        let host = request.header("host") ?? ""
+        if case .tcp = config.listen, config.listen.isLocalOnly, !host.isEmpty, !isLoopback(host: host) {
+            return .error(403, "Host '\(host)' is not this loopback listener's; use 127.0.0.1, localhost or [::1]")
+        }
+        guard let origin = request.header("origin") else { return nil }
+        let sameOrigin = !host.isEmpty && (origin == "http://\(host)" || origin == "https://\(host)")
+        guard sameOrigin || config.corsOrigins.contains("*") || config.corsOrigins.contains(origin) else {
+            return .error(403, "pages from \(origin) may not call this API; list the origin in http.corsOrigins")
+        }
+        return nil
+    }
+
+    /// Whether a `Host` header names this machine's loopback (with or without a port).
+    static func isLoopback(host: String) -> Bool {
+        let name: Substring
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            name = host[host.index(after: host.startIndex)..<close]
+        } else {
+            name = host.split(separator: ":", maxSplits: 1).first ?? ""
+        }
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
     /// The headers a response to `request` carries: none unless its `Origin` is allowed.
     package static func headers(for request: HTTPRequest, origins: [String]) -> [(name: String, value: String)] {
         guard let origin = request.header("origin"), !origins.isEmpty else { return [] }

@@ -17,7 +17,7 @@ package struct HTTPRequest: Sendable {
     package var headers: [String: String]
     /// The headers the API reads.
     package static let headersRead = [
-        "origin", "x-algolia-api-key", "x-algolia-application-id", "access-control-request-headers", "content-type",
+        "origin", "host", "x-algolia-api-key", "x-algolia-application-id", "access-control-request-headers", "content-type",
     ]
     package var body: [UInt8]
 

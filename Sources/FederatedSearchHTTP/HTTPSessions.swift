@@ -8,11 +8,37 @@ package final class HTTPSessions: Sendable {
     /// A running request of a session.
     package final class Ticket: Sendable {
         let seq: Int
-        private let state = Mutex<(superseded: Bool, cancel: (@Sendable () -> Void)?)>((false, nil))
+        private struct State {
+            var superseded = false
+            /// The request's own `done` went out: nothing may follow it.
+            var ended = false
+            var cancel: (@Sendable () -> Void)?
+        }
+        private let state = Mutex(State())
         init(seq: Int) { self.seq = seq }
 
         /// Whether a newer request of the session replaced this one.
         package var isSuperseded: Bool { state.withLock { $0.superseded } }
+
+        /// Hands `line` to `emit` unless the request was superseded; `isLast` marks its `done`.
+        /// Decided under the ticket's lock, so a request superseded meanwhile ends with either
+        /// its own `done` or ``endSuperseded(_:)``'s, never both.
+        package func forward(_ line: [UInt8], isLast: Bool, _ emit: ([UInt8]) -> Void) {
+            state.withLock { s in
+                guard !s.superseded, !s.ended else { return }
+                if isLast { s.ended = true }
+                emit(line)
+            }
+        }
+
+        /// Ends a superseded request with `done` (the line given) if its own did not go out.
+        package func endSuperseded(_ done: [UInt8], _ emit: ([UInt8]) -> Void) {
+            state.withLock { s in
+                guard s.superseded, !s.ended else { return }
+                s.ended = true
+                emit(done)
+            }
+        }
 
         /// Gives the ticket the way to cancel its work (at once if already superseded).
         package func attach(_ cancel: @escaping @Sendable () -> Void) {
@@ -21,6 +47,7 @@ package final class HTTPSessions: Sendable {
                 s.cancel = cancel
                 return false
             }
+            // Outside the lock: cancelling may run the task's handlers.
             if now { cancel() }
         }
 
@@ -39,7 +66,7 @@ package final class HTTPSessions: Sendable {
         var running: [Ticket]
     }
     private let table = Mutex<[String: Entry]>([:])
-    /// Sessions remembered at most (the oldest go first past it).
+    /// Sessions remembered at most (past it, an idle one is forgotten for each new one).
     private let capacity: Int
 
     package init(capacity: Int = 10_000) { self.capacity = capacity }

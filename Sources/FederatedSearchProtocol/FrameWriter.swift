@@ -79,6 +79,13 @@ public enum FrameWriter {
         out.append(contentsOf: type)
     }
 
+    /// Whether `line` is the `done` frame of request `id` (the last frame of a search).
+    public static func isDone(_ line: [UInt8], id: String?) -> Bool {
+        var head: [UInt8] = []
+        header(id: id, type: Pieces.doneType, into: &head)
+        return line.starts(with: head)
+    }
+
     /// The `results` frame line, and each hit's encoding for the merge.
     /// Each hit is written once, into the line; the merge copies it from there.
     public static func results(id: String?, index: String, results: SearchResults) -> (line: [UInt8], hits: [EncodedHit]) {

@@ -98,7 +98,9 @@ extension IndexOperation {
             default:
                 o.appendUnchecked("documents", .array(changes.compactMap {
                     switch $0 {
-                    case .upsert(let d), .merge(let d): return .object(d)
+                    // The wire has no op for an update that never creates (only the HTTP API's
+                    // batches make one): it travels as its op's documents.
+                    case .upsert(let d), .merge(let d), .mergeExisting(let d): return .object(d)
                     case .delete, .clear: return nil
                     }
                 }))

@@ -205,6 +205,9 @@ public enum DocumentChange: Sendable, Equatable {
     case delete(String)
     /// Delete every document.
     case clear
-    /// Set some attributes of the document with this `objectID`, keeping the others.
+    /// Set some attributes of the document with this `objectID`, keeping the others (a
+    /// missing document is created with them).
     case merge(JSONObject)
+    /// As `merge`, but a missing document stays missing (Algolia's `partialUpdateObjectNoCreate`).
+    case mergeExisting(JSONObject)
 }

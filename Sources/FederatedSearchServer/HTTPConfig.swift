@@ -65,7 +65,9 @@ public struct HTTPConfig: Sendable {
                 guard case .object(let o) = item else {
                     throw SearchError(.invalidField, "http.keys[\(i)]: expected an object, got \(item.typeName)")
                 }
-                config.keys.append(try APIKey.decode(o, path: "http.keys[\(i)]", resolve: resolve))
+                var key = try APIKey.decode(o, path: "http.keys[\(i)]", resolve: resolve)
+                key.position = i
+                config.keys.append(key)
             }
         }
         try r.rejectUnknownKeys()
@@ -109,6 +111,8 @@ public struct APIKey: Sendable {
     public let indexes: [String]
     /// The operator's note about the key (shown in logs instead of the key).
     public let description: String
+    /// Its place in `http.keys` (what tells two keys apart without their values).
+    public internal(set) var position = 0
 
     package static func decode(_ object: JSONObject, path: String, resolve: (String) -> String) throws(SearchError) -> APIKey {
         var r = FieldReader(object, path: path)

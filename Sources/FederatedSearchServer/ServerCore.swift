@@ -2,6 +2,17 @@ import FederatedSearchCore
 import FederatedSearchFederation
 import FederatedSearchProtocol
 
+/// Where a transport runs a search once its sources are known: on the thread it is on, or
+/// elsewhere (the HTTP listener keeps a quick in-memory search on its loop thread, as the
+/// socket does, and moves a heavy one off it).
+package protocol SearchPlacement: Sendable {
+    /// Runs `search` (of `sources`) where it belongs; its result.
+    func run(_ sources: [FederatedSource], _ search: @escaping @Sendable () async -> Frame) async -> Frame
+    /// Runs work that may take a while without waiting (a facet value search) where it does
+    /// not hold the transport's thread.
+    func runBlocking(_ work: @escaping @Sendable () async -> Frame) async -> Frame
+}
+
 /// The one entry point of the server core for a transport with no event loop of its own to
 /// place searches on (the in-process driver, `RequestReplay`; an HTTP listener): a decoded
 /// request, for a peer, answered by emitting its frames in order.
@@ -12,14 +23,6 @@ import FederatedSearchProtocol
 /// daemon's loop (creating and deleting indices, `reload`, `stats`, `indices`, cancelling a
 /// request on a connection) is answered `unsupported_operation`: the transport answers it
 /// itself or refuses it.
-/// Where a transport runs a search once its sources are known: on the thread it is on, or
-/// elsewhere (the HTTP listener keeps a quick in-memory search on its loop thread, as the
-/// socket does, and moves a heavy one off it).
-package protocol SearchPlacement: Sendable {
-    /// Runs `search` (of `sources`) where it belongs; its result.
-    func run(_ sources: [FederatedSource], _ search: @escaping @Sendable () async -> Frame) async -> Frame
-}
-
 package struct ServerCore: Sendable {
     package let catalog: Catalog
     package let stats: DaemonStats
@@ -63,7 +66,11 @@ package struct ServerCore: Sendable {
             switch FacetValueAnswer.source(facets, in: catalog, peer: peer) {
             case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
             case .success(let found):
-                emit(FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout).line())
+                let work: @Sendable () async -> Frame = {
+                    FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout)
+                }
+                let frame = if let placement { await placement.runBlocking(work) } else { await work() }
+                emit(frame.line())
             }
         case .index(let name, let operation):
             guard let write = IndexRequests.write(for: operation) else { return emit(unsupported(id, "op: createIndex and deleteIndex")) }

@@ -178,9 +178,10 @@ package enum WriteGroup {
                     planned.operations.append(.clear)
                     local = [:]
                     cleared = true
-                case .merge(let fields):
+                case .merge(let fields), .mergeExisting(let fields):
                     guard case .string(let id)? = fields["objectID"] else { continue }
                     let base: JSONObject? = if let l = local[id] { l } else { cleared ? nil : table[id] }
+                    if case .mergeExisting = change, base == nil { continue }
                     var doc = base ?? ["objectID": .string(id)]
                     for e in fields.entries { doc[e.key] = e.value }
                     planned.operations.append(.upsert(doc))

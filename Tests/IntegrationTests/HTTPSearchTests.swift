@@ -207,6 +207,8 @@ struct HTTPSearchTests {
         let big = String(repeating: "a", count: 5000)
         let r = try http.request("POST", "/1/indexes/movies/query", body: "{\"query\": \"\(big)\"}")
         #expect(r.status == 413)
+        #expect(r.json["status"] == 413, "Algolia's error shape")
+        #expect(r.json["message"]?.stringValue?.contains("4096") == true)
         // A new connection works.
         let again = try d.http().request("POST", "/1/indexes/movies/query", json: ["query": "alien"])
         #expect(again.status == 200)
@@ -222,9 +224,18 @@ struct HTTPSearchTests {
         let http = try d.http()
         let allowed = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Origin": "https://app.example"])
         #expect(allowed.headers["access-control-allow-origin"] == "https://app.example")
-        let other = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Origin": "https://evil.example"])
-        #expect(other.status == 200)
+        // A page from another origin is refused (its form or text/plain post needs no preflight).
+        let other = try http.request("POST", "/1/indexes/movies/batch", json: ["requests": []], headers: ["Origin": "https://evil.example"])
+        #expect(other.status == 403)
         #expect(other.headers["access-control-allow-origin"] == nil)
+        #expect(other.json["message"]?.stringValue?.contains("corsOrigins") == true)
+        // The listener's own pages (the dashboard) are of its origin.
+        let own = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"],
+                                   headers: ["Origin": "http://127.0.0.1:\(d.httpPort)", "Host": "127.0.0.1:\(d.httpPort)"])
+        #expect(own.status == 200)
+        // On a loopback listener, a Host that is not a loopback name (a DNS rebinding page) is refused.
+        let rebound = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Host": "attacker.example:\(d.httpPort)"])
+        #expect(rebound.status == 403)
         let preflight = try http.request("OPTIONS", "/1/indexes/*/queries", headers: [
             "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
             "Access-Control-Request-Headers": "content-type,x-algolia-api-key",

@@ -61,7 +61,8 @@ final class HTTPTestClient {
 
     /// Sends a request; `body` as given (JSON text, usually).
     func send(_ method: String, _ target: String, body: String? = nil, headers: [String: String] = [:]) throws {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        var text = "\(method) \(target) HTTP/1.1\r\n"
+        if headers["Host"] == nil { text += "Host: 127.0.0.1\r\n" }
         for (k, v) in headers { text += "\(k): \(v)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")

@@ -93,6 +93,30 @@ struct HTTPWriteTests {
         #expect(message.contains("requests[1].body: objectID is missing"), "\(message)")
         #expect(message.contains("requests[2].action"), "\(message)")
         #expect(try Self.ids(http, "") == ["b1", "b2"], "nothing was written")
+        // A body that is not an object, and Algolia's built-in operations, are refused too.
+        let notObject = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [["action": "addObject", "body": "x"]]])
+        #expect(notObject.status == 400)
+        #expect(notObject.json["message"]?.stringValue?.contains("requests[0].body: expected an object") == true)
+        let operation = try http.request("POST", "/1/indexes/books/b1/partial", json: ["copies": ["_operation": "Increment", "value": 1]])
+        #expect(operation.status == 400)
+        #expect(operation.json["message"]?.stringValue?.contains("body.copies") == true)
+        #expect(try Self.ids(http, "") == ["b1", "b2"], "nothing was written")
+    }
+
+    @Test func updatesThatMustNotCreateDoNot() throws {
+        let d = try Self.daemon()
+        defer { d.stop() }
+        let http = try d.http()
+        let batch = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
+            ["action": "partialUpdateObjectNoCreate", "body": ["objectID": "b9", "title": "Ghost"]],
+            ["action": "partialUpdateObjectNoCreate", "body": ["objectID": "b1", "genre": "classic"]],
+        ]])
+        #expect(batch.status == 200)
+        _ = try http.request("POST", "/1/indexes/books/b8/partial?createIfNotExists=false", json: ["title": "Ghost too"])
+        #expect(try Self.ids(http, "") == ["b1", "b2"])
+        #expect(try http.request("GET", "/1/indexes/books/b1").json["genre"] == "classic")
+        _ = try http.request("POST", "/1/indexes/books/b8/partial", json: ["title": "Made"])
+        #expect(try Self.ids(http, "") == ["b1", "b2", "b8"], "by default a partial update creates")
     }
 
     @Test func listeningBeyondLoopbackWithoutKeysIsWarnedAbout() throws {
@@ -137,6 +161,11 @@ struct HTTPWriteTests {
         let list = try http.request("GET", "/1/indexes", headers: admin)
         #expect((list.json["items"]?.arrayValue ?? []).count == 2)
         #expect(try http.request("POST", "/1/indexes/books/clear", headers: admin).status == 403, "clear needs deleteIndex")
+        let clearAction = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [["action": "clear"]]], headers: admin)
+        #expect(clearAction.status == 403, "in a batch too")
+        // Tasks of an index the key may not see are not told.
+        #expect(try http.request("GET", "/1/indexes/shelf/task/1", headers: search).status == 403)
+        #expect(try http.request("GET", "/1/indexes/books/task/1", headers: search).json["status"] == "published")
         // A federated search without indices searches those of the key.
         let federated = try http.request("POST", "/1/federated", json: ["query": ""], headers: search)
         #expect(federated.json["results"]?.objectValue?.keys == ["books"])

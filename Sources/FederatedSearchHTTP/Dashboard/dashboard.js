@@ -281,7 +281,7 @@ function renderFacets() {
         li.className = (refined.has(value) ? "refined" : "") + (count === 0 ? " zero" : "");
         li.setAttribute("role", "checkbox");
         li.setAttribute("aria-checked", refined.has(value) ? "true" : "false");
-        li.innerHTML = `<span class="value">${escapeHTML(value)}</span><span class="count">${count}</span>`;
+        li.innerHTML = `<span class="value">${escapeHTML(value)}</span><span class="count">${escapeHTML(count)}</span>`;
         li.addEventListener("click", () => toggle(name, attr, value));
         li.addEventListener("keydown", (e) => {
           if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(name, attr, value); }
