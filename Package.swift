@@ -77,7 +77,7 @@ let package = Package(
         // dashboard (its files built into the binary), on the server core.
         .target(
             name: "FederatedSearchHTTP",
-            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchProtocol"],
+            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchFederation", "FederatedSearchProtocol"],
             resources: [.embedInCode("Dashboard")],
             swiftSettings: strict
         ),

@@ -115,6 +115,8 @@ final class HTTPListener {
     }
 
     fileprivate func received(_ request: OpaquePointer) {
+        // Activity, for the loop's polling (a request answered at once posts nothing to the inbox).
+        loop.turns &+= 1
         let connection = evhttp_request_get_connection(request)
         if let connection, connections[connection] == nil {
             guard connections.count < loop.config.limits.maxConnections, !loop.draining else {
@@ -135,11 +137,20 @@ final class HTTPListener {
         if let connection { connections[connection]?.insert(id) }
         evhttp_request_set_on_complete_cb(request, onHTTPRequestSent, Unmanaged.passUnretained(self).toOpaque())
         let core = ServerCore(catalog: loop.catalog, stats: loop.stats, health: loop.health)
+        // Alone on the daemon, a small request whose searches are quick is answered at once,
+        // with no task (as the socket's `direct` placement): its client waits for nothing else.
+        let small = parsed.body.count <= Self.loopBodyBytes
+        if small, exchanges.count == 1, loop.runningSearchCount == 0 {
+            let stats = loop.stats
+            if let response = api.respondNow(parsed, core: core, quick: { QueryPlacement.areQuick($0, stats: stats) }) {
+                return deliver(id, .whole(response))
+            }
+        }
         let api = self.api
         let inbox = loop.inbox!
         // A small request starts on the loop thread (its searches may stay there, see
         // HTTPPlacement); a large body is decoded off it.
-        let executor: (any TaskExecutor)? = parsed.body.count <= Self.loopBodyBytes ? loop.executor : nil
+        let executor: (any TaskExecutor)? = small ? loop.executor : nil
         let placement = placement.forExchange(startedOnLoop: executor != nil)
         exchanges[id]?.task = Task(executorPreference: executor) {
             await api.respond(parsed, core: core, placement: placement, executor: executor) { output in

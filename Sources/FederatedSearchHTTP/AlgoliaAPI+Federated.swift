@@ -72,7 +72,7 @@ extension AlgoliaAPI {
         case .success(let r): request = r
         }
         request.id = nil
-        let collector = FrameCollector()
+        let collector = LineCollector()
         await runFederated(request, x) { collector.append($0) }
         var results: [(String, ArraySlice<UInt8>)] = []
         var errors = JSONObject()

@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import FederatedSearchFederation
 import FederatedSearchProtocol
 import FederatedSearchServer
 
@@ -7,8 +8,8 @@ extension AlgoliaAPI {
     /// The members of a multi-query entry that are not search parameters.
     static let entryMembers: Set<String> = ["indexName", "type", "facet", "facetQuery", "maxFacetHits", "strategy"]
 
-    /// One search of one index: the Algolia response's bytes, or the error.
-    func search(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
+    /// One search of one index as the socket's request, from Algolia's parameters.
+    static func searchRequest(_ index: String, _ object: JSONObject, path: String) -> Result<Request, SearchError> {
         let decoded: (query: String, raw: JSONObject, params: SearchParameters)
         do { decoded = try AlgoliaParams.decode(object, path: path, skipping: Self.entryMembers) } catch {
             return .failure(error)
@@ -19,7 +20,11 @@ extension AlgoliaAPI {
         let request = SearchRequest(
             query: decoded.query, targets: [SearchTarget(index: index)], params: decoded.params, rawParams: decoded.raw,
             merge: ["strategy": "grouped"])
-        let lines = await run(Request(id: nil, operation: .search(request)), x)
+        return .success(Request(id: nil, operation: .search(request)))
+    }
+
+    /// The Algolia response of index `index` in the lines the search answered with.
+    static func searchAnswer(_ lines: [[UInt8]], index: String) -> Result<[UInt8], SearchError> {
         for line in lines {
             if let results = FramePayload.results(of: line, source: index) { return .success(Array(results)) }
             if FramePayload.type(of: line) == "error" {
@@ -29,54 +34,112 @@ extension AlgoliaAPI {
         return .failure(SearchError(.internalError, "the search of '\(index)' answered no results"))
     }
 
-    /// `POST /1/indexes/{index}/query` and `GET /1/indexes/{index}?query=...`.
-    func searchOne(_ index: String, body x: Exchange, fromURL: Bool) async -> HTTPResponse {
-        let object: JSONObject
-        if fromURL {
-            var o = AlgoliaParams.form(x.request.query)
-            for key in o.keys where key.lowercased().hasPrefix("x-algolia-") { o[key] = nil }
-            object = o
-        } else {
-            switch bodyObject(x) {
-            case .failure(let r): return r
-            case .success(let o): object = o
-            }
+    /// One search of one index: the Algolia response's bytes, or the error.
+    func search(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
+        switch Self.searchRequest(index, object, path: path) {
+        case .failure(let e): return .failure(e)
+        case .success(let request): return Self.searchAnswer(await run(request, x), index: index)
         }
-        switch await search(index, object, path: fromURL ? "query string" : "body", x) {
+    }
+
+    /// ``search(_:_:path:_:)`` at once on this thread, if its sources are `quick`; nil if not.
+    func searchNow(
+        _ index: String, _ object: JSONObject, path: String, _ x: Exchange, quick: ([FederatedSource]) -> Bool
+    ) -> Result<[UInt8], SearchError>? {
+        switch Self.searchRequest(index, object, path: path) {
+        case .failure(let e): return .failure(e)
+        case .success(let request):
+            return x.core.answerNow(request, peer: x.peer, quick: quick).map { Self.searchAnswer($0, index: index) }
+        }
+    }
+
+    /// The parameters of a one-index search: the body's members, or the query string's.
+    func searchObject(_ x: Exchange, fromURL: Bool) -> Result<JSONObject, HTTPResponse> {
+        guard fromURL else { return bodyObject(x) }
+        var o = AlgoliaParams.form(x.request.query)
+        for key in o.keys where key.lowercased().hasPrefix("x-algolia-") { o[key] = nil }
+        return .success(o)
+    }
+
+    static func response(_ answer: Result<[UInt8], SearchError>) -> HTTPResponse {
+        switch answer {
         case .success(let bytes): return .json(200, bytes)
         case .failure(let e): return .error(e)
         }
     }
 
-    /// `POST /1/indexes/*/queries`: InstantSearch's request, every query's response in order.
-    func multipleQueries(_ x: Exchange) async -> HTTPResponse {
+    /// `POST /1/indexes/{index}/query` and `GET /1/indexes/{index}?query=...`.
+    func searchOne(_ index: String, body x: Exchange, fromURL: Bool) async -> HTTPResponse {
+        switch searchObject(x, fromURL: fromURL) {
+        case .failure(let r): return r
+        case .success(let object): return Self.response(await search(index, object, path: fromURL ? "query string" : "body", x))
+        }
+    }
+
+    /// ``searchOne(_:body:fromURL:)`` at once on this thread, if the search is `quick`.
+    func searchOneNow(_ index: String, _ x: Exchange, fromURL: Bool, quick: ([FederatedSource]) -> Bool) -> HTTPResponse? {
+        switch searchObject(x, fromURL: fromURL) {
+        case .failure(let r): return r
+        case .success(let object):
+            return searchNow(index, object, path: fromURL ? "query string" : "body", x, quick: quick).map(Self.response)
+        }
+    }
+
+    /// A multi-query's entries (checked: each names an index the key may search) and strategy.
+    func queries(_ x: Exchange) -> Result<(strategy: String, entries: [(index: String, object: JSONObject, path: String)]), HTTPResponse> {
         let (body, items): (JSONObject, [JSONValue])
         switch requests(x, of: "queries", limit: RequestDecoder.maxTargets) {
-        case .failure(let r): return r
+        case .failure(let r): return .failure(r)
         case .success(let r): (body, items) = r
         }
         let strategy: String
         switch body["strategy"] {
         case .string(let s)?: strategy = s
         case nil, .null?: strategy = "none"
-        case let other?: return .error(SearchError(.invalidField, "strategy: expected a string, got \(other.typeName)"))
+        case let other?: return .failure(.error(SearchError(.invalidField, "strategy: expected a string, got \(other.typeName)")))
         }
         guard strategy == "none" || strategy == "stopIfEnoughMatches" else {
-            return .error(SearchError(.invalidField, "strategy: expected none or stopIfEnoughMatches, got '\(strategy)'"))
+            return .failure(.error(SearchError(.invalidField, "strategy: expected none or stopIfEnoughMatches, got '\(strategy)'")))
         }
         var entries: [(index: String, object: JSONObject, path: String)] = []
         for (i, item) in items.enumerated() {
             let path = "requests[\(i)]"
             guard case .object(let o) = item else {
-                return .error(SearchError(.invalidField, "\(path): expected an object, got \(item.typeName)"))
+                return .failure(.error(SearchError(.invalidField, "\(path): expected an object, got \(item.typeName)")))
             }
             guard case .string(let index)? = o["indexName"], !index.isEmpty else {
-                return .error(SearchError(.missingField, "\(path).indexName: required, the index to search"))
+                return .failure(.error(SearchError(.missingField, "\(path).indexName: required, the index to search")))
             }
             guard x.allows(.search, index: index, keysConfigured: !config.keys.isEmpty) else {
-                return .error(403, "this API key may not search index '\(index)'")
+                return .failure(.error(403, "this API key may not search index '\(index)'"))
             }
             entries.append((index, o, path))
+        }
+        return .success((strategy, entries))
+    }
+
+    /// `{"results": [...]}` of a multi-query's answers, or the first error.
+    static func queriesResponse(_ answers: [Result<[UInt8], SearchError>?]) -> HTTPResponse {
+        var out = Array(#"{"results":["#.utf8)
+        for (i, answer) in answers.enumerated() {
+            switch answer {
+            case .success(let bytes)?:
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: bytes)
+            case .failure(let e)?: return .error(e)
+            case nil: return .error(SearchError(.internalError, "requests[\(i)]: no answer"))
+            }
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .json(200, out)
+    }
+
+    /// `POST /1/indexes/*/queries`: InstantSearch's request, every query's response in order.
+    func multipleQueries(_ x: Exchange) async -> HTTPResponse {
+        let (strategy, entries): (String, [(index: String, object: JSONObject, path: String)])
+        switch queries(x) {
+        case .failure(let r): return r
+        case .success(let q): (strategy, entries) = q
         }
         var answers: [Result<[UInt8], SearchError>?] = Array(repeating: nil, count: entries.count)
         if strategy == "stopIfEnoughMatches" {
@@ -99,18 +162,30 @@ extension AlgoliaAPI {
                 for await (i, answer) in group { answers[i] = answer }
             }
         }
-        var out = Array(#"{"results":["#.utf8)
-        for (i, answer) in answers.enumerated() {
-            switch answer {
-            case .success(let bytes)?:
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: bytes)
-            case .failure(let e)?: return .error(e)
-            case nil: return .error(SearchError(.internalError, "requests[\(i)]: no answer"))
-            }
+        return Self.queriesResponse(answers)
+    }
+
+    /// ``multipleQueries(_:)`` at once on this thread, in order, when every entry is a search
+    /// and each is `quick`; nil otherwise (an entry found not quick is left to the task).
+    func multipleQueriesNow(_ x: Exchange, quick: ([FederatedSource]) -> Bool) -> HTTPResponse? {
+        let (strategy, entries): (String, [(index: String, object: JSONObject, path: String)])
+        switch queries(x) {
+        case .failure(let r): return r
+        case .success(let q): (strategy, entries) = q
         }
-        out.append(contentsOf: "]}".utf8)
-        return .json(200, out)
+        guard !entries.contains(where: { $0.object["type"] == "facet" }) else { return nil }
+        var answers: [Result<[UInt8], SearchError>?] = []
+        var enough = false
+        for e in entries {
+            if enough {
+                answers.append(.success(Self.notProcessed(e.index)))
+                continue
+            }
+            guard let answer = searchNow(e.index, e.object, path: e.path, x, quick: quick) else { return nil }
+            if strategy == "stopIfEnoughMatches", case .success(let bytes) = answer, Self.hasEnoughHits(bytes) { enough = true }
+            answers.append(answer)
+        }
+        return Self.queriesResponse(answers)
     }
 
     /// One entry of a multi-query: a search, or a facet value search (`type: "facet"`).

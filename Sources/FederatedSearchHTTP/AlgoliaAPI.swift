@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FederatedSearchCore
+import FederatedSearchFederation
 import FederatedSearchProtocol
 import FederatedSearchServer
 
@@ -45,50 +46,90 @@ package struct AlgoliaAPI: Sendable {
         }
     }
 
+    /// What the checks every request passes make of it: answered already (a preflight, the
+    /// dashboard, a refusal), or an exchange to answer on its route.
+    enum Admission {
+        case answered(HTTPResponse)
+        case exchange(AlgoliaRoute, Exchange)
+    }
+
+    /// Routes a request and checks it: its origin, its key and the key's rights, its size.
+    func admit(
+        _ request: HTTPRequest, core: ServerCore, placement: (any SearchPlacement)?, executor: (any TaskExecutor)?
+    ) -> Admission {
+        let cors = CORS.headers(for: request, origins: config.corsOrigins)
+        let route = AlgoliaRoute.match(request.method, request.path)
+        func done(_ response: HTTPResponse) -> Admission { .answered(finished(response, request, cors)) }
+        switch route {
+        case .preflight:
+            return done(CORS.preflight(request, allowed: !cors.isEmpty))
+        case .dashboard(let file):
+            return done(config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)"))
+        case .notFound:
+            return done(.error(404, "no such endpoint: \(request.method.rawValue) \(request.path)"))
+        case .methodNotAllowed(let allowed):
+            var r = HTTPResponse.error(405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)")
+            r.headers.append(("Allow", allowed))
+            return done(r)
+        default: break
+        }
+        if let refused = CORS.refusal(request, config: config) { return done(refused) }
+        let key: APIKey?
+        switch authenticate(request) {
+        case .failure(let response): return done(response)
+        case .success(let k): key = k
+        }
+        if let (right, index) = route.requirement, !config.keys.isEmpty, key?.allows(right, index: index) != true {
+            return done(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")"))
+        }
+        guard request.body.count <= maxBodyBytes else {
+            return done(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)"))
+        }
+        return .exchange(route, Exchange(request: request, key: key, core: core, placement: placement, executor: executor, headers: cors))
+    }
+
+    /// A response as sent: with the exchange's CORS headers, and no body for HEAD.
+    func finished(_ response: HTTPResponse, _ request: HTTPRequest, _ cors: [(name: String, value: String)]) -> HTTPResponse {
+        var r = response
+        r.headers += cors
+        if request.method == .head { r.body = [] }
+        return r
+    }
+
     /// Answers one request; its searches run where `placement` puts them (nil: on this task).
     /// `executor` is the one this task prefers, for the tasks it starts.
     package func respond(
         _ request: HTTPRequest, core: ServerCore, placement: (any SearchPlacement)? = nil,
         executor: (any TaskExecutor)? = nil, send: @escaping @Sendable (HTTPOutput) -> Void
     ) async {
-        let cors = CORS.headers(for: request, origins: config.corsOrigins)
-        let route = AlgoliaRoute.match(request.method, request.path)
-        func finish(_ response: HTTPResponse) {
-            var r = response
-            r.headers += cors
-            if request.method == .head { r.body = [] }
-            send(.whole(r))
+        switch admit(request, core: core, placement: placement, executor: executor) {
+        case .answered(let response):
+            send(.whole(response))
+        case .exchange(.federatedStream, let exchange):
+            await stream(exchange, send: send)
+        case .exchange(let route, let exchange):
+            send(.whole(finished(await answer(route, exchange), request, exchange.headers)))
         }
-        switch route {
-        case .preflight:
-            return finish(CORS.preflight(request, allowed: !cors.isEmpty))
-        case .dashboard(let file):
-            return finish(config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)"))
-        case .notFound:
-            return finish(.error(404, "no such endpoint: \(request.method.rawValue) \(request.path)"))
-        case .methodNotAllowed(let allowed):
-            var r = HTTPResponse.error(405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)")
-            r.headers.append(("Allow", allowed))
-            return finish(r)
-        default: break
+    }
+
+    /// Answers a request at once on the calling thread, with no task, when that is cheap: a
+    /// request the checks refuse, or a search (one index, or several queries) whose every
+    /// query is `quick` (sources in memory that answer fast). Nil: answer it with ``respond``.
+    package func respondNow(
+        _ request: HTTPRequest, core: ServerCore, quick: ([FederatedSource]) -> Bool
+    ) -> HTTPResponse? {
+        switch admit(request, core: core, placement: nil, executor: nil) {
+        case .answered(let response): return response
+        case .exchange(let route, let x):
+            let response: HTTPResponse?
+            switch route {
+            case .search(let index): response = searchOneNow(index, x, fromURL: false, quick: quick)
+            case .searchByURL(let index): response = searchOneNow(index, x, fromURL: true, quick: quick)
+            case .multipleQueries: response = multipleQueriesNow(x, quick: quick)
+            default: response = nil
+            }
+            return response.map { finished($0, request, x.headers) }
         }
-        if let refused = CORS.refusal(request, config: config) { return finish(refused) }
-        let key: APIKey?
-        switch authenticate(request) {
-        case .failure(let response): return finish(response)
-        case .success(let k): key = k
-        }
-        if let (right, index) = route.requirement, !config.keys.isEmpty, key?.allows(right, index: index) != true {
-            return finish(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")"))
-        }
-        guard request.body.count <= maxBodyBytes else {
-            return finish(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)"))
-        }
-        let exchange = Exchange(request: request, key: key, core: core, placement: placement, executor: executor, headers: cors)
-        if route == .federatedStream {
-            return await stream(exchange, send: send)
-        }
-        finish(await answer(route, exchange))
     }
 
     /// The key a request carries, in its headers or its query string (Algolia's names); nil
@@ -171,7 +212,7 @@ package struct AlgoliaAPI: Sendable {
 
     /// Runs a request through the server core and returns the lines it answered with.
     func run(_ request: Request, _ x: Exchange) async -> [[UInt8]] {
-        let collector = FrameCollector()
+        let collector = LineCollector()
         await x.core.answer(request, peer: x.peer, placement: x.placement) { collector.append($0) }
         return collector.lines
     }

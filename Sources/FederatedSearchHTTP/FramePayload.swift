@@ -1,6 +1,5 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
-import Synchronization
 
 /// Reads the frames the server core answers with (`FrameWriter`'s text, for a request with no
 /// id) without parsing the large ones: a source's Algolia results are the bytes of its
@@ -61,12 +60,4 @@ package enum FramePayload {
         o["type"] = nil
         return o
     }
-}
-
-/// Collects the lines a server-core answer emits (from whichever thread runs it).
-package final class FrameCollector: Sendable {
-    private let store = Mutex<[[UInt8]]>([])
-    package init() {}
-    package func append(_ line: [UInt8]) { store.withLock { $0.append(line) } }
-    package var lines: [[UInt8]] { store.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import FederatedSearchCore
 import FederatedSearchFederation
 import FederatedSearchProtocol
+import Synchronization
 
 /// Where a transport runs a search once its sources are known: on the thread it is on, or
 /// elsewhere (the HTTP listener keeps a quick in-memory search on its loop thread, as the
@@ -86,8 +87,37 @@ package struct ServerCore: Sendable {
         }
     }
 
+    /// `request` answered at once on the calling thread, with no task, if it is a search
+    /// whose sources `quick` accepts (in memory and fast: nothing to wait for): every line of
+    /// the answer, in order. Nil for anything else, to be answered with ``answer``.
+    package func answerNow(_ request: Request, peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[UInt8]]? {
+        guard case .search(let search) = request.operation else { return nil }
+        let sources: [FederatedSource]
+        let plan: MergePlan
+        do {
+            (sources, plan) = try SearchExecutor.plan(search, in: catalog, peer: peer)
+        } catch {
+            return [Frame.error(id: request.id, index: nil, error: error).line()]
+        }
+        guard quick(sources) else { return nil }
+        let lines = LineCollector()
+        let done = SearchExecutor.runNow(id: request.id, sources: sources, plan: plan, stats: stats, health: health) { line, _ in
+            lines.append(line)
+        }
+        lines.append(done.line())
+        return lines.lines
+    }
+
     private func unsupported(_ id: String?, _ what: String) -> [UInt8] {
         Frame.error(id: id, index: nil, error: SearchError(
             .unsupportedOperation, "\(what) needs the daemon's event loop; send it over the daemon's socket")).line()
     }
+}
+
+/// Collects the lines an answer emits (from whichever thread runs it).
+package final class LineCollector: Sendable {
+    private let store = Mutex<[[UInt8]]>([])
+    package init() {}
+    package func append(_ line: [UInt8]) { store.withLock { $0.append(line) } }
+    package var lines: [[UInt8]] { store.withLock { $0 } }
 }
