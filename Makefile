@@ -20,7 +20,8 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Start fedsearchd in the foreground on the demo config (products and movies).
+# Start fedsearchd in the foreground on the demo config (products and movies), on its socket and
+# on http://127.0.0.1:7700/ (the web dashboard, and Algolia's search API).
 # In another terminal: $(RELEASE_BIN_DIR)/fedsearch search "star wars" --index movies,products --facets genres
 run: release
 	$(RELEASE_BIN_DIR)/fedsearchd --config $(CONFIG)
