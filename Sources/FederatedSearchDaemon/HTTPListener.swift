@@ -35,9 +35,15 @@ final class HTTPListener {
     /// Exchange ids by libevent request (for its completion callback).
     private var byRequest: [OpaquePointer: UInt64] = [:]
     private var nextExchange: UInt64 = 1
-    /// Connections that have sent a request (their close callback is set), with the
-    /// exchanges running on each.
-    private var connections: [OpaquePointer: Set<UInt64>] = [:]
+    /// A connection that has sent a request (its close callback is set).
+    private struct Peer {
+        /// Its exchanges running.
+        var exchanges: Set<UInt64> = []
+        /// Its output buffer, and the callback that counts it in the daemon's output budget.
+        let output: OpaquePointer?
+        let counter: OpaquePointer?
+    }
+    private var connections: [OpaquePointer: Peer] = [:]
     private var bound: [OpaquePointer] = []
     private let placement: HTTPPlacement
     /// The largest body decoded on the loop thread; a larger one is decoded on the global executor.
@@ -124,8 +130,20 @@ final class HTTPListener {
                 return reply(request, HTTPResponse.error(503, why, code: loop.draining ? .shuttingDown : .tooManyConnections),
                              close: true)
             }
-            connections[connection] = []
-            evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, Unmanaged.passUnretained(self).toOpaque())
+            // Its unsent output counts toward limits.maxTotalPendingOutputBytes, as a socket's does.
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            let output = evhttp_connection_get_bufferevent(connection).flatMap { bufferevent_get_output($0) }
+            let counter = output.flatMap { evbuffer_add_cb($0, onHTTPOutputChange, context) }
+            connections[connection] = Peer(output: output, counter: counter)
+            evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, context)
+        }
+        // While clients leave that much output unread, no new work starts (the socket's
+        // searches wait in their queue; an HTTP client is asked to come back).
+        if loop.outputOverBudget {
+            var busy = HTTPResponse.error(503, "clients have more answers unread than limits.maxTotalPendingOutputBytes; retry shortly",
+                                          code: .outputBacklog)
+            busy.headers.append(("Retry-After", "1"))
+            return reply(request, busy, close: false)
         }
         guard let parsed = Self.read(request) else {
             return reply(request, HTTPResponse.error(405, "method not allowed"), close: false)
@@ -134,7 +152,7 @@ final class HTTPListener {
         nextExchange += 1
         exchanges[id] = Exchange(request: request, connection: connection)
         byRequest[request] = id
-        if let connection { connections[connection]?.insert(id) }
+        if let connection { connections[connection]?.exchanges.insert(id) }
         evhttp_request_set_on_complete_cb(request, onHTTPRequestSent, Unmanaged.passUnretained(self).toOpaque())
         let core = ServerCore(catalog: loop.catalog, stats: loop.stats, health: loop.health)
         // Alone on the daemon, a small request whose searches are quick is answered at once,
@@ -261,14 +279,25 @@ final class HTTPListener {
     private func finish(_ id: UInt64) {
         guard let x = exchanges.removeValue(forKey: id) else { return }
         byRequest[x.request] = nil
-        if let c = x.connection { connections[c]?.remove(id) }
+        if let c = x.connection { connections[c]?.exchanges.remove(id) }
         if !tearingDown, loop.draining { loop.finishDrainIfIdle() }
     }
 
     /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
     /// their tasks stop).
+    /// Bytes added to or taken from a connection's output buffer.
+    fileprivate func outputChanged(by delta: Int) {
+        if !tearingDown { loop.outputChanged(by: delta) }
+    }
+
     fileprivate func closed(_ connection: OpaquePointer) {
-        for id in connections.removeValue(forKey: connection) ?? [] {
+        guard let peer = connections.removeValue(forKey: connection) else { return }
+        // What the connection still held leaves the budget with it.
+        if let output = peer.output {
+            if let counter = peer.counter { evbuffer_remove_cb_entry(output, counter) }
+            outputChanged(by: -evbuffer_get_length(output))
+        }
+        for id in peer.exchanges {
             // A response queued whole goes with the connection (libevent frees its request).
             if exchanges[id]?.ended == true {
                 finish(id)
@@ -288,6 +317,13 @@ private func onHTTPRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRa
 private func onHTTPRequestSent(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
     guard let request else { return }
     Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().sent(request)
+}
+
+private func onHTTPOutputChange(
+    _ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ context: UnsafeMutableRawPointer?
+) {
+    guard let info else { return }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().outputChanged(by: info.pointee.n_added - info.pointee.n_deleted)
 }
 
 private func onHTTPConnectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {

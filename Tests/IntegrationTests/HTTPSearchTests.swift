@@ -214,6 +214,31 @@ struct HTTPSearchTests {
         #expect(again.status == 200)
     }
 
+    @Test func unreadHTTPAnswersCountInTheDaemonsOutputBudget() throws {
+        let d = try DaemonProcess.demo(limits: ["maxTotalPendingOutputBytes": .number(Double(1 << 20))], http: true)
+        defer { d.stop() }
+        // A client asks for a large answer (more than the kernel's socket buffers take) and does not read it.
+        let slow = try HTTPTestClient(port: d.httpPort, receiveBuffer: 4096)
+        let query: JSONValue = ["indexName": "movies", "query": "", "hitsPerPage": 1000]
+        try slow.send("POST", "/1/indexes/*/queries", body: JSONWriter.string(["requests": .array(Array(repeating: query, count: 8))]))
+        let c = try d.connect()
+        let stats = try pollStats(c) { ($0["pendingOutputBytes"]?.intValue ?? 0) > 1 << 20 }
+        #expect((stats?["pendingOutputBytes"]?.intValue ?? 0) > 1 << 20, "the unread answer is counted")
+        // Past the budget, new work is refused for now, with a hint to come back.
+        let other = try d.http()
+        let busy = try other.request("POST", "/1/indexes/movies/query", json: ["query": "alien"])
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(busy.json["code"] == "output_backlog")
+        // Once it is read, the budget is free again.
+        let answer = try slow.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.json["results"]?.arrayValue?.first?.objectValue?["hits"]?.arrayValue?.count == 1000)
+        let after = try pollStats(c) { ($0["pendingOutputBytes"]?.intValue ?? -1) == 0 }
+        #expect(after?["pendingOutputBytes"] == 0)
+        #expect(try other.request("POST", "/1/indexes/movies/query", json: ["query": "alien"]).status == 200)
+    }
+
     @Test func corsFollowsTheConfiguredOrigins() throws {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }

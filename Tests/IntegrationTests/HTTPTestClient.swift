@@ -37,8 +37,11 @@ final class HTTPTestClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 20) throws {
+    /// `receiveBuffer`: a small kernel receive buffer, so a client that does not read leaves
+    /// the server's answer in the server's buffers.
+    init(port: Int, timeoutSeconds: Int = 20, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
