@@ -30,10 +30,15 @@ final class HTTPListener {
         var abandoned = false
         /// Its response is queued whole: the exchange ends when libevent has sent it.
         var ended = false
+        /// Until its answer starts, an event on the connection's socket for the client closing
+        /// it (libevent reads nothing from a connection while its request is answered).
+        var closeWatch: OpaquePointer?
     }
     private var exchanges: [UInt64: Exchange] = [:]
     /// Exchange ids by libevent request (for its completion callback).
     private var byRequest: [OpaquePointer: UInt64] = [:]
+    /// Exchange ids by the socket their close watch is on.
+    private var watched: [Int32: UInt64] = [:]
     private var nextExchange: UInt64 = 1
     /// A connection that has sent a request (its close callback is set).
     private struct Peer {
@@ -175,6 +180,36 @@ final class HTTPListener {
                 inbox.post(.http(exchange: id, output))
             }
         }
+        watchForClose(id, connection)
+    }
+
+    /// Watches the exchange's socket for the client closing it (EV_CLOSED: the peer's FIN,
+    /// also for a client that only shut its sending side, which HTTP clients do not do while
+    /// they wait for an answer). Its task is then cancelled; the answer still goes to libevent,
+    /// whose write fails and frees the connection.
+    private func watchForClose(_ id: UInt64, _ connection: OpaquePointer?) {
+        guard let connection, let bev = evhttp_connection_get_bufferevent(connection) else { return }
+        let fd = bufferevent_getfd(bev)
+        guard fd >= 0, watched[fd] == nil,
+            let watch = event_new(loop.base, fd, Int16(EV_CLOSED), onHTTPPeerClosed, Unmanaged.passUnretained(self).toOpaque())
+        else { return }
+        event_add(watch, nil)
+        watched[fd] = id
+        exchanges[id]?.closeWatch = watch
+    }
+
+    private func stopWatching(_ id: UInt64) {
+        guard let watch = exchanges[id]?.closeWatch else { return }
+        watched[event_get_fd(watch)] = nil
+        event_free(watch)
+        exchanges[id]?.closeWatch = nil
+    }
+
+    /// The client closed the socket of an exchange still being answered.
+    fileprivate func peerClosed(_ fd: Int32) {
+        guard let id = watched[fd] else { return }
+        stopWatching(id)
+        exchanges[id]?.task?.cancel()
     }
 
     /// The method, target, headers and body of a request, copied out of libevent's buffers.
@@ -209,6 +244,8 @@ final class HTTPListener {
     /// Output of an exchange's task, on the loop thread.
     func deliver(_ id: UInt64, _ output: HTTPOutput) {
         guard let x = exchanges[id] else { return }
+        // Once the answer starts, libevent notices a client that leaves (its write fails).
+        if x.closeWatch != nil { stopWatching(id) }
         switch output {
         case .whole(let response):
             reply(x.request, response, close: false)
@@ -277,6 +314,7 @@ final class HTTPListener {
     }
 
     private func finish(_ id: UInt64) {
+        stopWatching(id)
         guard let x = exchanges.removeValue(forKey: id) else { return }
         byRequest[x.request] = nil
         if let c = x.connection { connections[c]?.exchanges.remove(id) }
@@ -298,6 +336,8 @@ final class HTTPListener {
             outputChanged(by: -evbuffer_get_length(output))
         }
         for id in peer.exchanges {
+            // libevent closes the socket after this callback: no watch may outlive it.
+            stopWatching(id)
             // A response queued whole goes with the connection (libevent frees its request).
             if exchanges[id]?.ended == true {
                 finish(id)
@@ -324,6 +364,10 @@ private func onHTTPOutputChange(
 ) {
     guard let info else { return }
     Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().outputChanged(by: info.pointee.n_added - info.pointee.n_deleted)
+}
+
+private func onHTTPPeerClosed(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().peerClosed(fd)
 }
 
 private func onHTTPConnectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {

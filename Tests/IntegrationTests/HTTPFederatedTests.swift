@@ -81,13 +81,21 @@ struct HTTPFederatedTests {
         #expect(stale.json["results"]?.objectValue?.isEmpty == true)
     }
 
-    @Test func aClientThatGoesAwayHasItsSearchCancelled() throws {
+    @Test(arguments: [true, false])
+    func aClientThatGoesAwayHasItsSearchCancelled(streaming: Bool) throws {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 1500)), ("fast", FaultConfigs.source())])
         defer { d.stop() }
         let http = try d.http()
-        try http.send("POST", "/1/federated/stream", body: JSONWriter.string(["query": "s", "indices": ["fast", "slow"]]))
-        _ = try http.readHead()
-        _ = try http.readEvents { _ in false }
+        let body = JSONWriter.string(["query": "s", "indices": ["fast", "slow"]])
+        if streaming {
+            try http.send("POST", "/1/federated/stream", body: body)
+            _ = try http.readHead()
+            _ = try http.readEvents { _ in false }
+        } else {
+            // Answered whole: nothing is written before the slow source answers.
+            try http.send("POST", "/1/federated", body: body)
+            usleep(200_000)
+        }
         http.hangUp()
         // The request ends (cancelled) and the slow source never records an answer.
         let c = try d.connect()
