@@ -139,6 +139,8 @@ final class HTTPListener {
             let context = Unmanaged.passUnretained(self).toOpaque()
             let output = evhttp_connection_get_bufferevent(connection).flatMap { bufferevent_get_output($0) }
             let counter = output.flatMap { evbuffer_add_cb($0, onHTTPOutputChange, context) }
+            // What libevent queued before (a `100 Continue`) is counted as it drains.
+            if let output { outputChanged(by: evbuffer_get_length(output)) }
             connections[connection] = Peer(output: output, counter: counter)
             evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, context)
         }
@@ -183,15 +185,17 @@ final class HTTPListener {
         watchForClose(id, connection)
     }
 
-    /// Watches the exchange's socket for the client closing it (EV_CLOSED: the peer's FIN,
-    /// also for a client that only shut its sending side, which HTTP clients do not do while
-    /// they wait for an answer). Its task is then cancelled; the answer still goes to libevent,
-    /// whose write fails and frees the connection.
+    /// Watches the exchange's socket for the client closing it: readable or closed (an RST
+    /// shows as readable, with an error, never as EV_CLOSED), then a peek tells which. The
+    /// peer's FIN (also from a client that only shut its sending side, which HTTP clients do
+    /// not do while they wait for an answer) or an error cancels the task; the answer still
+    /// goes to libevent, whose write fails and frees the connection. Bytes (a pipelined
+    /// request) only end the watch.
     private func watchForClose(_ id: UInt64, _ connection: OpaquePointer?) {
         guard let connection, let bev = evhttp_connection_get_bufferevent(connection) else { return }
         let fd = bufferevent_getfd(bev)
         guard fd >= 0, watched[fd] == nil,
-            let watch = event_new(loop.base, fd, Int16(EV_CLOSED), onHTTPPeerClosed, Unmanaged.passUnretained(self).toOpaque())
+            let watch = event_new(loop.base, fd, Int16(EV_READ | EV_CLOSED), onHTTPPeerClosed, Unmanaged.passUnretained(self).toOpaque())
         else { return }
         event_add(watch, nil)
         watched[fd] = id
@@ -205,11 +209,13 @@ final class HTTPListener {
         exchanges[id]?.closeWatch = nil
     }
 
-    /// The client closed the socket of an exchange still being answered.
+    /// The socket of an exchange still being answered is readable or closed.
     fileprivate func peerClosed(_ fd: Int32) {
         guard let id = watched[fd] else { return }
         stopWatching(id)
-        exchanges[id]?.task?.cancel()
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { exchanges[id]?.task?.cancel() }
     }
 
     /// The method, target, headers and body of a request, copied out of libevent's buffers.
@@ -321,13 +327,13 @@ final class HTTPListener {
         if !tearingDown, loop.draining { loop.finishDrainIfIdle() }
     }
 
-    /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
-    /// their tasks stop).
     /// Bytes added to or taken from a connection's output buffer.
     fileprivate func outputChanged(by delta: Int) {
         if !tearingDown { loop.outputChanged(by: delta) }
     }
 
+    /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
+    /// their tasks stop).
     fileprivate func closed(_ connection: OpaquePointer) {
         guard let peer = connections.removeValue(forKey: connection) else { return }
         // What the connection still held leaves the budget with it.

@@ -38,7 +38,10 @@ extension AlgoliaAPI {
     func search(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
         switch Self.searchRequest(index, object, path: path) {
         case .failure(let e): return .failure(e)
-        case .success(let request): return Self.searchAnswer(await run(request, x), index: index)
+        case .success(let request):
+            let lines = await run(request, x)
+            if Task.isCancelled { return .failure(SearchError(.cancelled, "the request was cancelled: its client closed the connection")) }
+            return Self.searchAnswer(lines, index: index)
         }
     }
 
@@ -165,27 +168,25 @@ extension AlgoliaAPI {
         return Self.queriesResponse(answers)
     }
 
-    /// ``multipleQueries(_:)`` at once on this thread, in order, when every entry is a search
-    /// and each is `quick`; nil otherwise (an entry found not quick is left to the task).
+    /// ``multipleQueries(_:)`` at once on this thread when every entry is a search (strategy
+    /// `none`) and `quick` accepts all their sources together, checked before any runs; nil
+    /// otherwise, with nothing run.
     func multipleQueriesNow(_ x: Exchange, quick: ([FederatedSource]) -> Bool) -> HTTPResponse? {
         let (strategy, entries): (String, [(index: String, object: JSONObject, path: String)])
         switch queries(x) {
         case .failure(let r): return r
         case .success(let q): (strategy, entries) = q
         }
-        guard !entries.contains(where: { $0.object["type"] == "facet" }) else { return nil }
-        var answers: [Result<[UInt8], SearchError>?] = []
-        var enough = false
+        guard strategy == "none", !entries.contains(where: { $0.object["type"] == "facet" }) else { return nil }
+        var requests: [Request] = []
         for e in entries {
-            if enough {
-                answers.append(.success(Self.notProcessed(e.index)))
-                continue
+            switch Self.searchRequest(e.index, e.object, path: e.path) {
+            case .failure(let error): return .error(error)
+            case .success(let request): requests.append(request)
             }
-            guard let answer = searchNow(e.index, e.object, path: e.path, x, quick: quick) else { return nil }
-            if strategy == "stopIfEnoughMatches", case .success(let bytes) = answer, Self.hasEnoughHits(bytes) { enough = true }
-            answers.append(answer)
         }
-        return Self.queriesResponse(answers)
+        guard let answers = x.core.answerNow(requests, peer: x.peer, quick: quick) else { return nil }
+        return Self.queriesResponse(zip(entries, answers).map { e, lines in Self.searchAnswer(lines, index: e.index) })
     }
 
     /// One entry of a multi-query: a search, or a facet value search (`type: "facet"`).

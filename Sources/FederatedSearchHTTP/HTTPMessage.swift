@@ -71,7 +71,7 @@ package struct HTTPResponse: Sendable {
         case .tooManyRequests, .tooManyConnections, .outputBacklog: 429
         case .lineTooLong: 413
         case .timeout: 504
-        case .shuttingDown, .suspended: 503
+        case .shuttingDown, .suspended, .cancelled: 503
         case .backendError, .backendHTTPError, .backendBadResponse: 502
         case .internalError, .reloadFailed: 500
         default: 400

@@ -91,21 +91,38 @@ package struct ServerCore: Sendable {
     /// whose sources `quick` accepts (in memory and fast: nothing to wait for): every line of
     /// the answer, in order. Nil for anything else, to be answered with ``answer``.
     package func answerNow(_ request: Request, peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[UInt8]]? {
-        guard case .search(let search) = request.operation else { return nil }
-        let sources: [FederatedSource]
-        let plan: MergePlan
-        do {
-            (sources, plan) = try SearchExecutor.plan(search, in: catalog, peer: peer)
-        } catch {
-            return [Frame.error(id: request.id, index: nil, error: error).line()]
+        answerNow([request], peer: peer, quick: quick)?.first
+    }
+
+    /// Several searches answered at once, one after another, if `quick` accepts all their
+    /// sources together (checked before any runs): each one's lines. Nil if one is not a
+    /// search or they are not quick together.
+    package func answerNow(_ requests: [Request], peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[[UInt8]]]? {
+        var planned: [Result<(sources: [FederatedSource], plan: MergePlan), SearchError>] = []
+        var all: [FederatedSource] = []
+        for request in requests {
+            guard case .search(let search) = request.operation else { return nil }
+            do {
+                let p = try SearchExecutor.plan(search, in: catalog, peer: peer)
+                planned.append(.success(p))
+                all += p.sources
+            } catch {
+                planned.append(.failure(error))
+            }
         }
-        guard quick(sources) else { return nil }
-        let lines = LineCollector()
-        let done = SearchExecutor.runNow(id: request.id, sources: sources, plan: plan, stats: stats, health: health) { line, _ in
-            lines.append(line)
+        guard quick(all) else { return nil }
+        return zip(requests, planned).map { request, p in
+            switch p {
+            case .failure(let error): return [Frame.error(id: request.id, index: nil, error: error).line()]
+            case .success(let (sources, plan)):
+                let lines = LineCollector()
+                let done = SearchExecutor.runNow(id: request.id, sources: sources, plan: plan, stats: stats, health: health) {
+                    line, _ in lines.append(line)
+                }
+                lines.append(done.line())
+                return lines.lines
+            }
         }
-        lines.append(done.line())
-        return lines.lines
     }
 
     private func unsupported(_ id: String?, _ what: String) -> [UInt8] {

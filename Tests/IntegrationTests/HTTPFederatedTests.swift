@@ -81,8 +81,8 @@ struct HTTPFederatedTests {
         #expect(stale.json["results"]?.objectValue?.isEmpty == true)
     }
 
-    @Test(arguments: [true, false])
-    func aClientThatGoesAwayHasItsSearchCancelled(streaming: Bool) throws {
+    @Test(arguments: [(true, false), (false, false), (false, true)])
+    func aClientThatGoesAwayHasItsSearchCancelled(streaming: Bool, reset: Bool) throws {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 1500)), ("fast", FaultConfigs.source())])
         defer { d.stop() }
         let http = try d.http()
@@ -96,7 +96,7 @@ struct HTTPFederatedTests {
             try http.send("POST", "/1/federated", body: body)
             usleep(200_000)
         }
-        http.hangUp()
+        if reset { http.reset() } else { http.hangUp() }
         // The request ends (cancelled) and the slow source never records an answer.
         let c = try d.connect()
         let stats = try pollStats(c, seconds: 10) { s in s["queriesServed"]?.intValue == 1 }

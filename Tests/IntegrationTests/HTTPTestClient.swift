@@ -57,10 +57,20 @@ final class HTTPTestClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(fd) }
+    private var closed = false
+
+    deinit { if !closed { close(fd) } }
 
     /// Closes the connection (the server sees the client go away).
     func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Aborts the connection: the server gets an RST, not a FIN.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+        closed = true
+    }
 
     /// Sends a request; `body` as given (JSON text, usually).
     func send(_ method: String, _ target: String, body: String? = nil, headers: [String: String] = [:]) throws {
