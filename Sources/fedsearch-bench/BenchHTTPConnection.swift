@@ -56,19 +56,14 @@ final class BenchHTTPConnection {
             headEnd = find([0x0D, 0x0A, 0x0D, 0x0A], from: start)
             if headEnd == nil { try fill() }
         }
-        let head = String(decoding: buffer[start..<headEnd!], as: UTF8.self)
+        // The status and the two headers that frame the body, read from the bytes (no strings:
+        // the socket's raw client reads its lines as cheaply).
         let bodyStart = headEnd! + 4
-        let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ")[1]) else {
-            throw BenchError("bad response head: \(head.prefix(200))")
+        guard let status = Self.status(buffer, start) else {
+            throw BenchError("bad response head: \(String(decoding: buffer[start..<headEnd!].prefix(200), as: UTF8.self))")
         }
-        var length = 0
-        var chunked = false
-        for l in lines.dropFirst() {
-            let lower = l.lowercased()
-            if lower.hasPrefix("content-length:") { length = Int(l.split(separator: ":")[1].trimmingPrefix(" ")) ?? 0 }
-            if lower.hasPrefix("transfer-encoding:"), lower.contains("chunked") { chunked = true }
-        }
+        let length = Self.headerValue(Self.contentLength, in: buffer, start..<headEnd!).flatMap { Self.integer(buffer, $0) } ?? 0
+        let chunked = Self.headerValue(Self.transferEncoding, in: buffer, start..<headEnd!) != nil
         if chunked { return (status, try skipChunks(from: bodyStart)) }
         while buffer.count - bodyStart < length { try fill() }
         start = bodyStart + length
@@ -77,6 +72,45 @@ final class BenchHTTPConnection {
             start = 0
         }
         return (status, length)
+    }
+
+    private static let contentLength = Array("\r\ncontent-length:".utf8)
+    private static let transferEncoding = Array("\r\ntransfer-encoding:".utf8)
+
+    /// The three digits after `HTTP/1.1 `.
+    private static func status(_ b: [UInt8], _ at: Int) -> Int? {
+        guard b.count >= at + 12 else { return nil }
+        var v = 0
+        for i in (at + 9)..<(at + 12) {
+            guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+            v = v * 10 + Int(b[i] - 0x30)
+        }
+        return v
+    }
+
+    /// Where the value of the header named by `name` (`\r\nname:`, lowercase) starts in `range`.
+    private static func headerValue(_ name: [UInt8], in b: [UInt8], _ range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        while i + name.count <= range.upperBound {
+            var j = 0
+            while j < name.count, (b[i + j] | (b[i + j] >= 0x41 && b[i + j] <= 0x5A ? 0x20 : 0)) == name[j] { j += 1 }
+            if j == name.count { return i + j }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The decimal number at `at` (after spaces).
+    private static func integer(_ b: [UInt8], _ at: Int) -> Int? {
+        var i = at
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        var v = 0, digits = 0
+        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+            v = v * 10 + Int(b[i] - 0x30)
+            i += 1
+            digits += 1
+        }
+        return digits > 0 ? v : nil
     }
 
     /// Reads a chunked body starting at `from`; its length.
@@ -126,11 +160,14 @@ final class BenchHTTPConnection {
         return nil
     }
 
+    /// One receive buffer for the connection's life (not allocated and zeroed per read).
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
     /// Appends what the socket has (indices into `buffer` stay valid during a response).
+    /// Pointer use: the chunk's storage, borrowed for the `recv` call and read within its count.
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         guard n > 0 else { throw BenchError(n == 0 ? "the server closed the connection" : "recv: errno \(errno)") }
-        buffer.append(contentsOf: chunk[..<n])
+        chunk.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
     }
 }
