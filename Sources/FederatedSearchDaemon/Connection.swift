@@ -174,6 +174,12 @@ final class Connection {
             payload["placement"] = .object(loop.placements.json)
             payload["queuedSearches"] = .number(Double(loop.queuedSearchCount))
             payload["pendingOutputBytes"] = .number(Double(loop.pendingOutputBytes))
+            if let http = loop.httpListener {
+                payload["http"] = [
+                    "listen": .string(http.address.description), "connections": .number(Double(http.connectionCount)),
+                    "requests": .number(Double(http.exchangeCount)), "served": .number(Double(http.servedCount)),
+                ]
+            }
             var writes = JSONObject()
             for e in loop.catalog.entries where e.access.maySee(identity) {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }

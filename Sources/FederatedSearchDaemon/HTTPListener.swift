@@ -57,7 +57,11 @@ final class HTTPListener {
     /// Whether no request is being answered or its response still being sent (a drain waits
     /// for it).
     var isIdle: Bool { exchanges.isEmpty }
+    /// Requests being answered, connections that have sent a request, and requests answered
+    /// since start (for `stats.http`).
     var exchangeCount: Int { exchanges.count }
+    var connectionCount: Int { connections.count }
+    private(set) var servedCount = 0
 
     init(loop: EventLoop, config: HTTPConfig, startedAt: String) throws {
         guard let server = evhttp_new(loop.base) else { throw SystemCallError(call: "evhttp_new", errno: errno) }
@@ -322,6 +326,7 @@ final class HTTPListener {
     private func finish(_ id: UInt64) {
         stopWatching(id)
         guard let x = exchanges.removeValue(forKey: id) else { return }
+        servedCount += 1
         byRequest[x.request] = nil
         if let c = x.connection { connections[c]?.exchanges.remove(id) }
         if !tearingDown, loop.draining { loop.finishDrainIfIdle() }

@@ -129,6 +129,11 @@ struct HumanOutput {
         if let queued = p["queuedSearches"]?.intValue, let pending = p["pendingOutputBytes"]?.intValue {
             Swift.print(dim("waiting: \(queued) searches queued, \(pending) bytes of answers unread by clients"))
         }
+        if let http = p["http"]?.objectValue {
+            let listen = http["listen"]?.stringValue ?? "?"
+            Swift.print(dim("http: \(listen), \(http["connections"]?.intValue ?? 0) connections, "
+                + "\(http["requests"]?.intValue ?? 0) requests being answered, \(http["served"]?.intValue ?? 0) answered"))
+        }
     }
 
     func ms(_ v: Double) -> String {

@@ -71,6 +71,10 @@ struct HTTPSearchTests {
         let get = try http.request("GET", "/1/indexes/movies?query=star%20wars&hitsPerPage=5&facets=genres&filters=year%20%3E%201990")
         #expect(get.status == 200)
         Self.expectSame(get.json, socket, "GET")
+        // The socket's stats count the HTTP requests.
+        let stats = try pollStats(try d.connect()) { ($0["http"]?.objectValue?["served"]?.intValue ?? 0) >= 3 }
+        #expect((stats?["http"]?.objectValue?["served"]?.intValue ?? 0) == 3, "the POST, the multi-query and the GET")
+        #expect(stats?["http"]?.objectValue?["listen"]?.stringValue == "http://127.0.0.1:\(d.httpPort)")
     }
 
     @Test func multiQueriesCarryFacetEntriesAndAStrategy() throws {
