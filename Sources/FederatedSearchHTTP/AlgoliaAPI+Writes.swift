@@ -108,14 +108,22 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/{index}`: one object, its `objectID` chosen here if it has none.
     func addObject(_ index: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
         let id = body["objectID"] ?? .string(Self.newObjectID())
         return await upsert(index, Self.withObjectID(id, body), path: "body", created: true, x)
     }
 
     /// `PUT /1/indexes/{index}/{objectID}`: replaces (or creates) the object.
     func replaceObject(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
         return await upsert(index, Self.withObjectID(.string(id), body), path: "body", created: false, x)
     }
 
@@ -150,7 +158,11 @@ extension AlgoliaAPI {
     /// `POST /1/indexes/{index}/{objectID}/partial`: sets the attributes sent, keeps the others;
     /// with `createIfNotExists=false`, a missing object stays missing.
     func partialUpdate(_ index: String, id: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
         if let problem = Self.unsupportedOperation(in: body, path: "body") {
             return .error(SearchError(.invalidDocument, problem))
         }
@@ -177,7 +189,11 @@ extension AlgoliaAPI {
 
     /// `POST /1/indexes/{index}/deleteByQuery`: deletes the objects passing the filters sent.
     func deleteByQuery(_ index: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
         var params = body
         if case .string(let s)? = body["params"] {
             params["params"] = nil
@@ -201,7 +217,11 @@ extension AlgoliaAPI {
 
     /// `PUT /1/indexes/{index}/settings`: lays the settings sent over the index's.
     func setSettings(_ index: String, _ x: Exchange) async -> HTTPResponse {
-        guard case .success(let body) = bodyObject(x) else { return bodyObject(x).failureResponse }
+        let body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return r
+        case .success(let o): body = o
+        }
         switch await write(index, .setSettings(body), x) {
         case .failure(let r): return r
         case .success(let task): return .json(200, ["updatedAt": .string(Self.now()), "taskID": .number(Double(task))])
@@ -233,13 +253,5 @@ extension AlgoliaAPI {
             return .error(404, "Task \(id) does not exist", code: .unknownRequest)
         }
         return .json(200, ["status": "published", "pendingTask": false])
-    }
-}
-
-extension Result where Success == JSONObject, Failure == HTTPResponse {
-    /// The error response of a failed body read (a 500 if called on a success).
-    var failureResponse: HTTPResponse {
-        if case .failure(let r) = self { return r }
-        return .error(500, "the body was read", code: .internalError)
     }
 }

@@ -112,12 +112,17 @@ package struct AlgoliaAPI: Sendable {
         }
     }
 
-    /// Answers a request at once on the calling thread, with no task, when that is cheap: a
-    /// request the checks refuse, or a search (one index, or several queries) whose every
-    /// query is `quick` (sources in memory that answer fast). Nil: answer it with ``respond``.
+    /// Answers a search request (one index, or several queries) at once on the calling thread,
+    /// with no task, when every query is `quick` (sources in memory that answer fast), or when
+    /// the checks refuse it. Nil: answer it with ``respond`` (any other route is not admitted
+    /// here, so it is admitted once).
     package func respondNow(
         _ request: HTTPRequest, core: ServerCore, quick: ([FederatedSource]) -> Bool
     ) -> HTTPResponse? {
+        switch AlgoliaRoute.match(request.method, request.path) {
+        case .search, .searchByURL, .multipleQueries: break
+        default: return nil
+        }
         switch admit(request, core: core, placement: nil, executor: nil) {
         case .answered(let response): return response
         case .exchange(let route, let x):

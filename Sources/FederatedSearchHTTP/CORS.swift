@@ -28,7 +28,7 @@ package enum CORS {
         } else {
             name = host.split(separator: ":", maxSplits: 1).first ?? ""
         }
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+        return HTTPConfig.Address.isLoopback(name)
     }
 
     /// The headers a response to `request` carries: none unless its `Origin` is allowed.

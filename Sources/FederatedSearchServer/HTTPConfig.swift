@@ -26,8 +26,13 @@ public struct HTTPConfig: Sendable {
         public var isLocalOnly: Bool {
             switch self {
             case .unix: true
-            case .tcp(let host, _): host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            case .tcp(let host, _): Self.isLoopback(host)
             }
+        }
+
+        /// Whether a host name (no port, no brackets) names this machine's loopback.
+        public static func isLoopback<S: StringProtocol>(_ name: S) -> Bool {
+            name == "localhost" || name == "::1" || name.hasPrefix("127.")
         }
     }
 
