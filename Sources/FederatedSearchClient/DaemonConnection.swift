@@ -97,7 +97,7 @@ public final class DaemonConnection: Sendable {
 
     private struct State {
         var link: Link?
-        var routes: [String: AsyncThrowingStream<Frame, any Error>.Continuation] = [:]
+        var routes: [String: AsyncThrowingStream<[Frame], any Error>.Continuation] = [:]
         /// The ids of the searches sent and not yet ended.
         var searchesInFlight = Set<String>()
         /// Searches waiting for room in flight, in order: their ids and lines.
@@ -151,7 +151,7 @@ public final class DaemonConnection: Sendable {
 
     /// Sends `operation` under a fresh id and returns its answer.
     public func send(_ operation: Request.Operation) throws(ClientError) -> Response {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [Frame].self)
         // Facet value searches count against the daemon's per-connection limit as searches do.
         var isSearch = false
         switch operation {
@@ -185,7 +185,7 @@ public final class DaemonConnection: Sendable {
                 }
             }
         }
-        return Response(id: id, stream: stream)
+        return Response(id: id, batches: stream)
     }
 
     /// Writes request lines in order: on this thread while the socket takes them without
@@ -305,44 +305,66 @@ public final class DaemonConnection: Sendable {
         return link
     }
 
-    /// Reads frames and hands each to `route` until the socket ends; returns why it ended.
-    private static func readFrames(_ reader: inout SocketLineReader, path: String, route: (Frame) -> Void) -> String {
+    /// Reads frames and hands them to `route` until the socket ends; returns why it ended.
+    /// The frames that arrived together (every whole line received by then) go as one batch,
+    /// so their consumers are woken once for all of them.
+    private static func readFrames(_ reader: inout SocketLineReader, path: String, route: ([Frame]) -> Void) -> String {
+        var decoder = AnswerDecoder()
         while true {
-            let range: Range<Int>
+            var frames: [Frame] = []
             do {
-                guard let r = try reader.nextLine() else { return "fedsearchd at \(path) closed the connection" }
-                range = r
+                guard var range = try reader.nextLine() else { return "fedsearchd at \(path) closed the connection" }
+                while true {
+                    do { frames.append(try decoder.decode(Array(reader.storage[range]))) } catch {
+                        return "fedsearchd at \(path) sent a bad frame: \(error.message)"
+                    }
+                    guard let next = reader.bufferedLine() else { break }
+                    range = next
+                }
             } catch {
                 return "fedsearchd at \(path): \(error.description)"
             }
-            let frame: Frame
-            do { frame = try FrameDecoder.decode(Array(reader.storage[range])) } catch {
-                return "fedsearchd at \(path) sent a bad frame: \(error.message)"
-            }
-            route(frame)
+            route(frames)
         }
     }
 
-    /// Hands a frame to its request's stream; the frame that ends the request ends the stream.
-    private func route(_ frame: Frame, on link: Link) {
-        guard let id = frame.id else { return }
-        let ends = frame.endsRequest
-        let continuation = state.withLock { s in
+    /// Hands frames to their requests' streams, each request's in one batch; the frame that
+    /// ends a request ends its stream.
+    private func route(_ frames: [Frame], on link: Link) {
+        var deliveries: [(continuation: AsyncThrowingStream<[Frame], any Error>.Continuation, frames: [Frame], ends: Bool)] = []
+        state.withLock { s in
             // The back-off starts again from its first delay once the daemon answers (not at
             // connect: a daemon that is stopping accepts, refuses, and closes).
             s.lastDelay = nil
-            guard ends else { return s.routes[id] }
-            ended(id, &s, link: link)
-            return s.routes.removeValue(forKey: id)
+            var position: [String: Int] = [:]
+            for frame in frames {
+                // Frames of no request, of a request cancelled by its consumer, or a cancel's
+                // answer to another request are dropped.
+                guard let id = frame.id else { continue }
+                if let i = position[id] {
+                    deliveries[i].frames.append(frame)
+                } else {
+                    guard let continuation = s.routes[id] else { continue }
+                    position[id] = deliveries.count
+                    deliveries.append((continuation, [frame], false))
+                }
+                if frame.endsRequest, let i = position[id] {
+                    ended(id, &s, link: link)
+                    s.routes.removeValue(forKey: id)
+                    deliveries[i].ends = true
+                    position[id] = nil  // a later frame under the id belongs to no request
+                }
+            }
         }
-        guard let continuation else { return }  // cancelled by its consumer, or another request's cancel answer
-        continuation.yield(frame)
-        if ends { continuation.finish() }
+        for d in deliveries {
+            d.continuation.yield(d.frames)
+            if d.ends { d.continuation.finish() }
+        }
     }
 
     /// The link broke: end what was in flight on it and start reconnecting.
     private func linkFailed(_ link: Link, reason: String) {
-        let routes = state.withLock { s -> [AsyncThrowingStream<Frame, any Error>.Continuation] in
+        let routes = state.withLock { s -> [AsyncThrowingStream<[Frame], any Error>.Continuation] in
             guard s.link === link else { return [] }
             s.link = nil
             defer {

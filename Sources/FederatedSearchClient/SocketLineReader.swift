@@ -69,6 +69,15 @@ struct SocketLineReader {
         }
     }
 
+    /// The next line if it has been received whole already, consumed (as ``nextLine()``
+    /// does); nil without reading the socket otherwise.
+    mutating func bufferedLine() -> Range<Int>? {
+        guard let nl = newline(from: start) else { return nil }
+        let line = start..<nl
+        start = nl + 1
+        return line
+    }
+
     /// One `recv` into the room after `end` (made first: unread bytes move to the front, and
     /// the buffer doubles when a line outgrows it). Returns what recv(2) returned.
     private mutating func receive(flags: Int32) -> Int {

@@ -20,11 +20,11 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 public struct JSONParser {
     public let bytes: [UInt8]
     /// The offset of the next byte to read.
-    public private(set) var position: Int
+    public internal(set) var position: Int
     /// Where the text read ends (the end of `bytes`, or of the range given).
     public let end: Int
-    private var depth = 0
-    private let maxDepth: Int
+    var depth = 0
+    let maxDepth: Int
 
     /// Parses one complete JSON text.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 128) throws(JSONParseError) -> JSONValue {
@@ -75,6 +75,17 @@ public struct JSONParser {
         try enter()
         position += 1
         needsComma = false
+    }
+
+    /// Consumes the `{` of an object (after any whitespace) and its members up to `offset`
+    /// without reading them, for a caller that knows those bytes equal members checked before
+    /// at this depth or deeper, ending after a member's value. The cursor is then where
+    /// ``nextKey()`` and that value would have left it.
+    public mutating func enterObject(resumingAt offset: Int) throws(JSONParseError) {
+        try enterObject()
+        guard offset >= position, offset <= end else { throw error("resuming outside the text") }
+        position = offset
+        needsComma = true
     }
 
     /// The next member's key, with the cursor on its value; nil (and the object left) at its `}`.
@@ -444,6 +455,7 @@ extension JSONParser {
     /// Moves past the value at the cursor (after any whitespace), checking it as strictly as
     /// ``parseValue()`` does, without building it or allocating.
     public mutating func skipValue() throws(JSONParseError) {
+        if skipQuickly() { return }
         skipWhitespace()
         guard position < end else { throw error("unexpected end of input, expected a value") }
         switch bytes[position] {
@@ -503,14 +515,15 @@ extension JSONParser {
         _ = try parseString()
     }
 
-    private static let quote: UInt8 = 1
-    private static let nonASCII: UInt8 = 4
+    static let quote: UInt8 = 1
+    static let backslash: UInt8 = 2
+    static let nonASCII: UInt8 = 4
     /// Per byte inside a string: 0 plain, 1 the closing quote, 2 a backslash, 3 a control
     /// character, 4 part of a non-ASCII character.
-    private static let stringByteClasses: [UInt8] = (0..<256).map { b in
+    static let stringByteClasses: [UInt8] = (0..<256).map { b in
         switch b {
         case 0x22: quote
-        case 0x5C: 2
+        case 0x5C: backslash
         case 0..<0x20: 3
         case 0x80...: nonASCII
         default: 0
@@ -550,7 +563,10 @@ extension JSONParser {
     }
 
     /// Whether `bytes[range]` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
-    static func isValidUTF8(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+    static func isValidUTF8(_ bytes: [UInt8], _ range: Range<Int>) -> Bool { isValidUTF8(bytes.span, range) }
+
+    /// Whether `bytes[range]` is well-formed UTF-8, read through a span.
+    static func isValidUTF8(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
         var i = range.lowerBound
         let end = range.upperBound
         while i < end {

@@ -157,3 +157,14 @@ public enum Frame: Sendable, Equatable {
         return out
     }
 }
+
+extension Frame {
+    /// Whether this is the last frame of its request.
+    public var endsRequest: Bool {
+        switch self {
+        case .results, .merged: return false
+        case .error(_, let index, _): return index == nil
+        default: return true
+        }
+    }
+}

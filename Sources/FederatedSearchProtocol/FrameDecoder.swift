@@ -9,8 +9,15 @@ import FederatedSearchCore
 public enum FrameDecoder {
     /// Decodes one frame line (without its newline).
     public static func decode(_ line: [UInt8]) throws(SearchError) -> Frame {
+        var none: HitDecoder.Memory?
+        return try decode(line, remembering: &none)
+    }
+
+    /// Decodes one frame line; with `remembering`, the hits of a results frame are kept under
+    /// the frame's request id, and a merged frame's hits that repeat them are not checked again.
+    static func decode(_ line: [UInt8], remembering: inout HitDecoder.Memory?) throws(SearchError) -> Frame {
         do {
-            return try walk(line)
+            return try walk(line, remembering: &remembering)
         } catch let e as JSONParseError {
             throw SearchError(.invalidJSON, "frame: \(e.reason) at byte \(e.offset)")
         } catch let e as SearchError {
@@ -22,7 +29,7 @@ public enum FrameDecoder {
 
     /// The frame's members in one pass: `results` and `hits` decoded straight into hits when
     /// `type` came before them (as the daemon writes it), everything else as trees.
-    private static func walk(_ line: [UInt8]) throws -> Frame {
+    private static func walk(_ line: [UInt8], remembering: inout HitDecoder.Memory?) throws -> Frame {
         var p = JSONParser(bytes: line)
         guard p.peek(UInt8(ascii: "{")) else {
             _ = try JSONParser.parse(line)  // a parse error, or a valid non-object
@@ -33,12 +40,20 @@ public enum FrameDecoder {
         var type: String?
         var results: SearchResults?
         var merged: [MergedHit]?
+        // The request's hits seen so far, when they are remembered (`id` comes first).
+        func requestID() -> String? { o["id"]?.stringValue }
         while let key = try p.nextKey() {
             switch key {
             case "results" where type == "results":
-                results = try HitDecoder.results(&p, path: "results")
+                let id = requestID()
+                var known = remembering == nil || id == nil ? nil : remembering!.byRequest[id!] ?? [:]
+                results = try HitDecoder.results(&p, path: "results", known: &known)
+                if let known, let id { remembering!.byRequest[id] = known }
             case "hits" where type == "merged":
-                merged = try HitDecoder.mergedHits(&p, path: "hits")
+                var taken = 0
+                merged = try HitDecoder.mergedHits(
+                    &p, path: "hits", known: requestID().flatMap { remembering?.byRequest[$0] }, taken: &taken)
+                remembering?.taken += taken
             default:
                 let value = try p.parseValue()
                 if key == "type" { type = value.stringValue }
@@ -108,5 +123,25 @@ public enum FrameDecoder {
             for e in o.entries where e.key != "id" && e.key != "type" { payload.appendUnchecked(e.key, e.value) }
             return .info(id: id, type: type, payload: payload)
         }
+    }
+}
+
+/// Decodes the frames of one connection's answers: as ``FrameDecoder``, and it remembers each
+/// request's hits from its results frames until the request ends, so that the merged list's
+/// hits, which repeat them byte for byte, are taken from them instead of being checked again.
+public struct AnswerDecoder {
+    private var hits: HitDecoder.Memory? = HitDecoder.Memory()
+    /// How many requests' hits are remembered now (none once every request has ended).
+    var requestsRemembered: Int { hits?.byRequest.count ?? 0 }
+    /// How many merged hits were taken from the results frames' hits.
+    var mergedHitsTaken: Int { hits?.taken ?? 0 }
+
+    public init() {}
+
+    /// Decodes one frame line (without its newline).
+    public mutating func decode(_ line: [UInt8]) throws(SearchError) -> Frame {
+        let frame = try FrameDecoder.decode(line, remembering: &hits)
+        if frame.endsRequest, let id = frame.id { hits!.byRequest[id] = nil }
+        return frame
     }
 }

@@ -4,15 +4,34 @@ import FederatedSearchCore
 /// as strictly as a full parse would but building only `objectID`, `_rankingScore` and the
 /// small annotations: attributes and `_highlightResult` stay runs of the frame's line.
 enum HitDecoder {
-    /// A search response object (`results` of a results frame).
-    static func results(_ p: inout JSONParser, path: String) throws -> SearchResults {
+    /// A hit of a results frame, as its bytes (`{` to `}`) and as decoded: a hit of the merged
+    /// list that repeats those bytes is that hit, and they are not checked again.
+    struct KnownHit {
+        let text: ArraySlice<UInt8>
+        let hit: Hit
+    }
+
+    /// The hits of each request's results frames, by request id and objectID, until the
+    /// request ends; and how many of the merged lists' hits were taken from them.
+    struct Memory {
+        var byRequest: [String: [String: KnownHit]] = [:]
+        var taken = 0
+    }
+
+    /// A search response object (`results` of a results frame); with `known`, its hits are
+    /// added to it by objectID.
+    static func results(_ p: inout JSONParser, path: String, known: inout [String: KnownHit]?) throws -> SearchResults {
         guard p.peek(UInt8(ascii: "{")) else { throw SearchError(.invalidField, "\(path): expected an object") }
         try p.enterObject()
         var hits: [Hit] = []
         var members = JSONObject()
         while let key = try p.nextKey() {
             if key == "hits", p.peek(UInt8(ascii: "[")) {
-                hits = try array(&p) { p, i in try hit(&p, path: { "\(path).hits[\(i)]" }).hit }
+                hits = try array(&p) { p, i in
+                    let h = try hit(&p, path: { "\(path).hits[\(i)]" })
+                    known?[h.hit.objectID] = KnownHit(text: p.bytes[h.range], hit: h.hit)
+                    return h.hit
+                }
             } else {
                 members[key] = try p.parseValue()
             }
@@ -20,18 +39,58 @@ enum HitDecoder {
         return SearchResults(hits: hits, members: members)
     }
 
-    /// The `hits` of a merged frame; a non-array stands for none, as in a tree decode.
-    static func mergedHits(_ p: inout JSONParser, path: String) throws -> [MergedHit] {
+    /// The `hits` of a merged frame; a non-array stands for none, as in a tree decode. Hits
+    /// that repeat one of `known` are taken from it.
+    static func mergedHits(_ p: inout JSONParser, path: String, known: [String: KnownHit]?, taken: inout Int) throws -> [MergedHit] {
         guard p.peek(UInt8(ascii: "[")) else {
             try p.skipValue()
             return []
         }
         return try array(&p) { p, i in
+            if let known, let repeated = try repeated(&p, known) {
+                taken += 1
+                return repeated
+            }
             let h = try hit(&p, path: { "\(path)[\(i)]" })
             return MergedHit(
                 index: h.index ?? "", hit: h.hit, rank: h.federation?["rank"]?.intValue ?? 0,
                 weightedScore: h.federation?["weightedScore"]?.numberValue)
         }
+    }
+
+    /// A merged hit that begins with the very bytes of a known hit up to its last member (as
+    /// the daemon writes it: the source's hit, then `_index` and `_federation`): that hit, with
+    /// the merged list's annotations read after those bytes. Nil, with the cursor where it
+    /// was, for any other hit: it is then decoded in full.
+    private static func repeated(_ p: inout JSONParser, _ known: [String: KnownHit]) throws -> MergedHit? {
+        let saved = p
+        guard p.peek(UInt8(ascii: "{")) else { return nil }
+        let start = p.position
+        var probe = p
+        guard (try? probe.enterObject()) != nil, (try? probe.nextKey()) == "objectID",
+              case .string(let id)? = try? probe.parseValue(), let k = known[id], k.text.count >= 2
+        else { return nil }
+        let line = p.bytes
+        let resume = start + k.text.count - 1  // where the known hit has its closing brace
+        // The known value last before that brace ends there here too (a number could go on).
+        guard resume < p.end, line[resume] == UInt8(ascii: ","),
+              line[start..<resume].elementsEqual(k.text.dropLast())
+        else { return nil }
+        try p.enterObject(resumingAt: resume)
+        var index: String?
+        var federation: JSONObject?
+        while let key = try p.nextKey() {
+            switch key {
+            case "_index": index = try p.parseValue().stringValue
+            case "_federation": federation = try p.parseValue().objectValue
+            default:
+                p = saved  // more than the annotations: decoded in full
+                return nil
+            }
+        }
+        return MergedHit(
+            index: index ?? "", hit: k.hit, rank: federation?["rank"]?.intValue ?? 0,
+            weightedScore: federation?["weightedScore"]?.numberValue)
     }
 
     /// The elements of the array at the cursor, each read by `element` with its position.
@@ -44,8 +103,11 @@ enum HitDecoder {
 
     /// One hit, with the merged list's `_index` and `_federation` when it has them; `path`
     /// names it in errors (built only for one).
-    private static func hit(_ p: inout JSONParser, path: () -> String) throws -> (hit: Hit, index: String?, federation: JSONObject?) {
+    private static func hit(_ p: inout JSONParser, path: () -> String) throws
+        -> (hit: Hit, index: String?, federation: JSONObject?, range: Range<Int>)
+    {
         guard p.peek(UInt8(ascii: "{")) else { throw SearchError(.invalidField, "\(path()): expected an object") }
+        let start = p.position
         try p.enterObject()
         let line = p.bytes
         var objectID: String?
@@ -107,7 +169,7 @@ enum HitDecoder {
         let hit = Hit(
             objectID: objectID, attributeMembers: members, highlightResult: highlight, snippetResult: snippet,
             rankingScore: score, rankingInfo: rankingInfo)
-        return (hit, index, federation)
+        return (hit, index, federation, start..<p.position)
     }
 
     /// The members of a hit that are not attributes.

@@ -272,24 +272,29 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 // The client library's own cost per keystroke: the all-index queries through a
 // FederatedSearcher and its interactors, against the same request lines sent raw.
 @MainActor func libraryFigures() async throws {
-    var libraryRuns: [LibraryBench.Figures] = []
-    _ = try await LibraryBench.run(socket: socketPath, indices: names, texts: Array(multiQueries.prefix(200).map(\.text)), params: params)
-    for _ in 0..<runs {
-        libraryRuns.append(try await LibraryBench.run(
-            socket: socketPath, indices: names, texts: multiQueries.map(\.text), params: params))
+    let texts = multiQueries.map(\.text)
+    _ = try await LibraryBench.latency(socket: socketPath, indices: names, texts: Array(texts.prefix(200)), params: params, gap: .zero)
+    func report(_ label: String, gap: Duration) async throws {
+        var latencies: [LibraryBench.Latency] = []
+        for _ in 0..<runs {
+            latencies.append(try await LibraryBench.latency(socket: socketPath, indices: names, texts: texts, params: params, gap: gap))
+        }
+        let lib = LatencySummary.median(latencies.map(\.library))
+        let raw = LatencySummary.median(latencies.map(\.raw))
+        print("library, \(label): \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through "
+            + "FederatedSearcher and its interactors; raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's "
+            + "cost at p50 \(fmt(lib.p50 - raw.p50)) µs = \(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% "
+            + "of the round trip")
     }
-    let lib = LatencySummary.median(libraryRuns.map(\.library))
-    let raw = LatencySummary.median(libraryRuns.map(\.raw))
-    let libCPU = median(libraryRuns.map(\.libraryCPU))
-    let rawCPU = median(libraryRuns.map(\.rawCPU))
+    try await report("keystrokes 2 ms apart", gap: .milliseconds(2))
+    try await report("back to back", gap: .zero)
+    var cpus: [LibraryBench.CPU] = []
+    for _ in 0..<runs { cpus.append(try await LibraryBench.cpu(socket: socketPath, indices: names, texts: texts, params: params)) }
     var handOffs: [Double] = []
     for _ in 0..<runs { handOffs.append(await HandOffBench.median()) }
-    print("library: \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through FederatedSearcher and its interactors; "
-        + "raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's cost at p50 \(fmt(lib.p50 - raw.p50)) µs = "
-        + "\(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% of the round trip; "
-        + "client CPU per keystroke \(fmt(libCPU)) µs against \(fmt(rawCPU)) µs raw, of which decoding the answer's frames "
-        + "(\(libraryRuns[0].bytesPerAnswer) bytes) \(fmt(median(libraryRuns.map(\.decodeMicros)))) µs in process; "
-        + "the same requests on DaemonConnection alone: \(fmt(median(libraryRuns.map(\.connectionCPU)))) µs CPU each; "
+    print("library CPU: per keystroke \(fmt(median(cpus.map(\.library)))) µs against \(fmt(median(cpus.map(\.raw)))) µs raw, "
+        + "of which decoding the answer's frames (\(cpus[0].bytesPerAnswer) bytes) \(fmt(median(cpus.map(\.decodeMicros)))) µs in process; "
+        + "the same requests on DaemonConnection alone: \(fmt(median(cpus.map(\.connection)))) µs CPU each; "
         + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs))) µs")
 }
 if libraryOnly {

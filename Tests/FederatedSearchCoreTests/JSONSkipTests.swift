@@ -98,3 +98,80 @@ struct JSONNumberTests {
         }
     }
 }
+
+/// The quick path of `skipValue` against the checking one, on what it handles itself and on
+/// what it hands back.
+struct JSONQuickSkipTests {
+    /// Where `skipValue` leaves the cursor in `text` (nil if it throws).
+    static func skipEnd(_ text: [UInt8], maxDepth: Int = 128) -> Int? {
+        var p = JSONParser(bytes: text, maxDepth: maxDepth)
+        do {
+            try p.skipValue()
+            return p.position
+        } catch { return nil }
+    }
+
+    @Test func landsWhereTheValueEnds() throws {
+        let docs = [
+            #"{"a":[1,-2.5,0,true,false,null,"x"],"b":{"c":"d\n\"\/\u00e9\ud83d\ude00 é"},"e":"", "f" : [ ] , "g":{}}"#,
+            #"[[[]],[{}],{"a":{"b":[1e3]}}]"#, "-0.25", "\"\"", "[ 1 , 2 ]", #"{"title":"Star \"Wars\"","n":12345678901234567890}"#,
+        ]
+        for d in docs {
+            let text = Array((d + " ,tail").utf8)
+            #expect(Self.skipEnd(text) == d.utf8.count, "\(d)")
+            #expect(throws: Never.self) { try JSONParser.parse(d) }
+        }
+    }
+
+    /// The quick path itself takes strings with escapes and non-ASCII, numbers without
+    /// exponents and nesting, and hands back an exponent.
+    @Test func theQuickPathTakesTheCommonCases() {
+        for (d, quick) in [
+            (#"{"a":[1,-2.5,0,true,false,null],"b":{"c":"d\n\"\u00e9\ud83d\ude00 é"}}"#, true), ("[[{}],[]]", true),
+            ("[1e3]", false), ("[1,]", false),
+        ] {
+            var p = JSONParser(bytes: Array(d.utf8))
+            #expect(p.skipQuickly() == quick, "\(d)")
+            #expect(p.position == (quick ? d.utf8.count : 0), "\(d)")
+        }
+    }
+
+    @Test func rejectsBadEscapesAndSurrogates() {
+        for bad in [#""\ud800x""#, #""\udc00""#, #""\ud800\u0041""#, #""\u12g4""#, #""\q""#, #""\"#, #"["a\"]"#, "[\"\u{1F}\"]"] {
+            #expect(Self.skipEnd(Array(bad.utf8)) == nil, "\(bad)")
+            #expect(throws: JSONParseError.self) { try JSONParser.parse(bad) }
+        }
+    }
+
+    /// Past 64 levels the checking path takes over; `maxDepth` holds on both.
+    @Test func deepNestingAndTheDepthLimit() {
+        let deep = Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)
+        #expect(Self.skipEnd(deep) == deep.count)
+        #expect(Self.skipEnd(deep, maxDepth: 99) == nil)
+        let shallow = Array((String(repeating: "{\"a\":", count: 10) + "1" + String(repeating: "}", count: 10)).utf8)
+        #expect(Self.skipEnd(shallow, maxDepth: 10) == shallow.count)
+        #expect(Self.skipEnd(shallow, maxDepth: 9) == nil)
+    }
+
+    /// Random documents built from every kind of value: skipping ends where parsing does.
+    @Test func agreesWithParseOnRandomDocuments() {
+        var rng = SystemRandomNumberGenerator()
+        func value(_ depth: Int) -> String {
+            switch Int.random(in: 0..<(depth > 4 ? 4 : 7), using: &rng) {
+            case 0: return ["true", "false", "null"].randomElement(using: &rng)!
+            case 1: return ["0", "-1", "3.25", "1e5", "-0.5E-3", "123456789012345678901"].randomElement(using: &rng)!
+            case 2, 3: return ["\"\"", "\"abc\"", #""a\"b\\c\/\n\u0041""#, "\"é😀\"", #""\ud83d\ude00""#].randomElement(using: &rng)!
+            case 4: return "[" + (0..<Int.random(in: 0...3, using: &rng)).map { _ in value(depth + 1) }.joined(separator: " , ") + "]"
+            default:
+                return "{" + (0..<Int.random(in: 0...3, using: &rng)).map { k in "\"k\(k)\" :\(value(depth + 1))" }.joined(separator: ",") + "}"
+            }
+        }
+        for _ in 0..<2000 {
+            let d = value(0)
+            let text = Array((" " + d + " ]").utf8)
+            var p = JSONParser(bytes: text)
+            _ = try? p.parseValue()
+            #expect(Self.skipEnd(text) == p.position, "\(d)")
+        }
+    }
+}

@@ -111,3 +111,58 @@ struct HitDecoderTests {
         #expect(r.hits.first?.attribute("a") == 1)
     }
 }
+
+/// A connection's decoder takes the merged list's hits from the request's results frames when
+/// they repeat them byte for byte, and decodes any other in full: the frames equal those of
+/// the stateless decoder either way.
+struct AnswerDecoderTests {
+    static func line(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    static let results = #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","title":"Star","_highlightResult":{"title":{"value":"<em>Star</em>"}},"_rankingScore":0.5},{"objectID":"2","n":12,"_rankingScore":0.25}],"nbHits":2}}"#
+
+    @Test(arguments: [
+        // The source's hits repeated, with the merged list's annotations: both taken.
+        (2, #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"Star","_highlightResult":{"title":{"value":"<em>Star</em>"}},"_rankingScore":0.5,"_index":"m","_federation":{"indexName":"m","rank":0,"weightedScore":0.5}},{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","_federation":{"rank":1}}],"nbHits":2}"#),
+        // A number that goes on past the known bytes, an attribute that differs, an extra
+        // attribute after the annotations, and an unknown objectID: each decoded in full.
+        (0, #"{"id":"q","type":"merged","hits":[{"objectID":"2","n":12,"_rankingScore":0.255,"_index":"m"},{"objectID":"1","title":"Stor","_rankingScore":0.5,"_index":"m"},{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","extra":1},{"objectID":"3","_index":"m"}],"nbHits":4}"#),
+    ])
+    func mergedHitsDecodeAsTheStatelessDecoderDoes(taken: Int, merged: String) throws {
+        var decoder = AnswerDecoder()
+        #expect(try decoder.decode(Self.line(Self.results)) == FrameDecoder.decode(Self.line(Self.results)))
+        #expect(decoder.requestsRemembered == 1)
+        let walked = try decoder.decode(Self.line(merged))
+        #expect(decoder.mergedHitsTaken == taken)
+        #expect(walked == (try FrameDecoder.decode(Self.line(merged))))
+        guard case .merged(_, let m) = walked else {
+            Issue.record("not a merged frame")
+            return
+        }
+        let tree = try #require(try JSONParser.parse(merged).objectValue?["hits"]?.arrayValue)
+        #expect(m.hits.count == tree.count)
+        for (h, t) in zip(m.hits, tree) {
+            #expect(h.index == "m")
+            for e in t.objectValue ?? [:] where !e.key.hasPrefix("_") && e.key != "objectID" { #expect(h.hit.attribute(e.key) == e.value) }
+        }
+        _ = try decoder.decode(Self.line(#"{"id":"q","type":"done","status":"ok","sources":{},"ms":1}"#))
+        #expect(decoder.requestsRemembered == 0)
+    }
+
+    /// A repeated hit whose annotations are malformed is an error, as in a full decode.
+    @Test func aBadAnnotationAfterKnownBytesIsAnError() throws {
+        var decoder = AnswerDecoder()
+        _ = try decoder.decode(Self.line(Self.results))
+        let bad = #"{"id":"q","type":"merged","hits":[{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","_federation":{"rank":}}]}"#
+        #expect(throws: SearchError.self) { try decoder.decode(Self.line(bad)) }
+        #expect(throws: SearchError.self) { try FrameDecoder.decode(Self.line(bad)) }
+    }
+
+    /// Another request's hits are not taken for this one's.
+    @Test func hitsAreRememberedPerRequest() throws {
+        var decoder = AnswerDecoder()
+        _ = try decoder.decode(Self.line(Self.results))
+        let other = #"{"id":"r","type":"merged","hits":[{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m"}],"nbHits":1}"#
+        #expect(try decoder.decode(Self.line(other)) == (try FrameDecoder.decode(Self.line(other))))
+        #expect(decoder.mergedHitsTaken == 0)
+    }
+}
