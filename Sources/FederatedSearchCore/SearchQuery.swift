@@ -10,6 +10,11 @@ public struct SearchQuery: Sendable, Equatable {
     /// Shared by the sources of one federated request (see ``QueryMemo``); nil for a query
     /// asked alone. Not part of the query's identity (`==` ignores it).
     public var memo: QueryMemo?
+    /// The most bytes the page's hits may take as JSON (their attributes and highlights), or
+    /// nil for no bound. An engine that builds hits stops once it knows they pass it and fails
+    /// with `answer_too_large`, so an answer too large to send is never built whole. Not part
+    /// of the query's identity.
+    public var answerByteLimit: Int?
 
     public init(
         text: String, parameters: SearchParameters = SearchParameters(), deadline: ContinuousClock.Instant? = nil,

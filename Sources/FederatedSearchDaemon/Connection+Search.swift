@@ -13,7 +13,8 @@ extension Connection {
         let sources: [FederatedSource]
         let plan: MergePlan
         do {
-            (sources, plan) = try SearchExecutor.plan(request, in: loop.catalog, peer: peerIdentity)
+            (sources, plan) = try SearchExecutor.plan(
+                request, in: loop.catalog, peer: peerIdentity, answerByteLimit: limits.maxAnswerBytes)
         } catch {
             machine.rejected(key: key, id: requestID)
             write(Frame.error(id: requestID, index: nil, error: error).line(), admitted: true)

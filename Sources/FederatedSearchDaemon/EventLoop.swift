@@ -105,6 +105,8 @@ final class EventLoop {
     func searchEnded(_ search: RunningSearch) {
         if search.onLoop { searchesOnLoop -= 1 }
         releaseSearchSlot()
+        let dropped = stats.takeRefusedPageBytes()
+        if dropped > 0 { largeAnswerDropped(bytes: dropped) }
     }
 
     /// Searches waiting for a slot (of `limits.maxRunningSearches`), oldest first, as

@@ -10,6 +10,8 @@ public final class DaemonStats: Sendable {
         package var samples: [String: Ring] = [:]
         /// Exponentially weighted mean latency per index, in milliseconds.
         package var mean: [String: Double] = [:]
+        /// Bytes of pages built and dropped past `answerByteLimit` since the loop last asked.
+        package var refusedPageBytes = 0
     }
 
     package struct Ring {
@@ -43,6 +45,17 @@ public final class DaemonStats: Sendable {
         state.withLock {
             $0.samples[index, default: Ring()].add(ms, capacity: cap)
             $0.mean[index] = $0.mean[index].map { $0 * 0.9 + ms * 0.1 } ?? ms
+        }
+    }
+
+    /// A source's page was dropped once it passed `bytes` (its `answerByteLimit`).
+    package func recordRefusedPage(bytes: Int) { state.withLock { $0.refusedPageBytes += bytes } }
+
+    /// The bytes of pages dropped since the last call (the loop trims the heap after many).
+    package func takeRefusedPageBytes() -> Int {
+        state.withLock { s in
+            defer { s.refusedPageBytes = 0 }
+            return s.refusedPageBytes
         }
     }
 

@@ -8,10 +8,13 @@ import Synchronization
 package enum SearchExecutor {
     /// The request's sources, adjusted for its merge, and the merge plan: everything checked
     /// before any work starts.
+    /// `answerByteLimit`: `limits.maxAnswerBytes`, which bounds each source's page as it is
+    /// built (see ``SearchQuery/answerByteLimit``).
     package static func plan(
-        _ request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?
+        _ request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?, answerByteLimit: Int? = nil
     ) throws(SearchError) -> (sources: [FederatedSource], plan: MergePlan) {
         var sources = try Self.sources(for: request, in: catalog, peer: peer)
+        for i in sources.indices { sources[i].query.answerByteLimit = answerByteLimit }
         let plan = try MergePlan.decode(request)
         try plan.apply(to: &sources)
         return (sources, plan)

@@ -104,6 +104,8 @@ package struct SearchRun: Sendable {
                 encoded.set(askedPositions[completion.position], hits)
                 send(line, more)
             case .failed(let error):
+                // A page dropped at the limit was built that far: the loop may trim the heap.
+                if error.code == .answerTooLarge, let limit = source.query.answerByteLimit { stats.recordRefusedPage(bytes: limit) }
                 send(Frame.error(id: id, index: completion.name, error: error).line(), more)
             case .timedOut:
                 let ms = source.timeout.components

@@ -28,11 +28,16 @@ package struct ServerCore: Sendable {
     package let catalog: Catalog
     package let stats: DaemonStats
     package let health: SourceHealth
+    /// `limits.maxAnswerBytes`: each source's page is bounded by it as it is built.
+    package let answerByteLimit: Int?
 
-    package init(catalog: Catalog, stats: DaemonStats = DaemonStats(), health: SourceHealth = SourceHealth()) {
+    package init(
+        catalog: Catalog, stats: DaemonStats = DaemonStats(), health: SourceHealth = SourceHealth(), answerByteLimit: Int? = nil
+    ) {
         self.catalog = catalog
         self.stats = stats
         self.health = health
+        self.answerByteLimit = answerByteLimit
     }
 
     /// Answers `request` for `peer` (nil: a peer with no credentials, allowed only what an
@@ -50,7 +55,7 @@ package struct ServerCore: Sendable {
             let sources: [FederatedSource]
             let plan: MergePlan
             do {
-                (sources, plan) = try SearchExecutor.plan(search, in: catalog, peer: peer)
+                (sources, plan) = try SearchExecutor.plan(search, in: catalog, peer: peer, answerByteLimit: answerByteLimit)
             } catch {
                 emit(Frame.error(id: id, index: nil, error: error).line())
                 return
@@ -103,7 +108,7 @@ package struct ServerCore: Sendable {
         for request in requests {
             guard case .search(let search) = request.operation else { return nil }
             do {
-                let p = try SearchExecutor.plan(search, in: catalog, peer: peer)
+                let p = try SearchExecutor.plan(search, in: catalog, peer: peer, answerByteLimit: answerByteLimit)
                 planned.append(.success(p))
                 all += p.sources
             } catch {

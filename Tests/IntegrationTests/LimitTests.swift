@@ -287,6 +287,43 @@ struct LimitTests {
         #expect(small.last?.type == "done", "\(small.map { $0.type })")
     }
 
+    /// The engine stops building a page once its hits pass `maxAnswerBytes`: that source
+    /// fails with `answer_too_large` (its page never built whole), the others answer, and
+    /// two pages that each fit but pass the limit together end the request with the code.
+    @Test func pagesPastMaxAnswerBytesAreNotBuilt() throws {
+        let text = String(repeating: "lorem ipsum dolor ", count: 100)  // about 1.8 KB
+        let docs = (0..<60).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
+        let d = try DaemonProcess(config: [
+            "limits": ["maxAnswerBytes": 16384],
+            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+        ], files: ["big.ndjson": docs])
+        defer { d.stop() }
+        let c = try d.connect()
+        // The same index under a second name, retrieving and highlighting titles only.
+        func titles(_ name: String) -> JSONValue {
+            ["index": "big", "as": .string(name), "params": ["attributesToRetrieve": ["title"], "attributesToHighlight": ["title"]]]
+        }
+        let both = try c.roundTrip(["id": "a", "query": "doc", "indices": ["big", titles("small")], "params": ["hitsPerPage": 20]])
+        let bigError = both.compactMap { f -> SearchError? in
+            if case .error(_, "big"?, let e) = f { return e }
+            return nil
+        }.first
+        #expect(bigError?.code.rawValue == "answer_too_large", "\(both.map { $0.type })")
+        #expect(bigError?.message.contains("hitsPerPage") == true)
+        #expect(both.contains { if case .results(_, "small", let r) = $0 { return r.hits.count == 20 } else { return false } })
+        guard case .done(_, _, let sources, _)? = both.last else {
+            Issue.record("no done: \(both.map { $0.type })")
+            return
+        }
+        #expect(sources.first { $0.name == "big" }?.report.errorCode?.rawValue == "answer_too_large")
+        // Under the limit, the same index answers on the same connection.
+        let few = try c.roundTrip(["id": "b", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 3]])
+        #expect(few.contains { if case .results(_, "big", let r) = $0 { return r.hits.count == 3 } else { return false } })
+        // Each page alone fits; together (and with the merged list) they pass the limit.
+        let two = try c.roundTrip(["id": "c", "query": "doc", "indices": [titles("t1"), titles("t2")], "params": ["hitsPerPage": 60]])
+        #expect(errorCode(two.last) == "answer_too_large", "\(two.map { $0.type })")
+    }
+
     /// Past `maxTotalPendingOutputBytes` unread by all clients together, no search starts: a
     /// second client's search waits in the queue until the first client reads its answers,
     /// and the daemon's count of pending output is back to zero once it has.

@@ -68,7 +68,7 @@ struct QueryExecutor {
         let page = PageRequest(parameters: p, limit: index.settings.paginationLimitedTo)
         let ranked = try rank(match, parsed: parsed, page: page)
         let facets = try countFacets(match, filters: filters)
-        let hits = buildHits(ranked, match: match, parsed: parsed)
+        let hits = try buildHits(ranked, match: match, parsed: parsed)
 
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15

@@ -2,7 +2,9 @@ import FederatedSearchCore
 
 extension QueryExecutor {
     /// The page's hits: retrieved attributes, highlights, snippets, score and ranking info.
-    func buildHits(_ ranked: RankedPage, match m: TextMatch, parsed: ParsedQuery) -> [Hit] {
+    /// Throws `answer_too_large` as soon as the encoded attributes and highlights built so far
+    /// pass the query's ``SearchQuery/answerByteLimit``, before it builds the rest.
+    func buildHits(_ ranked: RankedPage, match m: TextMatch, parsed: ParsedQuery) throws(SearchError) -> [Hit] {
         let p = parameters
         let highlighter = Highlighter(
             analyzer: index.analyzer,
@@ -43,7 +45,8 @@ extension QueryExecutor {
             HighlightedAttribute(path, slot: slotOfName[path.name], skip: unretrievable.contains(path.name))
         }
         let plan: [HighlightedAttribute]? = highlightPaths.contains { $0.name == "*" } ? nil : highlightPaths.map(describe)
-        return ranked.docs.indices.map { row in
+        /// Hit `row` of the page.
+        func buildHit(_ row: Int) -> Hit {
             let doc = ranked.docs[row]
             let document = index.documents[Int(doc)]
             // `_highlightResult` is written straight to its JSON text (see Hit.encodedHighlightResult).
@@ -106,6 +109,20 @@ extension QueryExecutor {
                 encodedHighlightResult: highlight, snippetResult: snippets.isEmpty ? nil : snippet,
                 rankingScore: score, rankingInfo: info)
         }
+
+        var bytes = 0  // the page's attributes (as encoded) and highlights so far
+        let limit = query.answerByteLimit ?? Int.max
+        var hits: [Hit] = []
+        hits.reserveCapacity(ranked.docs.count)
+        for row in ranked.docs.indices {
+            let hit = buildHit(row)
+            bytes += (hit.encodedAttributes?.count ?? 0) + (hit.encodedHighlightResult?.count ?? 0)
+            if bytes > limit {
+                throw SearchError(.answerTooLarge, "\(name): \(row + 1) of its \(ranked.docs.count) hits already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve, attributesToHighlight)")
+            }
+            hits.append(hit)
+        }
+        return hits
     }
 
     /// An attribute to highlight: its path, its key as JSON (`"name":`), its text slot when it
