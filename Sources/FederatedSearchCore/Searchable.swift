@@ -50,3 +50,9 @@ public struct SearchableDescription: Sendable, Equatable {
         self.attributesForFaceting = attributesForFaceting
     }
 }
+
+/// A backend with figures of its own for the daemon's `stats` (a cluster's nodes and their
+/// health, say), shown under `backends` by index name.
+public protocol ReportsBackendStats: Sendable {
+    var backendStats: JSONObject { get }
+}

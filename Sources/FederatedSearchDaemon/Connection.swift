@@ -185,6 +185,11 @@ final class Connection {
                 if let durable = e.searchable as? DurableIndex { writes[e.id.index] = durable.statsJSON() }
             }
             if !writes.isEmpty { payload["writes"] = .object(writes) }
+            var backends = JSONObject()
+            for e in loop.catalog.entries where e.access.maySee(identity) {
+                if let r = e.searchable as? any ReportsBackendStats { backends[e.id.index] = .object(r.backendStats) }
+            }
+            if !backends.isEmpty { payload["backends"] = .object(backends) }
             write(Frame.info(id: id, type: "stats", payload: payload).line())
         case .cancel(let key):
             if !dropQueued(key: key, status: .cancelled) { tasks[key]?.task.cancel() }

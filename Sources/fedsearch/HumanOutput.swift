@@ -105,8 +105,9 @@ struct HumanOutput {
         let latency = p["latency"]?.objectValue ?? [:]
         let breakers = p["circuitBreakers"]?.objectValue ?? [:]
         let writes = p["writes"]?.objectValue ?? [:]
+        let backends = p["backends"]?.objectValue ?? [:]
         var names = latency.keys
-        for n in breakers.keys + writes.keys where !names.contains(n) { names.append(n) }
+        for n in breakers.keys + writes.keys + backends.keys where !names.contains(n) { names.append(n) }
         for name in names {
             var parts: [String] = []
             if let l = latency[name]?.objectValue {
@@ -120,6 +121,16 @@ struct HumanOutput {
             }
             if let w = writes[name]?.objectValue { parts.append("writes \(JSONWriter.string(.object(w)))") }
             Swift.print(bold(name) + "  " + parts.joined(separator: "; "))
+            // A cluster's nodes, one line each: health, requests, failures, the last error.
+            for node in backends[name]?.objectValue?["nodes"]?.arrayValue ?? [] {
+                guard let n = node.objectValue else { continue }
+                var line = "  node \(n["url"]?.stringValue ?? "?")\(n["nearest"] == true ? " (nearest)" : ""): "
+                    + (n["healthy"] == true ? "healthy" : "unhealthy")
+                if let retry = n["retryInMs"]?.intValue { line += ", tried again in \(retry) ms" }
+                line += ", \(n["requests"]?.intValue ?? 0) requests, \(n["failures"]?.intValue ?? 0) failures"
+                if let e = n["lastError"]?.stringValue { line += "; last: \(e)" }
+                Swift.print(dim(line))
+            }
         }
         if let placement = p["placement"]?.objectValue {
             let counts = placement.entries.map { "\($0.key) \($0.value.intValue ?? 0)" }.joined(separator: ", ")

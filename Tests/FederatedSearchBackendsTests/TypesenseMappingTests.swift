@@ -41,8 +41,36 @@ struct TypesenseMappingTests {
         #expect(c.apiKey.value == "s3cret-key")
         #expect(c.apiKey.description == "<redacted>")
         #expect(c.queryBy == ["title", "short_description"])
-        #expect(c.searchURL.absoluteString == "http://127.0.0.1:8108/collections/products/documents/search")
+        #expect(c.searchURL(on: c.nodes[0]).absoluteString == "http://127.0.0.1:8108/collections/products/documents/search")
+        #expect(c.nodes.count == 1 && c.numRetries == 0 && c.nearestNode == nil)
         #expect(try config(["apiKey": "plain"]).apiKey.value == "plain")
+    }
+
+    @Test func aClusterIsConfiguredAsTypesensesClientsDescribeIt() throws {
+        var o = Self.options
+        o["url"] = nil
+        o["nodes"] = ["http://10.0.0.1:8108", ["url": "http://10.0.0.2:8108"], "http://10.0.0.3:8108"]
+        o["nearestNode"] = "http://127.0.0.1:8108"
+        o["retryIntervalSeconds"] = 0.25
+        o["healthcheckIntervalSeconds"] = 2
+        o["connectionTimeoutSeconds"] = 1.5
+        let c = try TypesenseConfig(BackendConfig(name: "ts", options: o, path: "searchables.ts"), environment: ["TS_KEY": "k"])
+        #expect(c.nodes.map(\.absoluteString) == ["http://10.0.0.1:8108", "http://10.0.0.2:8108", "http://10.0.0.3:8108"])
+        #expect(c.nearestNode?.absoluteString == "http://127.0.0.1:8108")
+        #expect(c.numRetries == 3, "each node once, the nearest one included")
+        #expect(c.retryInterval == .milliseconds(250) && c.healthcheckInterval == .seconds(2) && c.connectionTimeout == .milliseconds(1500))
+        #expect(error { _ = try config(["nodes": ["http://a:1"]]) }?.message.contains("not both") == true)
+        var none = Self.options
+        none["url"] = nil
+        #expect(error { _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"]) }?
+            .code == .missingField)
+        none["nodes"] = ["http://a:1", 5]
+        #expect(error { _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"]) }?
+            .message.contains("searchables.ts.nodes[1]") == true)
+        none["nodes"] = []
+        #expect(error { _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"]) }?
+            .message.contains("at least one node") == true)
+        #expect(error { _ = try config(["retryIntervalSeconds": -1]) }?.message.contains("searchables.ts.retryIntervalSeconds") == true)
     }
 
     @Test func configErrorsNameTheJSONPath() throws {
@@ -93,7 +121,7 @@ struct TypesenseMappingTests {
     @Test func urlRequestEncodesParametersAndSendsTheKeyOnlyAsAHeader() throws {
         let client = TypesenseClient(name: "ts", config: try config())
         let r = try client.map(query: SearchQuery(text: "a&b=c d", parameters: try SearchParameters.decode(["filters": "supplier:\"A&B\""])))
-        let u = try client.urlRequest(r)
+        let u = try client.urlRequest(r, on: client.config.nodes[0])
         let text = u.url?.absoluteString ?? ""
         #expect(text.hasPrefix("http://127.0.0.1:8108/collections/products/documents/search?q=a%26b%3Dc%20d&query_by="))
         #expect(text.contains("filter_by=supplier%3A%3D%60A%26B%60"))

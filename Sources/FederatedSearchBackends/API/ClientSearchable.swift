@@ -47,3 +47,7 @@ public struct ClientSearchable<Client: SearchClient>: Searchable {
         return try client.map(query: query)
     }
 }
+
+extension ClientSearchable: ReportsBackendStats where Client: ReportsBackendStats {
+    public var backendStats: JSONObject { client.backendStats }
+}

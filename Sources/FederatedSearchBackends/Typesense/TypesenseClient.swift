@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 import FederatedSearchCore
 
-/// The `typesense` backend as a ``SearchClient``: a collection of a Typesense server searched
-/// through its REST API (`GET /collections/{collection}/documents/search`).
+/// The `typesense` backend as a ``SearchClient``: a collection of a Typesense server or
+/// cluster searched through its REST API (`GET /collections/{collection}/documents/search`).
 ///
 /// ``map(query:)`` builds a ``TypesenseRequest``, ``search(_:)`` sends it over the shared
 /// ``HTTPTransport`` (connections reused; cancelling the task cancels the request; the
@@ -27,12 +27,15 @@ public struct TypesenseClient: SearchClient {
     public let name: String
     /// The backend's options.
     public let config: TypesenseConfig
+    /// The cluster's nodes and their health (one node for a single `url`).
+    public let nodes: TypesenseNodes
     private let transport: HTTPTransport
 
-    /// A client with its own connections to the server (up to `config.maxConnections`).
+    /// A client with its own connections to each node (up to `config.maxConnections`).
     public init(name: String, config: TypesenseConfig) {
         self.name = name
         self.config = config
+        nodes = TypesenseNodes(nodes: config.nodes, nearest: config.nearestNode, healthcheckInterval: config.healthcheckInterval)
         transport = HTTPTransport(maxConnections: config.maxConnections)
     }
 
@@ -48,17 +51,47 @@ public struct TypesenseClient: SearchClient {
         }
     }
 
+    /// Sends the request to a node (see ``TypesenseNodes``); on a connection error, a timeout
+    /// of the attempt or a 5xx answer, marks that node unhealthy and tries the next after
+    /// `retryInterval`, up to `numRetries` more times and never past the search's deadline.
+    /// A 4xx answer is the request's fault: it is not retried.
     public func search(_ request: TypesenseRequest) async throws -> Answer {
-        let urlRequest = try self.urlRequest(request)
-        let (data, status) = try await transport.perform(urlRequest, name: name)
-        let body = try? JSONParser.parse([UInt8](data))
-        guard (200..<300).contains(status) else {
-            var message = "\(name): HTTP \(status) from GET \(HTTPTransport.redacted(urlRequest.url))"
-            if case .object(let o)? = body, case .string(let m)? = o["message"] { message += ": \(m)" }
-            throw SearchError(.backendHTTPError, message)
+        var retriesLeft = config.numRetries
+        while true {
+            let (choice, node) = nodes.next()
+            let urlRequest = try self.urlRequest(request, on: node)
+            let failure: SearchError
+            do {
+                let (data, status) = try await transport.perform(urlRequest, name: name)
+                if status < 500 {
+                    nodes.record(choice, failure: nil)
+                    return try answer(data, status: status, request: request, url: urlRequest.url)
+                }
+                failure = Self.httpError(data, status: status, name: name, url: urlRequest.url)
+            } catch let e as SearchError where e.code == .timeout || e.code == .backendError {
+                failure = e
+            }
+            nodes.record(choice, failure: failure.message)
+            let retryAt = ContinuousClock.now + config.retryInterval
+            guard retriesLeft > 0, request.deadline.map({ retryAt < $0 }) ?? true else { throw failure }
+            retriesLeft -= 1
+            try await Task.sleep(until: retryAt)
         }
+    }
+
+    /// A node's answer (anything but 5xx): the parsed body of a 2xx, else the request's error.
+    private func answer(_ data: Data, status: Int, request: TypesenseRequest, url: URL?) throws -> Answer {
+        let body = try? JSONParser.parse([UInt8](data))
+        guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, url: url) }
         guard let body else { throw SearchError(.backendBadResponse, "\(name): the answer is not JSON") }
         return Answer(body: body, request: request)
+    }
+
+    /// `backend_http_error` with the status and Typesense's `message` (never the API key).
+    private static func httpError(_ data: Data, status: Int, name: String, url: URL?) -> SearchError {
+        var message = "\(name): HTTP \(status) from GET \(HTTPTransport.redacted(url))"
+        if case .object(let o)? = try? JSONParser.parse([UInt8](data)), case .string(let m)? = o["message"] { message += ": \(m)" }
+        return SearchError(.backendHTTPError, message)
     }
 
     public func map(results answer: Answer) throws -> SearchResults {
@@ -67,18 +100,20 @@ public struct TypesenseClient: SearchClient {
         }
     }
 
-    /// The HTTP request: the search URL with percent-encoded parameters, the API key header,
-    /// and a timeout of the time left before the deadline.
-    func urlRequest(_ request: TypesenseRequest) throws(SearchError) -> URLRequest {
+    /// The HTTP request to `node`: the search URL with percent-encoded parameters, the API key
+    /// header, and a timeout of the attempt's (`connectionTimeout`), or the time left before
+    /// the deadline if that is shorter.
+    func urlRequest(_ request: TypesenseRequest, on node: URL) throws(SearchError) -> URLRequest {
         let query = request.items.map { "\($0.name)=\(StringTemplate.percentEncode($0.value))" }.joined(separator: "&")
-        guard let url = URL(string: config.searchURL.absoluteString + "?" + query) else {
+        guard let url = URL(string: config.searchURL(on: node).absoluteString + "?" + query) else {
             throw SearchError(.backendError, "\(name): cannot build the search URL")
         }
         var r = URLRequest(url: url)
         r.httpMethod = "GET"
         r.setValue(config.apiKey.value, forHTTPHeaderField: "X-TYPESENSE-API-KEY")
         r.setValue("application/json", forHTTPHeaderField: "Accept")
-        r.timeoutInterval = HTTPTransport.timeoutInterval(until: request.deadline)
+        let attemptEnds = ContinuousClock.now + config.connectionTimeout
+        r.timeoutInterval = HTTPTransport.timeoutInterval(until: request.deadline.map { min($0, attemptEnds) } ?? attemptEnds)
         return r
     }
 }
@@ -94,4 +129,9 @@ public enum Typesense {
     ) throws(SearchError) -> ClientSearchable<TypesenseClient> {
         ClientSearchable(TypesenseClient(name: config.name, config: try TypesenseConfig(config, environment: environment)), name: config.name)
     }
+}
+
+extension TypesenseClient: ReportsBackendStats {
+    /// The cluster's nodes: each one's URL, health, requests and failures.
+    public var backendStats: JSONObject { ["nodes": nodes.json()] }
 }

@@ -3,6 +3,11 @@ import FederatedSearchCore
 
 /// The `typesense` backend's options, decoded and checked when the config is loaded.
 ///
+/// One server (`url`), or a cluster as Typesense's own clients describe it: `nodes` (URLs, or
+/// `{"url": ...}` objects), an optional `nearestNode` tried first, `numRetries`,
+/// `retryIntervalSeconds`, `healthcheckIntervalSeconds` and `connectionTimeoutSeconds` (see
+/// ``TypesenseNodes`` for how a request picks its node and fails over).
+///
 /// ```json
 /// {"backend": "typesense", "url": "http://127.0.0.1:8108", "collection": "products",
 ///  "apiKey": {"env": "TYPESENSE_API_KEY"},
@@ -15,8 +20,21 @@ import FederatedSearchCore
 /// `http` kind's secret headers, and likewise never logged or put in messages). Unknown keys
 /// are rejected with their JSON path.
 public struct TypesenseConfig: Sendable {
-    /// The server's base URL (`http://host:port`, no query string).
-    public var url: URL
+    /// The servers' base URLs (`http://host:port`, no query string): `url` alone, or `nodes`.
+    public var nodes: [URL]
+    /// The node tried before the others while it is healthy (a cluster's node in this
+    /// machine's region, say); it may be one of `nodes` or not.
+    public var nearestNode: URL?
+    /// How many more attempts a request may make after its first fails (by default each
+    /// node once: none for a single server).
+    public var numRetries: Int
+    /// The wait before the next node is tried.
+    public var retryInterval: Duration
+    /// How long a node that failed is skipped before requests try it again.
+    public var healthcheckInterval: Duration
+    /// How long one attempt may take to connect and answer before the next node is tried
+    /// (never past the search's deadline).
+    public var connectionTimeout: Duration
     /// The collection searched.
     public var collection: String
     /// The key sent as `X-TYPESENSE-API-KEY`.
@@ -33,14 +51,32 @@ public struct TypesenseConfig: Sendable {
     /// Decodes the options; `environment` supplies an `apiKey` given with `env`.
     public init(_ config: BackendConfig, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SearchError) {
         var r = FieldReader(config.options, path: config.path)
-        let urlText = try r.requiredString("url")
-        guard let parsed = URLComponents(string: urlText), let scheme = parsed.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), parsed.host.map({ !$0.isEmpty }) == true,
-            parsed.query == nil, parsed.fragment == nil, parsed.user == nil, let u = parsed.url
-        else {
-            throw SearchError(.invalidField, "\(r.path(of: "url")): expected an http:// or https:// base URL, got '\(urlText)'")
+        let single = try r.string("url")
+        let listed: [JSONValue]?
+        switch r.value("nodes") {
+        case nil: listed = nil
+        case .array(let a)?: listed = a
+        case let other?: throw SearchError(.invalidField, "\(r.path(of: "nodes")): expected an array of nodes, got \(other.typeName)")
         }
-        url = u
+        switch (single, listed) {
+        case (let text?, nil):
+            nodes = [try Self.baseURL(text, path: r.path(of: "url"))]
+        case (nil, let items?):
+            guard !items.isEmpty else { throw SearchError(.invalidField, "\(r.path(of: "nodes")): expected at least one node") }
+            nodes = try items.enumerated().map { i, item throws(SearchError) in
+                try Self.node(item, path: "\(r.path(of: "nodes"))[\(i)]")
+            }
+        case (_?, _?):
+            throw SearchError(.invalidField, "\(r.path(of: "nodes")): give either url (one server) or nodes (a cluster), not both")
+        case (nil, nil):
+            throw SearchError(.missingField, "\(r.path(of: "url")): expected the server's URL, or nodes for a cluster")
+        }
+        let nearestPath = r.path(of: "nearestNode")
+        nearestNode = try r.value("nearestNode").map { v throws(SearchError) in try Self.node(v, path: nearestPath) }
+        numRetries = try r.int("numRetries", in: 0...100) ?? nodes.count - 1 + (nearestNode == nil ? 0 : 1)
+        retryInterval = try Self.seconds("retryIntervalSeconds", &r, in: 0...60) ?? .milliseconds(100)
+        healthcheckInterval = try Self.seconds("healthcheckIntervalSeconds", &r, in: 0...86_400) ?? .seconds(60)
+        connectionTimeout = try Self.seconds("connectionTimeoutSeconds", &r, in: 0.001...600) ?? .seconds(5)
         collection = try r.requiredString("collection")
         guard !collection.isEmpty, !collection.contains("/") else {
             throw SearchError(.invalidField, "\(r.path(of: "collection")): expected a collection name")
@@ -58,6 +94,39 @@ public struct TypesenseConfig: Sendable {
         try r.rejectUnknownKeys()
     }
 
+    /// A node: its base URL as a string, or `{"url": ...}`.
+    private static func node(_ value: JSONValue, path: String) throws(SearchError) -> URL {
+        switch value {
+        case .string(let text): return try baseURL(text, path: path)
+        case .object(let o):
+            var r = FieldReader(o, path: path)
+            let url = try baseURL(try r.requiredString("url"), path: r.path(of: "url"))
+            try r.rejectUnknownKeys()
+            return url
+        default: throw SearchError(.invalidField, "\(path): expected a URL or {\"url\": ...}, got \(value.typeName)")
+        }
+    }
+
+    /// An http:// or https:// base URL with a host and no query, fragment or user.
+    private static func baseURL(_ text: String, path: String) throws(SearchError) -> URL {
+        guard let parsed = URLComponents(string: text), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), parsed.host.map({ !$0.isEmpty }) == true,
+            parsed.query == nil, parsed.fragment == nil, parsed.user == nil, let u = parsed.url
+        else {
+            throw SearchError(.invalidField, "\(path): expected an http:// or https:// base URL, got '\(text)'")
+        }
+        return u
+    }
+
+    /// A duration given in (fractional) seconds.
+    private static func seconds(_ key: String, _ r: inout FieldReader, in range: ClosedRange<Double>) throws(SearchError) -> Duration? {
+        guard let v = try r.number(key) else { return nil }
+        guard range.contains(v) else {
+            throw SearchError(.invalidField, "\(r.path(of: key)): expected seconds in \(range.lowerBound)...\(range.upperBound), got \(v)")
+        }
+        return .milliseconds(Int64((v * 1000).rounded()))
+    }
+
     /// A list of field names, each a valid Typesense field name (see ``TypesenseFilter/isFieldName(_:)``).
     private static func fields(_ key: String, _ r: inout FieldReader) throws(SearchError) -> [String]? {
         guard let names = try r.stringArray(key, allowSingle: true) else { return nil }
@@ -67,9 +136,9 @@ public struct TypesenseConfig: Sendable {
         return names
     }
 
-    /// The search endpoint, `{url}/collections/{collection}/documents/search`.
-    public var searchURL: URL {
-        url.appendingPathComponent("collections").appendingPathComponent(collection)
+    /// The search endpoint on `node`, `{node}/collections/{collection}/documents/search`.
+    public func searchURL(on node: URL) -> URL {
+        node.appendingPathComponent("collections").appendingPathComponent(collection)
             .appendingPathComponent("documents").appendingPathComponent("search")
     }
 }

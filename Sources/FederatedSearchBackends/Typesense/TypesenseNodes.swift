@@ -1,0 +1,113 @@
+import FederatedSearchCore
+import Foundation
+import Synchronization
+
+/// The nodes of a Typesense cluster and what requests have learnt of their health, as
+/// Typesense's own clients keep it.
+///
+/// A request asks ``next(now:)`` for its node: the nearest node while it is healthy, otherwise
+/// the next healthy node in turn (round robin). A node that failed (it could not be reached,
+/// timed out or answered 5xx) is marked unhealthy and skipped until `healthcheckInterval` has
+/// passed since it was last tried; then a request tries it again, and its answer marks it
+/// healthy. When every node is marked unhealthy, the turn goes on anyway: a request is always
+/// tried somewhere.
+public final class TypesenseNodes: Sendable {
+    /// One node's standing.
+    public struct Node: Sendable, Equatable {
+        public let url: URL
+        public var healthy = true
+        /// When a request last went to it (nil: never).
+        public var lastTried: ContinuousClock.Instant?
+        public var requests = 0
+        public var failures = 0
+        /// Why it last failed.
+        public var lastError: String?
+
+        init(url: URL) { self.url = url }
+    }
+
+    private struct State {
+        var nodes: [Node]
+        var nearest: Node?
+        /// The position of the node last picked in turn.
+        var turn: Int
+    }
+
+    private let state: Mutex<State>
+    private let healthcheckInterval: Duration
+
+    public init(nodes: [URL], nearest: URL?, healthcheckInterval: Duration) {
+        // The turn starts before the first node, so the first request goes to it.
+        state = Mutex(State(nodes: nodes.map(Node.init), nearest: nearest.map(Node.init), turn: nodes.count - 1))
+        self.healthcheckInterval = healthcheckInterval
+    }
+
+    /// Which node a request goes to: `nil` for the nearest one, else a position in `nodes`.
+    public typealias Choice = Int?
+
+    /// The node for the next attempt, and its URL; it is counted as tried now.
+    public func next(now: ContinuousClock.Instant = .now) -> (choice: Choice, url: URL) {
+        state.withLock { s in
+            if var nearest = s.nearest, usable(nearest, now: now) {
+                nearest.lastTried = now
+                nearest.requests += 1
+                s.nearest = nearest
+                return (nil, nearest.url)
+            }
+            var pick = (s.turn + 1) % s.nodes.count
+            for step in 1...s.nodes.count {
+                let i = (s.turn + step) % s.nodes.count
+                if usable(s.nodes[i], now: now) {
+                    pick = i
+                    break
+                }
+            }
+            s.turn = pick
+            s.nodes[pick].lastTried = now
+            s.nodes[pick].requests += 1
+            return (pick, s.nodes[pick].url)
+        }
+    }
+
+    /// Records how an attempt on `choice` went: an answer other than 5xx marks the node
+    /// healthy; a failure marks it unhealthy, with why.
+    public func record(_ choice: Choice, failure: String?) {
+        state.withLock { s in
+            func update(_ n: inout Node) {
+                n.healthy = failure == nil
+                if let failure {
+                    n.failures += 1
+                    n.lastError = failure
+                }
+            }
+            if let i = choice { update(&s.nodes[i]) } else if s.nearest != nil { update(&s.nearest!) }
+        }
+    }
+
+    /// The nodes now (the nearest one first, when there is one).
+    public var snapshot: [Node] { state.withLock { s in (s.nearest.map { [$0] } ?? []) + s.nodes } }
+
+    /// Each node's health for `stats`.
+    public func json(now: ContinuousClock.Instant = .now) -> JSONValue {
+        let s = state.withLock { $0 }
+        func entry(_ n: Node, nearest: Bool) -> JSONValue {
+            var o: JSONObject = [
+                "url": .string(n.url.absoluteString), "healthy": .bool(n.healthy),
+                "requests": .number(Double(n.requests)), "failures": .number(Double(n.failures)),
+            ]
+            if nearest { o["nearest"] = true }
+            if !n.healthy, let t = n.lastTried {
+                let left = healthcheckInterval - (now - t)
+                o["retryInMs"] = .number(max(0, Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15).rounded())
+            }
+            if let e = n.lastError { o["lastError"] = .string(e) }
+            return .object(o)
+        }
+        return .array((s.nearest.map { [entry($0, nearest: true)] } ?? []) + s.nodes.map { entry($0, nearest: false) })
+    }
+
+    /// A node may take a request: it is healthy, or it failed long enough ago to be tried again.
+    private func usable(_ n: Node, now: ContinuousClock.Instant) -> Bool {
+        n.healthy || n.lastTried.map { now - $0 >= healthcheckInterval } ?? true
+    }
+}
