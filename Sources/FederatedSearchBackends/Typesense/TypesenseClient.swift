@@ -30,6 +30,8 @@ public struct TypesenseClient: SearchClient {
     /// The cluster's nodes and their health (one node for a single `url`).
     public let nodes: TypesenseNodes
     private let transport: HTTPTransport
+    /// Forwarded writes, one after another (see ``DocumentWritable``).
+    public let writeOrder = WriteOrder()
 
     /// A client with its own connections to each node (up to `config.maxConnections`).
     public init(name: String, config: TypesenseConfig) {
@@ -51,29 +53,40 @@ public struct TypesenseClient: SearchClient {
         }
     }
 
-    /// Sends the request to a node (see ``TypesenseNodes``); on a connection error, a timeout
-    /// of the attempt or a 5xx answer, marks that node unhealthy and tries the next after
-    /// `retryInterval`, up to `numRetries` more times and never past the search's deadline.
-    /// A 4xx answer is the request's fault: it is not retried.
+    /// Sends the search to a node with failover (see ``send(deadline:_:)``).
     public func search(_ request: TypesenseRequest) async throws -> Answer {
-        var retriesLeft = config.numRetries
+        let (data, status, url) = try await send(deadline: request.deadline) { node throws(SearchError) in
+            try self.urlRequest(request, on: node)
+        }
+        return try answer(data, status: status, request: request, url: url)
+    }
+
+    /// Sends a request (made for a node by `make`) to a node (see ``TypesenseNodes``); on a
+    /// connection error, a timeout of the attempt or a 5xx answer, marks that node unhealthy
+    /// and tries the next after `retryInterval`, up to `retries` (`numRetries`) more times and
+    /// never past `deadline`. Any other answer is returned, with the URL it came from: a 4xx is the
+    /// request's fault and is not retried.
+    func send(
+        deadline: ContinuousClock.Instant?, retries: Int? = nil, _ make: (URL) throws(SearchError) -> URLRequest
+    ) async throws -> (data: Data, status: Int, url: URL?) {
+        var retriesLeft = retries ?? config.numRetries
         while true {
             let (choice, node) = nodes.next()
-            let urlRequest = try self.urlRequest(request, on: node)
+            let urlRequest = try make(node)
             let failure: SearchError
             do {
                 let (data, status) = try await transport.perform(urlRequest, name: name)
                 if status < 500 {
                     nodes.record(choice, failure: nil)
-                    return try answer(data, status: status, request: request, url: urlRequest.url)
+                    return (data, status, urlRequest.url)
                 }
-                failure = Self.httpError(data, status: status, name: name, url: urlRequest.url)
+                failure = Self.httpError(data, status: status, name: name, method: urlRequest.httpMethod ?? "GET", url: urlRequest.url)
             } catch let e as SearchError where e.code == .timeout || e.code == .backendError {
                 failure = e
             }
             nodes.record(choice, failure: failure.message)
             let retryAt = ContinuousClock.now + config.retryInterval
-            guard retriesLeft > 0, request.deadline.map({ retryAt < $0 }) ?? true else { throw failure }
+            guard retriesLeft > 0, deadline.map({ retryAt < $0 }) ?? true else { throw failure }
             retriesLeft -= 1
             try await Task.sleep(until: retryAt)
         }
@@ -82,14 +95,14 @@ public struct TypesenseClient: SearchClient {
     /// A node's answer (anything but 5xx): the parsed body of a 2xx, else the request's error.
     private func answer(_ data: Data, status: Int, request: TypesenseRequest, url: URL?) throws -> Answer {
         let body = try? JSONParser.parse([UInt8](data))
-        guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, url: url) }
+        guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
         guard let body else { throw SearchError(.backendBadResponse, "\(name): the answer is not JSON") }
         return Answer(body: body, request: request)
     }
 
     /// `backend_http_error` with the status and Typesense's `message` (never the API key).
-    private static func httpError(_ data: Data, status: Int, name: String, url: URL?) -> SearchError {
-        var message = "\(name): HTTP \(status) from GET \(HTTPTransport.redacted(url))"
+    static func httpError(_ data: Data, status: Int, name: String, method: String, url: URL?) -> SearchError {
+        var message = "\(name): HTTP \(status) from \(method) \(HTTPTransport.redacted(url))"
         if case .object(let o)? = try? JSONParser.parse([UInt8](data)), case .string(let m)? = o["message"] { message += ": \(m)" }
         return SearchError(.backendHTTPError, message)
     }

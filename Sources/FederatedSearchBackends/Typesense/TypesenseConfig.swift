@@ -35,6 +35,9 @@ public struct TypesenseConfig: Sendable {
     /// How long one attempt may take to connect and answer before the next node is tried
     /// (never past the search's deadline).
     public var connectionTimeout: Duration
+    /// How long a forwarded write is tried again, node after node, before it fails (a
+    /// cluster takes no writes while it elects a new leader).
+    public var writeTimeout: Duration
     /// The collection searched.
     public var collection: String
     /// The key sent as `X-TYPESENSE-API-KEY`.
@@ -77,6 +80,7 @@ public struct TypesenseConfig: Sendable {
         retryInterval = try Self.seconds("retryIntervalSeconds", &r, in: 0...60) ?? .milliseconds(100)
         healthcheckInterval = try Self.seconds("healthcheckIntervalSeconds", &r, in: 0...86_400) ?? .seconds(60)
         connectionTimeout = try Self.seconds("connectionTimeoutSeconds", &r, in: 0.001...600) ?? .seconds(5)
+        writeTimeout = try Self.seconds("writeTimeoutSeconds", &r, in: 0.001...3600) ?? .seconds(30)
         collection = try r.requiredString("collection")
         guard !collection.isEmpty, !collection.contains("/") else {
             throw SearchError(.invalidField, "\(r.path(of: "collection")): expected a collection name")

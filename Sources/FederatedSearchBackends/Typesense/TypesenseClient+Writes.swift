@@ -1,0 +1,208 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import FederatedSearchCore
+import FederatedSearchProtocol
+
+/// Writes forwarded to the collection, through the cluster's import and documents API, with the
+/// same node failover as searches, tried again for up to `writeTimeoutSeconds` (a cluster whose
+/// leader died takes writes again once it has elected another; every write here is idempotent,
+/// so one retried after a node failed mid-request does no harm). `objectID` is Typesense's
+/// `id`. The answer gives no document count: a cluster's count is only eventually the same on
+/// every node.
+///
+/// - upserts: `POST .../documents/import?action=upsert` (JSON lines);
+/// - partial updates: `action=emplace` (a missing document is created), or `action=update` for
+///   `createIfNotExists: false` (a missing document is skipped, as Algolia does);
+/// - deletes: `DELETE .../documents?filter_by=id:[...]`; `deleteBy`: the filters translated as
+///   for searches; `clearIndex`: the collection dropped and created again with its schema;
+/// - reads: `GET .../documents/{id}`.
+///
+/// Consecutive changes of one kind go in one request. Typesense's import is not atomic: when
+/// some documents fail, the others of the batch are written, and the error names each failed
+/// document's position in the batch and Typesense's reason.
+extension TypesenseClient: DocumentWritable {
+    public func apply(_ changes: [DocumentChange]) async throws -> DocumentWriteResult {
+        var failures: [String] = []
+            var start = 0
+            while start < changes.count {
+                var end = start + 1
+                while end < changes.count, Self.kind(changes[end]) == Self.kind(changes[start]) { end += 1 }
+                failures += try await self.applyRun(Array(changes[start..<end]), offset: start)
+                start = end
+            }
+            if !failures.isEmpty {
+                throw SearchError(.invalidField, "\(failures.prefix(5).joined(separator: "; "))"
+                    + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
+                    + " (Typesense's import is not atomic: the batch's other documents were written)")
+            }
+        return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil)
+    }
+
+    public func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult {
+        guard let filter = parameters.filter else {
+            throw SearchError(.missingField, "filters: deleteBy needs filters (clearIndex deletes every document)")
+        }
+        let filterBy = try TypesenseFilter.translate(filter)
+        let deleted = try await deleteWhere(filterBy)
+        return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, deleted: deleted)
+    }
+
+    public func documents(_ ids: [String]) async throws -> [JSONObject?] {
+        var out: [JSONObject?] = []
+            for id in ids {
+                let (data, status, url) = try await self.send(deadline: writeDeadline(), retries: .max, self.writeRequest("GET", ["documents", id]))
+                if status == 404 {
+                    out.append(nil)
+                    continue
+                }
+                out.append(Self.objectFromTypesense(try self.json(data, status: status, method: "GET", url: url)))
+            }
+            return out
+    }
+
+    // MARK: - The requests
+
+    /// The kinds of change that go in one request together.
+    private enum Kind: Equatable { case upsert, emplace, update, delete, clear }
+
+    private static func kind(_ c: DocumentChange) -> Kind {
+        switch c {
+        case .upsert: .upsert
+        case .merge: .emplace
+        case .mergeExisting: .update
+        case .delete: .delete
+        case .clear: .clear
+        }
+    }
+
+    /// One run of changes of one kind; the failures, named by position in the whole batch.
+    private func applyRun(_ run: [DocumentChange], offset: Int) async throws -> [String] {
+        var documents: [JSONObject] = []
+        var ids: [String] = []
+        for c in run {
+            switch c {
+            case .upsert(let d), .merge(let d), .mergeExisting(let d): documents.append(d)
+            case .delete(let id): ids.append(id)
+            case .clear: break
+            }
+        }
+        switch Self.kind(run[0]) {
+        case .upsert: return try await importDocuments(documents, action: "upsert", offset: offset, skipMissing: false)
+        case .emplace: return try await importDocuments(documents, action: "emplace", offset: offset, skipMissing: false)
+        case .update: return try await importDocuments(documents, action: "update", offset: offset, skipMissing: true)
+        case .delete:
+            for chunk in stride(from: 0, to: ids.count, by: 100) {
+                let some = ids[chunk..<min(ids.count, chunk + 100)]
+                _ = try await deleteWhere("id:[\(try some.map { try TypesenseFilter.value($0) }.joined(separator: ","))]")
+            }
+            return []
+        case .clear:
+            try await recreateCollection()
+            return []
+        }
+    }
+
+    /// `POST .../documents/import?action=...`: each document as a JSON line with `id`; the
+    /// failed lines (a missing document skipped with `skipMissing`).
+    private func importDocuments(_ documents: [JSONObject], action: String, offset: Int, skipMissing: Bool) async throws -> [String] {
+        var body: [UInt8] = []
+        for (i, d) in documents.enumerated() {
+            if i > 0 { body.append(0x0A) }
+            JSONWriter.write(.object(Self.typesenseDocument(d)), into: &body)
+        }
+        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest(
+            "POST", ["documents", "import"], query: [("action", action)], body: Data(body), contentType: "text/plain"))
+        guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "POST", url: url) }
+        var failures: [String] = []
+        for (i, line) in data.split(separator: 0x0A).enumerated() {
+            guard case .object(let o)? = try? JSONParser.parse([UInt8](line)) else {
+                throw SearchError(.backendBadResponse, "\(name): import answer line \(i + 1) is not a JSON object")
+            }
+            if o["success"] == true { continue }
+            if skipMissing, o["code"]?.intValue == 404 { continue }
+            failures.append("documents[\(offset + i)]: Typesense: \(o["error"]?.stringValue ?? "not written")")
+        }
+        return failures
+    }
+
+    /// `DELETE .../documents?filter_by=...`: how many documents it deleted.
+    private func deleteWhere(_ filterBy: String) async throws -> Int {
+        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest(
+            "DELETE", ["documents"], query: [("filter_by", filterBy), ("batch_size", "500")]))
+        let o = try json(data, status: status, method: "DELETE", url: url)
+        return o["num_deleted"]?.intValue ?? 0
+    }
+
+    /// Every document deleted: the collection is dropped and created again with its schema.
+    private func recreateCollection() async throws {
+        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest("GET", []))
+        var schema = try json(data, status: status, method: "GET", url: url)
+        for key in ["num_documents", "created_at", "num_memory_shards"] { schema[key] = nil }
+        let (d2, s2, u2) = try await send(deadline: writeDeadline(), retries: .max, writeRequest("DELETE", []))
+        guard (200..<300).contains(s2) || s2 == 404 else { throw Self.httpError(d2, status: s2, name: name, method: "DELETE", url: u2) }
+        let (d3, s3, u3) = try await send(deadline: writeDeadline(), retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(schema))))
+        _ = try json(d3, status: s3, method: "POST", url: u3)
+    }
+
+    /// When a write stops being tried again.
+    private func writeDeadline() -> ContinuousClock.Instant { .now + config.writeTimeout }
+
+    /// A 2xx answer's JSON object, else the request's error.
+    private func json(_ data: Data, status: Int, method: String, url: URL?) throws -> JSONObject {
+        guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: method, url: url) }
+        guard case .object(let o)? = try? JSONParser.parse([UInt8](data)) else {
+            throw SearchError(.backendBadResponse, "\(name): the answer to \(method) \(HTTPTransport.redacted(url)) is not a JSON object")
+        }
+        return o
+    }
+
+    /// A request on the collection (`/collections/{collection}/<path...>`) for a node: the API
+    /// key header, and a minute per attempt (an import of a large batch takes a while).
+    private func writeRequest(
+        _ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil, contentType: String = "application/json"
+    ) -> (URL) throws(SearchError) -> URLRequest {
+        { node throws(SearchError) in
+            var url = node.appendingPathComponent("collections").appendingPathComponent(self.config.collection)
+            for p in path { url = url.appendingPathComponent(p) }
+            return try self.request(method, url, query: query, body: body, contentType: contentType)
+        }
+    }
+
+    /// `POST /collections` with `body`.
+    private func collectionsRequest(body: [UInt8]) -> (URL) throws(SearchError) -> URLRequest {
+        { node throws(SearchError) in
+            try self.request("POST", node.appendingPathComponent("collections"), query: [], body: Data(body), contentType: "application/json")
+        }
+    }
+
+    private func request(_ method: String, _ base: URL, query: [(String, String)], body: Data?, contentType: String) throws(SearchError) -> URLRequest {
+        var text = base.absoluteString
+        if !query.isEmpty { text += "?" + query.map { "\($0.0)=\(StringTemplate.percentEncode($0.1))" }.joined(separator: "&") }
+        guard let url = URL(string: text) else { throw SearchError(.backendError, "\(name): cannot build the URL of \(method) \(base.path)") }
+        var r = URLRequest(url: url)
+        r.httpMethod = method
+        r.httpBody = body
+        r.setValue(config.apiKey.value, forHTTPHeaderField: "X-TYPESENSE-API-KEY")
+        r.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        r.timeoutInterval = max(60, Double(config.connectionTimeout.components.seconds))
+        return r
+    }
+
+    /// A document as Typesense stores it: `objectID` as its `id`.
+    static func typesenseDocument(_ d: JSONObject) -> JSONObject {
+        var o = JSONObject()
+        if let id = d["objectID"] { o["id"] = id.stringValue.map(JSONValue.string) ?? id }
+        for e in d where e.key != "objectID" && e.key != "id" { o.appendUnchecked(e.key, e.value) }
+        return o
+    }
+
+    /// A document as Typesense answers it: its `id` as `objectID`.
+    static func objectFromTypesense(_ d: JSONObject) -> JSONObject {
+        var o = JSONObject()
+        if let id = d["id"] { o["objectID"] = id }
+        for e in d where e.key != "id" { o.appendUnchecked(e.key, e.value) }
+        return o
+    }
+}
