@@ -78,7 +78,7 @@ bench-engine: release
 FUZZ_TARGET ?= request
 FUZZ_SECONDS ?= 300
 FUZZ_DIR = .build/fuzz
-FUZZ_TARGETS = request documents config settings writes http
+FUZZ_TARGETS = request documents config settings writes http frames
 FUZZ_RUN = SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/release/fedsearch-fuzz
 
 fuzz-build: deps
@@ -94,6 +94,7 @@ fuzz-seeds:
 	@cp Tests/Fuzz/seeds/settings/*.json $(FUZZ_DIR)/seeds/settings/
 	@cp Tests/Fuzz/seeds/writes/*.ndjson $(FUZZ_DIR)/seeds/writes/
 	@cp Tests/Fuzz/seeds/http/*.txt $(FUZZ_DIR)/seeds/http/
+	@cp Tests/Fuzz/seeds/frames/*.ndjson $(FUZZ_DIR)/seeds/frames/
 
 fuzz: fuzz-build fuzz-seeds
 	@case " $(FUZZ_TARGETS) " in *" $(FUZZ_TARGET) "*) ;; \

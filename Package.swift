@@ -181,7 +181,9 @@ let package = Package(
 if Context.environment["FEDSEARCH_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fedsearch-fuzz",
-        dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchEngine", "FederatedSearchCore"],
+        dependencies: [
+            "FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchEngine", "FederatedSearchProtocol", "FederatedSearchCore",
+        ],
         path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
     ))
 }

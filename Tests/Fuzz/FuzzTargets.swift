@@ -2,6 +2,7 @@ import Dispatch
 import FederatedSearchCore
 import FederatedSearchServer
 import FederatedSearchEngine
+import FederatedSearchProtocol
 import Foundation
 import Synchronization
 
@@ -23,6 +24,7 @@ enum FuzzTargets {
         case "http":
             _ = demoCatalog
             return http
+        case "frames": return frames
         default: return nil
         }
     }()
