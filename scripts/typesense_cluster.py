@@ -121,6 +121,9 @@ def main():
                 i = int(words[1])
                 cluster.start(i)
                 cluster.wait(lambda: cluster.healthy(i), f"healthy again (node {i})")
+            else:
+                print(f"ERR unknown command: {line.strip()}", flush=True)
+                continue
             print("OK", flush=True)
     finally:
         cluster.stop()
