@@ -316,6 +316,7 @@ public final class DaemonConnection: Sendable {
                 guard var range = try reader.nextLine() else { return "fedsearchd at \(path) closed the connection" }
                 while true {
                     do { frames.append(try decoder.decode(Array(reader.storage[range]))) } catch {
+                        route(frames)  // the good frames before it still reach their requests
                         return "fedsearchd at \(path) sent a bad frame: \(error.message)"
                     }
                     guard let next = reader.bufferedLine() else { break }
@@ -338,9 +339,12 @@ public final class DaemonConnection: Sendable {
             s.lastDelay = nil
             var position: [String: Int] = [:]
             for frame in frames {
-                // Frames of no request, of a request cancelled by its consumer, or a cancel's
-                // answer to another request are dropped.
                 guard let id = frame.id else { continue }
+                // A search ends here even when its consumer stopped listening (it kept its
+                // place in flight until the daemon's end).
+                if frame.endsRequest { ended(id, &s, link: link) }
+                // Frames of a request cancelled by its consumer, or a cancel's answer to
+                // another request, are dropped.
                 if let i = position[id] {
                     deliveries[i].frames.append(frame)
                 } else {
@@ -349,7 +353,6 @@ public final class DaemonConnection: Sendable {
                     deliveries.append((continuation, [frame], false))
                 }
                 if frame.endsRequest, let i = position[id] {
-                    ended(id, &s, link: link)
                     s.routes.removeValue(forKey: id)
                     deliveries[i].ends = true
                     position[id] = nil  // a later frame under the id belongs to no request

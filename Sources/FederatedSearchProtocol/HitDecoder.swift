@@ -29,7 +29,9 @@ enum HitDecoder {
             if key == "hits", p.peek(UInt8(ascii: "[")) {
                 hits = try array(&p) { p, i in
                     let h = try hit(&p, path: { "\(path).hits[\(i)]" })
-                    known?[h.hit.objectID] = KnownHit(text: p.bytes[h.range], hit: h.hit)
+                    // One with merged annotations of its own could decode otherwise in a merged
+                    // list (its `_index` would count there): never taken as known.
+                    if h.index == nil, h.federation == nil { known?[h.hit.objectID] = KnownHit(text: p.bytes[h.range], hit: h.hit) }
                     return h.hit
                 }
             } else {

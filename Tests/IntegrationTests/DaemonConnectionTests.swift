@@ -102,6 +102,41 @@ struct DaemonConnectionTests {
         }
     }
 
+    /// A search whose consumer stopped listening frees its place in flight once the daemon
+    /// ends it: with room for one search, the next one is sent and answered.
+    @Test func aCancelledSearchFreesItsPlaceWhenTheDaemonEndsIt() async throws {
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let d = try DaemonProcess(config: ["searchables": [
+            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=1500"), "timeoutMs": 30000,
+                     "response": ["hits": "results.items"]],
+            "quick": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=10"), "timeoutMs": 30000,
+                      "response": ["hits": "results.items"]],
+        ]])
+        defer { d.stop() }
+        let connection = DaemonConnection(path: d.socketPath, maxSearchesInFlight: 1)
+        defer { connection.close() }
+        for round in 0..<3 {
+            let slow = try connection.send(Self.search("s\(round)", "slow"))
+            let consumer = Task { try await slow.collect() }
+            _ = try await connection.roundTrip(.ping)
+            consumer.cancel()
+            _ = try? await consumer.value
+        }
+        // Answered within 20 s, or the places were never given back.
+        let next = Task { try await connection.roundTrip(Self.search("after", "quick")) }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(20))
+            next.cancel()
+        }
+        let frames = try? await next.value
+        timer.cancel()
+        guard case .done(_, .ok, _, _)? = frames?.last else {
+            Issue.record("the search after three cancelled ones was not answered: \(frames.map { "\($0)" } ?? "nothing")")
+            return
+        }
+    }
+
     @Test func aMissingDaemonIsAClearErrorAndARestartedOneIsReachedAgain() async throws {
         let d = try DaemonProcess.demo()
         defer { d.stop() }

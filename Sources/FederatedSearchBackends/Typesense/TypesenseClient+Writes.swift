@@ -44,6 +44,11 @@ extension TypesenseClient: DocumentWritable {
         guard let filter = parameters.filter else {
             throw SearchError(.missingField, "filters: deleteBy needs filters (clearIndex deletes every document)")
         }
+        // A radius would narrow the deletion in an embedded index; Typesense's filter here
+        // would ignore it and delete more.
+        guard parameters.aroundLatLng == nil, parameters.aroundRadius == nil else {
+            throw SearchError(.invalidField, "params.aroundLatLng: deleteBy on a Typesense index takes filters only, not a radius")
+        }
         let filterBy = try TypesenseFilter.translate(filter)
         let deleted = try await deleteWhere(filterBy)
         return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, deleted: deleted)
@@ -135,15 +140,33 @@ extension TypesenseClient: DocumentWritable {
         return o["num_deleted"]?.intValue ?? 0
     }
 
-    /// Every document deleted: the collection is dropped and created again with its schema.
+    /// Every document deleted: the collection is dropped and created again with its schema,
+    /// its synonyms and its overrides (curations).
     private func recreateCollection() async throws {
-        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest("GET", []))
+        let deadline = writeDeadline()
+        let (data, status, url) = try await send(deadline: deadline, retries: .max, writeRequest("GET", []))
         var schema = try json(data, status: status, method: "GET", url: url)
         for key in ["num_documents", "created_at", "num_memory_shards"] { schema[key] = nil }
-        let (d2, s2, u2) = try await send(deadline: writeDeadline(), retries: .max, writeRequest("DELETE", []))
+        var kept: [(kind: String, items: [JSONObject])] = []
+        for kind in ["synonyms", "overrides"] {
+            let (d, st, u) = try await send(deadline: deadline, retries: .max, writeRequest("GET", [kind]))
+            kept.append((kind, (try json(d, status: st, method: "GET", url: u)[kind]?.arrayValue ?? []).compactMap(\.objectValue)))
+        }
+        let (d2, s2, u2) = try await send(deadline: deadline, retries: .max, writeRequest("DELETE", []))
         guard (200..<300).contains(s2) || s2 == 404 else { throw Self.httpError(d2, status: s2, name: name, method: "DELETE", url: u2) }
-        let (d3, s3, u3) = try await send(deadline: writeDeadline(), retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(schema))))
-        _ = try json(d3, status: s3, method: "POST", url: u3)
+        let (d3, s3, u3) = try await send(deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(schema))))
+        // 409: an attempt that seemed to fail had created it already.
+        if s3 != 409 { _ = try json(d3, status: s3, method: "POST", url: u3) }
+        for (kind, items) in kept {
+            for item in items {
+                guard let id = item["id"]?.stringValue else { continue }
+                var body = item
+                body["id"] = nil
+                let (d, st, u) = try await send(deadline: deadline, retries: .max, writeRequest(
+                    "PUT", [kind, id], body: Data(JSONWriter.bytes(.object(body)))))
+                _ = try json(d, status: st, method: "PUT", url: u)
+            }
+        }
     }
 
     /// When a write stops being tried again.
@@ -158,14 +181,20 @@ extension TypesenseClient: DocumentWritable {
         return o
     }
 
-    /// A request on the collection (`/collections/{collection}/<path...>`) for a node: the API
-    /// key header, and a minute per attempt (an import of a large batch takes a while).
+    /// A request on the collection (`/collections/{collection}/<path...>`) for a node, with
+    /// the API key header; each attempt gets `connectionTimeoutSeconds`, as a search's does.
     private func writeRequest(
         _ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil, contentType: String = "application/json"
     ) -> (URL) throws(SearchError) -> URLRequest {
         { node throws(SearchError) in
             var url = node.appendingPathComponent("collections").appendingPathComponent(self.config.collection)
-            for p in path { url = url.appendingPathComponent(p) }
+            // Each segment percent-encoded whole (an id may hold `/`).
+            for p in path {
+                guard let segment = p.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))),
+                      let next = URL(string: url.absoluteString + "/" + segment)
+                else { throw SearchError(.invalidField, "\(self.name): cannot put '\(p)' in a URL") }
+                url = next
+            }
             return try self.request(method, url, query: query, body: body, contentType: contentType)
         }
     }
@@ -186,7 +215,7 @@ extension TypesenseClient: DocumentWritable {
         r.httpBody = body
         r.setValue(config.apiKey.value, forHTTPHeaderField: "X-TYPESENSE-API-KEY")
         r.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        r.timeoutInterval = max(60, Double(config.connectionTimeout.components.seconds))
+        r.timeoutInterval = HTTPTransport.timeoutInterval(until: .now + config.connectionTimeout)
         return r
     }
 

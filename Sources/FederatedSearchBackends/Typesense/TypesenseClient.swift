@@ -75,7 +75,7 @@ public struct TypesenseClient: SearchClient {
             let urlRequest = try make(node)
             let failure: SearchError
             do {
-                let (data, status) = try await transport.perform(urlRequest, name: name)
+                let (data, status) = try await attempt(urlRequest, deadline: deadline)
                 if status < 500 {
                     nodes.record(choice, failure: nil)
                     return (data, status, urlRequest.url)
@@ -89,6 +89,26 @@ public struct TypesenseClient: SearchClient {
             guard retriesLeft > 0, deadline.map({ retryAt < $0 }) ?? true else { throw failure }
             retriesLeft -= 1
             try await Task.sleep(until: retryAt)
+        }
+    }
+
+    /// One attempt on one node, given at most `connectionTimeout` (and never past `deadline`):
+    /// a node that accepts the connection and then stalls is a `timeout` of that node, and the
+    /// search goes on to the next one, rather than waiting for the search's own deadline.
+    private func attempt(_ request: URLRequest, deadline: ContinuousClock.Instant?) async throws -> (Data, Int) {
+        let limit = deadline.map { min(config.connectionTimeout, $0 - .now) } ?? config.connectionTimeout
+        let (transport, name) = (self.transport, self.name)
+        return try await withThrowingTaskGroup(of: (Data, Int)?.self) { group in
+            group.addTask { try await transport.perform(request, name: name) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let answer = try await group.next() ?? nil else {
+                throw SearchError(.timeout, "\(name): \(request.httpMethod ?? "GET") \(HTTPTransport.redacted(request.url)) took longer than connectionTimeoutSeconds")
+            }
+            return answer
         }
     }
 
