@@ -9,6 +9,7 @@ collection `products` from an NDJSON file (as scripts/typesense_test_server.py d
 
   kill N    SIGKILL node N (0, 1 or 2)
   start N   start node N again, on its ports and data, and wait until it is healthy
+  pause N   SIGSTOP node N (it keeps its sockets and answers nothing); resume N: SIGCONT
 
 It stops the nodes and removes the folder when its input closes (or on SIGTERM). When the
 wrapper is not installed it prints `SKIP <reason>` and exits 0.
@@ -117,6 +118,9 @@ def main():
                 i = int(words[1])
                 cluster.procs[i].kill()
                 cluster.procs[i].wait()
+            elif len(words) == 2 and words[0] in ("pause", "resume"):
+                # SIGSTOP / SIGCONT: a node that keeps its connections but answers nothing.
+                cluster.procs[int(words[1])].send_signal(signal.SIGSTOP if words[0] == "pause" else signal.SIGCONT)
             elif len(words) == 2 and words[0] == "start":
                 i = int(words[1])
                 cluster.start(i)

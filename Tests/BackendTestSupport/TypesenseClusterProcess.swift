@@ -69,6 +69,12 @@ public final class TypesenseClusterProcess {
     /// Starts node `i` again, on its ports and data, and waits until it is healthy.
     public func restart(_ i: Int) throws { try command("start \(i)") }
 
+    /// SIGSTOPs node `i`: it keeps its connections and answers nothing. ``resume(_:)`` undoes it.
+    public func pause(_ i: Int) throws { try command("pause \(i)") }
+
+    /// SIGCONTs node `i`.
+    public func resume(_ i: Int) throws { try command("resume \(i)") }
+
     private func command(_ text: String) throws {
         try stdin.fileHandleForWriting.write(contentsOf: Data((text + "\n").utf8))
         guard readFirstLine(stdout) == "OK" else {

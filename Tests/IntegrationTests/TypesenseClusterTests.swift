@@ -19,7 +19,7 @@ struct TypesenseClusterTests {
             "shop": [
                 "backend": "typesense", "nodes": .array(cluster.urls.map(JSONValue.string)), "collection": "products",
                 "apiKey": ["env": "FST_TS_KEY"], "queryBy": ["title", "short_description"], "facetBy": ["supplier", "price"],
-                "healthcheckIntervalSeconds": 2, "retryIntervalSeconds": 0.05, "connectionTimeoutSeconds": 2, "timeoutMs": 5000,
+                "healthcheckIntervalSeconds": 2, "retryIntervalSeconds": 0.05, "connectionTimeoutSeconds": 0.5, "timeoutMs": 5000,
             ],
             "movies": ["data": .string(movies), "searchableAttributes": ["title", "cast"]],
         ]]
@@ -98,6 +98,17 @@ struct TypesenseClusterTests {
         let after = try Self.nodes(c)
         #expect(after[1]["healthy"] == true, "\(after)")
         #expect((after[1]["requests"]?.intValue ?? 0) > killedRequests, "node 1 takes requests again: \(after)")
+
+        // A node that accepts connections and answers nothing (SIGSTOP): its attempts give up
+        // after connectionTimeoutSeconds and go to the next node, well before the deadline.
+        try cluster.pause(0)
+        defer { try? cluster.resume(0) }
+        for n in 120..<140 { try search(n) }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        let paused = try Self.nodes(c)
+        #expect(paused[0]["healthy"] == false, "\(paused)")
+        // Whichever gives up first, this attempt's timer or the request's own timeout.
+        #expect(paused[0]["lastError"]?.stringValue?.contains("timed out") == true, "\(paused)")
     }
 
     /// The ids of `ids` that one node holds, straight from its API.

@@ -106,7 +106,7 @@ public struct TypesenseClient: SearchClient {
             }
             defer { group.cancelAll() }
             guard let answer = try await group.next() ?? nil else {
-                throw SearchError(.timeout, "\(name): \(request.httpMethod ?? "GET") \(HTTPTransport.redacted(request.url)) took longer than connectionTimeoutSeconds")
+                throw SearchError(.timeout, "\(name): \(request.httpMethod ?? "GET") \(HTTPTransport.redacted(request.url)) timed out (connectionTimeoutSeconds)")
             }
             return answer
         }
