@@ -238,17 +238,17 @@ extension AlgoliaAPI {
             x.allows(.search, index: name, keysConfigured: keyed) || x.allows(.addObject, index: name, keysConfigured: keyed)
         }
         if let index, !visible(index) { return .error(403, "this API key may not see tasks of index '\(index)'") }
-        let durables = x.core.catalog.entries.compactMap { e -> (String, DurableIndex)? in
+        let writable = x.core.catalog.entries.compactMap { e -> (String, (published: Int64, pending: Int))? in
             guard visible(e.id.index) else { return nil }
-            return (e.searchable as? DurableIndex).map { (e.id.index, $0) }
+            return IndexRequests.writeProgress(of: e.searchable).map { (e.id.index, $0) }
         }
-        let candidates = index.map { name in durables.filter { $0.0 == name } } ?? durables
+        let candidates = index.map { name in writable.filter { $0.0 == name } } ?? writable
         if let index, candidates.isEmpty {
             guard x.core.catalog.entry(index) != nil else { return .error(404, "Index \(index) does not exist", code: .unknownIndex) }
             return .error(404, "Task \(id) does not exist: '\(index)' takes no writes", code: .unknownRequest)
         }
-        guard let highest = candidates.map({ $0.1.publishedSequence }).max(), task <= highest else {
-            let anyQueued = candidates.contains { $0.1.pendingCount > 0 }
+        guard let highest = candidates.map({ $0.1.published }).max(), task <= highest else {
+            let anyQueued = candidates.contains { $0.1.pending > 0 }
             if anyQueued { return .json(200, ["status": "notPublished", "pendingTask": true]) }
             return .error(404, "Task \(id) does not exist", code: .unknownRequest)
         }

@@ -98,6 +98,15 @@ package enum IndexRequests {
         }
     }
 
+    /// For a searchable that takes writes: the sequence number of its last write visible to
+    /// searches (a durable index's published batch; a forwarding backend's last acknowledged
+    /// one) and how many wait to be; nil for one that takes no writes.
+    package static func writeProgress(of searchable: any Searchable) -> (published: Int64, pending: Int)? {
+        if let durable = searchable as? DurableIndex { return (durable.publishedSequence, durable.pendingCount) }
+        if let backend = searchable as? any DocumentWritable { return (backend.writeOrder.acknowledged, 0) }
+        return nil
+    }
+
     /// Where an index operation's answer comes from.
     package enum Route {
         /// Answered already (a read of an index in memory).

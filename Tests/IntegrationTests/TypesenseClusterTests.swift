@@ -133,7 +133,9 @@ struct TypesenseClusterTests {
     func writesAreForwardedToTheClusterAndSurviveANodeKilledUnderLoad() throws {
         let cluster = try #require(try TypesenseClusterProcess.startIfAvailable(apiKey: Self.key))
         defer { cluster.stop() }
-        let d = try DaemonProcess(config: Self.config(cluster), environment: ["FST_TS_KEY": Self.key])
+        var config = Self.config(cluster)
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        let d = try DaemonProcess(config: config, environment: ["FST_TS_KEY": Self.key])
         defer { d.stop() }
         let c = try d.connect()
 
@@ -200,6 +202,17 @@ struct TypesenseClusterTests {
         let imported = try runBuilt("fedsearch", ["import", "shop", file.path, "--batch", "20", "--socket", d.socketPath])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], (0..<50).map { "imp-\($0)" }).count == 50 })
+
+        // Over HTTP, Algolia's batch endpoint and its task, as a client's waitTask asks it.
+        let http = try d.http()
+        let batch = try http.request("POST", "/1/indexes/shop/batch", json: ["requests": [
+            ["action": "addObject", "body": ["objectID": "http-1", "title": "over http"]],
+        ]])
+        #expect(batch.status == 200, "\(batch.text)")
+        let taskID = try #require(batch.json["taskID"]?.intValue, "\(batch.text)")
+        let task = try http.request("GET", "/1/indexes/shop/task/\(taskID)")
+        #expect(task.json["status"] == "published", "\(task.text)")
+        #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], ["http-1"]) == ["http-1"] })
 
         // clearIndex empties the collection and keeps its schema.
         let cleared = try c.roundTrip(["id": "c", "op": "clearIndex", "index": "shop"])

@@ -64,6 +64,9 @@ public final class WriteOrder: Sendable {
         }
     }
 
+    /// The sequence number of the last batch acknowledged (0 before the first).
+    public var acknowledged: Int64 { count.withLock { $0 } }
+
     /// The next sequence number (1, 2, ...), for a batch acknowledged now.
     public func nextSequence() -> Int64 {
         count.withLock { n in
