@@ -206,19 +206,6 @@ extension TypesenseClient: DocumentWritable {
         }
     }
 
-    private func request(_ method: String, _ base: URL, query: [(String, String)], body: Data?, contentType: String) throws(SearchError) -> URLRequest {
-        var text = base.absoluteString
-        if !query.isEmpty { text += "?" + query.map { "\($0.0)=\(StringTemplate.percentEncode($0.1))" }.joined(separator: "&") }
-        guard let url = URL(string: text) else { throw SearchError(.backendError, "\(name): cannot build the URL of \(method) \(base.path)") }
-        var r = URLRequest(url: url)
-        r.httpMethod = method
-        r.httpBody = body
-        r.setValue(config.apiKey.value, forHTTPHeaderField: "X-TYPESENSE-API-KEY")
-        r.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        r.timeoutInterval = HTTPTransport.timeoutInterval(until: .now + config.connectionTimeout)
-        return r
-    }
-
     /// A document as Typesense stores it: `objectID` as its `id`.
     static func typesenseDocument(_ d: JSONObject) -> JSONObject {
         var o = JSONObject()

@@ -133,20 +133,29 @@ public struct TypesenseClient: SearchClient {
         }
     }
 
-    /// The HTTP request to `node`: the search URL with percent-encoded parameters, the API key
-    /// header, and a timeout of the attempt's (`connectionTimeout`), or the time left before
-    /// the deadline if that is shorter.
+    /// The HTTP request to `node`: the search URL with percent-encoded parameters.
     func urlRequest(_ request: TypesenseRequest, on node: URL) throws(SearchError) -> URLRequest {
-        let query = request.items.map { "\($0.name)=\(StringTemplate.percentEncode($0.value))" }.joined(separator: "&")
-        guard let url = URL(string: config.searchURL(on: node).absoluteString + "?" + query) else {
-            throw SearchError(.backendError, "\(name): cannot build the search URL")
-        }
+        try self.request("GET", config.searchURL(on: node), query: request.items.map { ($0.name, $0.value) }, deadline: request.deadline)
+    }
+
+    /// A request to `base` with percent-encoded `query` parameters, the API key header, and a
+    /// timeout of one attempt's (`connectionTimeout`), or the time left before `deadline` if
+    /// that is shorter. (The attempt is also timed exactly, by ``attempt(_:deadline:)``.)
+    func request(
+        _ method: String, _ base: URL, query: [(String, String)], body: Data? = nil, contentType: String? = nil,
+        deadline: ContinuousClock.Instant? = nil
+    ) throws(SearchError) -> URLRequest {
+        var text = base.absoluteString
+        if !query.isEmpty { text += "?" + query.map { "\($0.0)=\(StringTemplate.percentEncode($0.1))" }.joined(separator: "&") }
+        guard let url = URL(string: text) else { throw SearchError(.backendError, "\(name): cannot build the URL of \(method) \(base.path)") }
         var r = URLRequest(url: url)
-        r.httpMethod = "GET"
+        r.httpMethod = method
+        r.httpBody = body
         r.setValue(config.apiKey.value, forHTTPHeaderField: "X-TYPESENSE-API-KEY")
         r.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let contentType { r.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         let attemptEnds = ContinuousClock.now + config.connectionTimeout
-        r.timeoutInterval = HTTPTransport.timeoutInterval(until: request.deadline.map { min($0, attemptEnds) } ?? attemptEnds)
+        r.timeoutInterval = HTTPTransport.timeoutInterval(until: deadline.map { min($0, attemptEnds) } ?? attemptEnds)
         return r
     }
 }
