@@ -9,8 +9,8 @@ import FederatedSearchProtocol
 extension Connection {
     func perform(_ operation: IndexOperation, on index: String, id requestID: String?) {
         switch operation {
-        case .createIndex(let settings):
-            return createIndex(index, settings: settings, id: requestID)
+        case .createIndex(let settings, let searchable):
+            return createIndex(index, settings: settings, searchable: searchable, id: requestID)
         case .deleteIndex:
             return deleteIndex(index, id: requestID)
         default: break

@@ -363,8 +363,8 @@ final class EventLoop {
                 if let c = connections[id] { c.replied(bytes) } else { answerWithoutConnection = true }
             case .indexCreated(let connection, let id, let name, let result):
                 finishCreatingIndex(name, result, connection: connection, id: id)
-            case .indexDeleted(let connection, let id, let name):
-                finishDeletingIndex(name, connection: connection, id: id)
+            case .indexDeleted(let connection, let id, let name, let result):
+                finishDeletingIndex(name, result, connection: connection, id: id)
             case .http(let exchange, let output):
                 httpListener?.deliver(exchange, output)
             }

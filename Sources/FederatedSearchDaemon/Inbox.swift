@@ -21,8 +21,9 @@ enum InboxMessage: Sendable {
     case reply(connection: UInt64, bytes: [UInt8])
     /// A `createIndex` finished building its store off the loop (or failed).
     case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
-    /// A `deleteIndex` removed the store, after the writes queued before it.
-    case indexDeleted(connection: UInt64, id: String?, name: String)
+    /// A `deleteIndex` removed the store, after the writes queued before it (or, for an index
+    /// on another backend, failed to remove its storage: the index stays).
+    case indexDeleted(connection: UInt64, id: String?, name: String, Result<Void, SearchError>)
     /// Output of an HTTP exchange (see ``HTTPListener``).
     case http(exchange: UInt64, HTTPOutput)
 }

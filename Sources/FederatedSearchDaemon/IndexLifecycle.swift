@@ -11,9 +11,11 @@ import FederatedSearchStorage
 
 /// `createIndex` and `deleteIndex`: durable embedded indices made over the socket, kept in
 /// `<dataDir>/<name>.sqlite` with the origin "createIndex" (so the daemon reopens them at
-/// start), and deleted with their store. Only root and the daemon's own user may do either.
+/// start), and deleted with their store; indices on other backends likewise, through
+/// ``CreatedSearchables`` (see IndexLifecycle+Backend.swift). Only root and the daemon's own
+/// user may do either.
 extension Connection {
-    func createIndex(_ name: String, settings: JSONObject, id requestID: String?) {
+    func createIndex(_ name: String, settings: JSONObject, searchable: JSONObject?, id requestID: String?) {
         if let error = checkIndexAdministration("createIndex") {
             return write(Frame.error(id: requestID, index: nil, error: error).line())
         }
@@ -28,6 +30,11 @@ extension Connection {
         guard loop.catalog.entry(name) == nil, !loop.indexNamesInTransition.contains(name) else {
             return write(Frame.error(id: requestID, index: nil, error: SearchError(
                 .indexExists, "index: an index named '\(name)' exists already")).line())
+        }
+        if let searchable { return createIndex(name, on: searchable, in: dir, id: requestID) }
+        guard access(CreatedSearchables.path(of: name, in: dir), F_OK) != 0 else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .indexExists, "index: a record of an index '\(name)' exists already in dataDir")).line())
         }
         do {
             _ = try IndexSettings.decode(settings, path: "settings")
@@ -64,10 +71,11 @@ extension Connection {
             return write(Frame.error(
                 id: requestID, index: nil, error: loop.catalog.unknownIndex(name, path: "index", peer: peerIdentity)).line())
         }
-        guard entry.fingerprint == Catalog.createdFingerprint, let durable = entry.searchable as? DurableIndex else {
+        guard entry.fingerprint == Catalog.createdFingerprint else {
             return write(Frame.error(id: requestID, index: nil, error: SearchError(
                 .indexInConfig, "index: '\(name)' is defined in the config file; remove it there and reload")).line())
         }
+        guard let durable = entry.searchable as? DurableIndex else { return deleteBackendIndex(entry, id: requestID) }
         // New requests no longer find it; searches already running keep their snapshot. The
         // store goes in turn with the writes queued before (they are applied and answered);
         // later ones are refused.
@@ -76,20 +84,30 @@ extension Connection {
         awaitedReplies += 1
         let inbox: Inbox = loop.inbox
         let connection = id
-        durable.submit(.remove) { _ in inbox.post(.indexDeleted(connection: connection, id: requestID, name: name)) }
+        durable.submit(.remove) { _ in inbox.post(.indexDeleted(connection: connection, id: requestID, name: name, .success(()))) }
     }
 
-    private func checkIndexAdministration(_ op: String) -> SearchError? {
+    func checkIndexAdministration(_ op: String) -> SearchError? {
         peer?.isAdministrator == true
             ? nil : SearchError(.forbidden, "op: \(op) is allowed to root and the daemon's own user only")
     }
 }
 
 extension EventLoop {
-    func finishDeletingIndex(_ name: String, connection: UInt64, id: String?) {
+    func finishDeletingIndex(_ name: String, _ result: Result<Void, SearchError>, connection: UInt64, id: String?) {
         indexNamesInTransition.remove(name)
-        Log.info("deleted index \(name)")
-        connections[connection]?.replied(Frame.info(id: id, type: "indexDeleted", payload: ["index": .string(name)]).line())
+        let frame: Frame
+        switch result {
+        case .success:
+            // An index on another backend leaves the catalog only now (an embedded one left it
+            // when the request came).
+            catalog = Catalog(entries: catalog.entries.filter { $0.id.index != name })
+            Log.info("deleted index \(name)")
+            frame = .info(id: id, type: "indexDeleted", payload: ["index": .string(name)])
+        case .failure(let error):
+            frame = .error(id: id, index: nil, error: error)
+        }
+        connections[connection]?.replied(frame.line())
         if draining { finishDrainIfIdle() }
     }
 

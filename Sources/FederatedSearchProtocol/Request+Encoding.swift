@@ -116,8 +116,9 @@ extension IndexOperation {
         case .getDocuments(let ids):
             o.appendUnchecked("objectIDs", .array(ids.map { .string($0) }))
         case .getSettings, .deleteIndex: break
-        case .createIndex(let settings):
+        case .createIndex(let settings, let searchable):
             if !settings.isEmpty { o.appendUnchecked("settings", .object(settings)) }
+            if let searchable { o.appendUnchecked("searchable", .object(searchable)) }
         }
     }
 }

@@ -178,8 +178,10 @@ public enum IndexOperation: Sendable, Equatable {
     case getDocuments([String])
     /// The settings in force.
     case getSettings
-    /// Create an empty durable index with these settings (admin only).
-    case createIndex(settings: JSONObject)
+    /// Create an index (admin only): an empty durable embedded index with these settings, or,
+    /// with `searchable` (a searchable's object as in the config file, `backend` first), an
+    /// index on that backend, whose storage is made unless it exists (a Typesense collection).
+    case createIndex(settings: JSONObject, searchable: JSONObject? = nil)
     /// Delete an index made by `createIndex`, with its store (admin only).
     case deleteIndex
 

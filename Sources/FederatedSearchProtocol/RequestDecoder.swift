@@ -106,10 +106,14 @@ public enum RequestDecoder {
         case "setSettings", "createIndex":
             let index = try r.requiredString("index")
             let settings = try r.objectValue("settings")
+            let searchable = op == "createIndex" ? try r.objectValue("searchable") : nil
             try r.rejectUnknownKeys()
             if op == "createIndex" {
                 try WriteDecoder.checkIndexName(index)
-                return .index(index, .createIndex(settings: settings ?? [:]))
+                if searchable != nil, settings != nil {
+                    throw SearchError(.invalidField, "settings: give settings (an embedded index) or searchable (an index on another backend), not both")
+                }
+                return .index(index, .createIndex(settings: settings ?? [:], searchable: searchable))
             }
             guard let settings else { throw SearchError(.missingField, "settings: required field is missing") }
             return .index(index, .setSettings(settings))

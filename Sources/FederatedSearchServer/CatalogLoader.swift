@@ -100,6 +100,10 @@ public struct CatalogLoader: Sendable {
                     defaultTimeout: .milliseconds(config.defaultTimeoutMs), fingerprint: Catalog.createdFingerprint,
                     access: AccessPolicy()))
             }
+            for entry in CreatedSearchables.openAll(in: dir, except: names, config: config, registry: registry) {
+                progress("loading \(entry.id.index)")
+                entries.append(entry)
+            }
         }
         let removed = previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
             .filter { !names.contains($0) } ?? []

@@ -102,6 +102,23 @@ public struct DaemonConfig: Sendable {
         public var options: JSONObject
         /// The JSON path of this searchable's object, for error messages.
         public var path: String
+
+        /// Reads a searchable's object (as under `searchables` in the config file, or as
+        /// `createIndex` gives it): `backend`, `timeoutMs` and `access`, the rest being the
+        /// backend's options.
+        package static func decode(name: String, _ object: JSONObject, path: String) throws(SearchError) -> SearchableConfig {
+            var o = object
+            var sr = FieldReader(o, path: path)
+            let kind = try sr.string("backend") ?? "embedded"
+            let timeout = try sr.int("timeoutMs", in: 1...600_000)
+            let access = try sr.objectValue("access").map { (a: JSONObject) throws(SearchError) in
+                try AccessPolicy.decode(a, path: "\(path).access")
+            } ?? AccessPolicy()
+            o["backend"] = nil
+            o["timeoutMs"] = nil
+            o["access"] = nil
+            return SearchableConfig(name: name, kind: kind, timeoutMs: timeout, access: access, options: o, path: path)
+        }
     }
 
     /// Parses a config document. `baseDirectory` resolves relative paths.
@@ -144,20 +161,10 @@ public struct DaemonConfig: Sendable {
             guard Self.isValidIndexName(e.key) else {
                 throw SearchError(.invalidField, "\(path): index names use letters, digits, '-', '_' and '.' (1 to 64)")
             }
-            guard case .object(var o) = e.value else {
+            guard case .object(let o) = e.value else {
                 throw SearchError(.invalidField, "\(path): expected an object, got \(e.value.typeName)")
             }
-            var sr = FieldReader(o, path: path)
-            let kind = try sr.string("backend") ?? "embedded"
-            let timeout = try sr.int("timeoutMs", in: 1...600_000)
-            let access = try sr.objectValue("access").map { (a: JSONObject) throws(SearchError) in
-                try AccessPolicy.decode(a, path: "\(path).access")
-            } ?? AccessPolicy()
-            o["backend"] = nil
-            o["timeoutMs"] = nil
-            o["access"] = nil
-            searchables.append(SearchableConfig(
-                name: e.key, kind: kind, timeoutMs: timeout, access: access, options: o, path: path))
+            searchables.append(try SearchableConfig.decode(name: e.key, o, path: path))
         }
         var config = DaemonConfig(
             socketPath: socketPath, socketMode: mode, maxLineBytes: maxLine, defaultTimeoutMs: defaultTimeout,

@@ -11,7 +11,7 @@ import FederatedSearchProtocol
 enum IndexCommands {
     static let settingsUsage = "usage: fedsearch settings INDEX [--set FILE] [--socket PATH]   (FILE: a JSON object; null resets a key)"
     static let deleteByUsage = "usage: fedsearch delete-by INDEX FILTER [--socket PATH]   (FILTER: e.g. 'brand:Acme AND price < 10')"
-    static let createUsage = "usage: fedsearch create-index NAME [--settings FILE] [--socket PATH]"
+    static let createUsage = "usage: fedsearch create-index NAME [--settings FILE | --searchable FILE] [--socket PATH]   (--searchable: a searchable's object as in the config, e.g. a typesense backend)"
     static let deleteUsage = "usage: fedsearch delete-index NAME [--socket PATH]"
     static let getUsage = "usage: fedsearch get INDEX ID... [--socket PATH]"
     static let deleteDocumentsUsage = "usage: fedsearch delete INDEX ID... [--socket PATH]"
@@ -28,28 +28,23 @@ enum IndexCommands {
         case "delete": (usage, positional, fileOption) = (deleteDocumentsUsage, -2, nil)
         default: (usage, positional, fileOption) = (deleteUsage, 1, nil)
         }
-        let parsed = parseCommand(args, valueOptions: Set(["socket"] + (fileOption.map { [$0] } ?? [])), usage: usage)
+        let extra = command == "create-index" ? ["searchable"] : []
+        let parsed = parseCommand(args, valueOptions: Set(["socket"] + extra + (fileOption.map { [$0] } ?? [])), usage: usage)
         // A negative count: at least that many.
         guard positional < 0 ? parsed.positional.count >= -positional : parsed.positional.count == positional else {
             fail(positional < 0 ? "give INDEX and at least one ID" : "expected \(positional) argument\(positional == 1 ? "" : "s")", usage: usage)
         }
         let index = parsed.positional[0]
-        var settings: JSONObject?
-        if let option = fileOption, let file = parsed.options[option] {
-            do {
-                guard case .object(let o) = try JSONParser.parse(try ImportCommand.readFile(file)) else {
-                    fail("\(file): expected a JSON object of settings")
-                }
-                settings = o
-            } catch { fail("\(file): \(error)") }
-        }
+        let settings = fileOption.flatMap { parsed.options[$0] }.map { readObject($0, of: "settings") }
+        let searchable = parsed.options["searchable"].map { readObject($0, of: "a searchable") }
+        if settings != nil, searchable != nil { fail("give --settings (an embedded index) or --searchable, not both", usage: usage) }
         let operation: IndexOperation
         switch command {
         case "settings": operation = settings.map { .setSettings($0) } ?? .getSettings
         case "get": operation = .getDocuments(Array(parsed.positional.dropFirst()))
         case "delete": operation = .documents(op: "deleteDocuments", parsed.positional.dropFirst().map { .delete($0) })
         case "delete-by": operation = .deleteBy(DaemonRequest.parameters(["filters": .string(parsed.positional[1])]))
-        case "create-index": operation = .createIndex(settings: settings ?? [:])
+        case "create-index": operation = .createIndex(settings: settings ?? [:], searchable: searchable)
         default: operation = .deleteIndex
         }
         var status: Int32 = 0
@@ -75,5 +70,15 @@ enum IndexCommands {
             }
         }
         return status
+    }
+
+    /// A JSON object read from a file; exits with a message if it is not one.
+    private static func readObject(_ file: String, of what: String) -> JSONObject {
+        do {
+            guard case .object(let o) = try JSONParser.parse(try ImportCommand.readFile(file)) else {
+                fail("\(file): expected a JSON object of \(what)")
+            }
+            return o
+        } catch { fail("\(file): \(error)") }
     }
 }

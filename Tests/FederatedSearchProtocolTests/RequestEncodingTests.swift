@@ -61,6 +61,9 @@ struct RequestEncodingTests {
             .index("products", .getSettings),
             .index("notes", .createIndex(settings: ["searchableAttributes": ["text"]])),
             .index("notes", .createIndex(settings: [:])),
+            .index("shop", .createIndex(settings: [:], searchable: [
+                "backend": "typesense", "url": "http://127.0.0.1:8108", "collection": "shop",
+                "apiKey": ["env": "TS_KEY"], "queryBy": ["title"], "facetBy": ["brand", "price"], "numericFields": ["price"]])),
             .index("notes", .deleteIndex),
         ]
         for (i, op) in operations.enumerated() {

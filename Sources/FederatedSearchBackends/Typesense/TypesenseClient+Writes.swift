@@ -170,10 +170,10 @@ extension TypesenseClient: DocumentWritable {
     }
 
     /// When a write stops being tried again.
-    private func writeDeadline() -> ContinuousClock.Instant { .now + config.writeTimeout }
+    func writeDeadline() -> ContinuousClock.Instant { .now + config.writeTimeout }
 
     /// A 2xx answer's JSON object, else the request's error.
-    private func json(_ data: Data, status: Int, method: String, url: URL?) throws -> JSONObject {
+    func json(_ data: Data, status: Int, method: String, url: URL?) throws -> JSONObject {
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: method, url: url) }
         guard case .object(let o)? = try? JSONParser.parse([UInt8](data)) else {
             throw SearchError(.backendBadResponse, "\(name): the answer to \(method) \(HTTPTransport.redacted(url)) is not a JSON object")
@@ -183,7 +183,7 @@ extension TypesenseClient: DocumentWritable {
 
     /// A request on the collection (`/collections/{collection}/<path...>`) for a node, with
     /// the API key header; each attempt gets `connectionTimeoutSeconds`, as a search's does.
-    private func writeRequest(
+    func writeRequest(
         _ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil, contentType: String = "application/json"
     ) -> (URL) throws(SearchError) -> URLRequest {
         { node throws(SearchError) in
@@ -200,7 +200,7 @@ extension TypesenseClient: DocumentWritable {
     }
 
     /// `POST /collections` with `body`.
-    private func collectionsRequest(body: [UInt8]) -> (URL) throws(SearchError) -> URLRequest {
+    func collectionsRequest(body: [UInt8]) -> (URL) throws(SearchError) -> URLRequest {
         { node throws(SearchError) in
             try self.request("POST", node.appendingPathComponent("collections"), query: [], body: Data(body), contentType: "application/json")
         }

@@ -29,7 +29,7 @@ public struct TypesenseClient: SearchClient {
     public let config: TypesenseConfig
     /// The cluster's nodes and their health (one node for a single `url`).
     public let nodes: TypesenseNodes
-    private let transport: HTTPTransport
+    let transport: HTTPTransport
     /// Forwarded writes, one after another (see ``DocumentWritable``).
     public let writeOrder = WriteOrder()
 

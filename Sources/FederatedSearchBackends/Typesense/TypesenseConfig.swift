@@ -48,6 +48,12 @@ public struct TypesenseConfig: Sendable {
     public var facetBy: [String]?
     /// The fields returned in hits (`include_fields`); nil returns whole documents.
     public var attributes: [String]?
+    /// The numeric fields of the collection's schema (for filters, sorting and facet stats);
+    /// only used when `createIndex` makes the collection (see ``collectionSchema``).
+    public var numericFields: [String]
+    /// The fields of that schema whose values are arrays of strings (`string[]`); the
+    /// others are single strings.
+    public var arrayFields: [String]
     /// Connections kept open to the server (reused across queries).
     public var maxConnections: Int
 
@@ -94,6 +100,14 @@ public struct TypesenseConfig: Sendable {
         }
         facetBy = try Self.fields("facetBy", &r)
         attributes = try Self.fields("attributes", &r)
+        numericFields = try Self.fields("numericFields", &r) ?? []
+        if let both = numericFields.first(where: queryBy.contains) {
+            throw SearchError(.invalidField, "\(r.path(of: "numericFields")): '\(both)' is in queryBy too, and Typesense searches only text fields")
+        }
+        arrayFields = try Self.fields("arrayFields", &r) ?? []
+        if let both = arrayFields.first(where: numericFields.contains) {
+            throw SearchError(.invalidField, "\(r.path(of: "arrayFields")): '\(both)' is in numericFields too; arrays of numbers are not supported here")
+        }
         maxConnections = try r.int("maxConnections", in: 1...256) ?? 4
         try r.rejectUnknownKeys()
     }
@@ -138,6 +152,26 @@ public struct TypesenseConfig: Sendable {
             throw SearchError(.invalidField, "\(r.path(of: key))[\(i)]: '\(n)' is not a field name")
         }
         return names
+    }
+
+    /// The collection's schema as `createIndex` makes it (`POST /collections`): each `queryBy`
+    /// and `facetBy` field a `string` (`string[]` if in `arrayFields`), each `numericFields`
+    /// field a `float` (integers fit), each `facetBy` field a facet. Every field is optional,
+    /// so a document lacking one is still taken; fields outside the schema are stored and
+    /// returned, but not indexed. The types are concrete: an empty collection whose fields
+    /// are `string*` (typed by the first document) answers every search with 404.
+    public var collectionSchema: JSONObject {
+        var fields: [JSONValue] = []
+        var seen = Set<String>()
+        let facets = Set(facetBy ?? [])
+        for name in queryBy + (facetBy ?? []) + numericFields where seen.insert(name).inserted {
+            let type = numericFields.contains(name) ? "float" : arrayFields.contains(name) ? "string[]" : "string"
+            var f: JSONObject = ["name": .string(name), "type": .string(type)]
+            if facets.contains(name) { f["facet"] = true }
+            f["optional"] = true
+            fields.append(.object(f))
+        }
+        return ["name": .string(collection), "fields": .array(fields)]
     }
 
     /// The search endpoint on `node`, `{node}/collections/{collection}/documents/search`.

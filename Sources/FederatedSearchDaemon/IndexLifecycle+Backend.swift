@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FederatedSearchBackends
+import FederatedSearchCore
+import FederatedSearchProtocol
+import FederatedSearchServer
+
+/// `createIndex` and `deleteIndex` of an index on another backend (a Typesense collection):
+/// the searchable's object checked on the loop, then, off it, the backend's storage made
+/// unless it exists, and the record written (see ``CreatedSearchables``); `deleteIndex`
+/// removes the storage only if `createIndex` made it, then the record.
+extension Connection {
+    func createIndex(_ name: String, on object: JSONObject, in dir: String, id requestID: String?) {
+        let entry: Catalog.Entry
+        do {
+            guard access("\(dir)/\(name).sqlite", F_OK) != 0, access(CreatedSearchables.path(of: name, in: dir), F_OK) != 0 else {
+                throw SearchError(.indexExists, "index: a store or record of an index '\(name)' exists already in dataDir")
+            }
+            let searchable = try CreatedSearchables.decode(name: name, object)
+            entry = try CreatedSearchables.entry(searchable, config: loop.config, registry: loop.loader.registry)
+        } catch {
+            return write(Frame.error(id: requestID, index: nil, error: Self.searchError(error, name)).line())
+        }
+        guard let backend = entry.searchable as? any CreatableBackend else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .invalidField, "searchable.backend: a \(entry.kind) index cannot be made by createIndex")).line())
+        }
+        loop.indexNamesInTransition.insert(name)
+        awaitedReplies += 1
+        let inbox: Inbox = loop.inbox
+        let connection = self.id
+        Task.detached {
+            let result = await Connection.make(entry, backend, object, in: dir)
+            inbox.post(.indexCreated(connection: connection, id: requestID, name: name, result))
+        }
+    }
+
+    /// Makes the storage, then the record; on failure, leaves nothing behind that no index
+    /// stands for.
+    private static func make(
+        _ entry: Catalog.Entry, _ backend: any CreatableBackend, _ object: JSONObject, in dir: String
+    ) async -> Result<Catalog.Entry, SearchError> {
+        let name = entry.id.index
+        var made = false
+        do {
+            made = try await backend.createStorage()
+            try CreatedSearchables.write(.init(name: name, searchable: object, madeStorage: made), in: dir)
+            return .success(entry)
+        } catch {
+            if made { try? await backend.removeStorage() }
+            return .failure(searchError(error, name))
+        }
+    }
+
+    func deleteBackendIndex(_ entry: Catalog.Entry, id requestID: String?) {
+        let name = entry.id.index
+        guard let dir = loop.config.dataDirectory, let record = CreatedSearchables.record(name, in: dir) else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .internalError, "index: the record of '\(name)' is missing from dataDir")).line())
+        }
+        loop.indexNamesInTransition.insert(name)
+        awaitedReplies += 1
+        let inbox: Inbox = loop.inbox
+        let connection = self.id
+        let backend = entry.searchable as? any CreatableBackend
+        Task.detached {
+            let result = await Connection.remove(record, backend, in: dir)
+            inbox.post(.indexDeleted(connection: connection, id: requestID, name: name, result))
+        }
+    }
+
+    /// Removes the storage if `createIndex` made it, then the record.
+    private static func remove(
+        _ record: CreatedSearchables.Record, _ backend: (any CreatableBackend)?, in dir: String
+    ) async -> Result<Void, SearchError> {
+        do {
+            if record.madeStorage { try await backend?.removeStorage() }
+            CreatedSearchables.remove(record.name, in: dir)
+            return .success(())
+        } catch {
+            return .failure(searchError(error, record.name))
+        }
+    }
+
+    /// A failure as the answer's error: a backend's own error as it is, anything else internal.
+    private static func searchError(_ error: any Error, _ name: String) -> SearchError {
+        error as? SearchError ?? SearchError(.internalError, "\(name): \(error)")
+    }
+}
