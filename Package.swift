@@ -20,7 +20,8 @@ let package = Package(
         .library(name: "FederatedSearchPostgres", targets: ["FederatedSearchPostgres"]),
     ],
     targets: [
-        // C library, reached through one system-library target and imported only by the daemon module.
+        // C library, reached through one system-library target; imported by the daemon module (its loop)
+        // and by the backends' HTTP client (a loop of its own for outgoing requests).
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent_pthreads",
@@ -52,10 +53,11 @@ let package = Package(
         .target(name: "FederatedSearchFederation", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         // Wire protocol: request and frame types, NDJSON framing.
         .target(name: "FederatedSearchProtocol", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
-        // Custom backends: the SearchClient mapping API, and the http and fedsearchd kinds.
+        // Custom backends: the SearchClient mapping API, the http, typesense and fedsearchd kinds, and
+        // their HTTP client (evhttp on a loop thread of its own; URLSession for https).
         .target(
             name: "FederatedSearchBackends",
-            dependencies: ["FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchClient"],
+            dependencies: ["FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchClient", "CLibevent"],
             swiftSettings: strict
         ),
         // The `postgres` kind: full-text search of a PostgreSQL table over a libpq connection pool.
@@ -82,7 +84,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The daemon: the libevent loop, listeners, connections, inbox and systemd around the
-        // server core. The only importer of CLibevent.
+        // server core.
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",

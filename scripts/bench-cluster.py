@@ -6,8 +6,9 @@ the release fedsearchd with the products as a `typesense` index on them, then me
 run, with the same minimal Python clients on both sides:
 
 - search: the same queries (words of the products' titles) through fedsearchd's socket (one
-  line out, frames read until `done`) and straight to the cluster's HTTP API (one keep-alive
-  connection per node, nodes in turn, as fedsearchd picks them), each query sent to both sides
+  line out, frames read until `done`) and straight to the cluster's HTTP API with the very
+  parameters fedsearchd sends for them, highlighting included (one keep-alive connection per
+  node, nodes in turn, as fedsearchd picks them), each query sent to both sides
   in turn; p50 and p99 per side, medians over the runs, and the ratio of p50s (target <= 1.2);
 - import: the same documents in batches of 100, through `fedsearch import` and straight to the
   import API; documents per second per side.
@@ -86,7 +87,9 @@ def main():
         def direct(i, q):
             c = conns[turn[0] % len(conns)]
             turn[0] += 1
-            c.request("GET", "/collections/products/documents/search?" + "q=" + q + "&query_by=title,short_description&per_page=10",
+            # The search fedsearchd sends for the query (TypesenseRequest): the same work on the node.
+            c.request("GET", "/collections/products/documents/search?q=" + q + "&query_by=title,short_description&page=1&per_page=10"
+                      "&highlight_full_fields=title,short_description&highlight_start_tag=%3Cem%3E&highlight_end_tag=%3C%2Fem%3E",
                       headers={"X-TYPESENSE-API-KEY": KEY})
             c.getresponse().read()
 

@@ -5,16 +5,22 @@ import FoundationNetworking
 import FederatedSearchCore
 import Synchronization
 
-/// The URLSession client shared by the HTTP-based backend kinds (`http`, `typesense`).
+/// The HTTP client shared by the HTTP-based backend kinds (`http`, `typesense`).
 ///
-/// One session per backend keeps at most `maxConnections` connections to the host open across
-/// queries. ``perform(_:name:)`` runs one request and cancels it when the calling task is
-/// cancelled; transport failures become source errors (`timeout`, `backend_error`) whose
-/// messages show the URL without its query string.
+/// Plain `http://` requests go over keep-alive connections of ``EventHTTPLoop`` (libevent's
+/// evhttp client on a thread of its own), at most `maxConnections` per host for this client;
+/// `https://` ones go through a URLSession with the same limit. ``perform(_:name:)`` runs one
+/// request and cancels it when the calling task is cancelled; transport failures become source
+/// errors (`timeout`, `backend_error`, `backend_bad_response`) whose messages show the URL
+/// without its query string.
 public final class HTTPTransport: Sendable {
     private let session: URLSession
+    private let maxConnections: Int
+    /// This client's pool of connections on the shared loop.
+    private let pool: UInt64
+    private static let pools = Atomic<UInt64>(1)
 
-    /// A session with no cache and no cookies, keeping up to `maxConnections` connections.
+    /// A client with no cache and no cookies, keeping up to `maxConnections` connections per host.
     public init(maxConnections: Int) {
         let c = URLSessionConfiguration.ephemeral
         c.httpMaximumConnectionsPerHost = maxConnections
@@ -23,6 +29,8 @@ public final class HTTPTransport: Sendable {
         c.httpCookieStorage = nil
         c.timeoutIntervalForResource = 600
         session = URLSession(configuration: c)
+        self.maxConnections = maxConnections
+        pool = Self.pools.add(1, ordering: .relaxed).oldValue
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -30,8 +38,63 @@ public final class HTTPTransport: Sendable {
     /// Runs the request and returns the body and the status; cancelling the calling task
     /// cancels it (the server sees the connection close). `name` prefixes error messages.
     public func perform(_ request: URLRequest, name: String) async throws -> (Data, Int) {
-        let handle = RequestHandle()
         let method = request.httpMethod ?? "GET"
+        if let loop = EventHTTPLoop.shared, let exchange = exchange(request, method: method) {
+            do {
+                let (body, status) = try await loop.perform(exchange)
+                return (Data(body), status)
+            } catch let failure as EventHTTPFailure {
+                throw Self.transportError(failure, name: name, method: method, url: Self.redacted(request.url))
+            }
+        }
+        return try await performWithSession(request, name: name, method: method)
+    }
+
+    /// Runs a request built by a backend: over the event loop when it is plain `http://`, else
+    /// through URLSession. The body and the status; errors as for ``perform(_:name:)``.
+    public func perform(_ request: OutgoingHTTPRequest, name: String) async throws -> (body: [UInt8], status: Int) {
+        if let loop = EventHTTPLoop.shared, let exchange = request.exchange(pool: pool, maxConnections: maxConnections) {
+            do {
+                return try await loop.perform(exchange)
+            } catch let failure as EventHTTPFailure {
+                throw Self.transportError(failure, name: name, method: request.method, url: request.displayURL)
+            }
+        }
+        guard let urlRequest = request.urlRequest else {
+            throw SearchError(.backendError, "\(name): cannot build the URL of \(request.method) \(request.displayURL)")
+        }
+        let (data, status) = try await performWithSession(urlRequest, name: name, method: request.method)
+        return ([UInt8](data), status)
+    }
+
+    /// Whether ``perform(_:name:)-(OutgoingHTTPRequest,_)`` times the request exactly (the
+    /// event loop's timer) rather than in whole seconds (URLSession).
+    public func timesExactly(_ request: OutgoingHTTPRequest) -> Bool {
+        EventHTTPLoop.shared != nil && request.exchange(pool: pool, maxConnections: maxConnections) != nil
+    }
+
+    /// The request as an exchange on the loop; nil for what only URLSession takes (https, a
+    /// body stream, a URL with user or password).
+    private func exchange(_ request: URLRequest, method: String) -> EventHTTPExchange? {
+        guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
+              url.user == nil, url.password == nil, request.httpBodyStream == nil,
+              let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
+        let port = url.port ?? 80
+        guard (1...65535).contains(port) else { return nil }
+        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { target += "?" + query }
+        let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let timeout = Duration.milliseconds(Int64((request.timeoutInterval * 1000).rounded(.up)))
+        return EventHTTPExchange(
+            method: method, host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: UInt16(port),
+            target: target, headers: headers, body: request.httpBody.map { [UInt8]($0) }, timeout: timeout, pool: pool,
+            maxConnections: maxConnections)
+    }
+
+    /// An `https://` request (or one the loop does not take), through URLSession.
+    private func performWithSession(_ request: URLRequest, name: String, method: String) async throws -> (Data, Int) {
+        let handle = RequestHandle()
         let session = session
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, Int), any Error>) in
@@ -51,6 +114,15 @@ public final class HTTPTransport: Sendable {
         }
     }
 
+    /// A failure of the loop's exchange as a source error.
+    static func transportError(_ failure: EventHTTPFailure, name: String, method: String, url: String) -> SearchError {
+        switch failure {
+        case .timedOut: SearchError(.timeout, "\(name): \(method) \(url) timed out")
+        case .connectionFailed(let why): SearchError(.backendError, "\(name): \(method) \(url) failed: \(why)")
+        case .badResponse: SearchError(.backendBadResponse, "\(name): \(method) \(url): the answer is not HTTP")
+        }
+    }
+
     /// A transport failure as a source error: cancellation stays `CancellationError`, a
     /// URLSession timeout is `timeout`, anything else `backend_error`.
     static func transportError(_ error: any Error, name: String, method: String, url: URL?) -> any Error {
@@ -66,7 +138,8 @@ public final class HTTPTransport: Sendable {
 
     /// The request's own timeout: the time left before the deadline (30 s without one), rounded
     /// up to whole seconds because FoundationNetworking on Linux truncates it to whole seconds
-    /// (so 0.9 s would time out at once). The deadline itself is exact: the fan-out cancels the
+    /// (so 0.9 s would time out at once; the loop's connections would take it exactly, but one
+    /// rule serves both paths). The deadline itself is exact: the fan-out cancels the
     /// search at the deadline, and cancellation cancels the request.
     public static func timeoutInterval(until deadline: ContinuousClock.Instant?) -> Double {
         guard let deadline else { return 30 }

@@ -39,7 +39,7 @@ extension TypesenseClient: CreatableBackend {
             while ContinuousClock.now < deadline {
                 guard let request = try? writeRequest("GET", [])(node),
                       let answer = try? await transport.perform(request, name: name) else { break }
-                if (200..<300).contains(answer.1) { break }
+                if (200..<300).contains(answer.status) { break }
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }

@@ -118,7 +118,7 @@ extension TypesenseClient: DocumentWritable {
             JSONWriter.write(.object(Self.typesenseDocument(d)), into: &body)
         }
         let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest(
-            "POST", ["documents", "import"], query: [("action", action)], body: Data(body), contentType: "text/plain"))
+            "POST", ["documents", "import"], query: [("action", action)], body: body, contentType: "text/plain"))
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "POST", url: url) }
         var failures: [String] = []
         for (i, line) in data.split(separator: 0x0A).enumerated() {
@@ -163,7 +163,7 @@ extension TypesenseClient: DocumentWritable {
                 var body = item
                 body["id"] = nil
                 let (d, st, u) = try await send(deadline: deadline, retries: .max, writeRequest(
-                    "PUT", [kind, id], body: Data(JSONWriter.bytes(.object(body)))))
+                    "PUT", [kind, id], body: JSONWriter.bytes(.object(body))))
                 _ = try json(d, status: st, method: "PUT", url: u)
             }
         }
@@ -173,10 +173,10 @@ extension TypesenseClient: DocumentWritable {
     func writeDeadline() -> ContinuousClock.Instant { .now + config.writeTimeout }
 
     /// A 2xx answer's JSON object, else the request's error.
-    func json(_ data: Data, status: Int, method: String, url: URL?) throws -> JSONObject {
+    func json(_ data: [UInt8], status: Int, method: String, url: String) throws -> JSONObject {
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: method, url: url) }
-        guard case .object(let o)? = try? JSONParser.parse([UInt8](data)) else {
-            throw SearchError(.backendBadResponse, "\(name): the answer to \(method) \(HTTPTransport.redacted(url)) is not a JSON object")
+        guard case .object(let o)? = try? JSONParser.parse(data) else {
+            throw SearchError(.backendBadResponse, "\(name): the answer to \(method) \(url) is not a JSON object")
         }
         return o
     }
@@ -184,25 +184,17 @@ extension TypesenseClient: DocumentWritable {
     /// A request on the collection (`/collections/{collection}/<path...>`) for a node, with
     /// the API key header; each attempt gets `connectionTimeoutSeconds`, as a search's does.
     func writeRequest(
-        _ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil, contentType: String = "application/json"
-    ) -> (URL) throws(SearchError) -> URLRequest {
+        _ method: String, _ path: [String], query: [(String, String)] = [], body: [UInt8]? = nil, contentType: String = "application/json"
+    ) -> (URL) throws(SearchError) -> OutgoingHTTPRequest {
         { node throws(SearchError) in
-            var url = node.appendingPathComponent("collections").appendingPathComponent(self.config.collection)
-            // Each segment percent-encoded whole (an id may hold `/`).
-            for p in path {
-                guard let segment = p.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))),
-                      let next = URL(string: url.absoluteString + "/" + segment)
-                else { throw SearchError(.invalidField, "\(self.name): cannot put '\(p)' in a URL") }
-                url = next
-            }
-            return try self.request(method, url, query: query, body: body, contentType: contentType)
+            try self.request(method, on: node, ["collections", self.config.collection] + path, query: query, body: body, contentType: contentType)
         }
     }
 
     /// `POST /collections` with `body`.
-    func collectionsRequest(body: [UInt8]) -> (URL) throws(SearchError) -> URLRequest {
+    func collectionsRequest(body: [UInt8]) -> (URL) throws(SearchError) -> OutgoingHTTPRequest {
         { node throws(SearchError) in
-            try self.request("POST", node.appendingPathComponent("collections"), query: [], body: Data(body), contentType: "application/json")
+            try self.request("POST", on: node, ["collections"], body: body, contentType: "application/json")
         }
     }
 

@@ -55,9 +55,7 @@ public struct TypesenseClient: SearchClient {
 
     /// Sends the search to a node with failover (see ``send(deadline:_:)``).
     public func search(_ request: TypesenseRequest) async throws -> Answer {
-        let (data, status, url) = try await send(deadline: request.deadline) { node throws(SearchError) in
-            try self.urlRequest(request, on: node)
-        }
+        let (data, status, url) = try await send(deadline: request.deadline) { node in self.searchRequest(request, on: node) }
         return try answer(data, status: status, request: request, url: url)
     }
 
@@ -67,20 +65,20 @@ public struct TypesenseClient: SearchClient {
     /// never past `deadline`. Any other answer is returned, with the URL it came from: a 4xx is the
     /// request's fault and is not retried.
     func send(
-        deadline: ContinuousClock.Instant?, retries: Int? = nil, _ make: (URL) throws(SearchError) -> URLRequest
-    ) async throws -> (data: Data, status: Int, url: URL?) {
+        deadline: ContinuousClock.Instant?, retries: Int? = nil, _ make: (URL) throws(SearchError) -> OutgoingHTTPRequest
+    ) async throws -> (data: [UInt8], status: Int, url: String) {
         var retriesLeft = retries ?? config.numRetries
         while true {
             let (choice, node) = nodes.next()
-            let urlRequest = try make(node)
+            let request = try make(node)
             let failure: SearchError
             do {
-                let (data, status) = try await attempt(urlRequest, deadline: deadline)
+                let (data, status) = try await attempt(request, deadline: deadline)
                 if status < 500 {
                     nodes.record(choice, failure: nil)
-                    return (data, status, urlRequest.url)
+                    return (data, status, request.displayURL)
                 }
-                failure = Self.httpError(data, status: status, name: name, method: urlRequest.httpMethod ?? "GET", url: urlRequest.url)
+                failure = Self.httpError(data, status: status, name: name, method: request.method, url: request.displayURL)
             } catch let e as SearchError where e.code == .timeout || e.code == .backendError {
                 failure = e
             }
@@ -94,11 +92,19 @@ public struct TypesenseClient: SearchClient {
 
     /// One attempt on one node, given at most `connectionTimeout` (and never past `deadline`):
     /// a node that accepts the connection and then stalls is a `timeout` of that node, and the
-    /// search goes on to the next one, rather than waiting for the search's own deadline.
-    private func attempt(_ request: URLRequest, deadline: ContinuousClock.Instant?) async throws -> (Data, Int) {
-        let limit = deadline.map { min(config.connectionTimeout, $0 - .now) } ?? config.connectionTimeout
+    /// search goes on to the next one, rather than waiting for the search's own deadline. On
+    /// the event loop the request's own timer is exact; through URLSession (whole seconds) a
+    /// timer task races it.
+    private func attempt(_ request: OutgoingHTTPRequest, deadline: ContinuousClock.Instant?) async throws -> ([UInt8], Int) {
+        let limit = max(.milliseconds(1), deadline.map { min(config.connectionTimeout, $0 - .now) } ?? config.connectionTimeout)
         let (transport, name) = (self.transport, self.name)
-        return try await withThrowingTaskGroup(of: (Data, Int)?.self) { group in
+        let request = { var r = request; r.timeout = limit; return r }()
+        if transport.timesExactly(request) {
+            do { return try await transport.perform(request, name: name) } catch let e as SearchError where e.code == .timeout {
+                throw SearchError(.timeout, "\(e.message) (connectionTimeoutSeconds)")
+            }
+        }
+        return try await withThrowingTaskGroup(of: ([UInt8], Int)?.self) { group in
             group.addTask { try await transport.perform(request, name: name) }
             group.addTask {
                 try await Task.sleep(for: limit)
@@ -106,24 +112,24 @@ public struct TypesenseClient: SearchClient {
             }
             defer { group.cancelAll() }
             guard let answer = try await group.next() ?? nil else {
-                throw SearchError(.timeout, "\(name): \(request.httpMethod ?? "GET") \(HTTPTransport.redacted(request.url)) timed out (connectionTimeoutSeconds)")
+                throw SearchError(.timeout, "\(name): \(request.method) \(request.displayURL) timed out (connectionTimeoutSeconds)")
             }
             return answer
         }
     }
 
     /// A node's answer (anything but 5xx): the parsed body of a 2xx, else the request's error.
-    private func answer(_ data: Data, status: Int, request: TypesenseRequest, url: URL?) throws -> Answer {
-        let body = try? JSONParser.parse([UInt8](data))
+    private func answer(_ data: [UInt8], status: Int, request: TypesenseRequest, url: String) throws -> Answer {
+        let body = try? JSONParser.parse(data)
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
         guard let body else { throw SearchError(.backendBadResponse, "\(name): the answer is not JSON") }
         return Answer(body: body, request: request)
     }
 
     /// `backend_http_error` with the status and Typesense's `message` (never the API key).
-    static func httpError(_ data: Data, status: Int, name: String, method: String, url: URL?) -> SearchError {
-        var message = "\(name): HTTP \(status) from \(method) \(HTTPTransport.redacted(url))"
-        if case .object(let o)? = try? JSONParser.parse([UInt8](data)), case .string(let m)? = o["message"] { message += ": \(m)" }
+    static func httpError(_ data: [UInt8], status: Int, name: String, method: String, url: String) -> SearchError {
+        var message = "\(name): HTTP \(status) from \(method) \(url)"
+        if case .object(let o)? = try? JSONParser.parse(data), case .string(let m)? = o["message"] { message += ": \(m)" }
         return SearchError(.backendHTTPError, message)
     }
 
@@ -133,30 +139,35 @@ public struct TypesenseClient: SearchClient {
         }
     }
 
-    /// The HTTP request to `node`: the search URL with percent-encoded parameters.
-    func urlRequest(_ request: TypesenseRequest, on node: URL) throws(SearchError) -> URLRequest {
-        try self.request("GET", config.searchURL(on: node), query: request.items.map { ($0.name, $0.value) }, deadline: request.deadline)
+    /// The HTTP request to `node`: the search path with percent-encoded parameters.
+    func searchRequest(_ request: TypesenseRequest, on node: URL) -> OutgoingHTTPRequest {
+        outgoing("GET", on: node, path: config.searchPath, query: request.items.map { ($0.name, $0.value) })
     }
 
-    /// A request to `base` with percent-encoded `query` parameters, the API key header, and a
-    /// timeout of one attempt's (`connectionTimeout`), or the time left before `deadline` if
-    /// that is shorter. (The attempt is also timed exactly, by ``attempt(_:deadline:)``.)
+    /// A request on `node` for the path `/<segments...>`, each segment percent-encoded whole
+    /// (an id may hold `/`), with `query` parameters, the API key header and an attempt's
+    /// timeout (``attempt(_:deadline:)`` narrows it to the deadline).
     func request(
-        _ method: String, _ base: URL, query: [(String, String)], body: Data? = nil, contentType: String? = nil,
-        deadline: ContinuousClock.Instant? = nil
-    ) throws(SearchError) -> URLRequest {
-        var text = base.absoluteString
-        if !query.isEmpty { text += "?" + query.map { "\($0.0)=\(StringTemplate.percentEncode($0.1))" }.joined(separator: "&") }
-        guard let url = URL(string: text) else { throw SearchError(.backendError, "\(name): cannot build the URL of \(method) \(base.path)") }
-        var r = URLRequest(url: url)
-        r.httpMethod = method
-        r.httpBody = body
-        r.setValue(config.apiKey.value, forHTTPHeaderField: "X-TYPESENSE-API-KEY")
-        r.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let contentType { r.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        let attemptEnds = ContinuousClock.now + config.connectionTimeout
-        r.timeoutInterval = HTTPTransport.timeoutInterval(until: deadline.map { min($0, attemptEnds) } ?? attemptEnds)
-        return r
+        _ method: String, on node: URL, _ segments: [String], query: [(String, String)] = [], body: [UInt8]? = nil,
+        contentType: String? = nil
+    ) throws(SearchError) -> OutgoingHTTPRequest {
+        var path = ""
+        for segment in segments {
+            guard let encoded = segment.addingPercentEncoding(withAllowedCharacters: TypesenseConfig.segmentCharacters) else {
+                throw SearchError(.invalidField, "\(name): cannot put '\(segment)' in a URL")
+            }
+            path += "/" + encoded
+        }
+        return outgoing(method, on: node, path: path, query: query, body: body, contentType: contentType)
+    }
+
+    private func outgoing(
+        _ method: String, on node: URL, path: String, query: [(String, String)], body: [UInt8]? = nil, contentType: String? = nil
+    ) -> OutgoingHTTPRequest {
+        var headers = [("X-TYPESENSE-API-KEY", config.apiKey.value), ("Accept", "application/json")]
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        return OutgoingHTTPRequest(
+            method, base: node, path: path, query: query, headers: headers, body: body, timeout: config.connectionTimeout)
     }
 }
 

@@ -174,9 +174,11 @@ public struct TypesenseConfig: Sendable {
         return ["name": .string(collection), "fields": .array(fields)]
     }
 
-    /// The search endpoint on `node`, `{node}/collections/{collection}/documents/search`.
-    public func searchURL(on node: URL) -> URL {
-        node.appendingPathComponent("collections").appendingPathComponent(collection)
-            .appendingPathComponent("documents").appendingPathComponent("search")
+    /// The search endpoint's path on a node, `/collections/{collection}/documents/search`.
+    public var searchPath: String {
+        "/collections/\(collection.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? collection)/documents/search"
     }
+
+    /// What a path segment keeps unencoded: the path's characters but `/`.
+    static let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
 }

@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibevent
+import Foundation
+import Synchronization
+
+/// One HTTP/1.1 exchange for ``EventHTTPLoop``: plain `http://` only.
+struct EventHTTPExchange: Sendable {
+    /// `GET`, `POST`, `PUT`, `DELETE`, `PATCH` or `HEAD`.
+    var method: String
+    var host: String
+    var port: UInt16
+    /// The request target: the path with its query string.
+    var target: String
+    var headers: [(String, String)]
+    var body: [UInt8]?
+    /// How long the connection may wait to connect, write or read before the exchange fails.
+    var timeout: Duration
+    /// The connections it may use: those of its client (each client keeps its own).
+    var pool: UInt64
+    /// At most this many connections in that pool to this host and port.
+    var maxConnections: Int
+}
+
+/// Why an exchange got no answer.
+enum EventHTTPFailure: Error, Sendable {
+    /// Connecting, writing or reading took longer than the exchange's timeout.
+    case timedOut
+    /// The connection could not be made, or closed before the answer (the `errno` text).
+    case connectionFailed(String)
+    /// The answer was not HTTP.
+    case badResponse
+}
+
+/// The cancellation of one exchange, shared by the task that waits for it and the loop.
+final class EventHTTPToken: Sendable {
+    let id: UInt64
+    private let cancelled = Atomic<Bool>(false)
+
+    init(id: UInt64) { self.id = id }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+}
+
+/// A libevent loop on a thread of its own for outgoing HTTP/1.1 (evhttp's client): keep-alive
+/// connections pooled per client and host, requests handed over through a mutex-protected
+/// queue and `event_active` (as the daemon's `Inbox` hands work to its loop), answers handed
+/// back by resuming the waiting task's continuation.
+///
+/// `@unchecked Sendable` is safe here: the command queue is only touched under its `Mutex`;
+/// the only use of `wake` from other threads is `event_active`, which libevent makes
+/// thread-safe once `evthread_use_pthreads()` has run (before the base is made); everything
+/// else (`pending`, `pools`, the evhttp objects) is touched only on the loop's thread, from the
+/// callbacks `event_base_loop` runs there. The loop is never freed (one per process).
+final class EventHTTPLoop: @unchecked Sendable {
+    /// The process's loop; nil if libevent could not make one (the URLSession path serves then).
+    static let shared: EventHTTPLoop? = EventHTTPLoop()
+
+    private enum Command {
+        case send(EventHTTPToken, EventHTTPExchange, CheckedContinuation<(body: [UInt8], status: Int), any Error>)
+        case cancel(UInt64)
+    }
+
+    /// A connection of a pool, and how many of its exchanges are unanswered.
+    private final class PooledConnection {
+        let connection: OpaquePointer
+        var inFlight = 0
+        init(_ connection: OpaquePointer) { self.connection = connection }
+    }
+
+    /// An exchange sent and not yet answered.
+    private final class Pending {
+        let id: UInt64
+        let continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>
+        let owner: PooledConnection
+        let loop: EventHTTPLoop
+        /// The evhttp request, once made (freed by libevent when the exchange ends).
+        var request: OpaquePointer?
+        var failure: EventHTTPFailure?
+
+        init(id: UInt64, continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>,
+             owner: PooledConnection, loop: EventHTTPLoop) {
+            self.id = id
+            self.continuation = continuation
+            self.owner = owner
+            self.loop = loop
+        }
+    }
+
+    private struct PoolKey: Hashable {
+        var pool: UInt64
+        var host: String
+        var port: UInt16
+    }
+
+    private let base: OpaquePointer
+    private var wake: OpaquePointer?
+    private let queue = Mutex<[Command]>([])
+    private let nextID = Atomic<UInt64>(1)
+    private var pending: [UInt64: Pending] = [:]
+    private var pools: [PoolKey: [PooledConnection]] = [:]
+
+    private init?() {
+        guard evthread_use_pthreads() == 0, let base = event_base_new() else { return nil }
+        self.base = base
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        wake = event_new(base, -1, 0, { _, _, context in
+            Unmanaged<EventHTTPLoop>.fromOpaque(context!).takeUnretainedValue().drain()
+        }, context)
+        guard wake != nil else { return nil }
+        let thread = Thread { [self] in _ = event_base_loop(self.base, EVLOOP_NO_EXIT_ON_EMPTY) }
+        thread.name = "fedsearch-http-client"
+        thread.start()
+    }
+
+    /// A new exchange's token.
+    func token() -> EventHTTPToken { EventHTTPToken(id: nextID.add(1, ordering: .relaxed).oldValue) }
+
+    /// Sends the exchange and waits for its answer: the body and the status. Cancelling the
+    /// calling task cancels the exchange (its connection is closed if it was under way).
+    func perform(_ exchange: EventHTTPExchange) async throws -> (body: [UInt8], status: Int) {
+        let token = token()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                post(.send(token, exchange, continuation))
+            }
+        } onCancel: {
+            token.cancel()
+            post(.cancel(token.id))
+        }
+    }
+
+    private func post(_ command: Command) {
+        queue.withLock { q in
+            q.append(command)
+            // The loop takes the whole queue at once: only the first command needs a wake-up.
+            if q.count == 1 { event_active(wake, Int32(EV_READ), 0) }
+        }
+    }
+
+    // MARK: - On the loop's thread
+
+    private func drain() {
+        let commands = queue.withLock { q in
+            let all = q
+            q.removeAll(keepingCapacity: true)
+            return all
+        }
+        for c in commands {
+            switch c {
+            case .send(let token, let exchange, let continuation): send(token, exchange, continuation)
+            case .cancel(let id): cancel(id)
+            }
+        }
+    }
+
+    private func send(
+        _ token: EventHTTPToken, _ exchange: EventHTTPExchange,
+        _ continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>
+    ) {
+        // Cancelled before it reached the loop: the cancel command came first, or is behind.
+        if token.isCancelled { return continuation.resume(throwing: CancellationError()) }
+        guard let method = Self.command(exchange.method) else {
+            return continuation.resume(throwing: EventHTTPFailure.badResponse)
+        }
+        guard let owner = connection(for: exchange) else {
+            return continuation.resume(throwing: EventHTTPFailure.connectionFailed("cannot make a connection"))
+        }
+        // The callbacks' context is the Pending object, kept alive by `pending` until the
+        // exchange is answered, failed or cancelled; libevent calls neither callback after that.
+        let p = Pending(id: token.id, continuation: continuation, owner: owner, loop: self)
+        let context = Unmanaged.passUnretained(p).toOpaque()
+        guard let request = evhttp_request_new({ request, context in
+            let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
+            p.loop.finish(p, request)
+        }, context) else {
+            return continuation.resume(throwing: EventHTTPFailure.connectionFailed("cannot make a request"))
+        }
+        p.request = request
+        evhttp_request_set_error_cb(request) { error, context in
+            Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue().failure = EventHTTPLoop.failure(error, errno: errno)
+        }
+        let headers = evhttp_request_get_output_headers(request)
+        evhttp_add_header(headers, "Host", exchange.port == 80 ? exchange.host : "\(exchange.host):\(exchange.port)")
+        for (name, value) in exchange.headers { evhttp_add_header(headers, name, value) }
+        if let body = exchange.body {
+            evhttp_add_header(headers, "Content-Length", String(body.count))
+            _ = body.withUnsafeBytes { evbuffer_add(evhttp_request_get_output_buffer(request), $0.baseAddress, $0.count) }
+        }
+        let c = exchange.timeout.components
+        var tv = timeval(tv_sec: Int(c.seconds), tv_usec: Int(c.attoseconds / 1_000_000_000_000))
+        evhttp_connection_set_timeout_tv(owner.connection, &tv)
+        pending[token.id] = p
+        owner.inFlight += 1
+        // On failure libevent frees the request; it may have failed it through the callbacks
+        // already (a connection refused at once), so only an exchange still pending is failed here.
+        if evhttp_make_request(owner.connection, request, method, exchange.target) != 0 {
+            if pending[token.id] != nil {
+                forget(p)
+                continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed("cannot send the request"))
+            }
+            return
+        }
+        Self.sendAtOnce(owner.connection)
+    }
+
+    /// Turns Nagle's algorithm off on the connection's socket (made by the request just sent
+    /// when the connection was new or had been reset): a request written in two segments
+    /// would otherwise wait for the server's delayed acknowledgment of the first.
+    private static func sendAtOnce(_ connection: OpaquePointer) {
+        let fd = bufferevent_getfd(evhttp_connection_get_bufferevent(connection))
+        guard fd >= 0 else { return }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// The request callback: `request` is nil when the exchange failed (the error callback
+    /// told why, just before).
+    private func finish(_ p: Pending, _ request: OpaquePointer?) {
+        guard pending[p.id] != nil else { return }
+        forget(p)
+        guard let request, case let status = Int(evhttp_request_get_response_code(request)), status > 0 else {
+            return p.continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed("the connection closed"))
+        }
+        let input = evhttp_request_get_input_buffer(request)
+        let count = evbuffer_get_length(input)
+        var body = [UInt8](repeating: 0, count: count)
+        if count > 0 { _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, count) } }
+        p.continuation.resume(returning: (body, status))
+    }
+
+    private func cancel(_ id: UInt64) {
+        guard let p = pending[id] else { return }
+        // While it is still known: libevent may call the error callback from inside.
+        if let request = p.request { evhttp_cancel_request(request) }
+        forget(p)
+        p.continuation.resume(throwing: CancellationError())
+    }
+
+    private func forget(_ p: Pending) {
+        pending[p.id] = nil
+        p.owner.inFlight -= 1
+    }
+
+    /// The pool's least busy connection to the host; a new one while all are busy and the
+    /// pool has room.
+    private func connection(for exchange: EventHTTPExchange) -> PooledConnection? {
+        let key = PoolKey(pool: exchange.pool, host: exchange.host, port: exchange.port)
+        var list = pools[key] ?? []
+        if let idle = list.min(by: { $0.inFlight < $1.inFlight }), idle.inFlight == 0 || list.count >= exchange.maxConnections {
+            return idle
+        }
+        guard let made = evhttp_connection_base_new(base, nil, exchange.host, exchange.port) else { return nil }
+        evhttp_connection_set_retries(made, 0)
+        let pooled = PooledConnection(made)
+        list.append(pooled)
+        pools[key] = list
+        return pooled
+    }
+
+    private static func command(_ method: String) -> evhttp_cmd_type? {
+        switch method {
+        case "GET": EVHTTP_REQ_GET
+        case "POST": EVHTTP_REQ_POST
+        case "PUT": EVHTTP_REQ_PUT
+        case "DELETE": EVHTTP_REQ_DELETE
+        case "PATCH": EVHTTP_REQ_PATCH
+        case "HEAD": EVHTTP_REQ_HEAD
+        default: nil
+        }
+    }
+
+    private static func failure(_ error: evhttp_request_error, errno code: Int32) -> EventHTTPFailure {
+        switch error {
+        case EVREQ_HTTP_TIMEOUT: .timedOut
+        case EVREQ_HTTP_INVALID_HEADER, EVREQ_HTTP_DATA_TOO_LONG: .badResponse
+        default: .connectionFailed(code == 0 ? "the connection closed" : String(cString: strerror(code)))
+        }
+    }
+}
