@@ -120,7 +120,7 @@ public struct TypesenseClient: SearchClient {
 
     /// A node's answer (anything but 5xx): the parsed body of a 2xx, else the request's error.
     private func answer(_ data: [UInt8], status: Int, request: TypesenseRequest, url: String) throws -> Answer {
-        let body = try? JSONParser.parse(data)
+        let body = try? TypesenseResponse.parseAnswer(data)
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
         guard let body else { throw SearchError(.backendBadResponse, "\(name): the answer is not JSON") }
         return Answer(body: body, request: request)
