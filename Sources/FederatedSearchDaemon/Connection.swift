@@ -33,10 +33,14 @@ final class Connection {
     var answerBytes: [UInt64: Int] = [:]
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
     var silenced: Set<UInt64> = []
-    private(set) var closeWhenFlushed = false
-    private var inputEnded = false
-    /// Closing: input is read and thrown away until the client closes.
-    private(set) var discarding = false
+    /// Reading, throttling and closing (see ``ConnectionLifecycle``).
+    private(set) var lifecycle: ConnectionLifecycle
+    /// Asked to close: flushing, or lingering.
+    var closeWhenFlushed: Bool { lifecycle.isClosing }
+    /// Lingering: input is read and thrown away until the client closes.
+    var discarding: Bool { lifecycle.phase == .lingering }
+    /// Reading is paused because the client is not reading its answers.
+    var throttled: Bool { lifecycle.throttled }
     unowned let loop: EventLoop
 
     /// Who is on the other end (SO_PEERCRED at accept).
@@ -46,8 +50,6 @@ final class Connection {
     var peerIdentity: PeerIdentity? { identity }
 
     let limits: DaemonConfig.Limits
-    /// Reading is paused because the client is not reading its answers.
-    private(set) var throttled = false
 
     init(
         id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, limits: DaemonConfig.Limits, maxLineBytes: Int,
@@ -59,11 +61,50 @@ final class Connection {
         self.socket = SocketBuffers(bufferEvent)
         self.loop = loop
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
+        lifecycle = ConnectionLifecycle(maxPendingOutputBytes: limits.maxPendingOutputBytes)
     }
 
     /// Whether the connection is on its way out (flushing or discarding before close); such
     /// connections do not count against `limits.maxConnections`.
-    var isClosing: Bool { closeWhenFlushed || discarding }
+    var isClosing: Bool { lifecycle.isClosing }
+
+    /// What the lifecycle needs to know now.
+    private var facts: ConnectionLifecycle.Facts {
+        .init(nothingToCome: nothingToCome, allWritten: allWritten, linesMustWait: linesMustWait, searchHeld: searchHeld)
+    }
+
+    /// Tells the lifecycle what happened and carries out its actions, in order.
+    func handle(_ event: ConnectionLifecycle.Event) {
+        guard socket != nil else { return }
+        for action in lifecycle.handle(event, facts) { carryOut(action) }
+    }
+
+    private func carryOut(_ action: ConnectionLifecycle.Action) {
+        guard let socket else { return }
+        switch action {
+        case .setReading(let on):
+            socket.setReading(on)
+        case .close:
+            close()
+        case .disconnectSlowReader(let unread):
+            // No error frame can follow: the socket may hold part of a frame already.
+            Log.warning("disconnecting connection \(id): \(unread) bytes of earlier answers unread")
+            close()
+            // Give the freed output buffers back to the system: glibc keeps freed heap
+            // otherwise, and a burst of slow readers would leave the daemon's RSS high.
+            malloc_trim(0)
+        case .watchForEmptyOutput:
+            socket.setWriteLowWatermark(0)
+        case .startLingering:
+            socket.shutdownWriting()
+            socket.setTimeouts(readMs: 1000, writeMs: 0)
+            socket.setReading(true)
+            socket.discardInput()
+        case .pump:
+            pump()
+            handle(.answered)
+        }
+    }
 
     /// Set while the line being handled is the last one read and no byte follows it.
     private(set) var lineIsLastOfRead = false
@@ -72,7 +113,7 @@ final class Connection {
     func readAvailable() {
         guard socket != nil else { return }
         if discarding {
-            discardInput()
+            socket?.discardInput()
             return
         }
         pump()
@@ -244,16 +285,8 @@ final class Connection {
     /// ended, before the turn's flush) is closed once that answer is written, not dropped.
     func readTimedOut() {
         guard socket != nil else { return }
-        if discarding || (nothingToCome && allWritten) {
-            Log.debug("closing idle connection \(id)")
-            close()
-        } else if nothingToCome {
-            Log.debug("closing idle connection \(id) once its answers are written")
-            closeAfterFlush()
-        } else {
-            // libevent stopped reading when the timer fired; resume unless paused for a reason.
-            updateReading()
-        }
+        if discarding || nothingToCome { Log.debug("closing idle connection \(id)") }
+        handle(.readTimedOut)
     }
 
     /// Write batches of one connection queued at the writer before its reading pauses: the
@@ -272,15 +305,7 @@ final class Connection {
     /// Reads unless the client must wait: its answers pile up unread (`throttled`), its lines
     /// must wait, or the connection is closing (a lingering one reads only to discard).
 
-    func updateReading() {
-        guard let socket else { return }
-        if discarding {
-            socket.setReading(true)
-            return
-        }
-        // After the client's EOF there is nothing more to read (libevent stopped already).
-        socket.setReading(!(inputEnded || closeWhenFlushed || linesMustWait || searchHeld))
-    }
+    func updateReading() { handle(.readingMayChange) }
 
     /// No answer is still to come from work off the loop.
     var isQuiet: Bool { awaitedReplies == 0 && !decodingOffLoop && waitingLines.isEmpty && queuedSearches.isEmpty }
@@ -296,23 +321,14 @@ final class Connection {
     }
 
     /// After the client's EOF, closes once every answer is written.
-    func closeIfAllAnswered() {
-        if inputEnded, tasks.isEmpty, isQuiet { closeAfterFlush() }
-    }
+    func closeIfAllAnswered() { handle(.answered) }
 
     /// The client sent EOF. A client that shut down only its sending side (`echo ... | socat`)
     /// still gets the answers to what it sent; one that closed the socket is gone, so its
     /// searches are cancelled at once. A Unix socket reports POLLHUP only in the second case.
     func peerEndedInput() {
         guard let socket else { return }
-        inputEnded = true
-        if discarding {
-            close()
-            return
-        }
-        let hungUp = socket.peerHungUp
-        if hungUp { closeAfterFlush() } else { closeIfAllAnswered() }
-        if hungUp { close() }
+        handle(.inputEnded(hungUp: !discarding && socket.peerHungUp))
     }
 
     /// Bytes ever queued for the client, and that count where its last complete answer ended
@@ -379,19 +395,7 @@ final class Connection {
         // Of the answers complete before these bytes, what the client has not read yet.
         let unreadAnswers = unreadAnswerBytes
         if endsAnswer { answeredThrough = queuedBytes }
-        if unreadAnswers > 2 * limits.maxPendingOutputBytes, !admitted {
-            // Search frames are admitted before this (`mayQueueAnswer`); only replies to other
-            // requests (documents, stats) piling up behind unread answers get here. No error
-            // frame can follow: the socket may hold part of a frame already.
-            Log.warning("disconnecting connection \(id): \(unreadAnswers) bytes of earlier answers unread")
-            close()
-            // Give the freed output buffers back to the system: glibc keeps freed heap
-            // otherwise, and a burst of slow readers would leave the daemon's RSS high.
-            malloc_trim(0)
-        } else if pending > limits.maxPendingOutputBytes, !throttled, !discarding {
-            throttled = true
-            updateReading()
-        }
+        handle(.queued(pendingBytes: pending, unreadAnswerBytes: unreadAnswers, admitted: admitted))
     }
 
     /// Sends the outbox: what the socket takes now, the rest through the bufferevent.
@@ -407,54 +411,11 @@ final class Connection {
         if socket.outputLength == 0 { wrote() }
     }
 
-    /// Closes once everything queued has been written.
-    func closeAfterFlush() {
-        // Once is enough: asking again would pause and resume reading, which restarts a
-        // lingering connection's timer (a drain asks every connection each time one closes).
-        guard !closeWhenFlushed else { return }
-        closeWhenFlushed = true
-        guard let socket else { return }
-        updateReading()
-        socket.setWriteLowWatermark(0)
-        // With answers still in the outbox, its flush lingers once everything is written;
-        // with answers still to come (searches running, replies from off the loop), the flush
-        // of the last of them does.
-        if allWritten, nothingToCome { linger() }
-    }
+    /// Closes once everything queued has been written (see ``ConnectionLifecycle``).
+    func closeAfterFlush() { handle(.closeAfterFlush) }
 
     /// The output buffer drained (to the low watermark).
-    func wrote() {
-        if closeWhenFlushed {
-            // Answers still to come are not given up.
-            if nothingToCome { linger() }
-        } else if throttled {
-            throttled = false
-            pump()
-            updateReading()
-            closeIfAllAnswered()
-        }
-    }
-
-    /// Ends a connection without losing the last frame: closing a socket that still has
-    /// unread input makes the kernel reset it, and the client would never read our error. So
-    /// shut down our sending side (the client sees EOF after the frame), discard what the
-    /// client still sends, and close when it closes or after a second.
-    private func linger() {
-        guard let socket, !discarding else { return }
-        if inputEnded {
-            close()
-            return
-        }
-        discarding = true
-        socket.shutdownWriting()
-        socket.setTimeouts(readMs: 1000, writeMs: 0)
-        socket.setReading(true)
-        discardInput()
-    }
-
-    private func discardInput() {
-        socket?.discardInput()
-    }
+    func wrote() { handle(.outputDrained) }
 
     /// Frees the socket and cancels every running search of this connection.
     func close() {
