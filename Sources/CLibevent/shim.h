@@ -12,4 +12,5 @@
 #include <event2/buffer.h>
 #include <event2/thread.h>
 #include <event2/http.h>
+#include <event2/dns.h>
 #include <event2/keyvalq_struct.h>

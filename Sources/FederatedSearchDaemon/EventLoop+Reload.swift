@@ -54,8 +54,9 @@ extension EventLoop {
             // config defines: refuse the config rather than serve two indices on one store.
             let configured = Set(loaded.config.searchables.map(\.name))
             let clashing = catalog.entries.filter { $0.fingerprint == Catalog.createdFingerprint && configured.contains($0.id.index) }
+                .map(\.id.index) + indexNamesInTransition.filter(configured.contains).sorted()
             if !clashing.isEmpty {
-                outcome = .failed("'\(clashing.map(\.id.index).joined(separator: "', '"))' was made by createIndex; delete it (deleteIndex) or choose another name in the config")
+                outcome = .failed("'\(clashing.joined(separator: "', '"))' was made by createIndex (or is being made or deleted); delete it (deleteIndex) or choose another name in the config")
             }
         }
         let frame: Frame

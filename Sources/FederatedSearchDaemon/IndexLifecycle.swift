@@ -67,7 +67,18 @@ extension Connection {
         if let error = checkIndexAdministration("deleteIndex") {
             return write(Frame.error(id: requestID, index: nil, error: error).line())
         }
+        guard !loop.indexNamesInTransition.contains(name) else {
+            return write(Frame.error(id: requestID, index: nil, error: SearchError(
+                .tooManyRequests, "index: '\(name)' is being created or deleted; retry when that is done")).line())
+        }
         guard let entry = loop.catalog.entry(name) else {
+            if let dir = loop.config.dataDirectory, peer?.isAdministrator == true, CreatedSearchables.hasRecord(name, in: dir) {
+                // A record that could not be built at start (a bad file, a secret missing):
+                // deleting it frees the name; its storage, if createIndex made any, stays.
+                CreatedSearchables.remove(name, in: dir)
+                Log.info("deleted the record of index \(name), which could not be opened")
+                return write(Frame.info(id: requestID, type: "indexDeleted", payload: ["index": .string(name)]).line())
+            }
             return write(Frame.error(
                 id: requestID, index: nil, error: loop.catalog.unknownIndex(name, path: "index", peer: peerIdentity)).line())
         }
@@ -115,6 +126,12 @@ extension EventLoop {
         indexNamesInTransition.remove(name)
         let frame: Frame
         switch result {
+        case .success where catalog.entry(name) != nil:
+            // Only an index on another backend can get here (a reload cannot add this name
+            // while it is in transition): its record goes, and the storage it made stays
+            // for the index that now has the name to decide about.
+            if let dir = config.dataDirectory { CreatedSearchables.remove(name, in: dir) }
+            frame = .error(id: id, index: nil, error: SearchError(.indexExists, "index: an index named '\(name)' exists already"))
         case .success(let entry):
             catalog = Catalog(entries: catalog.entries + [entry])
             Log.info("created index \(name)")

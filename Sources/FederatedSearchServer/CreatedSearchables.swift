@@ -77,6 +77,9 @@ package enum CreatedSearchables {
         syncFolder(directory)
     }
 
+    /// Whether a record file of that name is there (readable or not).
+    package static func hasRecord(_ name: String, in directory: String) -> Bool { access(path(of: name, in: directory), F_OK) == 0 }
+
     /// The record of a created index, if there is one.
     package static func record(_ name: String, in directory: String) -> Record? {
         guard let bytes = try? FileReader.read(path(of: name, in: directory), field: "dataDir"),

@@ -64,6 +64,23 @@ import FederatedSearchCore
         #expect(try await transport.perform(Self.request(server, "/status/200"), name: "t").status == 200)
     }
 
+    @Test func eachRequestHasItsOwnTimerEvenQueuedBehindAnother() async throws {
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let transport = HTTPTransport(maxConnections: 1)
+        let first = Self.request(server, "/slow", query: [("ms", "1500")])
+        let running = Task { try await transport.perform(first, name: "t") }
+        #expect(try server.waitFor { $0["inflight"] == 1 })
+        // On the one connection, behind the first: its own 0.3 s pass while it waits.
+        let e = await #expect(throws: SearchError.self) {
+            try await transport.perform(Self.request(server, "/status/200", timeout: .milliseconds(300)), name: "t")
+        }
+        #expect(e?.code == .timeout)
+        // The first is not disturbed by it.
+        #expect(try await running.value.status == 200)
+        #expect(try server.stats()["disconnects"] == 0)
+    }
+
     @Test func cancellationBeforeAndDuringARequest() async throws {
         let server = try SearchServerProcess()
         defer { server.stop() }

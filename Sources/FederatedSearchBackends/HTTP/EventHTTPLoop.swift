@@ -15,7 +15,8 @@ struct EventHTTPExchange: Sendable {
     var target: String
     var headers: [(String, String)]
     var body: [UInt8]?
-    /// How long the connection may wait to connect, write or read before the exchange fails.
+    /// The exchange's whole time, from when the loop takes it (waiting for a connection,
+    /// connecting, writing and reading), before it is cancelled and fails as timed out.
     var timeout: Duration
     /// The connections it may use: those of its client (each client keeps its own).
     var pool: UInt64
@@ -45,9 +46,10 @@ final class EventHTTPToken: Sendable {
 }
 
 /// A libevent loop on a thread of its own for outgoing HTTP/1.1 (evhttp's client): keep-alive
-/// connections pooled per client and host, requests handed over through a mutex-protected
-/// queue and `event_active` (as the daemon's `Inbox` hands work to its loop), answers handed
-/// back by resuming the waiting task's continuation.
+/// connections pooled per client and host (freed when the client goes), host names resolved
+/// by evdns without blocking, each exchange timed by a timer of its own, requests handed over
+/// through a mutex-protected queue and `event_active` (as the daemon's `Inbox` hands work to
+/// its loop), answers handed back by resuming the waiting task's continuation.
 ///
 /// `@unchecked Sendable` is safe here: the command queue is only touched under its `Mutex`;
 /// the only use of `wake` from other threads is `event_active`, which libevent makes
@@ -61,7 +63,13 @@ final class EventHTTPLoop: @unchecked Sendable {
     private enum Command {
         case send(EventHTTPToken, EventHTTPExchange, CheckedContinuation<(body: [UInt8], status: Int), any Error>)
         case cancel(UInt64)
+        case closePool(UInt64)
     }
+
+    /// How long a connection may sit silent with an exchange on it before libevent resets
+    /// it: a backstop only (each exchange has a timer of its own), and long enough that an
+    /// idle keep-alive connection is not dropped between searches.
+    private static let connectionTimeout = timeval(tv_sec: 300, tv_usec: 0)
 
     /// A connection of a pool, and how many of its exchanges are unanswered.
     private final class PooledConnection {
@@ -78,6 +86,8 @@ final class EventHTTPLoop: @unchecked Sendable {
         let loop: EventHTTPLoop
         /// The evhttp request, once made (freed by libevent when the exchange ends).
         var request: OpaquePointer?
+        /// The exchange's own timer (freed when it ends).
+        var timer: OpaquePointer?
         var failure: EventHTTPFailure?
 
         init(id: UInt64, continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>,
@@ -96,6 +106,8 @@ final class EventHTTPLoop: @unchecked Sendable {
     }
 
     private let base: OpaquePointer
+    /// Resolves host names without blocking the loop (nil: libevent then resolves blocking).
+    private var dns: OpaquePointer?
     private var wake: OpaquePointer?
     private let queue = Mutex<[Command]>([])
     private let nextID = Atomic<UInt64>(1)
@@ -110,6 +122,7 @@ final class EventHTTPLoop: @unchecked Sendable {
             Unmanaged<EventHTTPLoop>.fromOpaque(context!).takeUnretainedValue().drain()
         }, context)
         guard wake != nil else { return nil }
+        dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
         let thread = Thread { [self] in _ = event_base_loop(self.base, EVLOOP_NO_EXIT_ON_EMPTY) }
         thread.name = "fedsearch-http-client"
         thread.start()
@@ -152,6 +165,7 @@ final class EventHTTPLoop: @unchecked Sendable {
             switch c {
             case .send(let token, let exchange, let continuation): send(token, exchange, continuation)
             case .cancel(let id): cancel(id)
+            case .closePool(let pool): closePool(pool)
             }
         }
     }
@@ -189,13 +203,19 @@ final class EventHTTPLoop: @unchecked Sendable {
             evhttp_add_header(headers, "Content-Length", String(body.count))
             _ = body.withUnsafeBytes { evbuffer_add(evhttp_request_get_output_buffer(request), $0.baseAddress, $0.count) }
         }
+        // The exchange's whole time, from now (waiting behind others on the connection too),
+        // connecting included.
         let c = exchange.timeout.components
         var tv = timeval(tv_sec: Int(c.seconds), tv_usec: Int(c.attoseconds / 1_000_000_000_000))
-        evhttp_connection_set_timeout_tv(owner.connection, &tv)
+        p.timer = event_new(base, -1, 0, { _, _, context in
+            let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
+            p.loop.expire(p)
+        }, context)
+        if let timer = p.timer { event_add(timer, &tv) }
         pending[token.id] = p
         owner.inFlight += 1
-        // On failure libevent frees the request; it may have failed it through the callbacks
-        // already (a connection refused at once), so only an exchange still pending is failed here.
+        // It may have failed the exchange through the callbacks already (a connection refused
+        // at once), so only an exchange still pending is failed here.
         if evhttp_make_request(owner.connection, request, method, exchange.target) != 0 {
             if pending[token.id] != nil {
                 forget(p)
@@ -231,6 +251,28 @@ final class EventHTTPLoop: @unchecked Sendable {
         p.continuation.resume(returning: (body, status))
     }
 
+    /// The exchange's timer fired before its answer: it is cancelled (its connection reset
+    /// if it was under way) and fails as timed out.
+    private func expire(_ p: Pending) {
+        guard pending[p.id] != nil else { return }
+        if let request = p.request { evhttp_cancel_request(request) }
+        forget(p)
+        p.continuation.resume(throwing: EventHTTPFailure.timedOut)
+    }
+
+    /// A client is gone: its idle connections are freed now, busy ones once their exchanges end.
+    private func closePool(_ pool: UInt64) {
+        for key in pools.keys where key.pool == pool {
+            for c in pools[key] ?? [] {
+                if c.inFlight == 0 { evhttp_connection_free(c.connection) } else { evhttp_connection_free_on_completion(c.connection) }
+            }
+            pools[key] = nil
+        }
+    }
+
+    /// Stops counting the pool's connections in for a client that is going away.
+    func close(pool: UInt64) { post(.closePool(pool)) }
+
     private func cancel(_ id: UInt64) {
         guard let p = pending[id] else { return }
         // While it is still known: libevent may call the error callback from inside.
@@ -242,6 +284,11 @@ final class EventHTTPLoop: @unchecked Sendable {
     private func forget(_ p: Pending) {
         pending[p.id] = nil
         p.owner.inFlight -= 1
+        if let timer = p.timer {
+            // Safe inside the timer's own callback: libevent no longer refers to the event then.
+            event_free(timer)
+            p.timer = nil
+        }
     }
 
     /// The pool's least busy connection to the host; a new one while all are busy and the
@@ -252,8 +299,10 @@ final class EventHTTPLoop: @unchecked Sendable {
         if let idle = list.min(by: { $0.inFlight < $1.inFlight }), idle.inFlight == 0 || list.count >= exchange.maxConnections {
             return idle
         }
-        guard let made = evhttp_connection_base_new(base, nil, exchange.host, exchange.port) else { return nil }
+        guard let made = evhttp_connection_base_new(base, dns, exchange.host, exchange.port) else { return nil }
         evhttp_connection_set_retries(made, 0)
+        var backstop = Self.connectionTimeout
+        evhttp_connection_set_timeout_tv(made, &backstop)
         let pooled = PooledConnection(made)
         list.append(pooled)
         pools[key] = list

@@ -33,7 +33,10 @@ public final class HTTPTransport: Sendable {
         pool = Self.pools.add(1, ordering: .relaxed).oldValue
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    deinit {
+        session.finishTasksAndInvalidate()
+        EventHTTPLoop.shared?.close(pool: pool)
+    }
 
     /// Runs the request and returns the body and the status; cancelling the calling task
     /// cancels it (the server sees the connection close). `name` prefixes error messages.
@@ -119,7 +122,8 @@ public final class HTTPTransport: Sendable {
         switch failure {
         case .timedOut: SearchError(.timeout, "\(name): \(method) \(url) timed out")
         case .connectionFailed(let why): SearchError(.backendError, "\(name): \(method) \(url) failed: \(why)")
-        case .badResponse: SearchError(.backendBadResponse, "\(name): \(method) \(url): the answer is not HTTP")
+        // The node's fault, not the request's: failed over like a connection error.
+        case .badResponse: SearchError(.backendError, "\(name): \(method) \(url) failed: the answer is not HTTP")
         }
     }
 

@@ -9,17 +9,23 @@ import FederatedSearchCore
 extension TypesenseClient: CreatableBackend {
     /// Makes the collection from ``TypesenseConfig/collectionSchema`` unless it exists (an
     /// existing collection is used as it is, whatever its schema); then waits, up to the
-    /// write timeout, until every node that answers knows it, so that the first searches find
-    /// it on whichever node they reach.
+    /// write timeout, until each node that answers knows it, so that the first searches find
+    /// it on whichever node they reach (a node still without it then is not waited for longer).
     public func createStorage() async throws -> Bool {
         let deadline = writeDeadline()
         let (data, status, url) = try await send(deadline: deadline, retries: .max, writeRequest("GET", []))
         if (200..<300).contains(status) { return false }
         guard status == 404 else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
-        let (d, s, u) = try await send(deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(config.collectionSchema))))
-        // 409: made meanwhile, by another client or by an attempt that seemed to fail.
-        if s == 409 { return false }
-        _ = try json(d, status: s, method: "POST", url: u)
+        do {
+            let (d, s, u) = try await send(deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(config.collectionSchema))))
+            // 409 after the 404: an attempt that seemed to fail (a node lost mid-request) had
+            // made it. (Another client making it in that instant would be taken as ours too.)
+            if s != 409 { _ = try json(d, status: s, method: "POST", url: u) }
+        } catch {
+            // The POST may have been applied all the same: leave no collection behind.
+            try? await removeStorage()
+            throw error
+        }
         await waitUntilEveryNodeKnowsTheCollection(until: deadline)
         return true
     }
