@@ -12,6 +12,8 @@ closing stdin or terminating it). Routes:
   GET /badshape      answers a hit without its id.
   GET /slow?ms=n     waits up to n ms, stopping early when the client disconnects.
   GET /stats         {"requests", "connections", "inflight", "disconnects"}.
+  GET /drop-once     the first time, closes the connection without answering (as a server
+                     closing an idle keep-alive connection just as a request arrives); then 200.
 """
 import json, select, socket, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -86,6 +88,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, {"results": {"items": [{"doc": {}, "score": 1}], "total": 1}})
         elif url.path == "/slow":
             self.slow(int(query.get("ms", "10000")))
+        elif url.path == "/drop-once":
+            with lock:
+                first = not stats.get("dropped")
+                stats["dropped"] = 1
+            if first:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+            else:
+                self.send_json(200, {"results": {"items": [], "total": 0}})
         else:
             self.send_json(404, {"error": "no route"})
 

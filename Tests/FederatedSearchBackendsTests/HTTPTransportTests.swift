@@ -81,6 +81,23 @@ import FederatedSearchCore
         #expect(try server.stats()["disconnects"] == 0)
     }
 
+    @Test func aKeptAliveConnectionClosedAsARequestGoesOutIsRetriedOnce() async throws {
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let transport = HTTPTransport(maxConnections: 1)
+        #expect(try await transport.perform(Self.request(server, "/status/200"), name: "t").status == 200)
+        // The server drops the kept-alive connection without answering: sent again, answered.
+        #expect(try await transport.perform(Self.request(server, "/drop-once"), name: "t").status == 200)
+        #expect(try server.stats()["dropped"] == 1)
+        // A first request on a new connection is not retried: the refusal is the answer.
+        let fresh = try SearchServerProcess()
+        defer { fresh.stop() }
+        let e = await #expect(throws: SearchError.self) {
+            try await HTTPTransport(maxConnections: 1).perform(Self.request(fresh, "/drop-once"), name: "t")
+        }
+        #expect(e?.code == .backendError)
+    }
+
     @Test func cancellationBeforeAndDuringARequest() async throws {
         let server = try SearchServerProcess()
         defer { server.stop() }

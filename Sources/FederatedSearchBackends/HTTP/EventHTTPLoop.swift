@@ -25,7 +25,7 @@ struct EventHTTPExchange: Sendable {
 }
 
 /// Why an exchange got no answer.
-enum EventHTTPFailure: Error, Sendable {
+enum EventHTTPFailure: Error, Sendable, Equatable {
     /// Connecting, writing or reading took longer than the exchange's timeout.
     case timedOut
     /// The connection could not be made, or closed before the answer (the `errno` text).
@@ -75,6 +75,9 @@ final class EventHTTPLoop: @unchecked Sendable {
     private final class PooledConnection {
         let connection: OpaquePointer
         var inFlight = 0
+        /// Exchanges answered on it: a failure of the next one before any answer may be the
+        /// server closing the idle connection as the request went out.
+        var answered = 0
         init(_ connection: OpaquePointer) { self.connection = connection }
     }
 
@@ -84,15 +87,21 @@ final class EventHTTPLoop: @unchecked Sendable {
         let continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>
         let owner: PooledConnection
         let loop: EventHTTPLoop
+        let token: EventHTTPToken
+        let exchange: EventHTTPExchange
+        /// Sent again once already, on a new connection.
+        var retried = false
         /// The evhttp request, once made (freed by libevent when the exchange ends).
         var request: OpaquePointer?
         /// The exchange's own timer (freed when it ends).
         var timer: OpaquePointer?
         var failure: EventHTTPFailure?
 
-        init(id: UInt64, continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>,
+        init(token: EventHTTPToken, exchange: EventHTTPExchange, continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>,
              owner: PooledConnection, loop: EventHTTPLoop) {
-            self.id = id
+            id = token.id
+            self.token = token
+            self.exchange = exchange
             self.continuation = continuation
             self.owner = owner
             self.loop = loop
@@ -172,19 +181,21 @@ final class EventHTTPLoop: @unchecked Sendable {
 
     private func send(
         _ token: EventHTTPToken, _ exchange: EventHTTPExchange,
-        _ continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>
+        _ continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>, retried: Bool = false,
+        on preferred: PooledConnection? = nil
     ) {
         // Cancelled before it reached the loop: the cancel command came first, or is behind.
         if token.isCancelled { return continuation.resume(throwing: CancellationError()) }
         guard let method = Self.command(exchange.method) else {
             return continuation.resume(throwing: EventHTTPFailure.badResponse)
         }
-        guard let owner = connection(for: exchange) else {
+        guard let owner = preferred ?? connection(for: exchange) else {
             return continuation.resume(throwing: EventHTTPFailure.connectionFailed("cannot make a connection"))
         }
         // The callbacks' context is the Pending object, kept alive by `pending` until the
         // exchange is answered, failed or cancelled; libevent calls neither callback after that.
-        let p = Pending(id: token.id, continuation: continuation, owner: owner, loop: self)
+        let p = Pending(token: token, exchange: exchange, continuation: continuation, owner: owner, loop: self)
+        p.retried = retried
         let context = Unmanaged.passUnretained(p).toOpaque()
         guard let request = evhttp_request_new({ request, context in
             let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
@@ -240,10 +251,19 @@ final class EventHTTPLoop: @unchecked Sendable {
     /// told why, just before).
     private func finish(_ p: Pending, _ request: OpaquePointer?) {
         guard pending[p.id] != nil else { return }
+        let wasReused = p.owner.answered > 0
         forget(p)
         guard let request, case let status = Int(evhttp_request_get_response_code(request)), status > 0 else {
+            p.owner.answered = 0
+            if wasReused, !p.retried, p.failure != .timedOut {
+                // The server may have closed the kept-alive connection as the request went
+                // out: as libcurl does, the request is sent once more, on that connection,
+                // which libevent has reset and connects anew.
+                return send(p.token, p.exchange, p.continuation, retried: true, on: p.owner)
+            }
             return p.continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed("the connection closed"))
         }
+        p.owner.answered += 1
         let input = evhttp_request_get_input_buffer(request)
         let count = evbuffer_get_length(input)
         var body = [UInt8](repeating: 0, count: count)
@@ -325,7 +345,9 @@ final class EventHTTPLoop: @unchecked Sendable {
         switch error {
         case EVREQ_HTTP_TIMEOUT: .timedOut
         case EVREQ_HTTP_INVALID_HEADER, EVREQ_HTTP_DATA_TOO_LONG: .badResponse
-        default: .connectionFailed(code == 0 ? "the connection closed" : String(cString: strerror(code)))
+        // errno is left over from earlier calls by then (EINPROGRESS): not the reason.
+        case EVREQ_HTTP_EOF: .connectionFailed("the connection closed before the answer")
+        default: .connectionFailed(code == 0 || code == EINPROGRESS ? "the connection failed" : String(cString: strerror(code)))
         }
     }
 }
