@@ -102,6 +102,9 @@ final class Connection {
             socket.discardInput()
         case .pump:
             pump()
+            // pump() updates reading itself, but not when it runs already (a search answered
+            // inside it flushed the outbox): then it is done here.
+            updateReading()
             handle(.answered)
         }
     }
@@ -285,7 +288,11 @@ final class Connection {
     /// ended, before the turn's flush) is closed once that answer is written, not dropped.
     func readTimedOut() {
         guard socket != nil else { return }
-        if discarding || nothingToCome { Log.debug("closing idle connection \(id)") }
+        if discarding || (nothingToCome && allWritten) {
+            Log.debug("closing idle connection \(id)")
+        } else if nothingToCome, !isClosing {
+            Log.debug("closing idle connection \(id) once its answers are written")
+        }
         handle(.readTimedOut)
     }
 
@@ -421,6 +428,7 @@ final class Connection {
     func close() {
         guard let socket else { return }
         self.socket = nil
+        lifecycle.closed()
         for search in tasks.values {
             search.task.cancel()
             loop.searchEnded(search)

@@ -16,6 +16,8 @@ package struct ConnectionLifecycle: Equatable {
         case closingAfterFlush
         /// The sending side is shut down; input is read and thrown away until the client closes.
         case lingering
+        /// The socket is closed: no event does anything any more.
+        case closed
     }
 
     /// What the loop sees when an event comes.
@@ -86,17 +88,21 @@ package struct ConnectionLifecycle: Equatable {
     /// `limits.maxConnections`.
     package var isClosing: Bool { phase != .open }
 
+    /// The socket was closed (by an action of this machine or otherwise).
+    package mutating func closed() { phase = .closed }
+
     /// Whether the socket should be read now.
     package func reads(_ facts: Facts) -> Bool {
         switch phase {
         case .lingering: true
-        case .closingAfterFlush: false
+        case .closingAfterFlush, .closed: false
         case .open: !(inputEnded || throttled || facts.linesMustWait || facts.searchHeld)
         }
     }
 
     /// The one transition: what to do about `event`, given `facts`.
     package mutating func handle(_ event: Event, _ facts: Facts) -> [Action] {
+        guard phase != .closed else { return [] }
         switch event {
         case .inputEnded(let hungUp):
             inputEnded = true
@@ -125,7 +131,7 @@ package struct ConnectionLifecycle: Equatable {
         case .outputDrained:
             switch phase {
             case .closingAfterFlush: return facts.nothingToCome ? linger() : []
-            case .lingering: return []
+            case .lingering, .closed: return []
             case .open:
                 guard throttled else { return [] }
                 throttled = false

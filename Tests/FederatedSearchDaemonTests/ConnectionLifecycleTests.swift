@@ -24,8 +24,11 @@ import Testing
         #expect(l.handle(.queued(pendingBytes: 150, unreadAnswerBytes: 0, admitted: false), busy) == [], "throttled once")
         #expect(l.handle(.readingMayChange, busy) == [.setReading(false)])
         // Answers admitted before the limit never disconnect; other replies past it do.
-        #expect(l.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 201, admitted: true), busy) == [])
-        #expect(l.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 201, admitted: false), busy) == [.disconnectSlowReader(unreadBytes: 201)])
+        var slow = l
+        #expect(slow.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 201, admitted: true), busy) == [])
+        #expect(slow.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 201, admitted: false), busy) == [.disconnectSlowReader(unreadBytes: 201)])
+        slow.closed()
+        #expect(slow.handle(.outputDrained, idle) == [], "nothing after the close")
         // The output drained: reading resumes through the pump.
         #expect(l.handle(.outputDrained, busy) == [.pump])
         #expect(!l.throttled)
@@ -81,5 +84,27 @@ import Testing
         var last = ConnectionLifecycle(maxPendingOutputBytes: 100)
         #expect(last.handle(.readTimedOut, unsent) == [.setReading(false), .watchForEmptyOutput])
         #expect(last.handle(.outputDrained, idle) == [.startLingering])
+    }
+
+    @Test func anIdleConnectionAskedToCloseLingersAtOnce() {
+        var l = ConnectionLifecycle(maxPendingOutputBytes: 100)
+        #expect(l.handle(.closeAfterFlush, idle) == [.setReading(false), .watchForEmptyOutput, .startLingering])
+    }
+
+    @Test func closingTakesPrecedenceOverAThrottle() {
+        var l = ConnectionLifecycle(maxPendingOutputBytes: 100)
+        #expect(l.handle(.queued(pendingBytes: 101, unreadAnswerBytes: 0, admitted: false), busy) == [.setReading(false)])
+        #expect(l.handle(.closeAfterFlush, busy) == [.setReading(false), .watchForEmptyOutput])
+        #expect(l.handle(.outputDrained, idle) == [.startLingering], "lingers rather than pumps")
+        // While lingering, output is not throttled.
+        #expect(l.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 0, admitted: true), idle) == [])
+    }
+
+    @Test func eventsWhileFlushing() {
+        var l = ConnectionLifecycle(maxPendingOutputBytes: 100)
+        _ = l.handle(.closeAfterFlush, busy)
+        #expect(l.handle(.queued(pendingBytes: 101, unreadAnswerBytes: 0, admitted: true), busy) == [.setReading(false)])
+        #expect(l.handle(.readTimedOut, busy) == [.setReading(false)])
+        #expect(l.handle(.inputEnded(hungUp: true), busy) == [.close])
     }
 }
