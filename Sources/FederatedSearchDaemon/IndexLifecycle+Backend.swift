@@ -64,8 +64,14 @@ extension Connection {
         let inbox: Inbox = loop.inbox
         let connection = self.id
         let backend = entry.searchable as? any CreatableBackend
+        // A collection another index still searches stays, whoever made it.
+        let shared = backend.map { b in
+            loop.catalog.entries.contains { $0.id.index != name && ($0.searchable as? any CreatableBackend)?.storageIdentity == b.storageIdentity }
+        } ?? false
+        if shared { Log.info("deleteIndex \(name): keeping its storage, which another index uses") }
+        let removing = shared ? CreatedSearchables.Record(name: record.name, searchable: record.searchable, madeStorage: false) : record
         Task.detached {
-            let result = await Connection.remove(record, backend, in: dir)
+            let result = await Connection.remove(removing, backend, in: dir)
             inbox.post(.indexDeleted(connection: connection, id: requestID, name: name, result))
         }
     }

@@ -153,5 +153,14 @@ struct TypesenseCreateIndexTests {
         #expect(try c.roundTrip(["id": "d4", "op": "deleteIndex", "index": "keyless"]).first?.type == "indexDeleted")
         #expect(!FileManager.default.fileExists(atPath: "\(dataDir)/keyless.searchable.json"))
         #expect(try await Self.collection(server, "products") != nil, "storage createIndex did not make is kept")
+
+        // A collection made by one index and used by another stays when the first is deleted.
+        for (id, index) in [("c6", "maker"), ("c7", "user")] {
+            #expect(try c.roundTrip(["id": .string(id), "op": "createIndex", "index": .string(index),
+                                     "searchable": .object(Self.searchable(server.baseURL, collection: "fst_shared"))]).first?.type == "indexCreated")
+        }
+        #expect(try c.roundTrip(["id": "d5", "op": "deleteIndex", "index": "maker"]).first?.type == "indexDeleted")
+        #expect(try await Self.collection(server, "fst_shared") != nil)
+        #expect(try hits(c, "", "user")?.nbHits == 0)
     }
 }

@@ -8,9 +8,13 @@ public protocol CreatableBackend: Sendable {
     func createStorage() async throws -> Bool
     /// Removes the backend's storage (nothing to do if it is gone already).
     func removeStorage() async throws
+    /// What names the storage: two backends with the same one share it (so `deleteIndex`
+    /// keeps a storage another index still uses).
+    var storageIdentity: String { get }
 }
 
 extension ClientSearchable: CreatableBackend where Client: CreatableBackend {
     public func createStorage() async throws -> Bool { try await client.createStorage() }
     public func removeStorage() async throws { try await client.removeStorage() }
+    public var storageIdentity: String { client.storageIdentity }
 }

@@ -30,6 +30,12 @@ extension TypesenseClient: CreatableBackend {
         return true
     }
 
+    /// The collection on the cluster: its name and the cluster's first node (sorted), as nodes
+    /// of one cluster share their collections.
+    public var storageIdentity: String {
+        "typesense:\(config.collection)@\(config.nodes.map(\.absoluteString).sorted().first ?? "")"
+    }
+
     /// Drops the collection (a 404 means it is gone already).
     public func removeStorage() async throws {
         let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest("DELETE", []))
