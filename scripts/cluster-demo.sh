@@ -38,6 +38,13 @@ echo "Typesense: collection products on nodes 127.0.0.1:$p0, :$p1, :$p2"
 sed -e "s#http://127.0.0.1:8108#http://127.0.0.1:$p0#" -e "s#http://127.0.0.1:8208#http://127.0.0.1:$p1#" \
   -e "s#http://127.0.0.1:8308#http://127.0.0.1:$p2#" -e "s#\"data/#\"$PWD/Configs/data/#" \
   Configs/cluster.json > "$demo/cluster.json"
+# A searchable on the same nodes for `fedsearch create-index` (see the README).
+cat > "$demo/gadgets.json" <<JSON
+{"backend": "typesense", "nodes": ["http://127.0.0.1:$p0", "http://127.0.0.1:$p1", "http://127.0.0.1:$p2"],
+ "collection": "gadgets", "apiKey": {"env": "TYPESENSE_API_KEY"},
+ "queryBy": ["title"], "facetBy": ["brand", "price"], "numericFields": ["price"]}
+JSON
+echo "a searchable for create-index on these nodes: $demo/gadgets.json"
 "$bin/fedsearchd" --config "$demo/cluster.json" &
 daemon_pid=$!
 # Commands for the cluster (kill N, start N) from this terminal.

@@ -25,8 +25,9 @@ let mainUsage = """
                      delete the documents passing an Algolia filter
       settings INDEX [--set FILE]
                      print the index's settings, or lay FILE's settings over them (reindexes)
-      create-index NAME [--settings FILE]
-                     create an empty durable index (root or the daemon's user)
+      create-index NAME [--settings FILE | --searchable FILE]
+                     create an empty durable index, or one on another backend (FILE: a
+                     searchable as in the config, e.g. typesense) (root or the daemon's user)
       delete-index NAME  delete an index made by create-index, with its data
       indices        list the indices the daemon serves
       stats          show the daemon's counters and latencies

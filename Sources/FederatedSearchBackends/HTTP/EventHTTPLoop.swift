@@ -250,6 +250,8 @@ final class EventHTTPLoop: @unchecked Sendable {
     /// The request callback: `request` is nil when the exchange failed (the error callback
     /// told why, just before).
     private func finish(_ p: Pending, _ request: OpaquePointer?) {
+        // A failed connect reaches here with no error callback; errno may still say why.
+        let code = errno
         guard pending[p.id] != nil else { return }
         let wasReused = p.owner.answered > 0
         forget(p)
@@ -261,7 +263,9 @@ final class EventHTTPLoop: @unchecked Sendable {
                 // which libevent has reset and connects anew.
                 return send(p.token, p.exchange, p.continuation, retried: true, on: p.owner)
             }
-            return p.continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed("the connection closed"))
+            let why = [ECONNREFUSED, ECONNRESET, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EPIPE].contains(code)
+                ? String(cString: strerror(code)) : "could not connect, or the connection closed before the answer"
+            return p.continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed(why))
         }
         p.owner.answered += 1
         let input = evhttp_request_get_input_buffer(request)

@@ -84,7 +84,11 @@ public struct TypesenseClient: SearchClient {
             }
             nodes.record(choice, failure: failure.message)
             let retryAt = ContinuousClock.now + config.retryInterval
-            guard retriesLeft > 0, deadline.map({ retryAt < $0 }) ?? true else { throw failure }
+            guard retriesLeft > 0, deadline.map({ retryAt < $0 }) ?? true else {
+                // A write is tried until its deadline: say so, as it may have taken a while.
+                if retries == .max { throw SearchError(failure.code, "\(failure.message) (tried again, node after node, for writeTimeoutSeconds)") }
+                throw failure
+            }
             retriesLeft -= 1
             try await Task.sleep(until: retryAt)
         }
