@@ -41,16 +41,11 @@ public final class HTTPTransport: Sendable {
     /// Runs the request and returns the body and the status; cancelling the calling task
     /// cancels it (the server sees the connection close). `name` prefixes error messages.
     public func perform(_ request: URLRequest, name: String) async throws -> (Data, Int) {
-        let method = request.httpMethod ?? "GET"
-        if let loop = EventHTTPLoop.shared, let exchange = exchange(request, method: method) {
-            do {
-                let (body, status) = try await loop.perform(exchange)
-                return (Data(body), status)
-            } catch let failure as EventHTTPFailure {
-                throw Self.transportError(failure, name: name, method: method, url: Self.redacted(request.url))
-            }
+        if EventHTTPLoop.shared != nil, let outgoing = OutgoingHTTPRequest(request), timesExactly(outgoing) {
+            let (body, status) = try await perform(outgoing, name: name)
+            return (Data(body), status)
         }
-        return try await performWithSession(request, name: name, method: method)
+        return try await performWithSession(request, name: name, method: request.httpMethod ?? "GET")
     }
 
     /// Runs a request built by a backend: over the event loop when it is plain `http://`, else
@@ -74,25 +69,6 @@ public final class HTTPTransport: Sendable {
     /// event loop's timer) rather than in whole seconds (URLSession).
     public func timesExactly(_ request: OutgoingHTTPRequest) -> Bool {
         EventHTTPLoop.shared != nil && request.exchange(pool: pool, maxConnections: maxConnections) != nil
-    }
-
-    /// The request as an exchange on the loop; nil for what only URLSession takes (https, a
-    /// body stream, a URL with user or password).
-    private func exchange(_ request: URLRequest, method: String) -> EventHTTPExchange? {
-        guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
-              url.user == nil, url.password == nil, request.httpBodyStream == nil,
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return nil }
-        let port = url.port ?? 80
-        guard (1...65535).contains(port) else { return nil }
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
-        let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let timeout = Duration.milliseconds(Int64((request.timeoutInterval * 1000).rounded(.up)))
-        return EventHTTPExchange(
-            method: method, host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: UInt16(port),
-            target: target, headers: headers, body: request.httpBody.map { [UInt8]($0) }, timeout: timeout, pool: pool,
-            maxConnections: maxConnections)
     }
 
     /// An `https://` request (or one the loop does not take), through URLSession.

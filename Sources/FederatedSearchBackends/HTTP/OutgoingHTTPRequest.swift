@@ -41,6 +41,23 @@ public struct OutgoingHTTPRequest: Sendable {
         self.timeout = timeout
     }
 
+    /// A URLRequest taken apart, for the event loop; nil for what only URLSession takes (no
+    /// URL or host, a body stream, a user or password in the URL).
+    init?(_ request: URLRequest) {
+        guard let url = request.url, let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
+              request.httpBodyStream == nil, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
+        method = request.httpMethod ?? "GET"
+        scheme = url.scheme?.lowercased() ?? "http"
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        port = url.port ?? (scheme == "https" ? 443 : 80)
+        path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        query = components.percentEncodedQuery
+        headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        body = request.httpBody.map { [UInt8]($0) }
+        timeout = .milliseconds(Int64((request.timeoutInterval * 1000).rounded(.up)))
+    }
+
     /// The URL without its query string, for messages (the query repeats the user's input).
     public var displayURL: String {
         let defaultPort = scheme == "https" ? 443 : 80
