@@ -10,7 +10,7 @@ extension Connection {
     /// Starts it, or queues it as a search would be (`dequeued`: its turn in that queue came).
     func searchFacetValues(key: UInt64, id requestID: String?, request: FacetValuesRequest, dequeued: Bool = false) {
         guard socket != nil else { return }
-        let resolved = FacetValueAnswer.source(request, in: loop.catalog, peer: peerIdentity)
+        let resolved = core.facetValueSource(request, peer: peerIdentity)
         guard case .success(let found) = resolved else {
             machine.rejected(key: key, id: requestID)
             if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line(), admitted: true) }

@@ -3,24 +3,30 @@ import FederatedSearchCore
 import FederatedSearchFederation
 import FederatedSearchProtocol
 
-/// Searches: admitting one, placing it (``QueryPlacement``), running it, and its end.
+/// Searches: admitting one, placing it (``QueryPlacement``), running it, and its end. The
+/// server core plans and runs them (``ServerCore``, as for every transport); the connection
+/// decides when and where.
 extension Connection {
+    /// The server core as this connection's searches see it (the loop's catalog now, each
+    /// page bounded by this connection's `limits.maxAnswerBytes`).
+    var core: ServerCore { loop.core(answerByteLimit: limits.maxAnswerBytes) }
+
     /// Starts a search, or queues it while the daemon runs its maximum (`dequeued`: it waited
     /// its turn in that queue already).
     func start(key: UInt64, requestID: String?, request: SearchRequest, dequeued: Bool = false) {
         // A closed connection starts nothing (nothing would end the search).
         guard socket != nil else { return }
-        let sources: [FederatedSource]
-        let plan: MergePlan
+        let core = self.core
+        let search: ServerCore.PlannedSearch
         do {
-            (sources, plan) = try SearchExecutor.plan(
-                request, in: loop.catalog, peer: peerIdentity, answerByteLimit: limits.maxAnswerBytes)
+            search = try core.plan(request, id: requestID, peer: peerIdentity)
         } catch {
             machine.rejected(key: key, id: requestID)
             write(Frame.error(id: requestID, index: nil, error: error).line(), admitted: true)
             return
         }
-        let waiting = QueuedSearch(id: requestID, names: sources.map(\.name), kind: .search(request))
+        let sources = search.sources
+        let waiting = QueuedSearch(id: requestID, names: search.names, kind: .search(request))
         guard admit(key: key, waiting: waiting, dequeued: dequeued) else { return }
         if Log.enabled(.debug) {
             Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
@@ -29,7 +35,6 @@ extension Connection {
             ])
         }
         let stats = loop.stats
-        let health = loop.health
         let running = loop.runningSearchCount
         let alone = loop.requesters.record(id)
         let placement = QueryPlacement.decide(
@@ -42,8 +47,7 @@ extension Connection {
             loop.searchesOnLoop += 1
             let connection = id
             let direct = LoopBound(loop)
-            let done = SearchExecutor.runNow(id: requestID, sources: sources, plan: plan, stats: stats, health: health) {
-                line, more in
+            let done = core.runNow(search) { line, more in
                 direct.onLoopThread?.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
             }
             loop.searchesOnLoop -= 1
@@ -52,7 +56,7 @@ extension Connection {
             if loop.draining { loop.finishDrainIfIdle() }
             return
         }
-        launch(key: key, requestID: requestID, sources: sources, plan: plan, placement: placement)
+        launch(key: key, search: search, core: core, placement: placement)
     }
 
     /// Whether another search (or facet value search) may start now under `key`. If the
@@ -122,12 +126,9 @@ extension Connection {
 
     /// Runs a search in a task: on the loop's executor or the global one, as placed. Created
     /// from the loop thread, which is not an actor, the task never runs on the main actor.
-    private func launch(
-        key: UInt64, requestID: String?, sources: [FederatedSource], plan: MergePlan, placement: QueryPlacement.Kind
-    ) {
+    private func launch(key: UInt64, search: ServerCore.PlannedSearch, core: ServerCore, placement: QueryPlacement.Kind) {
         let inbox: Inbox = loop.inbox
-        let stats = loop.stats
-        let health = loop.health
+        let requestID = search.id
         let connection = id
         let onLoop = placement.isOnLoop
         if onLoop { loop.searchesOnLoop += 1 }
@@ -141,10 +142,7 @@ extension Connection {
         let spreadExecutor = loop.spreadExecutor
         let probes = HeldProbes()
         let task = Task(executorPreference: onLoop ? loop.executor : nil) {
-            let done = await SearchExecutor.run(
-                id: requestID, sources: sources, plan: plan, stats: stats, health: health, probes: probes,
-                inline: inline, spreadExecutor: spreadExecutor
-            ) { line, more in
+            let done = await core.run(search, probes: probes, inline: inline, spreadExecutor: spreadExecutor) { line, more in
                 if let loop = direct?.onLoopThread {
                     loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
                 } else {
@@ -157,7 +155,7 @@ extension Connection {
         }
         loop.runningSearchCount += 1
         tasks[key] = RunningSearch(
-            task: task, id: requestID, names: sources.map(\.name), probes: probes, started: .now, onLoop: onLoop)
+            task: task, id: requestID, names: search.names, probes: probes, started: .now, onLoop: onLoop)
     }
 
     /// Cancels a superseded search and sends its last frame now; what it still sends is dropped.
@@ -186,7 +184,7 @@ extension Connection {
     }
 
     /// A frame from a search's task (dropped if the search was superseded or refused).
-    func deliver(key: UInt64, bytes: [UInt8]) {
+    func deliver(key: UInt64, bytes: OutgoingLine) {
         guard !silenced.contains(key) else { return }
         guard mayQueueAnswer(of: key) else {
             refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key), backlog: true)

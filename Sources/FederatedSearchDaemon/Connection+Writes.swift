@@ -3,8 +3,8 @@ import FederatedSearchEngine
 import FederatedSearchCore
 import FederatedSearchProtocol
 
-/// Writes, `getDocuments` and `getSettings`: checked on the loop (index, writability, the
-/// peer's rights), then queued on the index's writer; the answer comes back through the inbox
+/// Writes, `getDocuments` and `getSettings`: routed by the server core on the loop (index,
+/// writability, the peer's rights), then queued on the index's writer; the answer comes back through the inbox
 /// once the batch is durable and visible to searches.
 extension Connection {
     func perform(_ operation: IndexOperation, on index: String, id requestID: String?) {
@@ -15,8 +15,8 @@ extension Connection {
             return deleteIndex(index, id: requestID)
         default: break
         }
-        guard let write = IndexRequests.write(for: operation) else { return }
-        switch IndexRequests.route(write, index: index, in: loop.catalog, peer: peerIdentity) {
+        guard let (write, route) = core.route(operation, index: index, peer: peerIdentity) else { return }
+        switch route {
         case .answered(let reply):
             self.write(IndexRequests.replyFrame(reply, index: index, id: requestID).line())
         case .refused(let e):

@@ -29,6 +29,12 @@ final class Connection {
     var decodingOffLoop = false
     /// Answers of this loop turn not yet sent (see ``write(_:endsAnswer:)``).
     private(set) var outbox: [UInt8] = []
+    /// Pieces of lines sent in pieces (large answers, and whatever follows them), not yet
+    /// copied to libevent, from `streamedHead` on (see ``copyStreamed()``).
+    private var streamed: [ArraySlice<UInt8>] = []
+    private var streamedHead = 0
+    /// Their bytes.
+    private(set) var streamedBytes = 0
     /// Bytes of each running search's answer queued so far (see `limits.maxAnswerBytes`).
     var answerBytes: [UInt64: Int] = [:]
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
@@ -218,6 +224,7 @@ final class Connection {
             payload["placement"] = .object(loop.placements.json)
             payload["queuedSearches"] = .number(Double(loop.queuedSearchCount))
             payload["pendingOutputBytes"] = .number(Double(loop.pendingOutputBytes))
+            payload["streamedOutputBytes"] = .number(Double(loop.streamedOutputBytes))
             if let http = loop.httpListener {
                 payload["http"] = [
                     "listen": .string(http.address.description), "connections": .number(Double(http.connectionCount)),
@@ -321,10 +328,11 @@ final class Connection {
     /// search on the loop sends a source's frame before its last ones).
     var nothingToCome: Bool { isQuiet && tasks.isEmpty }
 
-    /// Everything queued has gone to the socket: the outbox and libevent's buffer are empty.
+    /// Everything queued has gone to the socket: the outbox, the streamed pieces and
+    /// libevent's buffer are empty.
     var allWritten: Bool {
         guard let socket else { return outbox.isEmpty }
-        return outbox.isEmpty && socket.outputLength == 0
+        return outbox.isEmpty && streamedBytes == 0 && socket.outputLength == 0
     }
 
     /// After the client's EOF, closes once every answer is written.
@@ -343,10 +351,11 @@ final class Connection {
     private var queuedBytes = 0
     private var answeredThrough = 0
 
-    /// Bytes queued and not yet taken by the socket: the outbox and libevent's buffer.
+    /// Bytes queued and not yet taken by the socket: the outbox, the streamed pieces and
+    /// libevent's buffer.
     private var pendingBytes: Int {
         guard let socket else { return 0 }
-        return outbox.count + socket.outputLength
+        return outbox.count + streamedBytes + socket.outputLength
     }
 
     /// Of the answers queued in full, the bytes the client has not read yet.
@@ -388,21 +397,69 @@ final class Connection {
     /// goes to the bufferevent, which then writes it when the socket is writable.
     /// `admitted`: search frames that passed ``mayQueueAnswer(of:)``, and the small frames that
     /// end a search at once (a refusal, a superseded `done`): never a reason to disconnect.
-    func write(_ bytes: [UInt8], endsAnswer: Bool = true, admitted: Bool = false) {
+    ///
+    /// A line in pieces (a large answer: see ``OutgoingLine``), and anything queued after it
+    /// until it is sent, waits in `streamed` and is copied to libevent as the client reads
+    /// (``copyStreamed()``): the daemon holds the answer's hits, not a copy of its text.
+    func write(_ line: OutgoingLine, endsAnswer: Bool = true, admitted: Bool = false) {
         guard let socket else { return }
-        if socket.outputLength == 0 && !discarding {
-            if outbox.isEmpty { loop.queueFlush(id) }
-            outbox += bytes
-            loop.outputChanged(by: bytes.count)
+        if line.isWhole && streamedBytes == 0 {
+            let bytes = line.bytes
+            if socket.outputLength == 0 && !discarding {
+                if outbox.isEmpty { loop.queueFlush(id) }
+                outbox += bytes
+                loop.outputChanged(by: bytes.count)
+            } else {
+                socket.queue(bytes)
+            }
         } else {
-            socket.queue(bytes)
+            streamed += line.pieces
+            streamedBytes += line.count
+            loop.streamedOutputChanged(by: line.count)
+            copyStreamed()
         }
-        queuedBytes += bytes.count
+        queuedBytes += line.count
         let pending = pendingBytes
         // Of the answers complete before these bytes, what the client has not read yet.
         let unreadAnswers = unreadAnswerBytes
         if endsAnswer { answeredThrough = queuedBytes }
         handle(.queued(pendingBytes: pending, unreadAnswerBytes: unreadAnswers, admitted: admitted))
+    }
+
+    /// Queues one array of bytes (see ``write(_:endsAnswer:admitted:)``).
+    func write(_ bytes: [UInt8], endsAnswer: Bool = true, admitted: Bool = false) {
+        write(OutgoingLine(bytes), endsAnswer: endsAnswer, admitted: admitted)
+    }
+
+    /// Copies streamed pieces to libevent while it holds less than
+    /// `limits.maxPendingOutputBytes` (the outbox, queued before them, goes first). Called as
+    /// they are queued and each time libevent's buffer drains to its low watermark.
+    private func copyStreamed() {
+        guard let socket, outbox.isEmpty, streamedBytes > 0 else { return }
+        let room = limits.maxPendingOutputBytes
+        var copied = 0
+        while streamedHead < streamed.count, socket.outputLength < room {
+            let piece = streamed[streamedHead]
+            let take = min(piece.count, room - socket.outputLength)
+            socket.queue(piece.prefix(take))
+            copied += take
+            if take == piece.count {
+                streamed[streamedHead] = []
+                streamedHead += 1
+            } else {
+                streamed[streamedHead] = piece.dropFirst(take)
+            }
+        }
+        if streamedHead == streamed.count {
+            streamed = []
+            streamedHead = 0
+        } else if streamedHead >= 1024 {
+            streamed.removeFirst(streamedHead)
+            streamedHead = 0
+        }
+        streamedBytes -= copied
+        // libevent's output callback counts them now.
+        loop.streamedOutputChanged(by: -copied)
     }
 
     /// Sends the outbox: what the socket takes now, the rest through the bufferevent.
@@ -415,14 +472,20 @@ final class Connection {
         // What went to the bufferevent is counted by its output callback.
         loop.outputChanged(by: -outbox.count)
         outbox.removeAll(keepingCapacity: outbox.count <= 64 * 1024)
+        copyStreamed()
         if socket.outputLength == 0 { wrote() }
     }
 
     /// Closes once everything queued has been written (see ``ConnectionLifecycle``).
     func closeAfterFlush() { handle(.closeAfterFlush) }
 
-    /// The output buffer drained (to the low watermark).
-    func wrote() { handle(.outputDrained) }
+    /// The output buffer drained (to the low watermark): more streamed pieces go to it. The
+    /// output counts as drained once none is left and the buffer is down to the watermark.
+    func wrote() {
+        copyStreamed()
+        guard let socket, streamedBytes == 0, socket.outputLength <= limits.maxPendingOutputBytes / 2 else { return }
+        handle(.outputDrained)
+    }
 
     /// Frees the socket and cancels every running search of this connection.
     func close() {
@@ -438,7 +501,11 @@ final class Connection {
         queuedSearches.removeAll()
         if let outputCallback { socket.removeOutputCallback(outputCallback) }
         loop.outputChanged(by: -(outbox.count + socket.outputLength))
+        loop.streamedOutputChanged(by: -streamedBytes)
         outbox = []
+        streamed = []
+        streamedHead = 0
+        streamedBytes = 0
         socket.free()
         loop.removeConnection(id)
     }

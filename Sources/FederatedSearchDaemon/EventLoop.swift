@@ -155,6 +155,22 @@ final class EventLoop {
         if trimDue { activateFlush() }
     }
 
+    /// The server core over the current catalog, for a transport's request (each source's
+    /// page bounded by `answerByteLimit`): the socket's connections and the HTTP listener.
+    func core(answerByteLimit: Int) -> ServerCore {
+        ServerCore(catalog: catalog, stats: stats, health: health, answerByteLimit: answerByteLimit)
+    }
+
+    /// Of ``pendingOutputBytes``, those of lines sent in pieces not yet copied to libevent:
+    /// held as the answers' own hits, not as copies (see ``Connection/write(_:endsAnswer:admitted:)``).
+    private(set) var streamedOutputBytes = 0
+
+    /// Streamed output was queued (positive), or copied to libevent or dropped (negative).
+    func streamedOutputChanged(by delta: Int) {
+        streamedOutputBytes += delta
+        outputChanged(by: delta)
+    }
+
     /// A burst of output at least this large is followed by `malloc_trim` once it is read.
     static let trimAfterPeakBytes = 32 << 20
 
@@ -254,7 +270,7 @@ final class EventLoop {
     /// ``LoopBound``). Unless more frames follow at once, it is sent now when this search is
     /// the only one running: the client starts waking up while the search goes on. With other
     /// searches running it waits for the end of the turn, to go out with theirs in one `send`.
-    func deliverNow(connection id: UInt64, key: UInt64, bytes: [UInt8], moreSoon: Bool) {
+    func deliverNow(connection id: UInt64, key: UInt64, bytes: OutgoingLine, moreSoon: Bool) {
         guard let connection = connections[id] else { return }
         connection.deliver(key: key, bytes: bytes)
         if !moreSoon && runningSearchCount == 1 { connection.flushOutbox() }

@@ -165,8 +165,7 @@ final class HTTPListener {
         byRequest[request] = id
         if let connection { connections[connection]?.exchanges.insert(id) }
         evhttp_request_set_on_complete_cb(request, onHTTPRequestSent, Unmanaged.passUnretained(self).toOpaque())
-        let core = ServerCore(
-            catalog: loop.catalog, stats: loop.stats, health: loop.health, answerByteLimit: loop.config.limits.maxAnswerBytes)
+        let core = loop.core(answerByteLimit: loop.config.limits.maxAnswerBytes)
         // Alone on the daemon, a small request whose searches are quick is answered at once,
         // with no task (as the socket's `direct` placement): its client waits for nothing else.
         let small = parsed.body.count <= Self.loopBodyBytes

@@ -8,7 +8,7 @@ import Synchronization
 /// A message from a task to the loop thread.
 enum InboxMessage: Sendable {
     /// Frame bytes of a request (dropped if its connection has closed or it was superseded).
-    case frame(connection: UInt64, key: UInt64, bytes: [UInt8])
+    case frame(connection: UInt64, key: UInt64, bytes: OutgoingLine)
     /// A job of a task that runs on the loop thread (see ``LoopExecutor``).
     case job(UnownedJob)
     /// A search finished: its last frame (`done`) and the end of the request, together.

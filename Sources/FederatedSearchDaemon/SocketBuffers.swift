@@ -51,6 +51,12 @@ struct SocketBuffers {
         _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress! + offset, $0.count - offset) }
     }
 
+    /// Queues `bytes` in libevent (a copy), which writes them when the socket is writable.
+    func queue(_ bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress!, $0.count) }
+    }
+
     /// Sends as much of `bytes[offset...]` as the socket takes now, without blocking; returns
     /// how many bytes it took (0 when it is full or failed: libevent then reports the error).
     func sendNow(_ bytes: [UInt8], from offset: Int = 0) -> Int {

@@ -4,26 +4,28 @@ import FederatedSearchCore
 /// tree first, and encodes each hit once: the merged frame reuses the bytes of the hits the
 /// results frames already encoded. Produces exactly the text of `Frame.line()`.
 public enum FrameWriter {
-    /// A hit's JSON without its closing brace, so `_index` can be appended for the merge: a
-    /// range of the bytes it was written into (the results frame's line, shared, not copied).
+    /// A hit's JSON without its closing brace, so `_index` can be appended for the merge: the
+    /// pieces it was written in (slices of the results frame's line, or of the hit's own
+    /// pieces when that line shares them: see ``OutgoingLine``), shared, not copied.
     public struct EncodedHit: Sendable {
-        let bytes: [UInt8]
-        let range: Range<Int>
-        /// The hit's `_rankingScore`, and where its text is in `bytes` (the merge's
-        /// `weightedScore` is often the same number: its text is copied, not formatted again).
+        let pieces: [ArraySlice<UInt8>]
+        /// The hit's `_rankingScore`, and its text (the merge's `weightedScore` is often the
+        /// same number: its text is copied, not formatted again).
         public let rankingScore: Double
-        let scoreText: Range<Int>
+        let scoreText: ArraySlice<UInt8>
+        /// The length of the hit's JSON without its closing brace.
+        let count: Int
 
         /// The hit's JSON without its closing brace.
-        public var open: ArraySlice<UInt8> { bytes[range] }
+        public var open: [UInt8] { OutgoingLine(pieces: pieces).bytes }
     }
 
     /// Encodes one hit as `Hit.json()` would, minus the final `}`.
     public static func encode(_ hit: Hit) -> EncodedHit {
-        var out: [UInt8] = []
-        out.reserveCapacity(size(of: hit))
-        let (range, score) = write(hit, into: &out)
-        return EncodedHit(bytes: out, range: range, rankingScore: hit.rankingScore, scoreText: score)
+        var out = LineBuilder(shares: false, capacity: size(of: hit))
+        let score = write(hit, into: &out)
+        let text = out.text
+        return EncodedHit(pieces: [text[...]], rankingScore: hit.rankingScore, scoreText: text[score], count: text.count)
     }
 
     /// About the size of a hit's JSON: its parts already encoded, and a little room for the
@@ -33,35 +35,32 @@ public enum FrameWriter {
         96 + hit.objectID.utf8.count + (hit.encodedAttributes?.count ?? 64) + (hit.encodedHighlightResult?.count ?? 64)
     }
 
-    /// Appends a hit's JSON minus the final `}`; returns where it is and where its
-    /// `_rankingScore` text is.
-    private static func write(_ hit: Hit, into out: inout [UInt8]) -> (hit: Range<Int>, score: Range<Int>) {
-        let start = out.count
-        out.append(contentsOf: Pieces.objectID)
-        JSONWriter.writeString(hit.objectID, into: &out)
+    /// From this estimated size on, a results or merged frame shares its hits' large parts
+    /// instead of copying them into one array (see ``OutgoingLine``).
+    public static let sharedLineMinimum = 256 * 1024
+
+    /// Writes a hit's JSON minus the final `}`, its already-encoded parts given to `out` as
+    /// slices; returns where its `_rankingScore` text is in `out.text`.
+    private static func write(_ hit: Hit, into out: inout LineBuilder) -> Range<Int> {
+        out.text.append(contentsOf: Pieces.objectID)
+        JSONWriter.writeString(hit.objectID, into: &out.text)
         if let encoded = hit.encodedAttributes {
-            out.append(contentsOf: encoded)
+            out.append(encoded)
         } else {
-            JSONWriter.writeMembers(of: hit.attributes, except: "objectID", into: &out)
+            JSONWriter.writeMembers(of: hit.attributes, except: "objectID", into: &out.text)
         }
         if let encoded = hit.encodedHighlightResult {
-            out.append(contentsOf: Pieces.highlightResult)
-            out.append(contentsOf: encoded)
+            out.text.append(contentsOf: Pieces.highlightResult)
+            out.append(encoded)
         } else if let h = hit.highlightResult {
-            member("_highlightResult", .object(h), into: &out)
+            member("_highlightResult", .object(h), into: &out.text)
         }
-        if let s = hit.snippetResult { member("_snippetResult", .object(s), into: &out) }
-        if let r = hit.rankingInfo { member("_rankingInfo", .object(r), into: &out) }
-        out.append(contentsOf: Pieces.rankingScore)
-        let scoreStart = out.count
-        JSONWriter.writeNumber(hit.rankingScore, into: &out)
-        return (start..<out.count, scoreStart..<out.count)
-    }
-
-    /// Appends bytes `range` of `bytes` with one copy (a slice would go element by element).
-    /// Pointer use: the buffer is `bytes`' storage borrowed for the call, read inside `range`.
-    private static func append(_ bytes: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+        if let s = hit.snippetResult { member("_snippetResult", .object(s), into: &out.text) }
+        if let r = hit.rankingInfo { member("_rankingInfo", .object(r), into: &out.text) }
+        out.text.append(contentsOf: Pieces.rankingScore)
+        let scoreStart = out.text.count
+        JSONWriter.writeNumber(hit.rankingScore, into: &out.text)
+        return scoreStart..<out.text.count
     }
 
     private static func member(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
@@ -87,29 +86,49 @@ public enum FrameWriter {
     }
 
     /// The `results` frame line, and each hit's encoding for the merge.
-    /// Each hit is written once, into the line; the merge copies it from there.
-    public static func results(id: String?, index: String, results: SearchResults) -> (line: [UInt8], hits: [EncodedHit]) {
-        var out: [UInt8] = []
-        out.reserveCapacity(results.hits.reduce(512) { $0 + size(of: $1) + 2 })
-        header(id: id, type: Pieces.resultsType, into: &out)
-        out.append(contentsOf: Pieces.index)
-        JSONWriter.writeString(index, into: &out)
-        out.append(contentsOf: Pieces.resultsHits)
+    /// Each hit is written once, into the line; the merge takes it from there. A large page
+    /// (from ``sharedLineMinimum``) shares its hits' encoded parts rather than copying them.
+    public static func results(id: String?, index: String, results: SearchResults) -> (line: OutgoingLine, hits: [EncodedHit]) {
+        let estimate = results.hits.reduce(512) { $0 + size(of: $1) + 2 }
+        let shares = estimate >= sharedLineMinimum
+        var out = LineBuilder(shares: shares, capacity: estimate)
+        header(id: id, type: Pieces.resultsType, into: &out.text)
+        out.text.append(contentsOf: Pieces.index)
+        JSONWriter.writeString(index, into: &out.text)
+        out.text.append(contentsOf: Pieces.resultsHits)
+        var hits: [EncodedHit] = []
+        hits.reserveCapacity(results.hits.count)
         var places: [(hit: Range<Int>, score: Range<Int>)] = []
-        places.reserveCapacity(results.hits.count)
+        if !shares { places.reserveCapacity(results.hits.count) }
         for (i, hit) in results.hits.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            places.append(write(hit, into: &out))
-            out.append(UInt8(ascii: "}"))
+            if i > 0 { out.text.append(UInt8(ascii: ",")) }
+            if shares {
+                // The hit in pieces of its own, which the line then shares (or copies, if small).
+                var own = LineBuilder(shares: true, capacity: 256)
+                let score = write(hit, into: &own)
+                let scoreText = own.text[score]
+                let pieces = own.finishPieces()
+                let encoded = EncodedHit(
+                    pieces: pieces, rankingScore: hit.rankingScore, scoreText: scoreText,
+                    count: pieces.reduce(0) { $0 + $1.count })
+                out.append(pieces: pieces)
+                hits.append(encoded)
+            } else {
+                let start = out.text.count
+                let score = write(hit, into: &out)
+                places.append((start..<out.text.count, score))
+            }
+            out.text.append(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "]"))
-        writeTail(of: results, into: &out)
-        out.append(contentsOf: Pieces.closeResults)
-        let line = out
-        let hits = zip(results.hits, places).map {
-            EncodedHit(bytes: line, range: $1.hit, rankingScore: $0.rankingScore, scoreText: $1.score)
+        out.text.append(UInt8(ascii: "]"))
+        writeTail(of: results, into: &out.text)
+        out.text.append(contentsOf: Pieces.closeResults)
+        guard !shares else { return (out.finish(), hits) }
+        let line = out.text
+        hits = zip(results.hits, places).map {
+            EncodedHit(pieces: [line[$1.hit]], rankingScore: $0.rankingScore, scoreText: line[$1.score], count: $1.hit.count)
         }
-        return (line, hits)
+        return (OutgoingLine(line), hits)
     }
 
     /// The members of a response after `hits`, as `SearchResults.json()` has them (building
@@ -179,36 +198,37 @@ public enum FrameWriter {
     }
 
     /// The `merged` frame line from already-encoded hits. Each hit gets `_index` and
-    /// `_federation: {index, rank, weightedScore}`; `extra` members follow `nbHits`.
-    public static func merged(id: String?, hits: [MergedHitBytes], nbHits: Int, extra: JSONObject = [:]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(hits.reduce(128) { $0 + $1.hit.range.count + 2 * $1.index.utf8.count + 80 })
-        header(id: id, type: Pieces.mergedType, into: &out)
-        out.append(contentsOf: Pieces.hits)
+    /// `_federation: {index, rank, weightedScore}`; `extra` members follow `nbHits`. A large
+    /// one (from ``sharedLineMinimum``) shares the hits' pieces rather than copying them.
+    public static func merged(id: String?, hits: [MergedHitBytes], nbHits: Int, extra: JSONObject = [:]) -> OutgoingLine {
+        let estimate = hits.reduce(128) { $0 + $1.hit.count + 2 * $1.index.utf8.count + 80 }
+        var out = LineBuilder(shares: estimate >= sharedLineMinimum, capacity: estimate)
+        header(id: id, type: Pieces.mergedType, into: &out.text)
+        out.text.append(contentsOf: Pieces.hits)
         for (i, h) in hits.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            append(h.hit.bytes, h.hit.range, to: &out)
-            out.append(contentsOf: Pieces.indexMember)
-            JSONWriter.writeString(h.index, into: &out)
-            out.append(contentsOf: Pieces.federationIndex)
-            JSONWriter.writeString(h.index, into: &out)
-            out.append(contentsOf: Pieces.rank)
-            JSONWriter.writeNumber(Double(h.rank), into: &out)
-            out.append(contentsOf: Pieces.weightedScore)
+            if i > 0 { out.text.append(UInt8(ascii: ",")) }
+            out.append(pieces: h.hit.pieces)
+            out.text.append(contentsOf: Pieces.indexMember)
+            JSONWriter.writeString(h.index, into: &out.text)
+            out.text.append(contentsOf: Pieces.federationIndex)
+            JSONWriter.writeString(h.index, into: &out.text)
+            out.text.append(contentsOf: Pieces.rank)
+            JSONWriter.writeNumber(Double(h.rank), into: &out.text)
+            out.text.append(contentsOf: Pieces.weightedScore)
             if h.weightedScore == h.hit.rankingScore {
-                append(h.hit.bytes, h.hit.scoreText, to: &out)
+                LineBuilder.copy(h.hit.scoreText, into: &out.text)
             } else {
-                JSONWriter.writeNumber(h.weightedScore, into: &out)
+                JSONWriter.writeNumber(h.weightedScore, into: &out.text)
             }
-            out.append(UInt8(ascii: "}"))
-            out.append(UInt8(ascii: "}"))
+            out.text.append(UInt8(ascii: "}"))
+            out.text.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: Pieces.nbHits)
-        JSONWriter.writeNumber(Double(nbHits), into: &out)
-        JSONWriter.writeMembers(of: extra, into: &out)
-        out.append(UInt8(ascii: "}"))
-        out.append(0x0A)
-        return out
+        out.text.append(contentsOf: Pieces.nbHits)
+        JSONWriter.writeNumber(Double(nbHits), into: &out.text)
+        JSONWriter.writeMembers(of: extra, into: &out.text)
+        out.text.append(UInt8(ascii: "}"))
+        out.text.append(0x0A)
+        return out.finish()
     }
 
     /// The `done` frame line (the text `Frame.done(...).line()` has), written directly: every

@@ -65,7 +65,7 @@ package enum SearchExecutor {
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
         probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
         spreadExecutor: (any TaskExecutor)? = nil,
-        send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+        send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) async -> Frame {
         let run = SearchRun(
             id: id, sources: sources, plan: plan, stats: stats, health: health, probes: probes, inline: inline, send: send)
@@ -80,7 +80,7 @@ package enum SearchExecutor {
     /// `cancel`, a newer keystroke or the client's going away is read only after it).
     package static func runNow(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+        send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) -> Frame {
         let run = SearchRun(id: id, sources: sources, plan: plan, stats: stats, health: health, inline: .sequential, send: send)
         return run.finish(FanOut.runNow(run.asked, onCompletion: run.completed), cancelled: false)
@@ -88,7 +88,7 @@ package enum SearchExecutor {
 
     /// A source's results frame (line and encoded hits), named after the source when the
     /// backend left `index` empty.
-    package static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: [UInt8], hits: [FrameWriter.EncodedHit]) {
+    package static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: OutgoingLine, hits: [FrameWriter.EncodedHit]) {
         var results = given
         if results.index.isEmpty { results.index = name }
         return FrameWriter.results(id: id, index: name, results: results)
@@ -107,7 +107,7 @@ package enum SearchExecutor {
     package static func mergedFrame(
         id: String?, sources: [FederatedSource], outcomes: [SourceOutcome?], encoded: [[FrameWriter.EncodedHit]],
         plan: MergePlan
-    ) -> [UInt8] {
+    ) -> OutgoingLine {
         var lists: [SourceHits] = []
         var nbHits = 0
         var facetSources: [FacetSource] = []

@@ -25,13 +25,13 @@ package struct SearchRun: Sendable {
     /// Records a completion and sends its frame.
     package let completed: @Sendable (SourceCompletion) -> Void
     private let encoded: EncodedHits
-    private let send: @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+    private let send: @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
 
     /// `probes` records the breaker probes this search holds while they run (see ``HeldProbes``).
     package init(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
         probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode,
-        send: @escaping @Sendable (_ line: [UInt8], _ moreSoon: Bool) -> Void
+        send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) {
         let clock = ContinuousClock()
         let start = clock.now
@@ -106,12 +106,12 @@ package struct SearchRun: Sendable {
             case .failed(let error):
                 // A page dropped at the limit was built that far: the loop may trim the heap.
                 if error.code == .answerTooLarge, let limit = source.query.answerByteLimit { stats.recordRefusedPage(bytes: limit) }
-                send(Frame.error(id: id, index: completion.name, error: error).line(), more)
+                send(OutgoingLine(Frame.error(id: id, index: completion.name, error: error).line()), more)
             case .timedOut:
                 let ms = source.timeout.components
                 let limit = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
-                send(Frame.error(id: id, index: completion.name, error: SearchError(
-                    .timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")).line(), more)
+                let error = SearchError(.timeout, "\(completion.name): no answer within \(limit) ms; the source was cancelled")
+                send(OutgoingLine(Frame.error(id: id, index: completion.name, error: error).line()), more)
             case .cancelled:
                 break
             }
@@ -165,13 +165,13 @@ package struct SearchRun: Sendable {
 
 /// Each source's encoded results frame, from the thread that ran it to the calling task.
 private final class ResultFrames: Sendable {
-    private let store: Mutex<[(line: [UInt8], hits: [FrameWriter.EncodedHit])?]>
+    private let store: Mutex<[(line: OutgoingLine, hits: [FrameWriter.EncodedHit])?]>
     package init(count: Int) { store = Mutex(Array(repeating: nil, count: count)) }
-    package func set(_ position: Int, _ frame: (line: [UInt8], hits: [FrameWriter.EncodedHit])) {
+    package func set(_ position: Int, _ frame: (line: OutgoingLine, hits: [FrameWriter.EncodedHit])) {
         store.withLock { $0[position] = frame }
     }
     /// The frame of the source at `position` (once), if it was encoded.
-    package func take(_ position: Int) -> (line: [UInt8], hits: [FrameWriter.EncodedHit])? {
+    package func take(_ position: Int) -> (line: OutgoingLine, hits: [FrameWriter.EncodedHit])? {
         store.withLock { frames in
             defer { frames[position] = nil }
             return frames[position]

@@ -52,24 +52,20 @@ package struct ServerCore: Sendable {
         case .ping:
             emit(Frame.pong(id: id, protocolVersion: ProtocolVersion.current, version: FederatedSearchVersion.string).line())
         case .search(let search):
-            let sources: [FederatedSource]
-            let plan: MergePlan
+            let planned: PlannedSearch
             do {
-                (sources, plan) = try SearchExecutor.plan(search, in: catalog, peer: peer, answerByteLimit: answerByteLimit)
+                planned = try plan(search, id: id, peer: peer)
             } catch {
                 emit(Frame.error(id: id, index: nil, error: error).line())
                 return
             }
-            let (stats, health) = (self.stats, self.health)
             let search: @Sendable () async -> Frame = {
-                await SearchExecutor.run(id: id, sources: sources, plan: plan, stats: stats, health: health, inline: inline) {
-                    line, _ in emit(line)
-                }
+                await run(planned, inline: inline) { line, _ in emit(line.bytes) }
             }
-            let done = if let placement { await placement.run(sources, search) } else { await search() }
+            let done = if let placement { await placement.run(planned.sources, search) } else { await search() }
             emit(done.line())
         case .searchForFacetValues(let facets):
-            switch FacetValueAnswer.source(facets, in: catalog, peer: peer) {
+            switch facetValueSource(facets, peer: peer) {
             case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
             case .success(let found):
                 let work: @Sendable () async -> Frame = {
@@ -79,8 +75,10 @@ package struct ServerCore: Sendable {
                 emit(frame.line())
             }
         case .index(let name, let operation):
-            guard let write = IndexRequests.write(for: operation) else { return emit(unsupported(id, "op: createIndex and deleteIndex")) }
-            switch IndexRequests.route(write, index: name, in: catalog, peer: peer) {
+            guard let (write, route) = route(operation, index: name, peer: peer) else {
+                return emit(unsupported(id, "op: createIndex and deleteIndex"))
+            }
+            switch route {
             case .answered(let reply): emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
             case .refused(let e): emit(Frame.error(id: id, index: nil, error: e).line())
             case .writer(let durable):
@@ -108,12 +106,12 @@ package struct ServerCore: Sendable {
     /// sources together (checked before any runs): each one's lines. Nil if one is not a
     /// search or they are not quick together.
     package func answerNow(_ requests: [Request], peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[[UInt8]]]? {
-        var planned: [Result<(sources: [FederatedSource], plan: MergePlan), SearchError>] = []
+        var planned: [Result<PlannedSearch, SearchError>] = []
         var all: [FederatedSource] = []
         for request in requests {
             guard case .search(let search) = request.operation else { return nil }
             do {
-                let p = try SearchExecutor.plan(search, in: catalog, peer: peer, answerByteLimit: answerByteLimit)
+                let p = try plan(search, id: request.id, peer: peer)
                 planned.append(.success(p))
                 all += p.sources
             } catch {
@@ -124,11 +122,9 @@ package struct ServerCore: Sendable {
         return zip(requests, planned).map { request, p in
             switch p {
             case .failure(let error): return [Frame.error(id: request.id, index: nil, error: error).line()]
-            case .success(let (sources, plan)):
+            case .success(let search):
                 let lines = LineCollector()
-                let done = SearchExecutor.runNow(id: request.id, sources: sources, plan: plan, stats: stats, health: health) {
-                    line, _ in lines.append(line)
-                }
+                let done = runNow(search) { line, _ in lines.append(line.bytes) }
                 lines.append(done.line())
                 return lines.lines
             }

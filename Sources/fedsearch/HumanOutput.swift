@@ -138,7 +138,9 @@ struct HumanOutput {
         }
         // Back-pressure (docs/RELIABILITY.md): searches waiting for a slot, output clients have not read.
         if let queued = p["queuedSearches"]?.intValue, let pending = p["pendingOutputBytes"]?.intValue {
-            Swift.print(dim("waiting: \(queued) searches queued, \(pending) bytes of answers unread by clients"))
+            let streamed = p["streamedOutputBytes"]?.intValue ?? 0
+            let held = streamed > 0 ? " (\(streamed) of them not yet copied for the socket)" : ""
+            Swift.print(dim("waiting: \(queued) searches queued, \(pending) bytes of answers unread by clients\(held)"))
         }
         if let http = p["http"]?.objectValue {
             let listen = http["listen"]?.stringValue ?? "?"

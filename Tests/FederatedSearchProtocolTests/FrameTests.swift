@@ -51,18 +51,18 @@ struct FrameWriterTests {
     @Test func resultsAndMergedMatchTheGenericEncoding() {
         guard case .results(let id, let index, let results) = FrameTests.frames[0] else { return }
         let (line, hits) = FrameWriter.results(id: id, index: index, results: results)
-        #expect(line == FrameTests.frames[0].line())
+        #expect(line.bytes == FrameTests.frames[0].line())
         let merged = FrameWriter.merged(
             id: "q", hits: hits.map { FrameWriter.MergedHitBytes(index: "movies", rank: 0, weightedScore: 0.75, hit: $0) },
             nbHits: 1)
-        #expect(merged == FrameTests.frames[3].line())
+        #expect(merged.bytes == FrameTests.frames[3].line())
         // A weighted score other than the hit's own is written as a number of its own.
         let weighted = MergedResults(hits: [MergedHit(index: "movies", hit: FrameTests.hit, rank: 2, weightedScore: 1.125)], nbHits: 4)
         let direct = FrameWriter.merged(
             id: "q", hits: hits.map { FrameWriter.MergedHitBytes(index: "movies", rank: 2, weightedScore: 1.125, hit: $0) },
             nbHits: 4)
-        #expect(direct == Frame.merged(id: "q", results: weighted).line())
-        #expect(String(decoding: direct, as: UTF8.self).contains(#""rank":2,"weightedScore":1.125}"#))
+        #expect(direct.bytes == Frame.merged(id: "q", results: weighted).line())
+        #expect(String(decoding: direct.bytes, as: UTF8.self).contains(#""rank":2,"weightedScore":1.125}"#))
     }
 
     /// The members after `hits` are written directly too: with no facets, several facets and
@@ -87,7 +87,7 @@ struct FrameWriterTests {
         }
         let frame = Frame.results(id: variant == 2 ? nil : "q", index: "movies", results: r)
         guard case .results(let id, let index, let results) = frame else { return }
-        #expect(FrameWriter.results(id: id, index: index, results: results).line == frame.line())
+        #expect(FrameWriter.results(id: id, index: index, results: results).line.bytes == frame.line())
     }
 
     /// `done` frames are written directly; the text is the tree's, for every kind of
@@ -131,5 +131,53 @@ struct FrameWriterTests {
         changed.attributes = ["title": "Alien"]
         #expect(changed.encodedAttributes == nil)
         #expect(changed.attribute("title") == "Alien")
+    }
+
+    /// A page past `sharedLineMinimum` is written in pieces that share the hits' encoded
+    /// attributes and highlights: the same bytes as the generic encoder, in the results and in
+    /// the merged frame, without a copy of the large parts.
+    @Test func largePagesShareTheirHitsParts() throws {
+        let body = String(repeating: "a long text with \"quotes\" and é ", count: 200)
+        var hits: [Hit] = []
+        var trees: [Hit] = []
+        for i in 0..<60 {
+            let document: JSONObject = ["objectID": .string("d\(i)"), "body": .string(body), "n": .number(Double(i))]
+            var members: [UInt8] = []
+            JSONWriter.writeMembers(of: document, except: "objectID", into: &members)
+            let highlight: JSONObject = ["body": .object(["value": .string(body), "matchLevel": "none"])]
+            let score = 1 / Double(i + 1)
+            hits.append(Hit(
+                objectID: "d\(i)", document: document, encodedAttributes: members,
+                encodedHighlightResult: JSONWriter.bytes(.object(highlight)), rankingScore: score))
+            var tree = Hit(objectID: "d\(i)", attributes: ["body": .string(body), "n": .number(Double(i))], rankingScore: score)
+            tree.highlightResult = highlight
+            trees.append(tree)
+        }
+        var results = SearchResults(hits: hits, nbHits: 60, page: 0, nbPages: 1, hitsPerPage: 60)
+        results.index = "docs"
+        var treeResults = results
+        treeResults.hits = trees
+        let (line, encoded) = FrameWriter.results(id: "big", index: "docs", results: results)
+        #expect(line.count >= FrameWriter.sharedLineMinimum)
+        #expect(!line.isWhole)
+        #expect(line.bytes == Frame.results(id: "big", index: "docs", results: treeResults).line())
+        #expect(line.count == line.bytes.count)
+        // Each hit's attributes are one piece of the line: the hit's own bytes, not a copy.
+        let attributes = try #require(hits[0].encodedAttributes)
+        let shared = line.pieces.contains { piece in
+            piece.count == attributes.count && piece.withUnsafeBufferPointer { a in
+                attributes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+            }
+        }
+        #expect(shared)
+        let merged = FrameWriter.merged(
+            id: "big", hits: encoded.enumerated().map {
+                FrameWriter.MergedHitBytes(index: "docs", rank: $0.offset, weightedScore: $0.element.rankingScore, hit: $0.element)
+            }, nbHits: 60)
+        #expect(!merged.isWhole)
+        let mergedTree = MergedResults(
+            hits: trees.enumerated().map { MergedHit(index: "docs", hit: $0.element, rank: $0.offset, weightedScore: $0.element.rankingScore) },
+            nbHits: 60)
+        #expect(merged.bytes == Frame.merged(id: "big", results: mergedTree).line())
     }
 }

@@ -349,6 +349,47 @@ struct LimitTests {
         #expect(settled?["pendingOutputBytes"]?.intValue == 0, "\(String(describing: settled?["pendingOutputBytes"]))")
     }
 
+    /// A large answer goes out in pieces as its client reads: while the client reads nothing,
+    /// the daemon holds at most `maxPendingOutputBytes` of copies in libevent, and the rest as
+    /// the hits' own bytes (`streamedOutputBytes`), not a whole copy of the frame. Read, the
+    /// answer is the one a prompt reader gets.
+    @Test func largeAnswersStreamToASlowReaderInPieces() throws {
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 150)  // about 4 KB
+        let docs = (0..<200).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
+        let limit = 65536
+        let d = try DaemonProcess(config: [
+            "limits": ["maxPendingOutputBytes": .number(Double(limit))],
+            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+        ], files: ["big.ndjson": docs])
+        defer { d.stop() }
+        let request: JSONValue = ["id": "big", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 200]]
+        let slow = try d.connect()
+        try slow.send(request)
+        let observer = try d.connect()
+        let held = try pollStats(observer) { ($0["streamedOutputBytes"]?.intValue ?? 0) > 1_000_000 }
+        let pending = held?["pendingOutputBytes"]?.intValue ?? 0
+        let streamed = held?["streamedOutputBytes"]?.intValue ?? 0
+        #expect(streamed > 1_000_000, "\(String(describing: held))")
+        // Copies in libevent: up to the limit, plus the last piece copied in part.
+        #expect(pending - streamed <= limit, "pending \(pending), streamed \(streamed)")
+        let answer = try collect(slow, id: "big")
+        #expect(answer.last?.type == "done", "\(answer.map { $0.type })")
+        let prompt = try d.connect().roundTrip(request)
+        func hits(_ frames: [Frame]) -> [[Hit]] {
+            frames.compactMap { f -> [Hit]? in
+                switch f {
+                case .results(_, _, let r): r.hits
+                case .merged(_, let m): m.hits.map(\.hit)
+                default: nil
+                }
+            }
+        }
+        #expect(hits(answer).map(\.count) == [200, 200])
+        #expect(hits(answer) == hits(prompt))
+        let settled = try pollStats(observer) { $0["pendingOutputBytes"]?.intValue == 0 && $0["streamedOutputBytes"]?.intValue == 0 }
+        #expect(settled?["streamedOutputBytes"]?.intValue == 0, "\(String(describing: settled))")
+    }
+
     @Test func limitsAreValidatedInTheConfig() throws {
         let dir = try DaemonProcess.makeDirectory()
         let path = dir.appendingPathComponent("c.json").path
