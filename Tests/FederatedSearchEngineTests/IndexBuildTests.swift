@@ -90,4 +90,23 @@ import Testing
         #expect(year.values == ["1999", "2001.5"])
         #expect(year.sortedNumbers == [1999, 2001.5])
     }
+
+    /// A retrieved document's encoded attributes are kept for later hits when small; a large
+    /// one is encoded each time (and gives the same hit), so large pages asked once leave no
+    /// memory behind.
+    @Test func onlySmallDocumentsKeepTheirEncoding() throws {
+        let long = String(repeating: "word ", count: 5000)
+        let index = try makeIndex(#"{"searchableAttributes": ["title"]}"#, """
+            {"objectID": "small", "title": "alpha one"}
+            {"objectID": "large", "title": "alpha two", "body": "\(long)"}
+            """)
+        let first = try search(index, "alpha")
+        let again = try search(index, "alpha")
+        #expect(Set(ids(first)) == ["small", "large"])
+        #expect(first.hits == again.hits)
+        #expect(first.hits.first { $0.objectID == "large" }?.attribute("body") == .string(long))
+        let positions = index.snapshot.objectIDs
+        #expect(index.snapshot.encodedAttributes.isCached(positions.firstIndex(of: "small")!))
+        #expect(!index.snapshot.encodedAttributes.isCached(positions.firstIndex(of: "large")!))
+    }
 }
