@@ -480,10 +480,13 @@ final class Connection {
     func closeAfterFlush() { handle(.closeAfterFlush) }
 
     /// The output buffer drained (to the low watermark): more streamed pieces go to it. The
-    /// output counts as drained once none is left and the buffer is down to the watermark.
+    /// output counts as drained once none was left to copy.
     func wrote() {
+        // Pieces copied now are sent before the output counts as drained: libevent calls
+        // again once its buffer is back at the watermark (at empty while closing).
+        let before = streamedBytes
         copyStreamed()
-        guard let socket, streamedBytes == 0, socket.outputLength <= limits.maxPendingOutputBytes / 2 else { return }
+        guard streamedBytes == 0, before == 0 else { return }
         handle(.outputDrained)
     }
 

@@ -49,6 +49,8 @@ final class HTTPListener {
         let counter: OpaquePointer?
     }
     private var connections: [OpaquePointer: Peer] = [:]
+    /// Responses being handed to evhttp in steps, by connection (one response at a time each).
+    private var piecewise: [OpaquePointer: PiecewiseReply] = [:]
     private var bound: [OpaquePointer] = []
     private let placement: HTTPPlacement
     /// The largest body decoded on the loop thread; a larger one is decoded on the global executor.
@@ -313,14 +315,41 @@ final class HTTPListener {
         for h in response.headers { evhttp_add_header(headers, h.name, h.value) }
     }
 
-    /// Sends a whole response (libevent sets Content-Length and frees the request after).
+    /// Sends a whole response (libevent sets Content-Length and frees the request after). A
+    /// large body is handed over in steps as the client reads (``PiecewiseReply``).
     private func reply(_ request: OpaquePointer, _ response: HTTPResponse, close: Bool) {
         addHeaders(response, to: request)
         if close, let headers = evhttp_request_get_output_headers(request) { evhttp_add_header(headers, "Connection", "close") }
+        if let body = response.largeBody, let connection = evhttp_request_get_connection(request),
+            let headers = evhttp_request_get_output_headers(request)
+        {
+            evhttp_add_header(headers, "Content-Length", String(body.count))
+            evhttp_send_reply_start(request, Int32(response.status), nil)
+            piecewise[connection] = PiecewiseReply(request: request, body: body)
+            loop.streamedOutputChanged(by: body.count)
+            return sendNextStep(connection)
+        }
         if !response.body.isEmpty, let out = evhttp_request_get_output_buffer(request) {
             evbuffer_add(out, response.body, response.body.count)
         }
         evhttp_send_reply(request, Int32(response.status), nil, nil)
+    }
+
+    /// Hands the next step of a piecewise response to evhttp; after the last, ends it.
+    fileprivate func sendNextStep(_ connection: OpaquePointer) {
+        guard var reply = piecewise[connection], let buffer = evbuffer_new() else { return }
+        defer { evbuffer_free(buffer) }
+        let copied = reply.copy(into: buffer, maxBytes: loop.config.limits.maxPendingOutputBytes)
+        // The bytes now count as libevent's (its output callback adds them).
+        loop.streamedOutputChanged(by: -copied)
+        if reply.isDone {
+            piecewise[connection] = nil
+            evhttp_send_reply_chunk(reply.request, buffer)
+            evhttp_send_reply_end(reply.request)
+        } else {
+            piecewise[connection] = reply
+            evhttp_send_reply_chunk_with_cb(reply.request, buffer, onHTTPStepSent, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     private func finish(_ id: UInt64) {
@@ -340,6 +369,8 @@ final class HTTPListener {
     /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
     /// their tasks stop).
     fileprivate func closed(_ connection: OpaquePointer) {
+        // A response handed over in steps goes with the connection (libevent frees its request).
+        if let reply = piecewise.removeValue(forKey: connection) { loop.streamedOutputChanged(by: -reply.remaining) }
         guard let peer = connections.removeValue(forKey: connection) else { return }
         // What the connection still held leaves the budget with it.
         if let output = peer.output {
@@ -375,6 +406,12 @@ private func onHTTPOutputChange(
 ) {
     guard let info else { return }
     Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().outputChanged(by: info.pointee.n_added - info.pointee.n_deleted)
+}
+
+/// evhttp wrote the last step of a piecewise response to the socket.
+private func onHTTPStepSent(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let connection else { return }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().sendNextStep(connection)
 }
 
 private func onHTTPPeerClosed(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {

@@ -42,20 +42,20 @@ extension AlgoliaAPI {
 
     /// Runs a federated search, superseding the older requests of its session; `emit` gets
     /// each frame's line until the request is superseded, then its `done superseded`.
-    func runFederated(_ request: Request, _ x: Exchange, emit: @escaping @Sendable ([UInt8]) -> Void) async {
+    func runFederated(_ request: Request, _ x: Exchange, emit: @escaping @Sendable (OutgoingLine) -> Void) async {
         guard case .search(let search) = request.operation, let session = search.session, let seq = search.seq else {
             await x.core.answer(request, peer: x.peer, placement: x.placement, emit: emit)
             return
         }
         let scope = x.key.map { "key \($0.position)" } ?? ""
-        let superseded = FrameWriter.done(id: request.id, status: .superseded, sources: [], ms: 0)
+        let superseded = OutgoingLine(FrameWriter.done(id: request.id, status: .superseded, sources: [], ms: 0))
         guard let ticket = sessions.begin(scope: scope, session: session, seq: seq) else { return emit(superseded) }
         defer { sessions.end(scope: scope, session: session, ticket) }
         let core = x.core
         let id = request.id
         let work = Task(executorPreference: x.executor) {
             await core.answer(request, peer: x.peer, placement: x.placement) { line in
-                ticket.forward(line, isLast: FrameWriter.isDone(line, id: id), emit)
+                ticket.forward(line, isLast: FrameWriter.isDone(line.firstPiece, id: id), emit)
             }
         }
         ticket.attach { work.cancel() }
@@ -74,46 +74,48 @@ extension AlgoliaAPI {
         request.id = nil
         let collector = LineCollector()
         await runFederated(request, x) { collector.append($0) }
-        var results: [(String, ArraySlice<UInt8>)] = []
+        var results: [(String, OutgoingLine)] = []
         var errors = JSONObject()
-        var merged: [UInt8]?
+        var merged: OutgoingLine?
         var done = JSONObject()
         for line in collector.lines {
             switch FramePayload.type(of: line) {
             case "results":
                 if let r = FramePayload.namedResults(of: line) { results.append(r) }
             case "error":
-                let e = FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame")
-                guard case .object(let o)? = try? JSONParser.parse(line), case .string(let name)? = o["index"] else {
+                let e = FramePayload.error(of: line.bytes) ?? SearchError(.internalError, "an unreadable error frame")
+                guard case .object(let o)? = try? JSONParser.parse(line.bytes), case .string(let name)? = o["index"] else {
                     return .error(e)
                 }
                 errors[name] = ["code": .string(e.code.rawValue), "message": .string(e.message)]
             case "merged": merged = FramePayload.members(of: line)
-            case "done": done = FramePayload.object(of: line) ?? [:]
+            case "done": done = FramePayload.object(of: line.bytes) ?? [:]
             default: break
             }
         }
-        var out = Array(#"{"results":{"#.utf8)
+        let size = results.reduce(256 + (merged?.count ?? 0)) { $0 + $1.1.count + $1.0.utf8.count + 4 }
+        var out = LineBuilder(shares: size >= FrameWriter.sharedLineMinimum, capacity: size)
+        out.text.append(contentsOf: #"{"results":{"#.utf8)
         for (i, r) in results.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(r.0, into: &out)
-            out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: r.1)
+            if i > 0 { out.text.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(r.0, into: &out.text)
+            out.text.append(UInt8(ascii: ":"))
+            out.append(r.1)
         }
-        out.append(contentsOf: #"},"errors":"#.utf8)
-        JSONWriter.write(.object(errors), into: &out)
+        out.text.append(contentsOf: #"},"errors":"#.utf8)
+        JSONWriter.write(.object(errors), into: &out.text)
         if let merged {
-            out.append(contentsOf: #","merged":"#.utf8)
-            out.append(contentsOf: merged)
+            out.text.append(contentsOf: #","merged":"#.utf8)
+            out.append(merged)
         }
         for e in done {
-            out.append(UInt8(ascii: ","))
-            JSONWriter.writeString(e.key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONWriter.write(e.value, into: &out)
+            out.text.append(UInt8(ascii: ","))
+            JSONWriter.writeString(e.key, into: &out.text)
+            out.text.append(UInt8(ascii: ":"))
+            JSONWriter.write(e.value, into: &out.text)
         }
-        out.append(UInt8(ascii: "}"))
-        return .json(200, out)
+        out.text.append(UInt8(ascii: "}"))
+        return .json(200, out.finish())
     }
 
     /// `POST /1/federated/stream`: `text/event-stream`, one `data:` event per frame.
@@ -130,7 +132,7 @@ extension AlgoliaAPI {
         ])
         head.headers += x.headers
         send(.head(head))
-        await runFederated(request, x) { line in send(.chunk(Self.event(line))) }
+        await runFederated(request, x) { line in send(.chunk(Self.event(line.bytes))) }
         send(.end)
     }
 

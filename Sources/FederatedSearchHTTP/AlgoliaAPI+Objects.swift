@@ -7,7 +7,7 @@ extension AlgoliaAPI {
     /// Runs an index operation; its reply frame's members, or the error.
     func indexOperation(_ index: String, _ operation: IndexOperation, _ x: Exchange) async -> Result<JSONObject, SearchError> {
         let lines = await run(Request(id: nil, operation: .index(index, operation)), x)
-        guard let line = lines.last else { return .failure(SearchError(.internalError, "no answer")) }
+        guard let line = lines.last?.bytes else { return .failure(SearchError(.internalError, "no answer")) }
         if FramePayload.type(of: line) == "error" {
             return .failure(FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame"))
         }

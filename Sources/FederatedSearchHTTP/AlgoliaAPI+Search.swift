@@ -24,18 +24,18 @@ extension AlgoliaAPI {
     }
 
     /// The Algolia response of index `index` in the lines the search answered with.
-    static func searchAnswer(_ lines: [[UInt8]], index: String) -> Result<[UInt8], SearchError> {
+    static func searchAnswer(_ lines: [OutgoingLine], index: String) -> Result<OutgoingLine, SearchError> {
         for line in lines {
-            if let results = FramePayload.results(of: line, source: index) { return .success(Array(results)) }
+            if let results = FramePayload.results(of: line, source: index) { return .success(results) }
             if FramePayload.type(of: line) == "error" {
-                return .failure(FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame"))
+                return .failure(FramePayload.error(of: line.bytes) ?? SearchError(.internalError, "an unreadable error frame"))
             }
         }
         return .failure(SearchError(.internalError, "the search of '\(index)' answered no results"))
     }
 
     /// One search of one index: the Algolia response's bytes, or the error.
-    func search(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
+    func search(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<OutgoingLine, SearchError> {
         switch Self.searchRequest(index, object, path: path) {
         case .failure(let e): return .failure(e)
         case .success(let request):
@@ -48,7 +48,7 @@ extension AlgoliaAPI {
     /// ``search(_:_:path:_:)`` at once on this thread, if its sources are `quick`; nil if not.
     func searchNow(
         _ index: String, _ object: JSONObject, path: String, _ x: Exchange, quick: ([FederatedSource]) -> Bool
-    ) -> Result<[UInt8], SearchError>? {
+    ) -> Result<OutgoingLine, SearchError>? {
         switch Self.searchRequest(index, object, path: path) {
         case .failure(let e): return .failure(e)
         case .success(let request):
@@ -64,9 +64,9 @@ extension AlgoliaAPI {
         return .success(o)
     }
 
-    static func response(_ answer: Result<[UInt8], SearchError>) -> HTTPResponse {
+    static func response(_ answer: Result<OutgoingLine, SearchError>) -> HTTPResponse {
         switch answer {
-        case .success(let bytes): return .json(200, bytes)
+        case .success(let line): return .json(200, line)
         case .failure(let e): return .error(e)
         }
     }
@@ -122,19 +122,24 @@ extension AlgoliaAPI {
     }
 
     /// `{"results": [...]}` of a multi-query's answers, or the first error.
-    static func queriesResponse(_ answers: [Result<[UInt8], SearchError>?]) -> HTTPResponse {
-        var out = Array(#"{"results":["#.utf8)
+    static func queriesResponse(_ answers: [Result<OutgoingLine, SearchError>?]) -> HTTPResponse {
+        let size = answers.reduce(16) { total, answer in
+            if case .success(let line)? = answer { return total + line.count + 1 }
+            return total
+        }
+        var out = LineBuilder(shares: size >= FrameWriter.sharedLineMinimum, capacity: size)
+        out.text.append(contentsOf: #"{"results":["#.utf8)
         for (i, answer) in answers.enumerated() {
             switch answer {
-            case .success(let bytes)?:
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: bytes)
+            case .success(let line)?:
+                if i > 0 { out.text.append(UInt8(ascii: ",")) }
+                out.append(line)
             case .failure(let e)?: return .error(e)
             case nil: return .error(SearchError(.internalError, "requests[\(i)]: no answer"))
             }
         }
-        out.append(contentsOf: "]}".utf8)
-        return .json(200, out)
+        out.text.append(contentsOf: "]}".utf8)
+        return .json(200, out.finish())
     }
 
     /// `POST /1/indexes/*/queries`: InstantSearch's request, every query's response in order.
@@ -144,21 +149,21 @@ extension AlgoliaAPI {
         case .failure(let r): return r
         case .success(let q): (strategy, entries) = q
         }
-        var answers: [Result<[UInt8], SearchError>?] = Array(repeating: nil, count: entries.count)
+        var answers: [Result<OutgoingLine, SearchError>?] = Array(repeating: nil, count: entries.count)
         if strategy == "stopIfEnoughMatches" {
             // In order; once a query has a page's worth of hits the rest are not run.
             var enough = false
             for (i, e) in entries.enumerated() {
                 if enough {
-                    answers[i] = .success(Self.notProcessed(e.index))
+                    answers[i] = .success(OutgoingLine(Self.notProcessed(e.index)))
                     continue
                 }
                 let answer = await entry(e.index, e.object, path: e.path, x)
-                if case .success(let bytes) = answer, Self.hasEnoughHits(bytes) { enough = true }
+                if case .success(let line) = answer, Self.hasEnoughHits(line.bytes) { enough = true }
                 answers[i] = answer
             }
         } else {
-            await withTaskGroup(of: (Int, Result<[UInt8], SearchError>).self) { group in
+            await withTaskGroup(of: (Int, Result<OutgoingLine, SearchError>).self) { group in
                 for (i, e) in entries.enumerated() {
                     group.addTask { (i, await entry(e.index, e.object, path: e.path, x)) }
                 }
@@ -190,12 +195,12 @@ extension AlgoliaAPI {
     }
 
     /// One entry of a multi-query: a search, or a facet value search (`type: "facet"`).
-    func entry(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<[UInt8], SearchError> {
+    func entry(_ index: String, _ object: JSONObject, path: String, _ x: Exchange) async -> Result<OutgoingLine, SearchError> {
         guard case .string("facet")? = object["type"] else { return await search(index, object, path: path, x) }
         guard case .string(let facet)? = object["facet"] else {
             return .failure(SearchError(.missingField, "\(path).facet: required for a query of type facet"))
         }
-        return await facetSearch(index, facet: facet, object, path: path, x)
+        return await facetSearch(index, facet: facet, object, path: path, x).map(OutgoingLine.init)
     }
 
     /// A facet value search: the Algolia response's bytes, or the error.
@@ -226,7 +231,7 @@ extension AlgoliaAPI {
             index: index, facetName: facet, facetQuery: facetQuery, query: decoded.query, params: decoded.params,
             maxFacetHits: maxFacetHits)
         let lines = await run(Request(id: nil, operation: .searchForFacetValues(request)), x)
-        guard let line = lines.last else { return .failure(SearchError(.internalError, "no answer")) }
+        guard let line = lines.last?.bytes else { return .failure(SearchError(.internalError, "no answer")) }
         if FramePayload.type(of: line) == "error" {
             return .failure(FramePayload.error(of: line) ?? SearchError(.internalError, "an unreadable error frame"))
         }

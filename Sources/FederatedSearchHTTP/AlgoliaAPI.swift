@@ -92,7 +92,10 @@ package struct AlgoliaAPI: Sendable {
     func finished(_ response: HTTPResponse, _ request: HTTPRequest, _ cors: [(name: String, value: String)]) -> HTTPResponse {
         var r = response
         r.headers += cors
-        if request.method == .head { r.body = [] }
+        if request.method == .head {
+            r.body = []
+            r.largeBody = nil
+        }
         return r
     }
 
@@ -216,7 +219,7 @@ package struct AlgoliaAPI: Sendable {
     }
 
     /// Runs a request through the server core and returns the lines it answered with.
-    func run(_ request: Request, _ x: Exchange) async -> [[UInt8]] {
+    func run(_ request: Request, _ x: Exchange) async -> [OutgoingLine] {
         let collector = LineCollector()
         await x.core.answer(request, peer: x.peer, placement: x.placement) { collector.append($0) }
         return collector.lines

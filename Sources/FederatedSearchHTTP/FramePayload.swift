@@ -35,13 +35,7 @@ package enum FramePayload {
 
     /// The source name and `results` object of a results frame.
     package static func namedResults(of line: [UInt8]) -> (name: String, results: ArraySlice<UInt8>)? {
-        let start = Array(#"{"id":null,"type":"results","index":""#.utf8)
-        guard line.starts(with: start) else { return nil }
-        var i = start.count
-        while i < line.count, line[i] != UInt8(ascii: "\"") { i += line[i] == UInt8(ascii: "\\") ? 2 : 1 }
-        guard i < line.count, case .string(let name)? = try? JSONParser.parse(Array(line[(start.count - 1)...i])) else {
-            return nil
-        }
+        guard let name = namedResults(ofHead: line) else { return nil }
         return results(of: line, source: name).map { (name, $0) }
     }
 
@@ -59,5 +53,57 @@ package enum FramePayload {
         o["id"] = nil
         o["type"] = nil
         return o
+    }
+
+    // The same for a line as the core emits it, a large one in pieces: the large frames'
+    // payloads are cut out sharing those pieces; the small frames are read whole.
+
+    /// The frame's type.
+    package static func type(of line: OutgoingLine) -> String? { type(of: Array(line.firstPiece.prefix(64))) }
+
+    /// The `results` object of source `name`'s results frame, sharing the line's pieces.
+    package static func results(of line: OutgoingLine, source name: String) -> OutgoingLine? {
+        var prefix = Array(#"{"id":null,"type":"results","index":"#.utf8)
+        JSONWriter.writeString(name, into: &prefix)
+        prefix.append(contentsOf: #","results":"#.utf8)
+        guard line.isWhole else {
+            guard line.firstPiece.starts(with: prefix) else { return nil }
+            return line.trimmed(first: prefix.count, last: 2)
+        }
+        return results(of: line.bytes, source: name).map { OutgoingLine(pieces: [$0]) }
+    }
+
+    /// The source name and `results` object of a results frame, sharing the line's pieces.
+    package static func namedResults(of line: OutgoingLine) -> (name: String, results: OutgoingLine)? {
+        guard !line.isWhole else { return namedResults(of: line.bytes).map { ($0.name, OutgoingLine(pieces: [$0.results])) } }
+        // The name is in the first piece, which holds the frame's head.
+        guard let name = namedResults(ofHead: Array(line.firstPiece)) else { return nil }
+        return results(of: line, source: name).map { (name, $0) }
+    }
+
+    /// The source name at the head of a results frame.
+    private static func namedResults(ofHead line: [UInt8]) -> String? {
+        let start = Array(#"{"id":null,"type":"results","index":""#.utf8)
+        guard line.starts(with: start) else { return nil }
+        var i = start.count
+        while i < line.count, line[i] != UInt8(ascii: "\"") { i += line[i] == UInt8(ascii: "\\") ? 2 : 1 }
+        guard i < line.count, case .string(let name)? = try? JSONParser.parse(Array(line[(start.count - 1)...i])) else {
+            return nil
+        }
+        return name
+    }
+
+    /// The frame's members after `id` and `type`, as an object, sharing the line's pieces.
+    package static func members(of line: OutgoingLine) -> OutgoingLine {
+        guard !line.isWhole, let type = type(of: line) else { return OutgoingLine(members(of: line.bytes)) }
+        let after = head.count + type.utf8.count + 1
+        let first = line.firstPiece
+        guard first.count > after, first[first.startIndex + after] == UInt8(ascii: ","),
+            let rest = line.trimmed(first: after + 1, last: 1)
+        else { return OutgoingLine(members(of: line.bytes)) }
+        var out = LineBuilder(shares: true, capacity: line.count)
+        out.text.append(UInt8(ascii: "{"))
+        out.append(rest)
+        return out.finish()
     }
 }

@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import FederatedSearchProtocol
 
 /// One HTTP request as the listener read it: no socket, so the API can be tested on its own.
 package struct HTTPRequest: Sendable {
@@ -38,6 +39,9 @@ package struct HTTPResponse: Sendable {
     package var status: Int
     package var headers: [(name: String, value: String)]
     package var body: [UInt8]
+    /// A body too large to copy into one array (a page of large hits), sent in pieces as the
+    /// client reads (``body`` is then empty): see ``OutgoingLine``.
+    package var largeBody: OutgoingLine?
 
     package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -45,9 +49,20 @@ package struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// The body as one array, whichever way it is held.
+    package var wholeBody: [UInt8] { largeBody?.bytes ?? body }
+
     /// A JSON response.
     package static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: body)
+    }
+
+    /// A JSON response of a line the server core answered with: held in pieces if large.
+    package static func json(_ status: Int, _ body: OutgoingLine) -> HTTPResponse {
+        guard body.count >= FrameWriter.sharedLineMinimum, !body.isWhole else { return json(status, body.bytes) }
+        var r = json(status, [UInt8]())
+        r.largeBody = body
+        return r
     }
 
     package static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse { json(status, JSONWriter.bytes(value)) }

@@ -1,3 +1,4 @@
+import FederatedSearchProtocol
 import Synchronization
 
 /// The keystrokes of browser sessions: a federated request with a `session` and a `seq`
@@ -23,7 +24,7 @@ package final class HTTPSessions: Sendable {
         /// Hands `line` to `emit` unless the request was superseded; `isLast` marks its `done`.
         /// Decided under the ticket's lock, so a request superseded meanwhile ends with either
         /// its own `done` or ``endSuperseded(_:)``'s, never both.
-        package func forward(_ line: [UInt8], isLast: Bool, _ emit: ([UInt8]) -> Void) {
+        package func forward(_ line: OutgoingLine, isLast: Bool, _ emit: (OutgoingLine) -> Void) {
             state.withLock { s in
                 guard !s.superseded, !s.ended else { return }
                 if isLast { s.ended = true }
@@ -32,7 +33,7 @@ package final class HTTPSessions: Sendable {
         }
 
         /// Ends a superseded request with `done` (the line given) if its own did not go out.
-        package func endSuperseded(_ done: [UInt8], _ emit: ([UInt8]) -> Void) {
+        package func endSuperseded(_ done: OutgoingLine, _ emit: (OutgoingLine) -> Void) {
             state.withLock { s in
                 guard s.superseded, !s.ended else { return }
                 s.ended = true

@@ -79,7 +79,7 @@ public enum FrameWriter {
     }
 
     /// Whether `line` is the `done` frame of request `id` (the last frame of a search).
-    public static func isDone(_ line: [UInt8], id: String?) -> Bool {
+    public static func isDone(_ line: some Collection<UInt8>, id: String?) -> Bool {
         var head: [UInt8] = []
         header(id: id, type: Pieces.doneType, into: &head)
         return line.starts(with: head)
@@ -106,8 +106,9 @@ public enum FrameWriter {
                 // The hit in pieces of its own, which the line then shares (or copies, if small).
                 var own = LineBuilder(shares: true, capacity: 256)
                 let score = write(hit, into: &own)
-                let scoreText = own.text[score]
                 let pieces = own.finishPieces()
+                // The score ends the hit's text, so its last piece.
+                let scoreText = pieces[pieces.count - 1].suffix(score.count)
                 let encoded = EncodedHit(
                     pieces: pieces, rankingScore: hit.rankingScore, scoreText: scoreText,
                     count: pieces.reduce(0) { $0 + $1.count })

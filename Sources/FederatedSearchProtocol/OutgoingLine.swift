@@ -22,7 +22,7 @@ public struct OutgoingLine: Sendable {
     }
 
     /// A line made of `pieces`, sent in order.
-    init(pieces: [ArraySlice<UInt8>]) {
+    public init(pieces: [ArraySlice<UInt8>]) {
         storage = .pieces(pieces)
         count = pieces.reduce(0) { $0 + $1.count }
     }
@@ -38,6 +38,29 @@ public struct OutgoingLine: Sendable {
         switch storage {
         case .whole(let bytes): [bytes[...]]
         case .pieces(let pieces): pieces
+        }
+    }
+
+    /// The first piece (the whole line when whole): where a frame's `id` and `type` are.
+    public var firstPiece: ArraySlice<UInt8> {
+        switch storage {
+        case .whole(let bytes): bytes[...]
+        case .pieces(let pieces): pieces.first ?? []
+        }
+    }
+
+    /// The line without its first `first` and last `last` bytes, sharing its pieces; nil if
+    /// they are not all in its first and last pieces.
+    public func trimmed(first: Int, last: Int) -> OutgoingLine? {
+        switch storage {
+        case .whole(let bytes):
+            guard first + last <= bytes.count else { return nil }
+            return OutgoingLine(pieces: [bytes[first..<(bytes.count - last)]])
+        case .pieces(var pieces):
+            guard pieces.count >= 2, pieces[0].count >= first, pieces[pieces.count - 1].count >= last else { return nil }
+            pieces[0] = pieces[0].dropFirst(first)
+            pieces[pieces.count - 1] = pieces[pieces.count - 1].dropLast(last)
+            return OutgoingLine(pieces: pieces.filter { !$0.isEmpty })
         }
     }
 
@@ -57,16 +80,18 @@ public struct OutgoingLine: Sendable {
 /// Builds a line from text written into ``text`` and slices given to ``append(_:)``. When it
 /// ``shares``, a slice of at least ``sharedMinimum`` bytes is kept as a piece of its own (the
 /// text so far becomes a piece before it); otherwise everything is copied into one array.
-struct LineBuilder {
+public struct LineBuilder {
     /// The smallest slice worth keeping as a piece rather than copying.
     static let sharedMinimum = 1024
 
     let shares: Bool
     /// The text being written, after the last finished piece.
-    var text: [UInt8] = []
+    public var text: [UInt8] = []
     private(set) var pieces: [ArraySlice<UInt8>] = []
 
-    init(shares: Bool, capacity: Int) {
+    /// A builder that shares large slices (`shares`) or copies everything into one array;
+    /// `capacity`: about the line's size.
+    public init(shares: Bool, capacity: Int) {
         self.shares = shares
         text.reserveCapacity(shares ? min(capacity, 4096) : capacity)
     }
@@ -86,12 +111,18 @@ struct LineBuilder {
         for p in given { append(p) }
     }
 
+    /// Adds a line (its large pieces shared if the builder shares).
+    public mutating func append(_ line: OutgoingLine) {
+        append(pieces: line.pieces)
+    }
+
     /// The text written since the last piece becomes a piece.
+    /// The piece is a copy of its own size (the text between two shared slices is small, and
+    /// a slice of `text` would keep its whole buffer); `text` is reused.
     private mutating func endText() {
         guard !text.isEmpty else { return }
-        pieces.append(text[...])
-        text = []
-        text.reserveCapacity(4096)
+        pieces.append(Array(text[...])[...])
+        text.removeAll(keepingCapacity: true)
     }
 
     /// The pieces written, the text last.
@@ -101,7 +132,7 @@ struct LineBuilder {
     }
 
     /// The line: one array unless it shares slices.
-    mutating func finish() -> OutgoingLine {
+    public mutating func finish() -> OutgoingLine {
         if pieces.isEmpty { return OutgoingLine(text) }
         return OutgoingLine(pieces: finishPieces())
     }

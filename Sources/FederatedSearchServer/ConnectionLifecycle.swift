@@ -130,7 +130,7 @@ package struct ConnectionLifecycle: Equatable {
             return actions
         case .outputDrained:
             switch phase {
-            case .closingAfterFlush: return facts.nothingToCome ? linger() : []
+            case .closingAfterFlush: return facts.nothingToCome && facts.allWritten ? linger() : []
             case .lingering, .closed: return []
             case .open:
                 guard throttled else { return [] }

@@ -21,7 +21,7 @@ package enum RequestReplay {
         case .success(let r): request = r
         }
         let frames = Mutex<[[UInt8]]>([])
-        await ServerCore(catalog: catalog).answer(request, peer: nil) { line in frames.withLock { $0.append(line) } }
+        await ServerCore(catalog: catalog).answer(request, peer: nil) { line in frames.withLock { $0.append(line.bytes) } }
         return frames.withLock { $0 }
     }
 }

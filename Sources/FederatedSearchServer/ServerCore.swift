@@ -41,71 +41,72 @@ package struct ServerCore: Sendable {
     }
 
     /// Answers `request` for `peer` (nil: a peer with no credentials, allowed only what an
-    /// index opens to anyone). `emit` gets each frame's line; the last one ends the request.
+    /// index opens to anyone). `emit` gets each frame's line (a large one in pieces: see
+    /// ``OutgoingLine``); the last one ends the request.
     /// `placement` decides where a search runs (nil: on the calling task).
     package func answer(
         _ request: Request, peer: PeerIdentity?, inline: FanOut.InlineMode = .sequential,
-        placement: (any SearchPlacement)? = nil, emit: @escaping @Sendable (_ line: [UInt8]) -> Void
+        placement: (any SearchPlacement)? = nil, emit: @escaping @Sendable (_ line: OutgoingLine) -> Void
     ) async {
         let id = request.id
         switch request.operation {
         case .ping:
-            emit(Frame.pong(id: id, protocolVersion: ProtocolVersion.current, version: FederatedSearchVersion.string).line())
+            emit(OutgoingLine(Frame.pong(id: id, protocolVersion: ProtocolVersion.current, version: FederatedSearchVersion.string).line()))
         case .search(let search):
             let planned: PlannedSearch
             do {
                 planned = try plan(search, id: id, peer: peer)
             } catch {
-                emit(Frame.error(id: id, index: nil, error: error).line())
+                emit(OutgoingLine(Frame.error(id: id, index: nil, error: error).line()))
                 return
             }
             let search: @Sendable () async -> Frame = {
-                await run(planned, inline: inline) { line, _ in emit(line.bytes) }
+                await run(planned, inline: inline) { line, _ in emit(line) }
             }
             let done = if let placement { await placement.run(planned.sources, search) } else { await search() }
-            emit(done.line())
+            emit(OutgoingLine(done.line()))
         case .searchForFacetValues(let facets):
             switch facetValueSource(facets, peer: peer) {
-            case .failure(let e): emit(Frame.error(id: id, index: nil, error: e).line())
+            case .failure(let e): emit(OutgoingLine(Frame.error(id: id, index: nil, error: e).line()))
             case .success(let found):
                 let work: @Sendable () async -> Frame = {
                     FacetValueAnswer.frame(found.searchable, request: facets, id: id, timeout: found.timeout)
                 }
                 let frame = if let placement { await placement.runBlocking(work) } else { await work() }
-                emit(frame.line())
+                emit(OutgoingLine(frame.line()))
             }
         case .index(let name, let operation):
             guard let (write, route) = route(operation, index: name, peer: peer) else {
-                return emit(unsupported(id, "op: createIndex and deleteIndex"))
+                return emit(OutgoingLine(unsupported(id, "op: createIndex and deleteIndex")))
             }
             switch route {
-            case .answered(let reply): emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
-            case .refused(let e): emit(Frame.error(id: id, index: nil, error: e).line())
+            case .answered(let reply): emit(OutgoingLine(IndexRequests.replyFrame(reply, index: name, id: id).line()))
+            case .refused(let e): emit(OutgoingLine(Frame.error(id: id, index: nil, error: e).line()))
             case .writer(let durable):
                 let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
-                emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
+                emit(OutgoingLine(IndexRequests.replyFrame(reply, index: name, id: id).line()))
             case .backend(let backend):
                 let reply = await withCheckedContinuation { done in
                     backend.writeOrder.submit { done.resume(returning: await IndexRequests.forward(write, to: backend)) }
                 }
-                emit(IndexRequests.replyFrame(reply, index: name, id: id).line())
+                emit(OutgoingLine(IndexRequests.replyFrame(reply, index: name, id: id).line()))
             }
         case .indices, .stats, .reload, .cancel:
-            emit(unsupported(id, "op: \(request.opName)"))
+            emit(OutgoingLine(unsupported(id, "op: \(request.opName)")))
         }
     }
 
     /// `request` answered at once on the calling thread, with no task, if it is a search
     /// whose sources `quick` accepts (in memory and fast: nothing to wait for): every line of
     /// the answer, in order. Nil for anything else, to be answered with ``answer``.
-    package func answerNow(_ request: Request, peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[UInt8]]? {
+    package func answerNow(_ request: Request, peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [OutgoingLine]? {
         answerNow([request], peer: peer, quick: quick)?.first
     }
 
     /// Several searches answered at once, one after another, if `quick` accepts all their
     /// sources together (checked before any runs): each one's lines. Nil if one is not a
     /// search or they are not quick together.
-    package func answerNow(_ requests: [Request], peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[[UInt8]]]? {
+    package func answerNow(_ requests: [Request], peer: PeerIdentity?, quick: ([FederatedSource]) -> Bool) -> [[OutgoingLine]]? {
         var planned: [Result<PlannedSearch, SearchError>] = []
         var all: [FederatedSource] = []
         for request in requests {
@@ -121,11 +122,11 @@ package struct ServerCore: Sendable {
         guard quick(all) else { return nil }
         return zip(requests, planned).map { request, p in
             switch p {
-            case .failure(let error): return [Frame.error(id: request.id, index: nil, error: error).line()]
+            case .failure(let error): return [OutgoingLine(Frame.error(id: request.id, index: nil, error: error).line())]
             case .success(let search):
                 let lines = LineCollector()
-                let done = runNow(search) { line, _ in lines.append(line.bytes) }
-                lines.append(done.line())
+                let done = runNow(search) { line, _ in lines.append(line) }
+                lines.append(OutgoingLine(done.line()))
                 return lines.lines
             }
         }
@@ -139,8 +140,8 @@ package struct ServerCore: Sendable {
 
 /// Collects the lines an answer emits (from whichever thread runs it).
 package final class LineCollector: Sendable {
-    private let store = Mutex<[[UInt8]]>([])
+    private let store = Mutex<[OutgoingLine]>([])
     package init() {}
-    package func append(_ line: [UInt8]) { store.withLock { $0.append(line) } }
-    package var lines: [[UInt8]] { store.withLock { $0 } }
+    package func append(_ line: OutgoingLine) { store.withLock { $0.append(line) } }
+    package var lines: [OutgoingLine] { store.withLock { $0 } }
 }

@@ -36,9 +36,9 @@ extension FuzzTargets {
             guard outputs.count == 1 else { fail("output after a whole response") }
             guard (100...599).contains(r.status) else { fail("status \(r.status)") }
             if r.header("Content-Type")?.hasPrefix("application/json") == true, request.method != .head,
-                (try? JSONParser.parse(r.body)) == nil
+                (try? JSONParser.parse(r.wholeBody)) == nil
             {
-                fail("a JSON response that does not parse: \(String(decoding: r.body.prefix(300), as: UTF8.self))")
+                fail("a JSON response that does not parse: \(String(decoding: r.wholeBody.prefix(300), as: UTF8.self))")
             }
         case .head:
             guard case .end? = outputs.last else { fail("a stream that does not end") }

@@ -243,6 +243,38 @@ struct HTTPSearchTests {
         #expect(try other.request("POST", "/1/indexes/movies/query", json: ["query": "alien"]).status == 200)
     }
 
+    /// A large response goes to a client that does not read in steps: evhttp holds at most
+    /// `maxPendingOutputBytes` of it (and the head), the rest stays the hits' own bytes
+    /// (`streamedOutputBytes`). Read, it is the response a prompt reader gets.
+    @Test func largeHTTPAnswersAreHandedOverInSteps() throws {
+        let limit = 65536
+        let d = try DaemonProcess.demo(limits: ["maxPendingOutputBytes": .number(Double(limit))], http: true)
+        defer { d.stop() }
+        let slow = try HTTPTestClient(port: d.httpPort, receiveBuffer: 4096)
+        let query: JSONValue = ["indexName": "movies", "query": "", "hitsPerPage": 1000]
+        let body = JSONWriter.string(["requests": .array(Array(repeating: query, count: 4))])
+        try slow.send("POST", "/1/indexes/*/queries", body: body)
+        let c = try d.connect()
+        let held = try pollStats(c) { ($0["streamedOutputBytes"]?.intValue ?? 0) > 1 << 20 }
+        let pending = held?["pendingOutputBytes"]?.intValue ?? 0
+        let streamed = held?["streamedOutputBytes"]?.intValue ?? 0
+        #expect(streamed > 1 << 20, "\(String(describing: held))")
+        #expect(pending - streamed <= limit + 4096, "pending \(pending), streamed \(streamed)")
+        let answer = try slow.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.headers["content-length"] == String(answer.body.count))
+        let results = answer.json["results"]?.arrayValue ?? []
+        #expect(results.map { $0.objectValue?["hits"]?.arrayValue?.count ?? 0 } == [1000, 1000, 1000, 1000])
+        let prompt = try d.http().request("POST", "/1/indexes/*/queries", body: body)
+        let expected = prompt.json["results"]?.arrayValue ?? []
+        #expect(expected.count == 4)
+        for (a, b) in zip(results, expected) { Self.expectSame(a.objectValue ?? [:], b.objectValue ?? [:], "results") }
+        // The same keep-alive connection answers the next request.
+        #expect(try slow.request("POST", "/1/indexes/movies/query", json: ["query": "alien"]).status == 200)
+        let after = try pollStats(c) { $0["pendingOutputBytes"]?.intValue == 0 && $0["streamedOutputBytes"]?.intValue == 0 }
+        #expect(after?["streamedOutputBytes"] == 0)
+    }
+
     @Test func corsFollowsTheConfiguredOrigins() throws {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }

@@ -390,6 +390,35 @@ struct LimitTests {
         #expect(settled?["streamedOutputBytes"]?.intValue == 0, "\(String(describing: settled))")
     }
 
+    /// A client that sends a search with a large answer and shuts its sending side gets the
+    /// whole answer before the connection closes, whatever is left of it at the last copy:
+    /// answers of several sizes, each to `done` and then EOF. Pages of more than 200 hits run
+    /// off the loop, so the daemon reads the end of input before the answer is queued and
+    /// starts closing while most of it is still to be copied.
+    @Test(arguments: [210, 300, 333, 400])
+    func aHalfClosedClientGetsAWholeStreamedAnswer(hits: Int) throws {
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 150)
+        let docs = (0..<400).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
+        let d = try DaemonProcess(config: [
+            "limits": ["maxPendingOutputBytes": 65536],
+            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+        ], files: ["big.ndjson": docs])
+        defer { d.stop() }
+        let c = try d.connect()
+        try c.send(["id": "h", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": .number(Double(hits))]])
+        c.finishSending()
+        var types: [String] = []
+        var bytes = 0
+        while let line = try c.readLine() {
+            bytes += line.count
+            let frame = try FrameDecoder.decode(line)
+            types.append(frame.type)
+            if case .results(_, _, let r) = frame { #expect(r.hits.count == hits) }
+        }
+        #expect(types == ["results", "merged", "done"], "\(bytes) bytes")
+        #expect(bytes > hits * 8000)
+    }
+
     @Test func limitsAreValidatedInTheConfig() throws {
         let dir = try DaemonProcess.makeDirectory()
         let path = dir.appendingPathComponent("c.json").path
