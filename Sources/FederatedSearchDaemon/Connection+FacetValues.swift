@@ -13,7 +13,7 @@ extension Connection {
         let resolved = core.facetValueSource(request, peer: peerIdentity)
         guard case .success(let found) = resolved else {
             machine.rejected(key: key, id: requestID)
-            if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line(), admitted: true) }
+            if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line()) }
             return
         }
         let waiting = QueuedSearch(id: requestID, names: [request.index], kind: .facetValues(request))

@@ -22,7 +22,7 @@ extension Connection {
             search = try core.plan(request, id: requestID, peer: peerIdentity)
         } catch {
             machine.rejected(key: key, id: requestID)
-            write(Frame.error(id: requestID, index: nil, error: error).line(), admitted: true)
+            write(Frame.error(id: requestID, index: nil, error: error).line())
             return
         }
         let sources = search.sources
@@ -84,7 +84,7 @@ extension Connection {
         }
         guard let busy else { return true }
         machine.rejected(key: key, id: waiting.id)
-        write(Frame.error(id: waiting.id, index: nil, error: SearchError(.tooManyRequests, busy)).line(), admitted: true)
+        write(Frame.error(id: waiting.id, index: nil, error: SearchError(.tooManyRequests, busy)).line())
         return false
     }
 
@@ -106,8 +106,8 @@ extension Connection {
         guard let waiting = queuedSearches.removeValue(forKey: key) else { return false }
         loop.queuedSearchCount -= 1
         switch waiting.kind {
-        case .search: write(Self.endedDone(id: waiting.id, names: waiting.names, status: status, ms: 0).line(), admitted: true)
-        case .facetValues: write(FacetValueAnswer.cancelled(id: waiting.id).line(), admitted: true)
+        case .search: write(Self.endedDone(id: waiting.id, names: waiting.names, status: status, ms: 0).line())
+        case .facetValues: write(FacetValueAnswer.cancelled(id: waiting.id).line())
         }
         // A superseded one's key and id were freed by the state machine already.
         if status != .superseded { machine.finished(key: key, id: waiting.id) }
@@ -170,7 +170,7 @@ extension Connection {
         silenced.insert(key)
         let elapsed = (ContinuousClock.now - search.started).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        write(Self.endedDone(id: search.id, names: search.names, status: .superseded, ms: ms).line(), admitted: true)
+        write(Self.endedDone(id: search.id, names: search.names, status: .superseded, ms: ms).line())
         searchSlotFreed()
     }
 
@@ -195,7 +195,7 @@ extension Connection {
             refuse(key: key, id: tasks[key]?.id ?? machine.id(of: key), backlog: false)
             return
         }
-        write(bytes, endsAnswer: false, admitted: true)
+        write(bytes, endsAnswer: false)
     }
 
     /// A search's task ended.
@@ -208,7 +208,7 @@ extension Connection {
             return
         }
         answerBytes[key] = nil
-        write(lastFrame, admitted: true)
+        write(lastFrame)
         answerEnded(key: key)
         if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
         machine.finished(key: key, id: id)
@@ -239,7 +239,7 @@ extension Connection {
         let error = backlog
             ? SearchError(.outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")
             : SearchError(.answerTooLarge, "the answer is larger than limits.maxAnswerBytes (\(limits.maxAnswerBytes) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve)")
-        write(Frame.error(id: id, index: nil, error: error).line(), admitted: true)
+        write(Frame.error(id: id, index: nil, error: error).line())
         machine.finished(key: key, id: id)
         searchSlotFreed()
     }

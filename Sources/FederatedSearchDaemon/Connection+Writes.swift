@@ -15,10 +15,22 @@ extension Connection {
             return deleteIndex(index, id: requestID)
         default: break
         }
+        let core = self.core
         guard let (write, route) = core.route(operation, index: index, peer: peerIdentity) else { return }
         switch route {
         case .answered(let reply):
-            self.write(IndexRequests.replyFrame(reply, index: index, id: requestID).line())
+            // Many documents read from memory are encoded off the loop, as a writer's are.
+            if case .success(.documents(let documents)) = reply, documents.count > IndexRequests.documentsEncodedOnLoop {
+                let inbox: Inbox = loop.inbox
+                let connection = self.id
+                awaitedReplies += 1
+                updateReading()
+                Task.detached {
+                    inbox.post(.reply(connection: connection, bytes: core.replyFrame(reply, index: index, id: requestID).line()))
+                }
+                return
+            }
+            self.write(core.replyFrame(reply, index: index, id: requestID).line())
         case .refused(let e):
             self.write(Frame.error(id: requestID, index: nil, error: e).line())
         case .writer(let target):
@@ -29,7 +41,7 @@ extension Connection {
             // The index's writer keeps requests in arrival order (and so `seq` in the order a
             // client sent its batches).
             target.submit(write) { result in
-                let frame = IndexRequests.replyFrame(result, index: index, id: requestID)
+                let frame = core.replyFrame(result, index: index, id: requestID)
                 inbox.post(.reply(connection: connection, bytes: frame.line()))
             }
         case .backend(let backend):
@@ -39,7 +51,7 @@ extension Connection {
             updateReading()
             // Queued now, as it is read: batches reach the engine in the order they came.
             backend.writeOrder.submit {
-                let frame = IndexRequests.replyFrame(await IndexRequests.forward(write, to: backend), index: index, id: requestID)
+                let frame = core.replyFrame(await IndexRequests.forward(write, to: backend), index: index, id: requestID)
                 inbox.post(.reply(connection: connection, bytes: frame.line()))
             }
         }

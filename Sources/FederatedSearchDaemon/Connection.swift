@@ -92,13 +92,6 @@ final class Connection {
             socket.setReading(on)
         case .close:
             close()
-        case .disconnectSlowReader(let unread):
-            // No error frame can follow: the socket may hold part of a frame already.
-            Log.warning("disconnecting connection \(id): \(unread) bytes of earlier answers unread")
-            close()
-            // Give the freed output buffers back to the system: glibc keeps freed heap
-            // otherwise, and a burst of slow readers would leave the daemon's RSS high.
-            malloc_trim(0)
         case .watchForEmptyOutput:
             socket.setWriteLowWatermark(0)
         case .startLingering:
@@ -252,7 +245,7 @@ final class Connection {
             // Without `indices`, the indices this peer may search (what the search would ask).
             let names = request.targets?.map(\.name)
                 ?? loop.catalog.entries.filter { $0.access.maySearch(identity) }.map(\.id.index)
-            write(Self.endedDone(id: id, names: names, status: .superseded, ms: 0).line(), admitted: true)
+            write(Self.endedDone(id: id, names: names, status: .superseded, ms: 0).line())
         case .closeAfterFlush:
             closeAfterFlush()
         case .startSearch(let key, let requestID, let request):
@@ -381,10 +374,10 @@ final class Connection {
     func answerEnded(key: UInt64) { unreadSearchEnds.append((key, queuedBytes)) }
 
     /// Queues bytes for the client. A client that lets its answers pile up first stops being
-    /// read (so it cannot queue more work); then its searches' answers are refused (see
-    /// ``mayQueueAnswer(of:)``; `admitted` bytes passed that check), and other replies end the
-    /// connection: when the answers it was sent in full before these bytes still hold more
-    /// than twice `maxPendingOutputBytes` unread.
+    /// read (so it cannot queue more work); then its later searches' answers are refused (see
+    /// ``mayQueueAnswer(of:)``), while replies to its other requests, already read, are queued
+    /// behind what it has not read (the connection is never cut with answers in it; the write
+    /// timeout closes a client that never reads).
     /// The answer being written does not count against it, so one answer larger than the limit
     /// (a thousand hits) reaches a client that reads; its frames are queued in one loop turn,
     /// before the client can read any of them. `endsAnswer`: these bytes complete an answer
@@ -395,13 +388,11 @@ final class Connection {
     /// sleeps): one `send` for all of a turn's frames, and no write event to add and remove
     /// (two `epoll_ctl` calls and a loop turn per answer). Only what the socket does not take
     /// goes to the bufferevent, which then writes it when the socket is writable.
-    /// `admitted`: search frames that passed ``mayQueueAnswer(of:)``, and the small frames that
-    /// end a search at once (a refusal, a superseded `done`): never a reason to disconnect.
     ///
     /// A line in pieces (a large answer: see ``OutgoingLine``), and anything queued after it
     /// until it is sent, waits in `streamed` and is copied to libevent as the client reads
     /// (``copyStreamed()``): the daemon holds the answer's hits, not a copy of its text.
-    func write(_ line: OutgoingLine, endsAnswer: Bool = true, admitted: Bool = false) {
+    func write(_ line: OutgoingLine, endsAnswer: Bool = true) {
         guard let socket else { return }
         if line.isWhole && streamedBytes == 0 {
             let bytes = line.bytes
@@ -419,16 +410,13 @@ final class Connection {
             copyStreamed()
         }
         queuedBytes += line.count
-        let pending = pendingBytes
-        // Of the answers complete before these bytes, what the client has not read yet.
-        let unreadAnswers = unreadAnswerBytes
         if endsAnswer { answeredThrough = queuedBytes }
-        handle(.queued(pendingBytes: pending, unreadAnswerBytes: unreadAnswers, admitted: admitted))
+        handle(.queued(pendingBytes: pendingBytes))
     }
 
-    /// Queues one array of bytes (see ``write(_:endsAnswer:admitted:)``).
-    func write(_ bytes: [UInt8], endsAnswer: Bool = true, admitted: Bool = false) {
-        write(OutgoingLine(bytes), endsAnswer: endsAnswer, admitted: admitted)
+    /// Queues one array of bytes (see ``write(_:endsAnswer:)``).
+    func write(_ bytes: [UInt8], endsAnswer: Bool = true) {
+        write(OutgoingLine(bytes), endsAnswer: endsAnswer)
     }
 
     /// Copies streamed pieces to libevent while it holds less than

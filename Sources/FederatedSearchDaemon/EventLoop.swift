@@ -162,7 +162,7 @@ final class EventLoop {
     }
 
     /// Of ``pendingOutputBytes``, those of lines sent in pieces not yet copied to libevent:
-    /// held as the answers' own hits, not as copies (see ``Connection/write(_:endsAnswer:admitted:)``).
+    /// held as the answers' own hits, not as copies (see ``Connection/write(_:endsAnswer:)``).
     private(set) var streamedOutputBytes = 0
 
     /// Streamed output was queued (positive), or copied to libevent or dropped (negative).

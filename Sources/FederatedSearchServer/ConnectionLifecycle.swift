@@ -48,10 +48,8 @@ package struct ConnectionLifecycle: Equatable {
         case closeAfterFlush
         /// The output buffer drained to its low watermark.
         case outputDrained
-        /// Bytes were queued: `pendingBytes` not yet taken by the socket, `unreadAnswerBytes`
-        /// of the answers complete before them not yet read, `admitted` when they passed the
-        /// search-answer check (or end a search at once).
-        case queued(pendingBytes: Int, unreadAnswerBytes: Int, admitted: Bool)
+        /// Bytes were queued: `pendingBytes` not yet taken by the socket.
+        case queued(pendingBytes: Int)
         /// An answer ended: after the client's EOF, the connection may close once all is sent.
         case answered
         /// The reading state may have changed (lines must wait, or no longer).
@@ -63,9 +61,6 @@ package struct ConnectionLifecycle: Equatable {
         case setReading(Bool)
         /// Close the socket now, cancelling the connection's searches.
         case close
-        /// Close now because the client lets answers pile up unread (the log says so, and the
-        /// freed buffers go back to the system).
-        case disconnectSlowReader(unreadBytes: Int)
         /// Write callbacks from now on fire only once the output is empty.
         case watchForEmptyOutput
         /// Shut down the sending side, time out after a second of silence, and read to discard.
@@ -138,8 +133,10 @@ package struct ConnectionLifecycle: Equatable {
                 // Then the reading state and the end of input again, with the facts after it.
                 return [.pump]
             }
-        case .queued(let pending, let unread, let admitted):
-            if unread > 2 * maxPendingOutputBytes, !admitted { return [.disconnectSlowReader(unreadBytes: unread)] }
+        case .queued(let pending):
+            // A client that lets its answers pile up is not read (so it cannot ask for more);
+            // what it asked before is answered behind them, never cut: the write timeout
+            // closes it if it never reads.
             if pending > maxPendingOutputBytes, !throttled, phase != .lingering {
                 throttled = true
                 return [.setReading(reads(facts))]

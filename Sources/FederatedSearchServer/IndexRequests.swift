@@ -7,7 +7,16 @@ import FederatedSearchProtocol
 /// a durable index's writer, the index it goes to (checked against the catalog and the peer's
 /// rights), and the frame of its answer.
 package enum IndexRequests {
-    package static func replyFrame(_ result: Result<WriteReply, SearchError>, index: String, id: String?) -> Frame {
+    /// The frame answering an index operation. `answerByteLimit` (`limits.maxAnswerBytes`)
+    /// bounds a `getDocuments` answer as it does a search's: past it, `answer_too_large`.
+    package static func replyFrame(
+        _ result: Result<WriteReply, SearchError>, index: String, id: String?, answerByteLimit: Int? = nil
+    ) -> Frame {
+        if let limit = answerByteLimit, case .success(.documents(let documents)) = result,
+            let error = tooLarge(documents, limit: limit)
+        {
+            return .error(id: id, index: nil, error: error)
+        }
         switch result {
         case .failure(let e):
             return .error(id: id, index: nil, error: e)
@@ -26,6 +35,22 @@ package enum IndexRequests {
             ])
         }
     }
+
+    /// The error of a `getDocuments` answer whose documents pass `limit` bytes in all, found
+    /// by encoding them one by one until they do; nil if they fit.
+    static func tooLarge(_ documents: [JSONObject?], limit: Int) -> SearchError? {
+        var total = 0
+        for (i, document) in documents.enumerated() {
+            total += document.map { JSONWriter.bytes(.object($0)).count + 1 } ?? 5
+            if total > limit {
+                return SearchError(.answerTooLarge, "objectIDs: the first \(i + 1) of the \(documents.count) documents asked already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer at a time")
+            }
+        }
+        return nil
+    }
+
+    /// Answers with more documents than this are encoded off the event loop.
+    package static let documentsEncodedOnLoop = 64
 
     /// What an index operation asks of a durable index's writer; nil for creating and deleting
     /// an index, which the loop does.

@@ -48,6 +48,12 @@ extension ServerCore {
         FacetValueAnswer.source(request, in: catalog, peer: peer)
     }
 
+    /// The frame answering an index operation (a `getDocuments` answer bounded by
+    /// ``answerByteLimit``).
+    package func replyFrame(_ result: Result<WriteReply, SearchError>, index: String, id: String?) -> Frame {
+        IndexRequests.replyFrame(result, index: index, id: id, answerByteLimit: answerByteLimit)
+    }
+
     /// Where an index operation goes for `peer` (answered at once, refused, an index's writer
     /// or another backend), with the write it becomes; nil for `createIndex` and `deleteIndex`,
     /// which need the transport's event loop.

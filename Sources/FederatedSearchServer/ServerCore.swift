@@ -80,16 +80,16 @@ package struct ServerCore: Sendable {
                 return emit(OutgoingLine(unsupported(id, "op: createIndex and deleteIndex")))
             }
             switch route {
-            case .answered(let reply): emit(OutgoingLine(IndexRequests.replyFrame(reply, index: name, id: id).line()))
+            case .answered(let reply): emit(OutgoingLine(replyFrame(reply, index: name, id: id).line()))
             case .refused(let e): emit(OutgoingLine(Frame.error(id: id, index: nil, error: e).line()))
             case .writer(let durable):
                 let reply = await withCheckedContinuation { done in durable.submit(write) { done.resume(returning: $0) } }
-                emit(OutgoingLine(IndexRequests.replyFrame(reply, index: name, id: id).line()))
+                emit(OutgoingLine(replyFrame(reply, index: name, id: id).line()))
             case .backend(let backend):
                 let reply = await withCheckedContinuation { done in
                     backend.writeOrder.submit { done.resume(returning: await IndexRequests.forward(write, to: backend)) }
                 }
-                emit(OutgoingLine(IndexRequests.replyFrame(reply, index: name, id: id).line()))
+                emit(OutgoingLine(replyFrame(reply, index: name, id: id).line()))
             }
         case .indices, .stats, .reload, .cancel:
             emit(OutgoingLine(unsupported(id, "op: \(request.opName)")))

@@ -18,15 +18,15 @@ import Testing
 
     @Test func aClientThatStopsReadingIsThrottledThenDisconnectedAndResumedWhenItReads() {
         var l = ConnectionLifecycle(maxPendingOutputBytes: 100)
-        #expect(l.handle(.queued(pendingBytes: 100, unreadAnswerBytes: 0, admitted: false), busy) == [])
-        #expect(l.handle(.queued(pendingBytes: 101, unreadAnswerBytes: 0, admitted: false), busy) == [.setReading(false)])
+        #expect(l.handle(.queued(pendingBytes: 100), busy) == [])
+        #expect(l.handle(.queued(pendingBytes: 101), busy) == [.setReading(false)])
         #expect(l.throttled)
-        #expect(l.handle(.queued(pendingBytes: 150, unreadAnswerBytes: 0, admitted: false), busy) == [], "throttled once")
+        #expect(l.handle(.queued(pendingBytes: 150), busy) == [], "throttled once")
         #expect(l.handle(.readingMayChange, busy) == [.setReading(false)])
-        // Answers admitted before the limit never disconnect; other replies past it do.
+        // More queued while throttled never cuts the connection.
         var slow = l
-        #expect(slow.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 201, admitted: true), busy) == [])
-        #expect(slow.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 201, admitted: false), busy) == [.disconnectSlowReader(unreadBytes: 201)])
+        #expect(slow.handle(.queued(pendingBytes: 500), busy) == [])
+        #expect(slow.handle(.queued(pendingBytes: 5000), busy) == [])
         slow.closed()
         #expect(slow.handle(.outputDrained, idle) == [], "nothing after the close")
         // The output drained: reading resumes through the pump.
@@ -96,17 +96,17 @@ import Testing
 
     @Test func closingTakesPrecedenceOverAThrottle() {
         var l = ConnectionLifecycle(maxPendingOutputBytes: 100)
-        #expect(l.handle(.queued(pendingBytes: 101, unreadAnswerBytes: 0, admitted: false), busy) == [.setReading(false)])
+        #expect(l.handle(.queued(pendingBytes: 101), busy) == [.setReading(false)])
         #expect(l.handle(.closeAfterFlush, busy) == [.setReading(false), .watchForEmptyOutput])
         #expect(l.handle(.outputDrained, idle) == [.startLingering], "lingers rather than pumps")
         // While lingering, output is not throttled.
-        #expect(l.handle(.queued(pendingBytes: 500, unreadAnswerBytes: 0, admitted: true), idle) == [])
+        #expect(l.handle(.queued(pendingBytes: 500), idle) == [])
     }
 
     @Test func eventsWhileFlushing() {
         var l = ConnectionLifecycle(maxPendingOutputBytes: 100)
         _ = l.handle(.closeAfterFlush, busy)
-        #expect(l.handle(.queued(pendingBytes: 101, unreadAnswerBytes: 0, admitted: true), busy) == [.setReading(false)])
+        #expect(l.handle(.queued(pendingBytes: 101), busy) == [.setReading(false)])
         #expect(l.handle(.readTimedOut, busy) == [.setReading(false)])
         #expect(l.handle(.inputEnded(hungUp: true), busy) == [.close])
     }

@@ -199,6 +199,73 @@ struct LimitTests {
         #expect(try c.roundTrip(["id": "again", "query": "star", "indices": ["movies"]]).last?.type == "done")
     }
 
+    /// Other requests pipelined behind a large answer the client has not read yet (a `ping`,
+    /// `getSettings`, `indices`) are answered after it: nothing cuts the connection, so the
+    /// answer already queued is not lost.
+    @Test func requestsBehindAnUnreadAnswerAreAnsweredAfterIt() throws {
+        let d = try DaemonProcess.demo(limits: ["maxPendingOutputBytes": 65536])
+        defer { d.stop() }
+        let c = try d.connect()
+        var burst = Array((JSONWriter.string(["id": "big", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
+        try c.sendRaw(burst)
+        usleep(300_000)  // the answer is queued, unread
+        burst = []
+        for (i, op) in ["ping", "indices", "ping"].enumerated() {
+            burst += Array((JSONWriter.string(["id": .string("r\(i)"), "op": .string(op)]) + "\n").utf8)
+        }
+        try c.sendRaw(burst)
+        usleep(300_000)
+        var seen: [String] = []
+        while seen.count < 4, let frame = try c.readFrame() {
+            switch frame {
+            case .done(let id?, _, _, _): seen.append(id)
+            case .pong(let id?, _, _): seen.append(id)
+            case .info(let id?, _, _): seen.append(id)
+            case .error(let id, _, let e): seen.append("\(id ?? "-"): \(e.code.rawValue)")
+            default: break
+            }
+        }
+        #expect(seen == ["big", "r0", "r1", "r2"])
+    }
+
+    /// Replies of work that ends after a large answer was queued unread (write batches
+    /// committed while the page was built) are queued behind it: the connection is not cut,
+    /// so neither the answer nor the acknowledgements are lost.
+    @Test func writeRepliesBehindAnUnreadAnswerAreNotLost() throws {
+        let dir = try DaemonProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 150)
+        let docs = (0..<400).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
+        let d = try DaemonProcess(config: [
+            "dataDir": .string(dir.appendingPathComponent("data").path),
+            "limits": ["maxPendingOutputBytes": 65536],
+            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+        ], files: ["big.ndjson": docs])
+        defer { d.stop() }
+        let c = try d.connect()
+        // A page of 400 hits (built off the loop), and writes whose replies come while it is built or after.
+        var burst = Array((JSONWriter.string(["id": "big", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 400]]) + "\n").utf8)
+        for i in 0..<8 {
+            let write: JSONValue = ["id": .string("w\(i)"), "op": "addDocuments", "index": "big",
+                                    "documents": [["objectID": .string("new\(i)"), "title": "new"]]]
+            burst += Array((JSONWriter.string(write) + "\n").utf8)
+        }
+        try c.sendRaw(burst)
+        usleep(1_500_000)  // everything is answered, unread
+        var seen: Set<String> = []
+        var failures: [String] = []
+        while seen.count < 9, let frame = try c.readFrame() {
+            switch frame {
+            case .done(let id?, _, _, _): seen.insert(id)
+            case .info(let id?, "written", _): seen.insert(id)
+            case .error(let id, _, let e): failures.append("\(id ?? "-"): \(e.code.rawValue)")
+            default: break
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(seen == Set(["big"] + (0..<8).map { "w\($0)" }))
+    }
+
     /// One answer larger than twice `maxPendingOutputBytes` reaches a client that reads it: its
     /// frames are queued in one loop turn, before the client can read any of them, and were
     /// once taken for answers piling up unread (`fedsearch search "" --hits 1000` failed on the
@@ -322,6 +389,37 @@ struct LimitTests {
         // Each page alone fits; together (and with the merged list) they pass the limit.
         let two = try c.roundTrip(["id": "c", "query": "doc", "indices": [titles("t1"), titles("t2")], "params": ["hitsPerPage": 60]])
         #expect(errorCode(two.last) == "answer_too_large", "\(two.map { $0.type })")
+    }
+
+    /// `getDocuments` is bounded by `maxAnswerBytes` as a search is: ten thousand copies of
+    /// one id get `answer_too_large` naming the field (and the connection goes on), a few get
+    /// the documents, read from memory with no `dataDir`, in order.
+    @Test func documentsPastMaxAnswerBytesAreRefusedWithACode() throws {
+        let text = String(repeating: "lorem ipsum dolor ", count: 100)
+        let docs = (0..<10).map { #"{"objectID":"d\#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
+        let d = try DaemonProcess(config: [
+            "limits": ["maxAnswerBytes": 262144],
+            "searchables": ["big": ["data": "big.ndjson"]],
+        ], files: ["big.ndjson": docs])
+        defer { d.stop() }
+        let c = try d.connect()
+        let many = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "big", "objectIDs": .array(Array(repeating: "d1", count: 10_000))])
+        #expect(errorCode(many.last) == "answer_too_large", "\(many.map { $0.type })")
+        if case .error(_, _, let e)? = many.last { #expect(e.message.contains("objectIDs")) }
+        let few = try c.roundTrip(["id": "f", "op": "getDocuments", "index": "big", "objectIDs": ["d2", "nope", "d1"]])
+        guard case .info(_, "documents", let payload)? = few.last else {
+            Issue.record("\(few.map { $0.type })")
+            return
+        }
+        #expect(payload["results"]?.arrayValue?.map { $0.objectValue?["objectID"] ?? .null } == ["d2", .null, "d1"])
+        // Past the count encoded on the loop, still answered, off it.
+        let ids = (0..<30).flatMap { _ in ["d3", "d4", "d5"] }
+        let more = try c.roundTrip(["id": "m", "op": "getDocuments", "index": "big", "objectIDs": .array(ids.map { .string($0) })])
+        guard case .info(_, "documents", let morePayload)? = more.last else {
+            Issue.record("\(more.map { $0.type })")
+            return
+        }
+        #expect(morePayload["results"]?.arrayValue?.count == 90)
     }
 
     /// Past `maxTotalPendingOutputBytes` unread by all clients together, no search starts: a

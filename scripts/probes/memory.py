@@ -162,8 +162,32 @@ def pipelined(bin_dir, folder):
             "answered": result["answered"], "requests": result["requests"], "outcomes": result["outcomes"]}
 
 
+def failures(result):
+    """What the result shows going wrong (the probe exits 1 if anything): a client answered
+    nothing or cut off, output left pending, memory not given back, a request not answered."""
+    problems = []
+    if result["probe"] == "slow-readers":
+        if result["firstFrames"].get("nothing"):
+            problems.append(f"{result['firstFrames']['nothing']} clients got nothing")
+        if result["pendingOutputBytesAtEnd"] is None:
+            problems.append("no stats")
+    else:
+        if result["answered"] != result["requests"]:
+            problems.append(f"{result['requests'] - result['answered']} of {result['requests']} requests unanswered")
+    # Back near the baseline once the clients are gone (the heap is trimmed after a burst).
+    limit = float(os.environ.get("PROBE_MAX_AFTER_MIB", str(result["baselineMiB"] + 64)))
+    if result["afterMiB"] > limit:
+        problems.append(f"RSS after the clients left is {result['afterMiB']} MiB, over {limit:.0f}")
+    return problems
+
+
 if __name__ == "__main__":
     bin_dir = sys.argv[1]
     which = sys.argv[2] if len(sys.argv) > 2 else "slow-readers"
     with tempfile.TemporaryDirectory() as folder:
-        print(json.dumps(slow_readers(bin_dir, folder) if which == "slow-readers" else pipelined(bin_dir, folder)))
+        result = slow_readers(bin_dir, folder) if which == "slow-readers" else pipelined(bin_dir, folder)
+    print(json.dumps(result))
+    problems = failures(result)
+    for p in problems:
+        print(f"probe failed: {p}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
