@@ -359,6 +359,48 @@ struct FacetValueSearchLifetimeTests {
         #expect(answered == 20)
         #expect(refused == 0)
     }
+
+    /// Counted with the daemon's searches: past `maxRunningSearches` a facet value search
+    /// waits in the queue (`stats.queuedSearches`) and runs when the slot frees; a queued one
+    /// can be cancelled, and one whose client goes away leaves the queue.
+    @Test func facetValueSearchesWaitInTheDaemonsQueue() throws {
+        var config = FaultConfigs.config([("slow", FaultConfigs.source(delayMs: 1500))])
+        var searchables = config["searchables"]?.objectValue ?? [:]
+        searchables["movies"] = ["data": "movies.ndjson", "attributesForFaceting": ["genres"]]
+        config["searchables"] = .object(searchables)
+        config["limits"] = ["maxRunningSearches": 1]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config, files: ["movies.ndjson": EmbeddedDaemonTests.movies])
+        defer { d.stop() }
+        let busy = try d.connect()
+        try busy.send(["id": "slow", "query": "x", "indices": ["slow"]])
+        let observer = try d.connect()
+        usleep(200_000)  // the slow search holds the one slot
+        let waiting = try d.connect()
+        try waiting.send(["id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "sci"])
+        let cancelled = try d.connect()
+        try cancelled.send(["id": "c", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "com"])
+        var gone: SocketConnection? = try d.connect()
+        try gone?.send(["id": "g", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "act"])
+        let queued = try pollStats(observer) { $0["queuedSearches"]?.intValue == 3 }
+        #expect(queued?["queuedSearches"]?.intValue == 3, "\(String(describing: queued))")
+        try cancelled.send(["id": "stop", "op": "cancel", "target": "c"])
+        gone = nil  // closed
+        let left = try pollStats(observer) { $0["queuedSearches"]?.intValue == 1 }
+        #expect(left?["queuedSearches"]?.intValue == 1, "cancelled and gone leave the queue: \(String(describing: left))")
+        var ends: [String] = []
+        while let frame = try cancelled.readFrame() {
+            if case .error("c"?, _, let e) = frame { ends.append(e.code.rawValue) }
+            if !ends.isEmpty { break }
+        }
+        #expect(ends == ["cancelled"])
+        // Once the slow search ends, the waiting one runs.
+        #expect(try collect(busy, id: "slow").last?.type == "done")
+        guard case .info("f"?, "facetHits", let payload)? = try waiting.readFrame() else {
+            Issue.record("no facetHits for f")
+            return
+        }
+        #expect(payload["facetHits"]?.arrayValue?.first?.objectValue?["value"] == "Science Fiction")
+    }
 }
 
 /// A search sent just before an over-long line still gets all its frames before the daemon
