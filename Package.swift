@@ -171,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "BackendTestSupport", "InstantSearch"],
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "BackendTestSupport", "InstantSearch"],
             swiftSettings: strict
         ),
     ]
