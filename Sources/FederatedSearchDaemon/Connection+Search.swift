@@ -59,33 +59,29 @@ extension Connection {
         launch(key: key, search: search, core: core, placement: placement)
     }
 
-    /// Whether another search (or facet value search) may start now under `key`. If the
-    /// daemon runs its maximum (or others wait before it), it is queued and starts when its
-    /// turn comes; only past `limits.maxQueuedSearches` is it refused with `too_many_requests`.
-    /// A connection's own limit is kept by holding its next search unread (``searchHeld``);
-    /// the check here only guards that.
+    /// Whether another search (or facet value search) may start now under `key`, as
+    /// ``SearchAdmission`` decides: started, queued (it starts when its turn comes), or
+    /// refused with `too_many_requests`. A connection's own limit is kept by holding its next
+    /// search unread (``searchHeld``).
     func admit(key: UInt64, waiting: QueuedSearch, dequeued: Bool) -> Bool {
-        // A dequeued search was let through by the loop (a slot was free); it never queues
-        // again. The daemon-wide limits are the loop's (a reload may have changed them).
+        // The daemon-wide limits are the loop's (a reload may have changed them).
         let daemon = loop.config.limits
-        var busy: String?
-        if !dequeued, searchesInFlight >= limits.maxRequestsPerConnection {
-            busy = "\(limits.maxRequestsPerConnection) searches are already in flight on this connection (limits.maxRequestsPerConnection)"
-        } else if !dequeued,
-            loop.runningSearchCount >= daemon.maxRunningSearches || loop.outputOverBudget || loop.queuedSearchCount > 0
-        {
-            guard loop.queuedSearchCount >= daemon.maxQueuedSearches else {
-                queuedSearches[key] = waiting
-                loop.enqueueSearch(connection: id, key: key)
-                return false
-            }
-            busy = "the daemon is running its maximum of \(daemon.maxRunningSearches) searches (limits.maxRunningSearches) "
-                + "and \(loop.queuedSearchCount) more wait (limits.maxQueuedSearches); retry shortly"
+        let verdict = SearchAdmission.decide(SearchAdmission.Facts(
+            inFlightOnConnection: searchesInFlight, maxPerConnection: limits.maxRequestsPerConnection,
+            running: loop.runningSearchCount, queued: loop.queuedSearchCount, maxRunning: daemon.maxRunningSearches,
+            maxQueued: daemon.maxQueuedSearches, outputOverBudget: loop.outputOverBudget, dequeued: dequeued))
+        switch verdict {
+        case .start:
+            return true
+        case .queue:
+            queuedSearches[key] = waiting
+            loop.enqueueSearch(connection: id, key: key)
+            return false
+        case .refuse(let busy):
+            machine.rejected(key: key, id: waiting.id)
+            write(Frame.error(id: waiting.id, index: nil, error: SearchError(.tooManyRequests, busy)).line())
+            return false
         }
-        guard let busy else { return true }
-        machine.rejected(key: key, id: waiting.id)
-        write(Frame.error(id: waiting.id, index: nil, error: SearchError(.tooManyRequests, busy)).line())
-        return false
     }
 
     /// Starts a queued search whose turn came (nothing if it was cancelled meanwhile).

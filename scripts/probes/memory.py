@@ -2,11 +2,13 @@
 """Memory probe (docs/RELIABILITY.md): the daemon's resident memory while clients that never
 read their answers pile up, and after they go.
 
-  memory.py BIN_DIR [slow-readers|pipelined]
+  memory.py BIN_DIR [slow-readers|demo-slow-readers|pipelined]
 
 slow-readers: an index of 1,000 documents of 95 KB; 40 clients each send
   {"query":"","params":{"hitsPerPage":1000}} and never read. The daemon must refuse the answer
   (answer_too_large) or hold at most its configured budgets, and give the memory back.
+demo-slow-readers: the demo config; 1,000 clients each ask {"query":"","params":{"hitsPerPage":1000}}
+  and never read.
 pipelined: the demo config; 1,000 connections send 20 searches each and read slowly.
 
 Prints one JSON line: the baseline, peak and after RSS in MiB, and how clients were answered.
@@ -137,6 +139,46 @@ def slow_readers(bin_dir, folder):
             "slowestPingMs": round(pinger.slowest * 1000, 1)}
 
 
+def demo_slow_readers(bin_dir, folder):
+    """PROBE_CLIENTS (default 1,000) clients on the demo config each ask for a page of 1,000
+    hits of every index and never read; the same figures as slow-readers."""
+    with open(os.path.join(ROOT, "Configs", "fedsearchd.json")) as f:
+        config = json.load(f)
+    for s in config["searchables"].values():
+        if "data" in s:
+            s["data"] = os.path.join(ROOT, "Configs", s["data"])
+    config["socket"] = os.path.join(folder, "d.sock")
+    config.pop("logLevel", None)
+    daemon = start_daemon(bin_dir, config, folder)
+    baseline = rss_mib(daemon.pid)
+    pinger = Pinger(config["socket"])
+    pinger.start()
+    clients = []
+    for _ in range(int(os.environ.get("PROBE_CLIENTS", "1000"))):
+        s = socket.socket(socket.AF_UNIX)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(config["socket"])
+        s.sendall(b'{"id":"q","query":"","params":{"hitsPerPage":1000}}\n')
+        clients.append(s)
+    peak = baseline
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        peak = max(peak, rss_mib(daemon.pid))
+        time.sleep(0.05)
+    pinger.stop()
+    st = stats(config["socket"])
+    for s in clients:
+        s.close()
+    time.sleep(3)
+    after = rss_mib(daemon.pid)
+    daemon.terminate()
+    daemon.wait()
+    return {"probe": "demo-slow-readers", "clients": len(clients), "baselineMiB": round(baseline), "peakMiB": round(peak),
+            "afterMiB": round(after), "pendingOutputBytes": st.get("pendingOutputBytes"),
+            "queuedSearches": st.get("queuedSearches"), "firstFrames": {}, "pendingOutputBytesAtEnd": st.get("pendingOutputBytes"),
+            "slowestPingMs": round(pinger.slowest * 1000, 1)}
+
+
 def pipelined(bin_dir, folder):
     with open(os.path.join(ROOT, "Configs", "fedsearchd.json")) as f:
         config = json.load(f)
@@ -166,7 +208,7 @@ def failures(result):
     """What the result shows going wrong (the probe exits 1 if anything): a client answered
     nothing or cut off, output left pending, memory not given back, a request not answered."""
     problems = []
-    if result["probe"] == "slow-readers":
+    if result["probe"] in ("slow-readers", "demo-slow-readers"):
         if result["firstFrames"].get("nothing"):
             problems.append(f"{result['firstFrames']['nothing']} clients got nothing")
         if result["pendingOutputBytesAtEnd"] is None:
@@ -185,7 +227,8 @@ if __name__ == "__main__":
     bin_dir = sys.argv[1]
     which = sys.argv[2] if len(sys.argv) > 2 else "slow-readers"
     with tempfile.TemporaryDirectory() as folder:
-        result = slow_readers(bin_dir, folder) if which == "slow-readers" else pipelined(bin_dir, folder)
+        probes = {"slow-readers": slow_readers, "demo-slow-readers": demo_slow_readers, "pipelined": pipelined}
+        result = probes[which](bin_dir, folder)
     print(json.dumps(result))
     problems = failures(result)
     for p in problems:
