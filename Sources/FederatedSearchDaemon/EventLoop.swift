@@ -86,6 +86,7 @@ final class EventLoop {
         for ev in signalEvents + timerEvents { event_free(ev) }
         if let wakeEvent { event_free(wakeEvent) }
         if let flushEvent { event_free(flushEvent) }
+        if let settleTimer { event_free(settleTimer) }
         spreadExecutor?.stop()
         event_base_free(base)
     }
@@ -173,6 +174,21 @@ final class EventLoop {
 
     /// A burst of output at least this large is followed by `malloc_trim` once it is read.
     static let trimAfterPeakBytes = 32 << 20
+
+    /// After a burst's trim, searches whose clients left may still end (cancelled, their
+    /// pages built meanwhile) and free more: the heap is trimmed again a second later, and
+    /// each second after while searches still run (a few times at most).
+    private var settleTimer: OpaquePointer?
+    private var settleTrimsLeft = 0
+
+    fileprivate func settleTrim() {
+        if pendingOutputBytes == 0 { malloc_trim(0) }
+        settleTrimsLeft -= 1
+        if settleTrimsLeft > 0, runningSearchCount > 0 || pendingOutputBytes > 0, let settleTimer {
+            var second = Glibc.timeval(tv_sec: 1, tv_usec: 0)
+            event_add(settleTimer, &second)
+        }
+    }
 
     /// A large burst has been read (or dropped) whole: the heap is to be trimmed.
     private var trimDue: Bool { pendingOutputBytes == 0 && outputPeak >= Self.trimAfterPeakBytes }
@@ -281,6 +297,12 @@ final class EventLoop {
         if trimDue {
             outputPeak = 0
             malloc_trim(0)
+            if settleTimer == nil { settleTimer = event_new(base, -1, 0, onSettleTimer, Unmanaged.passUnretained(self).toOpaque()) }
+            if let settleTimer {
+                settleTrimsLeft = 10
+                var second = Glibc.timeval(tv_sec: 1, tv_usec: 0)
+                event_add(settleTimer, &second)
+            }
         }
         let list = connectionsToFlush
         connectionsToFlush = []
@@ -416,6 +438,10 @@ private func onWake(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPoint
     let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue()
     loop.turns &+= 1
     loop.drainInbox()
+}
+
+private func onSettleTimer(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().settleTrim()
 }
 
 private func onFlush(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {

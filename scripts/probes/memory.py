@@ -169,6 +169,13 @@ def demo_slow_readers(bin_dir, folder):
     st = stats(config["socket"])
     for s in clients:
         s.close()
+    # Once the daemon has let everything go (no output pending, nothing queued), and a moment
+    # for searches cancelled with their clients to end.
+    for _ in range(100):
+        now = stats(config["socket"])
+        if now.get("pendingOutputBytes") == 0 and now.get("queuedSearches") == 0:
+            break
+        time.sleep(0.1)
     time.sleep(3)
     after = rss_mib(daemon.pid)
     daemon.terminate()
