@@ -165,6 +165,22 @@ func inProcess(_ queries: [QuerySet.Query]) throws -> LatencySummary {
     return LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
 }
 
+/// The same requests in process through the server core, as ``RequestReplay`` drives it (the
+/// request line decoded, planned, fanned out, merged and its frames encoded as the daemon
+/// does, with no socket and no loop): the socket's figures less the transport.
+func throughServerCore(_ queries: [QuerySet.Query]) async -> LatencySummary {
+    let lines = queries.enumerated().map { i, q in JSONWriter.bytes(requestLine(i, q)) }
+    var samples: [Double] = []
+    samples.reserveCapacity(lines.count)
+    let start = ContinuousClock.now
+    for line in lines {
+        let t = ContinuousClock.now
+        _ = await RequestReplay.answer(line, catalog: catalog)
+        samples.append(microseconds(since: t))
+    }
+    return LatencySummary(samples: samples, seconds: microseconds(since: start) / 1e6)
+}
+
 /// Runs `work(t)` on `count` threads at once (t in 0..<count), each returning its samples;
 /// the summary of them all, over the wall time until the last thread ends.
 func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> [Double]) -> LatencySummary {
@@ -312,6 +328,9 @@ for (label, queries) in [("single-index", singleQueries), ("all-index", multiQue
     _ = try overSocket(Array(queries.prefix(300)), clients: 1)
     report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
     report.append(("\(label) in-process, \(cores) threads", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries, threads: cores) })))
+    var core: [LatencySummary] = []
+    for _ in 0..<runs { core.append(await throughServerCore(queries)) }
+    report.append(("\(label) server core in process", LatencySummary.median(core)))
     // The polling client (last) waits for its answers without sleeping: its figure leaves out
     // the wake-up of the client's own thread, which is the client's cost, not the daemon's.
     // Single-index only: a search over several indices spreads them over the cores, and a
