@@ -12,7 +12,7 @@ extension Connection {
         guard socket != nil else { return }
         let resolved = core.facetValueSource(request, peer: peerIdentity)
         guard case .success(let found) = resolved else {
-            machine.rejected(key: key, id: requestID)
+            _ = machine.handle(.ended(key: key, id: requestID))
             if case .failure(let e) = resolved { write(Frame.error(id: requestID, index: nil, error: e).line()) }
             return
         }

@@ -26,7 +26,7 @@ extension Connection {
             }
             return
         }
-        for action in machine.handle(event) { perform(action) }
+        for action in machine.handle(.framed(event)) { perform(action) }
     }
 
     /// A line decoded off the loop is back: act on it, then on the lines that waited.
@@ -34,7 +34,7 @@ extension Connection {
         decodingOffLoop = false
         // A connection on its way out (a drain, an over-long line) starts nothing new.
         if !isClosing {
-            for action in machine.handle(decoded: result) { perform(action) }
+            for action in machine.handle(.decoded(result)) { perform(action) }
             pump()
         } else {
             waitingLines.removeAll()

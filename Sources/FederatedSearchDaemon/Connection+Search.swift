@@ -21,7 +21,7 @@ extension Connection {
         do {
             search = try core.plan(request, id: requestID, peer: peerIdentity)
         } catch {
-            machine.rejected(key: key, id: requestID)
+            _ = machine.handle(.ended(key: key, id: requestID))
             write(Frame.error(id: requestID, index: nil, error: error).line())
             return
         }
@@ -78,7 +78,7 @@ extension Connection {
             loop.enqueueSearch(connection: id, key: key)
             return false
         case .refuse(let busy):
-            machine.rejected(key: key, id: waiting.id)
+            _ = machine.handle(.ended(key: key, id: waiting.id))
             write(Frame.error(id: waiting.id, index: nil, error: SearchError(.tooManyRequests, busy)).line())
             return false
         }
@@ -106,7 +106,7 @@ extension Connection {
         case .facetValues: write(FacetValueAnswer.cancelled(id: waiting.id).line())
         }
         // A superseded one's key and id were freed by the state machine already.
-        if status != .superseded { machine.finished(key: key, id: waiting.id) }
+        if status != .superseded { _ = machine.handle(.ended(key: key, id: waiting.id)) }
         searchSlotFreed()
         return true
     }
@@ -207,7 +207,7 @@ extension Connection {
         write(lastFrame)
         answerEnded(key: key)
         if let search = tasks.removeValue(forKey: key) { loop.searchEnded(search) }
-        machine.finished(key: key, id: id)
+        _ = machine.handle(.ended(key: key, id: id))
         searchSlotFreed()
     }
 
@@ -236,7 +236,7 @@ extension Connection {
             ? SearchError(.outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")
             : SearchError(.answerTooLarge, "the answer is larger than limits.maxAnswerBytes (\(limits.maxAnswerBytes) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve)")
         write(Frame.error(id: id, index: nil, error: error).line())
-        machine.finished(key: key, id: id)
+        _ = machine.handle(.ended(key: key, id: id))
         searchSlotFreed()
     }
 }

@@ -48,8 +48,30 @@ package struct ConnectionStateMachine {
     /// Keys of every running request (to cancel them when the connection closes).
     package var runningRequestKeys: Set<UInt64> { runningKeys }
 
-    /// Handles one framing event.
-    package mutating func handle(_ event: LineFramer.Event) -> [Action] {
+    /// What the connection tells the machine.
+    package enum Event {
+        /// The framer's next event: a line, or one over the limit.
+        case framed(LineFramer.Event)
+        /// A line decoded off the loop (the daemon decodes long lines there).
+        case decoded(Result<Request, RequestError>)
+        /// A request ended (its last frame was queued) or could not start (an unknown
+        /// index, a refusal): its key and id are free again.
+        case ended(key: UInt64, id: String?)
+    }
+
+    /// The one transition: what to do about `event`.
+    package mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .framed(let framed): return handle(framed: framed)
+        case .decoded(let decoded): return handle(decoded: decoded)
+        case .ended(let key, let id):
+            runningKeys.remove(key)
+            if let id, running[id] == key { running[id] = nil }
+            return []
+        }
+    }
+
+    private mutating func handle(framed event: LineFramer.Event) -> [Action] {
         guard !closing else { return [] }
         switch event {
         case .lineTooLong(let length):
@@ -64,8 +86,7 @@ package struct ConnectionStateMachine {
         }
     }
 
-    /// Handles a decoded line (the daemon decodes long lines off the loop).
-    package mutating func handle(decoded: Result<Request, RequestError>) -> [Action] {
+    private mutating func handle(decoded: Result<Request, RequestError>) -> [Action] {
         guard !closing else { return [] }
         switch decoded {
         case .failure(let e) where e.index != nil:
@@ -138,18 +159,10 @@ package struct ConnectionStateMachine {
     /// The client id of the request running under `key`, if it has one.
     package func id(of key: UInt64) -> String? { running.first { $0.value == key }?.key }
 
-    /// A search ended (its `done` frame was queued).
-    package mutating func finished(key: UInt64, id: String?) {
-        runningKeys.remove(key)
-        if let id, running[id] == key { running[id] = nil }
-    }
-
     /// Frees a superseded request's key and id (its client already has its `done`).
     private mutating func forget(key: UInt64) {
         runningKeys.remove(key)
         for (id, k) in running where k == key { running[id] = nil }
     }
 
-    /// A search could not start (for example an unknown index): forget it.
-    package mutating func rejected(key: UInt64, id: String?) { finished(key: key, id: id) }
 }

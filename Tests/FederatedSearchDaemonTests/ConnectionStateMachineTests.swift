@@ -6,7 +6,7 @@ import FederatedSearchProtocol
 
 /// The connection's protocol logic, without a socket: which actions each line produces.
 struct ConnectionStateMachineTests {
-    func line(_ s: String) -> LineFramer.Event { .line(Array(s.utf8)) }
+    func line(_ s: String) -> ConnectionStateMachine.Event { .framed(.line(Array(s.utf8))) }
 
     func sentFrame(_ actions: [ConnectionStateMachine.Action]) -> Frame? {
         for a in actions { if case .send(let f) = a { return f } }
@@ -31,7 +31,7 @@ struct ConnectionStateMachineTests {
         #expect(reply.type == "cancel")
         guard case .cancel(let k)? = cancel.last, cancel.count == 2 else { Issue.record("\(cancel)"); return }
         #expect(k == key)
-        m.finished(key: key, id: "q")
+        _ = m.handle(.ended(key: key, id: "q"))
         #expect(m.runningRequestKeys.isEmpty)
         #expect(sentFrame(m.handle(line(#"{"id":"c2","op":"cancel","target":"q"}"#)))?.type == "error")
     }
@@ -41,7 +41,7 @@ struct ConnectionStateMachineTests {
         guard case .startSearch(let key, _, _)? = m.handle(line(#"{"id":"q"}"#)).first else { Issue.record("no start"); return }
         guard case .error(_, _, let e)? = sentFrame(m.handle(line(#"{"id":"q"}"#))) else { Issue.record("no error"); return }
         #expect(e.code == .duplicateID)
-        m.finished(key: key, id: "q")
+        _ = m.handle(.ended(key: key, id: "q"))
         guard case .startSearch? = m.handle(line(#"{"id":"q"}"#)).first else { Issue.record("not restarted"); return }
     }
 
@@ -54,7 +54,7 @@ struct ConnectionStateMachineTests {
 
     @Test func overLongLineSendsErrorThenClosesAndIgnoresTheRest() {
         var m = ConnectionStateMachine()
-        let actions = m.handle(.lineTooLong(length: 2_000_000))
+        let actions = m.handle(.framed(.lineTooLong(length: 2_000_000)))
         #expect(sentFrame(actions)?.type == "error")
         guard case .closeAfterFlush? = actions.last else { Issue.record("\(actions)"); return }
         #expect(m.handle(line(#"{"op":"ping"}"#)).isEmpty)
