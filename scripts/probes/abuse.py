@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Abuse probe (docs/RELIABILITY.md): the requests of #17's items 2, 5, 7 and 8, sent to the
+"""Abuse probe (docs/RELIABILITY.md): the requests of #17's items 2, 3, 5, 7 and 8, sent to the
 release daemon on the demo config as an attacker or a careless client would.
 
   abuse.py BIN_DIR
@@ -7,6 +7,8 @@ release daemon on the demo config as an attacker or a careless client would.
 markup:      snippetEllipsisText of 500,000 characters with hitsPerPage 1000, a 100 KB
              highlightPreTag, and 10,000 aliases of one index: the answer, its size, the time,
              and the slowest ping of another client meanwhile.
+pipelined:   two searches of 1,000 hits pipelined on one connection, read after 0.5 s: how
+             each ended (the first must arrive whole; a refusal must be a coded frame).
 breaker:     five searches of movies with timeoutMs 1 and a heavy page, then one every 100 ms
              for 3 s, while another client searches movies every 100 ms: how many of its
              searches found movies skipped (suspended).
@@ -83,6 +85,35 @@ def markup(path):
     return out
 
 
+def pipelined_pages(path):
+    """Two searches of 1,000 hits pipelined, read after half a second: how each ended."""
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    line = lambda i: json.dumps({"id": i, "query": "", "indices": ["movies"], "params": {"hitsPerPage": 1000}}) + "\n"
+    s.sendall((line("first") + line("second")).encode())
+    time.sleep(0.5)
+    s.settimeout(10)
+    data = b""
+    ends = {}
+    try:
+        while len(ends) < 2:
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                break
+            data += chunk
+            *lines, data = data.split(b"\n")
+            for l in lines:
+                f = json.loads(l)
+                if f.get("type") == "done":
+                    ends[f["id"]] = "done"
+                elif f.get("type") == "error" and f.get("index") is None:
+                    ends[f["id"]] = f["error"]["code"]
+    except OSError:
+        pass
+    s.close()
+    return ends
+
+
 def breaker(path):
     heavy = {"query": "", "indices": ["movies"], "timeoutMs": 1, "params": {"hitsPerPage": 1000}}
     for i in range(5):
@@ -152,10 +183,13 @@ if __name__ == "__main__":
         config = demo_config(folder)
         daemon = start_daemon(bin_dir, config, folder)
         path = config["socket"]
-        result = {"markup": markup(path), "breaker": breaker(path), "halfClose": half_close(path)}
+        result = {"markup": markup(path), "pipelinedPages": pipelined_pages(path), "breaker": breaker(path),
+                  "halfClose": half_close(path)}
         result["drain"] = drain(daemon, path)
     print(json.dumps(result))
     problems = [f"{k}: {v}" for k, v in result["markup"].items() if v["answer"] != "invalid_field"]
+    if result["pipelinedPages"].get("first") != "done" or len(result["pipelinedPages"]) != 2:
+        problems.append(f"pipelined pages: {result['pipelinedPages']}")
     if result["breaker"]["foundMoviesSkipped"]:
         problems.append(f"breaker: movies was skipped for another client {result['breaker']['foundMoviesSkipped']} times")
     if result["halfClose"]["answered"] != 40:
