@@ -24,9 +24,10 @@ extension Connection {
                 let inbox: Inbox = loop.inbox
                 let connection = self.id
                 awaitedReplies += 1
+                repliesEncodingOffLoop += 1
                 updateReading()
                 Task.detached {
-                    inbox.post(.reply(connection: connection, bytes: core.replyFrame(reply, index: index, id: requestID).line()))
+                    inbox.post(.encodedReply(connection: connection, bytes: core.replyFrame(reply, index: index, id: requestID).line()))
                 }
                 return
             }

@@ -301,10 +301,18 @@ final class Connection {
     static let maxQueuedWrites = 64
 
     /// Whether new lines wait instead of being acted on: a big line is being decoded (order),
-    /// `maxQueuedWrites` write batches are unanswered (an exact limit, not one read late), or
-    /// the client's answers pile up unread (`throttled`: lines already read start nothing
-    /// until it reads). Searches past `limits.maxRequestsPerConnection` wait too (``searchHeld``).
-    var linesMustWait: Bool { decodingOffLoop || throttled || awaitedReplies >= Self.maxQueuedWrites }
+    /// `maxQueuedWrites` write batches are unanswered (an exact limit, not one read late), a
+    /// large `getDocuments` answer is being encoded, or the client's answers pile up unread
+    /// (`throttled`: lines already read start nothing until it reads). Searches past
+    /// `limits.maxRequestsPerConnection` wait too (``searchHeld``).
+    var linesMustWait: Bool {
+        decodingOffLoop || throttled || awaitedReplies >= Self.maxQueuedWrites || repliesEncodingOffLoop > 0
+    }
+
+    /// Large `getDocuments` answers being encoded off the loop (counted in `awaitedReplies`
+    /// too). While one is, the connection's next lines wait: its size is known only once it
+    /// is queued, and a client must not start many before the first throttles it.
+    var repliesEncodingOffLoop = 0
 
     /// Searches (and facet value searches) of this connection running or waiting for a slot.
     var searchesInFlight: Int { tasks.count + queuedSearches.count }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CGlibcExtras
+import Dispatch
 import CLibevent
 import FederatedSearchServer
 import FederatedSearchCore
@@ -182,7 +183,8 @@ final class EventLoop {
     private var settleTrimsLeft = 0
 
     fileprivate func settleTrim() {
-        if pendingOutputBytes == 0 { malloc_trim(0) }
+        // Off the loop: on a large heap a trim takes a while, and glibc's is thread-safe.
+        if pendingOutputBytes == 0 { DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) } }
         settleTrimsLeft -= 1
         if settleTrimsLeft > 0, runningSearchCount > 0 || pendingOutputBytes > 0, let settleTimer {
             var second = Glibc.timeval(tv_sec: 1, tv_usec: 0)
@@ -399,6 +401,13 @@ final class EventLoop {
                 if let c = connections[id] { c.decoded(result) } else { answerWithoutConnection = true }
             case .reply(let id, let bytes):
                 if let c = connections[id] { c.replied(bytes) } else { answerWithoutConnection = true }
+            case .encodedReply(let id, let bytes):
+                if let c = connections[id] {
+                    c.repliesEncodingOffLoop -= 1
+                    c.replied(bytes)
+                } else {
+                    answerWithoutConnection = true
+                }
             case .indexCreated(let connection, let id, let name, let result):
                 finishCreatingIndex(name, result, connection: connection, id: id)
             case .indexDeleted(let connection, let id, let name, let result):

@@ -369,8 +369,13 @@ final class HTTPListener {
     /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
     /// their tasks stop).
     fileprivate func closed(_ connection: OpaquePointer) {
-        // A response handed over in steps goes with the connection (libevent frees its request).
-        if let reply = piecewise.removeValue(forKey: connection) { loop.streamedOutputChanged(by: -reply.remaining) }
+        // A response handed over in steps goes with the connection. Cut short by the client,
+        // its request is detached from the connection (libevent frees an attached one, as at
+        // shutdown): ending it frees it.
+        if let reply = piecewise.removeValue(forKey: connection) {
+            loop.streamedOutputChanged(by: -reply.remaining)
+            if evhttp_request_get_connection(reply.request) == nil { evhttp_send_reply_end(reply.request) }
+        }
         guard let peer = connections.removeValue(forKey: connection) else { return }
         // What the connection still held leaves the budget with it.
         if let output = peer.output {

@@ -19,6 +19,8 @@ enum InboxMessage: Sendable {
     case decoded(connection: UInt64, Result<Request, RequestError>)
     /// The answer of an index writer (a write, or a read queued behind writes).
     case reply(connection: UInt64, bytes: [UInt8])
+    /// A large `getDocuments` answer, read from memory and encoded off the loop.
+    case encodedReply(connection: UInt64, bytes: [UInt8])
     /// A `createIndex` finished building its store off the loop (or failed).
     case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
     /// A `deleteIndex` removed the store, after the writes queued before it (or, for an index

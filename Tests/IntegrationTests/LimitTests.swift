@@ -422,6 +422,41 @@ struct LimitTests {
         #expect(morePayload["results"]?.arrayValue?.count == 90)
     }
 
+    /// Large `getDocuments` pipelined by a client that does not read are taken one at a time:
+    /// the next line waits while one is encoded, and once its answer is queued unread the
+    /// connection is throttled, so the daemon holds about one answer, not twenty. All are
+    /// answered once it reads.
+    @Test func pipelinedLargeDocumentReadsAreTakenOneAtATime() throws {
+        let text = String(repeating: "lorem ipsum dolor ", count: 100)
+        let docs = (0..<10).map { #"{"objectID":"d\#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
+        let d = try DaemonProcess(config: [
+            "limits": ["maxPendingOutputBytes": 65536],
+            "searchables": ["big": ["data": "big.ndjson"]],
+        ], files: ["big.ndjson": docs])
+        defer { d.stop() }
+        let c = try d.connect()
+        let ids: JSONValue = .array((0..<100).map { .string("d\($0 % 10)") })
+        var burst: [UInt8] = []
+        for i in 0..<20 {
+            burst += Array((JSONWriter.string(["id": .string("g\(i)"), "op": "getDocuments", "index": "big", "objectIDs": ids]) + "\n").utf8)
+        }
+        try c.sendRaw(burst)
+        usleep(1_000_000)
+        let observer = try d.connect()
+        guard case .info(_, "stats", let stats)? = try observer.roundTrip(["id": "s", "op": "stats"]).first else {
+            Issue.record("no stats")
+            return
+        }
+        let pending = stats["pendingOutputBytes"]?.intValue ?? 0
+        // One answer is about 190 KB; twenty would be 3.8 MB.
+        #expect(pending > 0 && pending < 600_000, "pending \(pending)")
+        var answered = 0
+        while answered < 20, let frame = try c.readFrame() {
+            if case .info(_, "documents", let payload) = frame, payload["results"]?.arrayValue?.count == 100 { answered += 1 }
+        }
+        #expect(answered == 20)
+    }
+
     /// Past `maxTotalPendingOutputBytes` unread by all clients together, no search starts: a
     /// second client's search waits in the queue until the first client reads its answers,
     /// and the daemon's count of pending output is back to zero once it has.
