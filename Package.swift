@@ -72,7 +72,7 @@ let package = Package(
             name: "FederatedSearchServer",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
                            "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
-                           "FederatedSearchStorage", "CSystemd", "CGlibcExtras"],
+                           "FederatedSearchStorage", "CGlibcExtras"],
             swiftSettings: strict
         ),
         // The HTTP API with no socket: Algolia's REST API, the federated endpoints and the web

@@ -24,6 +24,7 @@ public enum DaemonMain {
 
     /// Runs the daemon and returns its exit code.
     public static func run(arguments: [String], registry: BackendRegistry = .standard) -> Int32 {
+        JournalLog.installIfJournal()
         var configPath = "/etc/fedsearchd/fedsearchd.json"
         var socketOverride: String?
         var levelOverride: Log.Level?

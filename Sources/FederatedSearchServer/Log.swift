@@ -1,12 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import FederatedSearchCore
 import Synchronization
 
-/// A small leveled logger: structured entries to the journal when running under systemd,
-/// plain lines on stderr otherwise.
+/// A small leveled logger: plain lines on stderr, or entries to whatever writer the
+/// transport installs (the daemon sends them to the journal under systemd: ``setWriter(_:)``).
 ///
 /// Messages never include document contents or secrets; query text appears only at debug.
 /// Each entry may carry fields (`REQUEST_ID`, `INDEX`, ...) so one query can be traced with
@@ -29,12 +28,17 @@ public enum Log {
         package var priority: Int { [7, 6, 4, 3][rawValue] }
     }
 
+    /// Writes one entry: its level, message and fields.
+    public typealias Writer = @Sendable (_ level: Level, _ message: String, _ fields: [(String, String)]) -> Void
+
     private static let threshold = Atomic<Int>(Level.info.rawValue)
-    /// Whether stderr is connected to the journal (systemd sets JOURNAL_STREAM for services).
-    private static let toJournal = getenv("JOURNAL_STREAM") != nil
+    private static let writer = Mutex<Writer?>(nil)
 
     /// Sets the lowest level that is written.
     public static func setLevel(_ level: Level) { threshold.store(level.rawValue, ordering: .relaxed) }
+
+    /// Sends entries to `writer` from now on (nil: back to stderr lines).
+    public static func setWriter(_ writer: Writer?) { self.writer.withLock { $0 = writer } }
 
     /// Whether messages of `level` are written (to skip building expensive ones).
     public static func enabled(_ level: Level) -> Bool { level.rawValue >= threshold.load(ordering: .relaxed) }
@@ -55,30 +59,16 @@ public enum Log {
     private static func write(_ level: Level, _ message: () -> String, _ fields: [(String, String)]) {
         guard enabled(level) else { return }
         let text = message()
-        if toJournal {
-            journal(level, text, fields)
+        if let writer = writer.withLock({ $0 }) {
+            writer(level, text, fields)
             return
         }
-        let extra = fields.map { " \($0.0.lowercased())=\($0.1)" }.joined()
-        writeToStandardError("fedsearchd[\(getpid())] \(level.label): \(text)\(extra)\n")
+        writeLine(level, text, fields)
     }
 
-    /// One journal entry with MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and the extra fields,
-    /// through sd_journal_sendv (the variadic sd_journal_send cannot be called from Swift).
-    private static func journal(_ level: Level, _ text: String, _ fields: [(String, String)]) {
-        var entries = ["MESSAGE=\(text)", "PRIORITY=\(level.priority)", "SYSLOG_IDENTIFIER=fedsearchd"]
-        entries += fields.map { "\($0.0)=\($0.1)" }
-        // All fields in one buffer; the iovecs point into it only inside the closure.
-        var joined: [UInt8] = []
-        var spans: [(start: Int, count: Int)] = []
-        for e in entries {
-            spans.append((joined.count, e.utf8.count))
-            joined.append(contentsOf: e.utf8)
-        }
-        let sent = joined.withUnsafeMutableBytes { raw -> Int32 in
-            let vectors = spans.map { iovec(iov_base: raw.baseAddress! + $0.start, iov_len: $0.count) }
-            return vectors.withUnsafeBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) }
-        }
-        if sent < 0 { writeToStandardError("fedsearchd: \(level.label): \(text)\n") }
+    /// The entry as a line on stderr, its fields appended as `key=value`.
+    public static func writeLine(_ level: Level, _ text: String, _ fields: [(String, String)]) {
+        let extra = fields.map { " \($0.0.lowercased())=\($0.1)" }.joined()
+        writeToStandardError("fedsearchd[\(getpid())] \(level.label): \(text)\(extra)\n")
     }
 }
