@@ -29,12 +29,11 @@ final class Connection {
     var decodingOffLoop = false
     /// Answers of this loop turn not yet sent (see ``write(_:endsAnswer:)``).
     private(set) var outbox: [UInt8] = []
-    /// Pieces of lines sent in pieces (large answers, and whatever follows them), not yet
-    /// copied to libevent, from `streamedHead` on (see ``copyStreamed()``).
-    private var streamed: [ArraySlice<UInt8>] = []
-    private var streamedHead = 0
+    /// Lines sent in pieces (large answers, and whatever follows them) not yet copied to
+    /// libevent (see ``copyStreamed()``).
+    private var streamed = PendingPieces()
     /// Their bytes.
-    private(set) var streamedBytes = 0
+    var streamedBytes: Int { streamed.count }
     /// Bytes of each running search's answer queued so far (see `limits.maxAnswerBytes`).
     var answerBytes: [UInt64: Int] = [:]
     /// Superseded searches whose tasks have not ended yet: their frames are dropped.
@@ -412,8 +411,7 @@ final class Connection {
                 socket.queue(bytes)
             }
         } else {
-            streamed += line.pieces
-            streamedBytes += line.count
+            streamed.append(line)
             loop.streamedOutputChanged(by: line.count)
             copyStreamed()
         }
@@ -431,29 +429,9 @@ final class Connection {
     /// `limits.maxPendingOutputBytes` (the outbox, queued before them, goes first). Called as
     /// they are queued and each time libevent's buffer drains to its low watermark.
     private func copyStreamed() {
-        guard let socket, outbox.isEmpty, streamedBytes > 0 else { return }
+        guard let socket, outbox.isEmpty, !streamed.isEmpty else { return }
         let room = limits.maxPendingOutputBytes
-        var copied = 0
-        while streamedHead < streamed.count, socket.outputLength < room {
-            let piece = streamed[streamedHead]
-            let take = min(piece.count, room - socket.outputLength)
-            socket.queue(piece.prefix(take))
-            copied += take
-            if take == piece.count {
-                streamed[streamedHead] = []
-                streamedHead += 1
-            } else {
-                streamed[streamedHead] = piece.dropFirst(take)
-            }
-        }
-        if streamedHead == streamed.count {
-            streamed = []
-            streamedHead = 0
-        } else if streamedHead >= 1024 {
-            streamed.removeFirst(streamedHead)
-            streamedHead = 0
-        }
-        streamedBytes -= copied
+        let copied = streamed.take(while: { room - socket.outputLength }) { socket.queue($0) }
         // libevent's output callback counts them now.
         loop.streamedOutputChanged(by: -copied)
     }
@@ -502,9 +480,7 @@ final class Connection {
         loop.outputChanged(by: -(outbox.count + socket.outputLength))
         loop.streamedOutputChanged(by: -streamedBytes)
         outbox = []
-        streamed = []
-        streamedHead = 0
-        streamedBytes = 0
+        streamed.removeAll()
         socket.free()
         loop.removeConnection(id)
     }

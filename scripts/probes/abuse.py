@@ -29,18 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from memory import ROOT, Pinger, start_daemon  # noqa: E402
-
-
-def demo_config(folder):
-    with open(os.path.join(ROOT, "Configs", "fedsearchd.json")) as f:
-        config = json.load(f)
-    for s in config["searchables"].values():
-        if "data" in s:
-            s["data"] = os.path.join(ROOT, "Configs", s["data"])
-    config["socket"] = os.path.join(folder, "d.sock")
-    config.pop("logLevel", None)
-    return config
+from memory import Pinger, demo_config, start_daemon  # noqa: E402
 
 
 def answer(path, request):
