@@ -71,7 +71,7 @@ public struct OutgoingLine: Sendable {
         case .pieces(let pieces):
             var out: [UInt8] = []
             out.reserveCapacity(count)
-            for p in pieces { out.append(contentsOf: p) }
+            for p in pieces { LineBuilder.copy(p, into: &out) }
             return out
         }
     }
@@ -116,9 +116,9 @@ public struct LineBuilder {
         append(pieces: line.pieces)
     }
 
-    /// The text written since the last piece becomes a piece.
-    /// The piece is a copy of its own size (the text between two shared slices is small, and
-    /// a slice of `text` would keep its whole buffer); `text` is reused.
+    /// The text written since the last piece becomes a piece: a copy of its own size (the
+    /// text between two shared slices is small, and a slice of `text` would keep its whole
+    /// buffer); `text` is reused.
     private mutating func endText() {
         guard !text.isEmpty else { return }
         pieces.append(Array(text[...])[...])
