@@ -35,6 +35,11 @@ struct LatencySummary {
 
 /// Microseconds elapsed on the monotonic clock.
 func microseconds(since start: ContinuousClock.Instant) -> Double {
-    let c = (ContinuousClock.now - start).components
+    microseconds(from: start, to: .now)
+}
+
+/// Microseconds from `start` to `end`.
+func microseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+    let c = (end - start).components
     return Double(c.seconds) * 1e6 + Double(c.attoseconds) / 1e12
 }

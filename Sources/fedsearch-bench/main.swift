@@ -306,12 +306,13 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
     try await report("back to back", gap: .zero)
     var cpus: [LibraryBench.CPU] = []
     for _ in 0..<runs { cpus.append(try await LibraryBench.cpu(socket: socketPath, indices: names, texts: texts, params: params)) }
-    var handOffs: [Double] = []
+    var handOffs: [HandOffBench.Result] = []
     for _ in 0..<runs { handOffs.append(await HandOffBench.median()) }
     print("library CPU: per keystroke \(fmt(median(cpus.map(\.library)))) µs against \(fmt(median(cpus.map(\.raw)))) µs raw, "
         + "of which decoding the answer's frames (\(cpus[0].bytesPerAnswer) bytes) \(fmt(median(cpus.map(\.decodeMicros)))) µs in process; "
         + "the same requests on DaemonConnection alone: \(fmt(median(cpus.map(\.connection)))) µs CPU each; "
-        + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs))) µs")
+        + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs.map(\.mainQueue)))) µs as a main-queue block "
+        + "(the library's), \(fmt(median(handOffs.map(\.stream)))) µs through an AsyncStream")
 }
 if libraryOnly {
     try await libraryFigures()

@@ -44,7 +44,7 @@ public final class FacetSearcher: Searcher {
     weak var filterState: FilterState?
     /// Only the order of answers (`searchForFacetValues` has no daemon session).
     private var sequencer = KeystrokeSequencer(session: "")
-    private var running: [Int: Task<Void, Never>] = [:]
+    private var running: [Int: RequestHandle] = [:]
 
     public init(transport: any SearchTransport, index: SearcherId, facetName: String) {
         self.transport = transport
@@ -66,25 +66,29 @@ public final class FacetSearcher: Searcher {
             maxFacetHits: maxFacetHits)
         onSearch.fire(query)
         if running.isEmpty { isLoading.fire(true) }
-        let response: Response
-        do { response = try transport.send(.searchForFacetValues(request)) } catch {
+        let facetQuery = query ?? ""
+        do {
+            running[seq] = try transport.send(.searchForFacetValues(request)) { [weak self] event in
+                self?.receive(event, seq: seq, facetQuery: facetQuery)
+            }
+        } catch {
             onError.fire(SearcherError(error))
             if !sequencer.ended(seq) { isLoading.fire(false) }
+        }
+    }
+
+    /// What the transport hands over for search `seq`, on the main actor.
+    private func receive(_ event: ResponseEvent, seq: Int, facetQuery: String) {
+        switch event {
+        case .frames(let frames):
+            for frame in frames { handle(frame, seq: seq, facetQuery: facetQuery) }
             return
+        case .ended: break
+        case .failed(let error):
+            if seq == sequencer.lastIssued { onError.fire(SearcherError(error)) }
         }
-        let facetQuery = query ?? ""
-        running[seq] = Task { [weak self] in
-            do {
-                for try await frame in response {
-                    guard let self else { return }
-                    self.handle(frame, seq: seq, facetQuery: facetQuery)
-                }
-            } catch {
-                if seq == self?.sequencer.lastIssued, !(error is CancellationError) { self?.onError.fire(SearcherError(error)) }
-            }
-            guard let self, self.running.removeValue(forKey: seq) != nil else { return }
-            if !self.sequencer.ended(seq) { self.isLoading.fire(false) }
-        }
+        guard running.removeValue(forKey: seq) != nil else { return }
+        if !sequencer.ended(seq) { isLoading.fire(false) }
     }
 
     public func cancel() {

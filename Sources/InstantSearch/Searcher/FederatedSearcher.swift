@@ -171,7 +171,7 @@ public final class FederatedSearcher: Searcher {
     /// The callers of ``searchAndWait()``, by the seq of their search.
     private var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
     private var nextWaiter: CheckedContinuation<Outcome, Never>?
-    private var running: [Int: Task<Void, Never>] = [:]
+    private var running: [Int: RequestHandle] = [:]
     /// Set when the last search failed for want of a daemon: it is sent again on reconnection.
     private var retryOnReconnect = false
     private var stateWatch: Task<Void, Never>?
@@ -224,26 +224,26 @@ public final class FederatedSearcher: Searcher {
         let text = query ?? ""
         onSearch.fire(query)
         if running.isEmpty { isLoading.fire(true) }
-        let response: Response
-        do { response = try transport.send(.search(request)) } catch {
-            failed(error, seq: seq)
-            return
-        }
-        running[seq] = Task { [weak self] in
-            do {
-                for try await frame in response {
-                    guard let self else { return }
-                    self.handle(frame, seq: seq, query: text)
-                }
-                self?.ended(seq)
-            } catch {
-                self?.failed(error, seq: seq)
+        do {
+            running[seq] = try transport.send(.search(request)) { [weak self] event in
+                self?.receive(event, seq: seq, query: text)
             }
+        } catch {
+            failed(error, seq: seq)
+        }
+    }
+
+    /// What the transport hands over for search `seq`, on the main actor.
+    private func receive(_ event: ResponseEvent, seq: Int, query: String) {
+        switch event {
+        case .frames(let frames): for frame in frames { handle(frame, seq: seq, query: query) }
+        case .ended: ended(seq)
+        case .failed(let error): failed(error, seq: seq)
         }
     }
 
     public func cancel() {
-        for task in running.values { task.cancel() }
+        for request in running.values { request.cancel() }
         running = [:]
         for w in waiters.values { w.resume(returning: .superseded) }
         waiters = [:]
@@ -261,24 +261,24 @@ public final class FederatedSearcher: Searcher {
             query: query ?? "", targets: [SearchTarget(index: source.id.index, name: source.name)],
             parameters: (try? full.parameters(for: entry)) ?? source.effectiveParameters, timeoutMs: timeoutMs,
             merge: ["strategy": "grouped"])
-        let response: Response
-        do { response = try transport.send(.search(request)) } catch {
-            source.onError.fire(SearcherError(error))
-            return
-        }
-        Task { [weak source] in
-            do {
-                for try await frame in response {
-                    switch frame {
-                    case .results(_, _, let r): source?.onResults.fire(r)
-                    case .error(_, _, let e):
-                        source?.onError.fire(SearcherError(source: source?.name, code: e.code.rawValue, message: e.message))
-                    default: break
+        do {
+            _ = try transport.send(.search(request)) { [weak source] event in
+                switch event {
+                case .frames(let frames):
+                    for frame in frames {
+                        switch frame {
+                        case .results(_, _, let r): source?.onResults.fire(r)
+                        case .error(_, _, let e):
+                            source?.onError.fire(SearcherError(source: source?.name, code: e.code.rawValue, message: e.message))
+                        default: break
+                        }
                     }
+                case .ended: break
+                case .failed(let error): source?.onError.fire(SearcherError(error))
                 }
-            } catch {
-                if !(error is CancellationError) { source?.onError.fire(SearcherError(error)) }
             }
+        } catch {
+            source.onError.fire(SearcherError(error))
         }
     }
 

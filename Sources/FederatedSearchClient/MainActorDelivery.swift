@@ -1,0 +1,76 @@
+import Dispatch
+import FederatedSearchProtocol
+import Synchronization
+
+/// What the answer to a request sent with ``DaemonConnection/send(_:onMainActor:)`` hands its
+/// handler, in this order: batches of frames, then one end.
+public enum ResponseEvent: Sendable {
+    /// Frames that arrived together, in the order the daemon sent them.
+    case frames([Frame])
+    /// The answer ended: its last frame (`done`, the answer itself, or a request-level
+    /// `error`) was in the last batch.
+    case ended
+    /// The answer cannot end: the connection broke (``ClientError/disconnected(_:)``) or was
+    /// closed (``ClientError/closed``).
+    case failed(ClientError)
+}
+
+/// A request sent with a main-actor handler: ``cancel()`` stops it, on the daemon too.
+public final class RequestHandle: Sendable {
+    /// The id the connection gave the request.
+    public let id: String
+    private let cancelled = Atomic(false)
+    private let onCancel: @Sendable () -> Void
+
+    /// A handle whose ``cancel()`` runs `onCancel` once (a stand-in transport's, in tests).
+    public init(id: String, onCancel: @escaping @Sendable () -> Void) {
+        self.id = id
+        self.onCancel = onCancel
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Stops the request: its handler is not called again once this returns on the main
+    /// actor, and a search still running on the daemon is cancelled there.
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        onCancel()
+    }
+}
+
+/// A request's main-actor handler, as the connection's reader thread reaches it.
+///
+/// Each batch goes to the main queue as one block that runs the handler synchronously on the
+/// main actor (`MainActor.assumeIsolated`: blocks of the main queue run there). A task resumed
+/// from another thread is first scheduled on the global executor and only then hops to the
+/// main actor, so it wakes two threads where this wakes one.
+final class MainActorRoute: Sendable {
+    let handle: RequestHandle
+    private let handler: @MainActor @Sendable (ResponseEvent) -> Void
+
+    init(handle: RequestHandle, handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void) {
+        self.handle = handle
+        self.handler = handler
+    }
+
+    /// Hands `frames` over (`ends`: then the end), unless the request is cancelled by then.
+    func deliver(_ frames: [Frame], ends: Bool) {
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                guard !handle.isCancelled else { return }
+                if !frames.isEmpty { handler(.frames(frames)) }
+                if ends, !handle.isCancelled { handler(.ended) }
+            }
+        }
+    }
+
+    func fail(_ error: ClientError) {
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                guard !handle.isCancelled else { return }
+                handler(.failed(error))
+            }
+        }
+    }
+}
