@@ -215,7 +215,7 @@ public final class DaemonConnection: Sendable {
         return try state.withLock { (s: inout State) throws(ClientError) -> (String, Link) in
             let link = try openLink(&s)
             s.nextID += 1
-            let id = "c\(s.nextID)"
+            let id = "c" + String(s.nextID)
             s.routes[id] = route(id, link)
             let line = Request(id: id, operation: operation).line()
             if isSearch, s.searchesInFlight.count >= maxSearchesInFlight {

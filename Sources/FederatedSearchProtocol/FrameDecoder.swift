@@ -46,7 +46,8 @@ public enum FrameDecoder {
             switch key {
             case "results" where type == "results":
                 let id = requestID()
-                var known = remembering == nil || id == nil ? nil : remembering!.byRequest[id!] ?? [:]
+                // Taken out while it grows, so that adding to it copies nothing.
+                var known = remembering == nil || id == nil ? nil : remembering!.byRequest.removeValue(forKey: id!) ?? [:]
                 results = try HitDecoder.results(&p, path: "results", known: &known)
                 if let known, let id { remembering!.byRequest[id] = known }
             case "hits" where type == "merged":

@@ -76,7 +76,7 @@ enum HitDecoder {
         let resume = start + k.text.count - 1  // where the known hit has its closing brace
         // The known value last before that brace ends there here too (a number could go on).
         guard resume < p.end, line[resume] == UInt8(ascii: ","),
-              line[start..<resume].elementsEqual(k.text.dropLast())
+              bytesEqual(line[start..<resume], k.text.dropLast())
         else { return nil }
         try p.enterObject(resumingAt: resume)
         var index: String?

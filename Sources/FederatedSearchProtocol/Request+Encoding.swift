@@ -5,11 +5,16 @@ import FederatedSearchCore
 extension Request {
     /// The request as a JSON object (`id` first, then `op` and the operation's fields).
     public func json() -> JSONValue {
+        if case .search = operation {
+            // A search is written as text directly (the one encoding of it); its tree is read
+            // back from that text.
+            return (try? JSONParser.parse(line().dropLast())) ?? .null
+        }
         var o = JSONObject()
         if let id { o.appendUnchecked("id", RequestID.json(id)) }
         o.appendUnchecked("op", .string(opName))
         switch operation {
-        case .search(let search): search.encode(into: &o)
+        case .search: break
         case .cancel(let target): o.appendUnchecked("target", RequestID.json(target))
         case .ping, .indices, .stats, .reload: break
         case .searchForFacetValues(let f): f.encode(into: &o)
@@ -22,8 +27,23 @@ extension Request {
 
     /// The request as one NDJSON line, newline included.
     public func line() -> [UInt8] {
-        var out = JSONWriter.bytes(json())
-        out.append(0x0A)
+        guard case .search(let search) = operation else {
+            var out = JSONWriter.bytes(json())
+            out.append(0x0A)
+            return out
+        }
+        // Searches are sent once per keystroke: written straight to text, with no tree.
+        var out: [UInt8] = []
+        out.reserveCapacity(192 + search.query.utf8.count)
+        out.append(UInt8(ascii: "{"))
+        if let id {
+            out.append(contentsOf: #""id":"#.utf8)
+            RequestID.write(id, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(contentsOf: #""op":"search""#.utf8)
+        search.write(into: &out)
+        out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
         return out
     }
 }
@@ -42,21 +62,61 @@ extension SearchRequest {
             facetAliases: facetAliases)
     }
 
-    func encode(into o: inout JSONObject) {
-        o.appendUnchecked("query", .string(query))
-        if let targets { o.appendUnchecked("indices", .array(targets.map(\.json))) }
-        o.appendUnchecked("params", .object(params.requestJSON()))
-        if !perIndex.isEmpty {
-            var p = JSONObject()
-            for name in perIndex.keys.sorted() { p.appendUnchecked(name, .object(perIndex[name]!)) }
-            o.appendUnchecked("perIndex", .object(p))
+    /// Appends `,"query":...` and the search's other members, in this order.
+    func write(into out: inout [UInt8]) {
+        func member(_ key: String) {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
         }
-        if let timeoutMs { o.appendUnchecked("timeoutMs", .number(Double(timeoutMs))) }
-        if let session { o.appendUnchecked("session", .string(session)) }
-        if let seq { o.appendUnchecked("seq", .number(Double(seq))) }
-        if let merge { o.appendUnchecked("merge", .object(merge)) }
-        if let mergeFacets { o.appendUnchecked("mergeFacets", .object(mergeFacets)) }
-        if let facetAliases { o.appendUnchecked("facetAliases", .object(facetAliases)) }
+        member("query")
+        JSONWriter.writeString(query, into: &out)
+        if let targets {
+            member("indices")
+            out.append(UInt8(ascii: "["))
+            for (i, t) in targets.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.write(t.json, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        member("params")
+        JSONWriter.write(.object(params.requestJSON()), into: &out)
+        if !perIndex.isEmpty {
+            member("perIndex")
+            out.append(UInt8(ascii: "{"))
+            for (i, name) in perIndex.keys.sorted().enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(name, into: &out)
+                out.append(UInt8(ascii: ":"))
+                JSONWriter.write(.object(perIndex[name]!), into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        if let timeoutMs {
+            member("timeoutMs")
+            out.append(contentsOf: String(timeoutMs).utf8)
+        }
+        if let session {
+            member("session")
+            JSONWriter.writeString(session, into: &out)
+        }
+        if let seq {
+            member("seq")
+            out.append(contentsOf: String(seq).utf8)
+        }
+        if let merge {
+            member("merge")
+            JSONWriter.write(.object(merge), into: &out)
+        }
+        if let mergeFacets {
+            member("mergeFacets")
+            JSONWriter.write(.object(mergeFacets), into: &out)
+        }
+        if let facetAliases {
+            member("facetAliases")
+            JSONWriter.write(.object(facetAliases), into: &out)
+        }
     }
 }
 

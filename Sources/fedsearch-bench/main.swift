@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
+import FederatedSearchProtocol
 import FederatedSearchServer
 import FederatedSearchEngine
 import Synchronization
@@ -32,6 +33,9 @@ var dumpRequests = ""
 var inProcessOnly = false
 /// `--library-only`: the client library's set alone (with the daemon).
 var libraryOnly = false
+/// `--decode-file FILE`: decode FILE's frame lines (answers the daemon sent, one frame per
+/// line) as the client connection does, and report the time per byte; no daemon.
+var decodeFile = ""
 /// How long the polling client's reads poll before sleeping (its set's row).
 var clientPollMicros = 2000
 var args = CommandLine.arguments.dropFirst()
@@ -66,8 +70,28 @@ while let a = args.first {
     case "--in-flight": inFlight = Int(v) ?? 128
     case "--dump-requests": dumpRequests = v
     case "--client-poll-micros": clientPollMicros = Int(v) ?? 2000
+    case "--decode-file": decodeFile = v
     default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
     }
+}
+
+if !decodeFile.isEmpty {
+    guard let bytes = FileManager.default.contents(atPath: decodeFile) else {
+        writeToStandardError("fedsearch-bench: cannot read \(decodeFile)\n")
+        exit(2)
+    }
+    let lines = Array(bytes).split(separator: 0x0A).map { Array($0) }
+    let total = lines.reduce(0) { $0 + $1.count }
+    var passes: [Double] = []
+    for _ in 0..<max(runs, 1) * 10 {
+        var decoder = AnswerDecoder()
+        let start = ContinuousClock.now
+        for line in lines { _ = try? decoder.decode(line) }
+        passes.append(microseconds(since: start) * 1000 / Double(total))
+    }
+    print("decoding \(lines.count) frame lines (\(total) bytes): median \(String(format: "%.2f", median(passes))) ns/byte, "
+        + "best \(String(format: "%.2f", passes.min()!)) ns/byte")
+    exit(0)
 }
 
 if httpBench {

@@ -296,22 +296,58 @@ public final class FederatedSearcher: Searcher {
     /// The parameters at their defaults, as a request would send them.
     private static let defaultParameters = SearchParameters().requestJSON()
 
+    /// What a request is made of besides its query and seq: while it stays equal, a search
+    /// reuses the last request's targets and encoded parameters (typing changes only the query).
+    private struct RequestInputs: Equatable {
+        struct SourceInputs: Equatable {
+            let parameters: SearchParameters
+            let name: String
+            let weight: Double
+            let filterableAttributes: Set<String>?
+            /// The filters of each connected state (nil: the state is gone), with its aliases.
+            let filters: [Filters?]
+            let aliases: [[String: String]]
+        }
+        let parameters: SearchParameters
+        let sources: [SourceInputs]
+        let merge: JSONObject?
+        let mergeFacets: JSONObject?
+        let facetAliases: [String: [String: String]]
+        let timeoutMs: Int?
+    }
+
+    /// The last request's inputs and the parts made from them.
+    private var lastRequestParts: (inputs: RequestInputs, targets: [SearchTarget], rawParams: JSONObject, aliases: JSONObject?)?
+
     /// The request for search `seq`.
     func makeRequest(seq: Int) -> SearchRequest {
-        let targets = sources.map(target)
-        var aliases: JSONObject?
-        if !facetAliases.isEmpty {
-            var o = JSONObject()
-            for name in facetAliases.keys.sorted() {
-                var per = JSONObject()
-                for index in facetAliases[name]!.keys.sorted() { per[index] = .string(facetAliases[name]![index]!) }
-                o[name] = .object(per)
+        let inputs = RequestInputs(
+            parameters: parameters,
+            sources: sources.map { s in
+                .init(parameters: s.parameters, name: s.name, weight: s.weight, filterableAttributes: s.filterableAttributes,
+                      filters: s.filterStates.map { $0.state.object?.filters }, aliases: s.filterStates.map(\.aliases))
+            },
+            merge: merge, mergeFacets: mergeFacets, facetAliases: facetAliases, timeoutMs: timeoutMs)
+        let parts: (targets: [SearchTarget], rawParams: JSONObject, aliases: JSONObject?)
+        if let last = lastRequestParts, last.inputs == inputs {
+            parts = (last.targets, last.rawParams, last.aliases)
+        } else {
+            var aliases: JSONObject?
+            if !facetAliases.isEmpty {
+                var o = JSONObject()
+                for name in facetAliases.keys.sorted() {
+                    var per = JSONObject()
+                    for index in facetAliases[name]!.keys.sorted() { per[index] = .string(facetAliases[name]![index]!) }
+                    o[name] = .object(per)
+                }
+                aliases = o
             }
-            aliases = o
+            parts = (sources.map(target), parameters.requestJSON(), aliases)
+            lastRequestParts = (inputs, parts.targets, parts.rawParams, parts.aliases)
         }
         return SearchRequest(
-            query: query ?? "", targets: targets, parameters: parameters, timeoutMs: timeoutMs, session: sequencer.session,
-            seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: aliases)
+            query: query ?? "", targets: parts.targets, params: parameters, rawParams: parts.rawParams, timeoutMs: timeoutMs,
+            session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: parts.aliases)
     }
 
     private func handle(_ frame: Frame, seq: Int, query: String) {
