@@ -360,8 +360,9 @@ public final class DaemonConnection: Sendable {
     }
 
     /// Reads frames and hands them to `route` until the socket ends; returns why it ended.
-    /// The frames that arrived together (every whole line received by then) go as one batch,
-    /// so their consumers are woken once for all of them.
+    /// The frames that arrived together go as one batch, so their consumers are woken once for
+    /// all of them: every whole line received by then, and those that came while they were
+    /// decoded (an answer's frames are written together, and often take two reads).
     private static func readFrames(_ reader: inout SocketLineReader, path: String, route: ([Frame]) -> Void) -> String {
         var decoder = AnswerDecoder()
         while true {
@@ -373,8 +374,13 @@ public final class DaemonConnection: Sendable {
                         route(frames)  // the good frames before it still reach their requests
                         return "fedsearchd at \(path) sent a bad frame: \(error.message)"
                     }
-                    guard let next = reader.bufferedLine() else { break }
-                    range = next
+                    if let next = reader.bufferedLine() {
+                        range = next
+                    } else if reader.receiveWaiting(), let next = reader.bufferedLine() {
+                        range = next
+                    } else {
+                        break
+                    }
                 }
             } catch {
                 return "fedsearchd at \(path): \(error.description)"

@@ -78,6 +78,17 @@ struct SocketLineReader {
         return line
     }
 
+    /// Receives what the socket holds now, without waiting: true if some bytes came. An end
+    /// of stream or an error is left for the next ``nextLine()`` to meet and report.
+    mutating func receiveWaiting() -> Bool {
+        while true {
+            let n = receive(flags: Int32(MSG_DONTWAIT))
+            if n > 0 { return true }
+            if n < 0, errno == EINTR { continue }
+            return false
+        }
+    }
+
     /// One `recv` into the room after `end` (made first: unread bytes move to the front, and
     /// the buffer doubles when a line outgrows it). Returns what recv(2) returned.
     private mutating func receive(flags: Int32) -> Int {
