@@ -102,6 +102,10 @@ struct TypesenseCreateIndexTests {
             ["objectID": "n3", "title": "desk lamp", "brand": "Acme", "price": 40],
         ]])
         #expect(ack.first?.type == "written", "\(ack)")
+        guard case .info(_, _, let written)? = ack.first, let seqBefore = written["seq"]?.numberValue else {
+            Issue.record("no seq in \(ack)")
+            return
+        }
         let phones = try #require(try hits(c, "phone", "notes", ["facets": ["brand", "tags"]]))
         #expect(Set(phones.hits.map(\.objectID)) == ["n1", "n2"])
         #expect(phones.facets.first { $0.attribute == "brand" }?.values.first { $0.value == "Acme" }?.count == 1)
@@ -126,7 +130,17 @@ struct TypesenseCreateIndexTests {
         let entries = (ip["indices"]?.arrayValue ?? []).compactMap(\.objectValue)
         #expect(entries.compactMap { $0["name"]?.stringValue } == ["shop", "notes", "shop2"])
         #expect(entries.map { $0["createdBy"] } == [nil, "createIndex", "createIndex"])
+        // The collection's size, as the search answers (`out_of`) and the collection say it.
+        #expect(entries.first { $0["name"] == "notes" }?["documents"] == 3)
         #expect(!(try String(contentsOfFile: "\(dataDir)/notes.searchable.json", encoding: .utf8)).contains(Self.key), "the key stays a reference")
+
+        // A batch after the restart gets a number above every one given before it.
+        let later = try c.roundTrip(["id": "w2", "op": "addDocuments", "index": "notes", "documents": [["objectID": "n4", "title": "chair"]]])
+        guard case .info(_, "written", let again)? = later.first, let seqAfter = again["seq"]?.numberValue else {
+            Issue.record("\(later)")
+            return
+        }
+        #expect(seqAfter > seqBefore)
 
         // deleteIndex drops the collection createIndex made, and keeps the one it found.
         #expect(try c.roundTrip(["id": "d1", "op": "deleteIndex", "index": "notes"]).first?.type == "indexDeleted")

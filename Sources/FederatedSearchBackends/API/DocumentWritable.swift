@@ -1,6 +1,9 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A backend that takes the daemon's document writes and forwards them to the engine behind it
 /// (a Typesense cluster, say), answering once that engine has acknowledged them.
@@ -22,8 +25,8 @@ public protocol DocumentWritable: Sendable {
 
 /// What a forwarded write did.
 public struct DocumentWriteResult: Sendable, Equatable {
-    /// The number of this backend's batches acknowledged so far, this one included (the
-    /// `seq` of the answer: the engine behind it has no sequence of its own to give).
+    /// This batch's number from ``WriteOrder/nextSequence()`` (the `seq` of the answer: the
+    /// engine behind it has no sequence of its own to give).
     public var sequence: Int64
     /// The index's document count after the write, when the engine says.
     public var documents: Int?
@@ -45,12 +48,28 @@ extension ClientSearchable: DocumentWritable where Client: DocumentWritable {
 }
 
 /// Runs a backend's writes one after another, in the order they were handed over, however many
-/// tasks hand them over.
+/// tasks hand them over, and numbers the batches acknowledged.
+///
+/// The numbers grow across restarts with nothing stored: they start after the microseconds
+/// since 1970 at the daemon's start (about 1.8e15, below 2^53, so JSON numbers carry them
+/// exactly), and no daemon acknowledges a batch per microsecond. So a `seq` or Algolia
+/// `taskID` a client was given before a restart is never given again, and is below every
+/// number given after it.
 public final class WriteOrder: Sendable {
     private let last = Mutex<Task<Void, Never>?>(nil)
-    private let count = Mutex<Int64>(0)
+    private let count: Mutex<Int64>
 
-    public init() {}
+    /// Numbers batches after `start` (by default the time now, as above).
+    public init(start: Int64 = WriteOrder.startOfNumbering()) {
+        count = Mutex(start)
+    }
+
+    /// The microseconds since 1970 now.
+    public static func startOfNumbering() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
 
     /// Queues `work`: it runs once every write queued before it has ended. Called as each
     /// write arrives (on the thread that read it), so the order is the arrival order.
@@ -64,10 +83,10 @@ public final class WriteOrder: Sendable {
         }
     }
 
-    /// The sequence number of the last batch acknowledged (0 before the first).
+    /// The sequence number of the last batch acknowledged (the start before the first).
     public var acknowledged: Int64 { count.withLock { $0 } }
 
-    /// The next sequence number (1, 2, ...), for a batch acknowledged now.
+    /// The next sequence number (the start plus 1, 2, ...), for a batch acknowledged now.
     public func nextSequence() -> Int64 {
         count.withLock { n in
             n += 1

@@ -32,6 +32,8 @@ public struct TypesenseClient: SearchClient {
     let transport: HTTPTransport
     /// Forwarded writes, one after another (see ``DocumentWritable``).
     public let writeOrder = WriteOrder()
+    /// The collection's document count as last seen (see ``knownDocumentCount``).
+    let documentCount = TypesenseDocumentCount()
 
     /// A client with its own connections to each node (up to `config.maxConnections`).
     public init(name: String, config: TypesenseConfig) {
@@ -39,11 +41,12 @@ public struct TypesenseClient: SearchClient {
         self.config = config
         nodes = TypesenseNodes(nodes: config.nodes, nearest: config.nearestNode, healthcheckInterval: config.healthcheckInterval)
         transport = HTTPTransport(maxConnections: config.maxConnections)
+        _ = knownDocumentCount  // asks the collection now, so the first `indices` has it
     }
 
     public var description: SearchableDescription {
         SearchableDescription(
-            kind: Typesense.kind, documentCount: nil, searchableAttributes: config.queryBy,
+            kind: Typesense.kind, documentCount: knownDocumentCount, searchableAttributes: config.queryBy,
             attributesForFaceting: config.facetBy ?? [])
     }
 
@@ -127,6 +130,8 @@ public struct TypesenseClient: SearchClient {
         let body = try? TypesenseResponse.parseAnswer(data)
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
         guard let body else { throw SearchError(.backendBadResponse, "\(name): the answer is not JSON") }
+        // `out_of` is the collection's size, whatever the search matched.
+        if case .object(let o) = body, let total = o["out_of"]?.intValue { documentCount.record(total) }
         return Answer(body: body, request: request)
     }
 
