@@ -39,6 +39,16 @@ extension JSONParser {
             var k = start
             var ascii = true
             while true {
+                // Eight bytes at a time while none is a quote, a backslash or a control
+                // character (long attributes: titles, descriptions); non-ASCII is only noted,
+                // to be checked as UTF-8 at the end.
+                while k + 8 <= n {
+                    let w = UInt64(b[k]) | UInt64(b[k + 1]) << 8 | UInt64(b[k + 2]) << 16 | UInt64(b[k + 3]) << 24
+                        | UInt64(b[k + 4]) << 32 | UInt64(b[k + 5]) << 40 | UInt64(b[k + 6]) << 48 | UInt64(b[k + 7]) << 56
+                    if Self.hasStringStop(w) { break }
+                    if w & 0x8080_8080_8080_8080 != 0 { ascii = false }
+                    k += 8
+                }
                 // Plain printable ASCII (not a quote or a backslash) is stepped over; the test
                 // folds control characters and non-ASCII into one unsigned comparison.
                 while k < n {
@@ -189,4 +199,15 @@ extension JSONParser {
     }
 
     static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+    /// Whether any of the eight bytes of `w` is a quote, a backslash or below 0x20. Each test
+    /// is the classic "has a zero byte" one (`(x - 0x01…) & ~x & 0x80…`), exact for whether
+    /// any byte matches: a borrow starts only at a byte that does.
+    @inline(__always) static func hasStringStop(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let control = (w &- ones &* 0x20) & ~w
+        return (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & (ones &* 0x80) != 0
+    }
 }

@@ -48,7 +48,7 @@ public enum FrameDecoder {
                 let id = requestID()
                 // Taken out while it grows, so that adding to it copies nothing.
                 var known = remembering == nil || id == nil ? nil : remembering!.byRequest.removeValue(forKey: id!) ?? [:]
-                results = try HitDecoder.results(&p, path: "results", known: &known)
+                results = try HitDecoder.results(&p, path: "results", index: o["index"]?.stringValue ?? "", known: &known)
                 if let known, let id { remembering!.byRequest[id] = known }
             case "hits" where type == "merged":
                 var taken = 0

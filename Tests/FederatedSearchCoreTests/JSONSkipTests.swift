@@ -81,24 +81,6 @@ struct JSONSkipTests {
     }
 }
 
-/// Decimals read on the fast path equal what the standard library's conversion gives.
-struct JSONNumberTests {
-    @Test func decimalsMatchTheStandardConversion() throws {
-        var rng = SystemRandomNumberGenerator()
-        var texts = ["0.1", "-0.0", "0.30000000000000004", "123456789012.345", "9007199254740.993", "0.0000000000000000000001"]
-        for _ in 0..<5000 {
-            let whole = Int.random(in: 0...999_999, using: &rng)
-            let digits = Int.random(in: 1...16, using: &rng)
-            let fraction = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
-            texts.append("\(Bool.random(using: &rng) ? "-" : "")\(whole).\(fraction)")
-        }
-        for text in texts {
-            let parsed = try JSONParser.parse(text)
-            #expect(parsed == .number(try #require(Double(text))), "\(text)")
-        }
-    }
-}
-
 /// The quick path of `skipValue` against the checking one, on what it handles itself and on
 /// what it hands back.
 struct JSONQuickSkipTests {
