@@ -1,3 +1,4 @@
+import Dispatch
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
@@ -5,12 +6,17 @@ import Synchronization
 @testable import InstantSearch
 
 /// A transport with no socket: it records each request and lets the test answer it with the
-/// frames it chooses, in the order it chooses (the fake of the searcher tests).
+/// frames it chooses, in the order it chooses (the fake of the searcher tests). Searchers send
+/// with a main-actor handler, and an answer reaches it as the connection's do: one block on
+/// the main queue per batch, in the order answered, none once the request is cancelled.
 final class FakeTransport: SearchTransport {
     struct Sent: Sendable {
         let id: String
         let operation: Request.Operation
-        let continuation: AsyncThrowingStream<Frame, any Error>.Continuation
+        /// How its answer is delivered: a `Response` stream, or the handler and its handle.
+        let continuation: AsyncThrowingStream<Frame, any Error>.Continuation?
+        let handler: (@MainActor @Sendable (ResponseEvent) -> Void)?
+        let handle: RequestHandle?
     }
 
     private let sent = Mutex<[Sent]>([])
@@ -23,10 +29,31 @@ final class FakeTransport: SearchTransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
         let id = sent.withLock { s in
             let id = "f\(s.count + 1)"
-            s.append(Sent(id: id, operation: operation, continuation: continuation))
+            s.append(Sent(id: id, operation: operation, continuation: continuation, handler: nil, handle: nil))
             return id
         }
         return Response(id: id, stream: stream)
+    }
+
+    func send(
+        _ operation: Request.Operation, onMainActor handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void
+    ) throws(ClientError) -> RequestHandle {
+        if let f = failure.withLock({ $0 }) { throw f }
+        return sent.withLock { s in
+            let handle = RequestHandle(id: "f\(s.count + 1)") {}
+            s.append(Sent(id: handle.id, operation: operation, continuation: nil, handler: handler, handle: handle))
+            return handle
+        }
+    }
+
+    /// Hands `event` to request `r`'s handler as the connection would: in a main-queue block.
+    private func deliver(_ r: Sent, _ events: [ResponseEvent]) {
+        guard let handler = r.handler, let handle = r.handle else { return }
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                for e in events where !handle.isCancelled { handler(e) }
+            }
+        }
     }
 
     func states() -> AsyncStream<ConnectionState> {
@@ -48,12 +75,19 @@ final class FakeTransport: SearchTransport {
     /// Answers request `n` (from 0) with `frames`; `end` finishes its stream.
     func answer(_ n: Int, _ frames: [Frame], end: Bool = true) {
         let r = requests[n]
-        for f in frames { r.continuation.yield(f.withID(r.id)) }
-        if end { r.continuation.finish() }
+        if let c = r.continuation {
+            for f in frames { c.yield(f.withID(r.id)) }
+            if end { c.finish() }
+        } else {
+            deliver(r, [.frames(frames.map { $0.withID(r.id) })] + (end ? [.ended] : []))
+        }
     }
 
     /// Ends request `n` with a transport error.
-    func fail(_ n: Int, _ error: ClientError) { requests[n].continuation.finish(throwing: error) }
+    func fail(_ n: Int, _ error: ClientError) {
+        let r = requests[n]
+        if let c = r.continuation { c.finish(throwing: error) } else { deliver(r, [.failed(error)]) }
+    }
 }
 
 /// Results of one index for `query`.

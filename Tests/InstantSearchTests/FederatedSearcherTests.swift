@@ -61,6 +61,36 @@ struct FederatedSearcherTests {
                                "status ok [\"movies\", \"products\"]", "loading false"])
     }
 
+    /// A transport that gives only `Response`s: the searcher reads them through the protocol's
+    /// default `send(_:onMainActor:)`, a main-actor task per request.
+    final class ResponseOnlyTransport: SearchTransport {
+        let fake: FakeTransport
+        init(_ fake: FakeTransport) { self.fake = fake }
+        func send(_ operation: Request.Operation) throws(ClientError) -> Response { try fake.send(operation) }
+        func states() -> AsyncStream<ConnectionState> { fake.states() }
+    }
+
+    @Test func aTransportOfResponsesOnlyFeedsTheSearcherToo() async {
+        let t = FakeTransport()
+        let s = FederatedSearcher(transport: ResponseOnlyTransport(t), indices: [SearcherId(index: "movies")])
+        let log = Log()
+        s.onIndexResults.subscribe(with: log) { l, r in l.events.append("results \(r.source)") }
+        s.onStatus.subscribe(with: log) { l, st in l.events.append("status \(st.status.rawValue)") }
+        s.onError.subscribe(with: log) { l, e in l.events.append("error \(e.code)") }
+        s.query = "star"
+        s.search()
+        t.answer(0, [
+            .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["Star Wars"])),
+            .done(id: nil, status: .ok, sources: [("movies", SourceReport(status: .ok, ms: 0.2))], ms: 0.4),
+        ])
+        await settle()
+        #expect(log.events == ["results movies", "status ok"])
+        s.search()
+        t.fail(1, .disconnected("gone"))
+        await settle()
+        #expect(log.events.last == "error disconnected")
+    }
+
     @Test func anOlderKeystrokeIsNeverDeliveredAfterANewerOne() async {
         let t = FakeTransport()
         let s = searcher(t)
