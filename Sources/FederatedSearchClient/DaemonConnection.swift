@@ -367,6 +367,9 @@ public final class DaemonConnection: Sendable {
         var decoder = AnswerDecoder()
         while true {
             var frames: [Frame] = []
+            // One look for more bytes per batch, so a stream that keeps coming (pipelined
+            // searches) still goes out batch by batch.
+            var lookedAgain = false
             do {
                 guard var range = try reader.nextLine() else { return "fedsearchd at \(path) closed the connection" }
                 while true {
@@ -376,7 +379,8 @@ public final class DaemonConnection: Sendable {
                     }
                     if let next = reader.bufferedLine() {
                         range = next
-                    } else if reader.receiveWaiting(), let next = reader.bufferedLine() {
+                    } else if !lookedAgain, reader.receiveWaiting(), let next = reader.bufferedLine() {
+                        lookedAgain = true
                         range = next
                     } else {
                         break

@@ -48,6 +48,9 @@ public final class RequestHandle: Sendable {
 final class MainActorRoute: Sendable {
     let handle: RequestHandle
     private let handler: @MainActor @Sendable (ResponseEvent) -> Void
+    /// Set on the main actor once the handler has had the end (or a failure): nothing comes
+    /// after it, even a batch the reader routed just before the link failed elsewhere.
+    private let finished = Atomic(false)
 
     init(handle: RequestHandle, handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void) {
         self.handle = handle
@@ -58,9 +61,12 @@ final class MainActorRoute: Sendable {
     func deliver(_ frames: [Frame], ends: Bool) {
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {
-                guard !handle.isCancelled else { return }
+                guard live else { return }
                 if !frames.isEmpty { handler(.frames(frames)) }
-                if ends, !handle.isCancelled { handler(.ended) }
+                if ends, live {
+                    finished.store(true, ordering: .relaxed)
+                    handler(.ended)
+                }
             }
         }
     }
@@ -68,9 +74,13 @@ final class MainActorRoute: Sendable {
     func fail(_ error: ClientError) {
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {
-                guard !handle.isCancelled else { return }
+                guard live else { return }
+                finished.store(true, ordering: .relaxed)
                 handler(.failed(error))
             }
         }
     }
+
+    /// Whether the handler may still be called (read and set only on the main actor).
+    private var live: Bool { !handle.isCancelled && !finished.load(ordering: .relaxed) }
 }

@@ -18,6 +18,9 @@ struct SocketLineReader {
     let timeoutMilliseconds: Int32
     /// How long a read polls the socket before sleeping in poll(2) (0: it sleeps at once).
     let busyPoll: Duration
+    /// A failure ``receiveWaiting()`` met, thrown by the next ``nextLine()`` once the lines
+    /// received before it are read.
+    private var failed: Failure?
 
     /// A failure reading the socket (errno's text) or a timeout.
     struct Failure: Error, CustomStringConvertible {
@@ -40,6 +43,7 @@ struct SocketLineReader {
                 start = nl + 1
                 return line
             }
+            if let failed { throw failed }
             scanned = end - start
             if busyPoll > .zero {
                 switch try pollBriefly() {
@@ -79,12 +83,16 @@ struct SocketLineReader {
     }
 
     /// Receives what the socket holds now, without waiting: true if some bytes came. An end
-    /// of stream or an error is left for the next ``nextLine()`` to meet and report.
+    /// of stream is met again by the next ``nextLine()``; an error (reported once by the
+    /// socket) is kept for it to throw.
     mutating func receiveWaiting() -> Bool {
         while true {
             let n = receive(flags: Int32(MSG_DONTWAIT))
             if n > 0 { return true }
-            if n < 0, errno == EINTR { continue }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { failed = Failure(description: "recv: \(String(cString: strerror(errno)))") }
+            }
             return false
         }
     }

@@ -230,7 +230,9 @@ extension AlgoliaAPI {
 
     /// `GET /1/indexes/{index}/task/{taskID}` (and `/1/task/{taskID}`): `published` once the
     /// write is searchable. Writes answer only then, so a task a client was given is published;
-    /// one never given is 404.
+    /// one above every number given so far is 404. (An index on another engine numbers its
+    /// batches from the daemon's start time, so every id below that, given before a restart or
+    /// not, answers `published`.)
     func task(_ index: String?, id: String, _ x: Exchange) -> HTTPResponse {
         guard let task = Int64(id), task >= 0 else { return .error(400, "taskID: expected an integer, got '\(id)'", code: .invalidField) }
         let keyed = !config.keys.isEmpty

@@ -54,7 +54,8 @@ extension ClientSearchable: DocumentWritable where Client: DocumentWritable {
 /// since 1970 at the daemon's start (about 1.8e15, below 2^53, so JSON numbers carry them
 /// exactly), and no daemon acknowledges a batch per microsecond. So a `seq` or Algolia
 /// `taskID` a client was given before a restart is never given again, and is below every
-/// number given after it.
+/// number given after it, as long as the machine's clock does not go back across the restart
+/// (a clock set back by more than the time the daemon was down would repeat numbers).
 public final class WriteOrder: Sendable {
     private let last = Mutex<Task<Void, Never>?>(nil)
     private let count: Mutex<Int64>

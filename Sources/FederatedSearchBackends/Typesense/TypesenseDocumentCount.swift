@@ -3,15 +3,19 @@ import Synchronization
 
 /// The number of documents in a Typesense collection, as last seen, for the index's
 /// description (`indices`, `GET /1/indexes`): every search answer says it (`out_of`), and the
-/// collection is asked for it (`num_documents`) when the count is missing or older than
-/// ``maxAge``, in the background, one request at a time. A description never waits for it.
+/// collection is asked for it (`num_documents`) when no count was seen for ``maxAge``, in the
+/// background, one request at a time and at most once per ``maxAge``, whatever its outcome. A
+/// description never waits for it.
 final class TypesenseDocumentCount: Sendable {
-    /// How old a count may be before the next description asks the collection again.
+    /// How old a count may be, and how long after the last request, before a description asks
+    /// the collection again.
     static let maxAge: Duration = .seconds(5)
 
     private struct State {
         var count: Int?
+        /// When `count` was seen, and when the collection was last asked.
         var seen: ContinuousClock.Instant?
+        var asked: ContinuousClock.Instant?
         var refreshing = false
     }
 
@@ -29,41 +33,50 @@ final class TypesenseDocumentCount: Sendable {
         }
     }
 
-    /// Whether the caller should ask the collection now: the count is missing or stale and no
-    /// request is out. A true answer must be followed by ``refreshed(_:)``.
-    func beginRefresh(now: ContinuousClock.Instant = .now) -> Bool {
+    /// Whether the caller should ask the collection now (then it must call
+    /// ``refreshed(_:askedAt:)``), and the instant it asks at.
+    func beginRefresh(now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
         state.withLock { s in
-            guard !s.refreshing else { return false }
-            if let seen = s.seen, now - seen < Self.maxAge { return false }
+            guard !s.refreshing else { return nil }
+            if let seen = s.seen, now - seen < Self.maxAge { return nil }
+            if let asked = s.asked, now - asked < Self.maxAge { return nil }
             s.refreshing = true
-            return true
+            s.asked = now
+            return now
         }
     }
 
-    /// The collection's answer to a refresh (nil: it could not be had; tried again later).
-    func refreshed(_ count: Int?) {
+    /// The collection's answer to a refresh asked at `askedAt` (nil: none could be had). A count
+    /// a search saw after the question was asked is newer, and is kept.
+    func refreshed(_ count: Int?, askedAt: ContinuousClock.Instant) {
         state.withLock { s in
             s.refreshing = false
-            if let count, count >= 0 {
-                s.count = count
-                s.seen = .now
-            }
+            guard let count, count >= 0 else { return }
+            if let seen = s.seen, seen > askedAt { return }
+            s.count = count
+            s.seen = askedAt
         }
     }
 }
 
 extension TypesenseClient {
     /// The collection's document count as last seen, asking the collection again in the
-    /// background when it is missing or stale.
+    /// background when it is missing or stale. The question goes to each node in turn until
+    /// one answers, once, outside the searches' failover: a node slow to answer it is not
+    /// marked unhealthy for it.
     var knownDocumentCount: Int? {
-        if documentCount.beginRefresh() {
+        if let askedAt = documentCount.beginRefresh() {
             Task { [self] in
-                let answer = try? await send(deadline: .now + config.connectionTimeout, writeRequest("GET", []))
-                let count = answer.flatMap { a -> Int? in
-                    guard (200..<300).contains(a.status), case .object(let o)? = try? JSONParser.parse(a.data) else { return nil }
-                    return o["num_documents"]?.intValue
+                var count: Int?
+                for node in config.nodes where count == nil {
+                    guard let request = try? writeRequest("GET", [])(node),
+                          let answer = try? await transport.perform(request, name: name),
+                          (200..<300).contains(answer.status),
+                          case .object(let o)? = try? JSONParser.parse(answer.body)
+                    else { continue }
+                    count = o["num_documents"]?.intValue
                 }
-                documentCount.refreshed(count)
+                documentCount.refreshed(count, askedAt: askedAt)
             }
         }
         return documentCount.value
