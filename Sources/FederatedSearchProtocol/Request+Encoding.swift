@@ -62,15 +62,39 @@ extension SearchRequest {
             facetAliases: facetAliases)
     }
 
-    /// Appends `,"query":...` and the search's other members, in this order.
+    /// Appends `,"query":...` and the search's other members: the query, then the members a
+    /// searcher sends alike with every keystroke (``encodedMembers`` when given), then the
+    /// session and seq.
     func write(into out: inout [UInt8]) {
+        out.append(contentsOf: #","query":"#.utf8)
+        JSONWriter.writeString(query, into: &out)
+        if let encoded = encodedMembers.bytes { out.append(contentsOf: encoded) } else { writeStableMembers(into: &out) }
+        if let session {
+            out.append(contentsOf: #","session":"#.utf8)
+            JSONWriter.writeString(session, into: &out)
+        }
+        if let seq {
+            out.append(contentsOf: #","seq":"#.utf8)
+            out.append(contentsOf: String(seq).utf8)
+        }
+    }
+
+    /// This search's members but the query, session and seq, encoded once, for later searches
+    /// that differ from it only in those (``encodedMembers``).
+    public func encodeStableMembers() -> EncodedSearchMembers {
+        var out: [UInt8] = []
+        writeStableMembers(into: &out)
+        return EncodedSearchMembers(bytes: out)
+    }
+
+    /// Appends `,"indices":...`, `,"params":...` and the other members but the query, session
+    /// and seq.
+    private func writeStableMembers(into out: inout [UInt8]) {
         func member(_ key: String) {
             out.append(UInt8(ascii: ","))
             JSONWriter.writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
         }
-        member("query")
-        JSONWriter.writeString(query, into: &out)
         if let targets {
             member("indices")
             out.append(UInt8(ascii: "["))
@@ -96,14 +120,6 @@ extension SearchRequest {
         if let timeoutMs {
             member("timeoutMs")
             out.append(contentsOf: String(timeoutMs).utf8)
-        }
-        if let session {
-            member("session")
-            JSONWriter.writeString(session, into: &out)
-        }
-        if let seq {
-            member("seq")
-            out.append(contentsOf: String(seq).utf8)
         }
         if let merge {
             member("merge")
@@ -181,4 +197,23 @@ extension IndexOperation {
             if let searchable { o.appendUnchecked("searchable", .object(searchable)) }
         }
     }
+}
+
+/// A search's members but its query, session and seq, as ``Request/line()`` writes them: a
+/// searcher that sends the same search with another query at each keystroke encodes them once
+/// (``SearchRequest/encodeStableMembers()``) and hands them over with each request
+/// (``SearchRequest/encodedMembers``), whose line then takes them as they are.
+///
+/// It is a cache, not part of a request's value: requests compare equal whatever they hold,
+/// and the one who sets it guarantees it encodes the request's own members.
+public struct EncodedSearchMembers: Sendable, Equatable {
+    /// The encoded members (nil: none given; the line encodes them).
+    let bytes: [UInt8]?
+
+    /// None: the line encodes the members itself.
+    public init() { bytes = nil }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    public static func == (_: Self, _: Self) -> Bool { true }
 }

@@ -103,6 +103,9 @@ public struct SearchRequest: Sendable, Equatable {
     public var mergeFacets: JSONObject?
     /// The raw `facetAliases` object, validated by the daemon.
     public var facetAliases: JSONObject?
+    /// These members but the query, session and seq, already encoded (a cache for
+    /// ``Request/line()``, not part of the request's value: see ``EncodedSearchMembers``).
+    public var encodedMembers = EncodedSearchMembers()
 
     public init(
         query: String, targets: [SearchTarget]? = nil, params: SearchParameters = SearchParameters(),

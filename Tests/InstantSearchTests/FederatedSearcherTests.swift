@@ -61,6 +61,35 @@ struct FederatedSearcherTests {
                                "status ok [\"movies\", \"products\"]", "loading false"])
     }
 
+    @Test func eachLineEqualsTheRequestEncodedInFullAsItsInputsChange() throws {
+        let t = FakeTransport()
+        let s = searcher(t)
+        let fs = FilterState()
+        s.connectFilterState(fs, sources: ["movies"])
+        func check() throws {
+            var plain = try #require(t.searches.last)
+            let line = Request(id: "c", operation: .search(plain)).line()
+            plain.encodedMembers = EncodedSearchMembers()
+            #expect(line == Request(id: "c", operation: .search(plain)).line(), "\(String(decoding: line, as: UTF8.self))")
+        }
+        for (i, q) in ["s", "st", "sta"].enumerated() {
+            s.query = q
+            s.search()
+            try check()
+            switch i {  // change one input after each keystroke: the next line must follow
+            case 0: s.source("movies")!.parameters.hitsPerPage = 3
+            case 1: fs.add(.facet(attribute: "genres", value: "Drama"), toGroupWithID: .or("genres"))
+            default: s.facetAliases = ["brand": ["products": "supplier"]]
+            }
+        }
+        s.query = "star"
+        s.search()
+        try check()
+        let last = try #require(t.searches.last)
+        #expect(last.facetAliases != nil)
+        #expect(try last.parameters(for: last.targets![0]).hitsPerPage == 3)
+    }
+
     /// A transport that gives only `Response`s: the searcher reads them through the protocol's
     /// default `send(_:onMainActor:)`, a main-actor task per request.
     final class ResponseOnlyTransport: SearchTransport {

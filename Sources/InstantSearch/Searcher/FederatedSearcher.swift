@@ -317,7 +317,9 @@ public final class FederatedSearcher: Searcher {
     }
 
     /// The last request's inputs and the parts made from them.
-    private var lastRequestParts: (inputs: RequestInputs, targets: [SearchTarget], rawParams: JSONObject, aliases: JSONObject?)?
+    private var lastRequestParts: (
+        inputs: RequestInputs, targets: [SearchTarget], rawParams: JSONObject, aliases: JSONObject?, encoded: EncodedSearchMembers
+    )?
 
     /// The request for search `seq`.
     func makeRequest(seq: Int) -> SearchRequest {
@@ -328,26 +330,31 @@ public final class FederatedSearcher: Searcher {
                       filters: s.filterStates.map { $0.state.object?.filters }, aliases: s.filterStates.map(\.aliases))
             },
             merge: merge, mergeFacets: mergeFacets, facetAliases: facetAliases, timeoutMs: timeoutMs)
-        let parts: (targets: [SearchTarget], rawParams: JSONObject, aliases: JSONObject?)
         if let last = lastRequestParts, last.inputs == inputs {
-            parts = (last.targets, last.rawParams, last.aliases)
-        } else {
-            var aliases: JSONObject?
-            if !facetAliases.isEmpty {
-                var o = JSONObject()
-                for name in facetAliases.keys.sorted() {
-                    var per = JSONObject()
-                    for index in facetAliases[name]!.keys.sorted() { per[index] = .string(facetAliases[name]![index]!) }
-                    o[name] = .object(per)
-                }
-                aliases = o
-            }
-            parts = (sources.map(target), parameters.requestJSON(), aliases)
-            lastRequestParts = (inputs, parts.targets, parts.rawParams, parts.aliases)
+            var request = SearchRequest(
+                query: query ?? "", targets: last.targets, params: parameters, rawParams: last.rawParams, timeoutMs: timeoutMs,
+                session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: last.aliases)
+            // The members but the query and seq, as encoded for the last request (made from
+            // equal inputs, so equal).
+            request.encodedMembers = last.encoded
+            return request
         }
-        return SearchRequest(
-            query: query ?? "", targets: parts.targets, params: parameters, rawParams: parts.rawParams, timeoutMs: timeoutMs,
-            session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: parts.aliases)
+        var aliases: JSONObject?
+        if !facetAliases.isEmpty {
+            var o = JSONObject()
+            for name in facetAliases.keys.sorted() {
+                var per = JSONObject()
+                for index in facetAliases[name]!.keys.sorted() { per[index] = .string(facetAliases[name]![index]!) }
+                o[name] = .object(per)
+            }
+            aliases = o
+        }
+        let request = SearchRequest(
+            query: query ?? "", targets: sources.map(target), params: parameters, rawParams: parameters.requestJSON(),
+            timeoutMs: timeoutMs, session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets,
+            facetAliases: aliases)
+        lastRequestParts = (inputs, request.targets ?? [], request.rawParams, aliases, request.encodeStableMembers())
+        return request
     }
 
     private func handle(_ frame: Frame, seq: Int, query: String) {
