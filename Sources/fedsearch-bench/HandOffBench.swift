@@ -42,7 +42,7 @@ enum HandOffBench {
         }
         thread.start()
         for await _ in ended {}
-        return middle(sink.samples)
+        return fedsearch_bench.median(sink.samples)
     }
 
     /// The values handed to an `AsyncStream` read by this main-actor task.
@@ -59,11 +59,6 @@ enum HandOffBench {
         var samples: [Double] = []
         samples.reserveCapacity(count)
         for await sent in stream { samples.append(microseconds(since: sent)) }
-        return middle(samples)
-    }
-
-    private static func middle(_ samples: [Double]) -> Double {
-        let sorted = samples.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        return fedsearch_bench.median(samples)
     }
 }

@@ -391,16 +391,19 @@ struct LimitTests {
         #expect(errorCode(two.last) == "answer_too_large", "\(two.map { $0.type })")
     }
 
+    /// Ten documents `d0`...`d9` of about 1.8 KB each, one per line.
+    static let bigDocuments = (0..<10).map { i in
+        #"{"objectID":"d\#(i)","body":"\#(String(repeating: "lorem ipsum dolor ", count: 100))"}"#
+    }.joined(separator: "\n")
+
     /// `getDocuments` is bounded by `maxAnswerBytes` as a search is: ten thousand copies of
     /// one id get `answer_too_large` naming the field (and the connection goes on), a few get
     /// the documents, read from memory with no `dataDir`, in order.
     @Test func documentsPastMaxAnswerBytesAreRefusedWithACode() throws {
-        let text = String(repeating: "lorem ipsum dolor ", count: 100)
-        let docs = (0..<10).map { #"{"objectID":"d\#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
         let d = try DaemonProcess(config: [
             "limits": ["maxAnswerBytes": 262144],
             "searchables": ["big": ["data": "big.ndjson"]],
-        ], files: ["big.ndjson": docs])
+        ], files: ["big.ndjson": Self.bigDocuments])
         defer { d.stop() }
         let c = try d.connect()
         let many = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "big", "objectIDs": .array(Array(repeating: "d1", count: 10_000))])
@@ -427,12 +430,10 @@ struct LimitTests {
     /// connection is throttled, so the daemon holds about one answer, not twenty. All are
     /// answered once it reads.
     @Test func pipelinedLargeDocumentReadsAreTakenOneAtATime() throws {
-        let text = String(repeating: "lorem ipsum dolor ", count: 100)
-        let docs = (0..<10).map { #"{"objectID":"d\#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
         let d = try DaemonProcess(config: [
             "limits": ["maxPendingOutputBytes": 65536],
             "searchables": ["big": ["data": "big.ndjson"]],
-        ], files: ["big.ndjson": docs])
+        ], files: ["big.ndjson": Self.bigDocuments])
         defer { d.stop() }
         let c = try d.connect()
         let ids: JSONValue = .array((0..<100).map { .string("d\($0 % 10)") })
