@@ -316,10 +316,8 @@ public final class FederatedSearcher: Searcher {
         let timeoutMs: Int?
     }
 
-    /// The last request's inputs and the parts made from them.
-    private var lastRequestParts: (
-        inputs: RequestInputs, targets: [SearchTarget], rawParams: JSONObject, aliases: JSONObject?, encoded: EncodedSearchMembers
-    )?
+    /// The last request made in full, with its members encoded, and the inputs it was made from.
+    private var lastRequest: (inputs: RequestInputs, request: SearchRequest)?
 
     /// The request for search `seq`.
     func makeRequest(seq: Int) -> SearchRequest {
@@ -330,13 +328,13 @@ public final class FederatedSearcher: Searcher {
                       filters: s.filterStates.map { $0.state.object?.filters }, aliases: s.filterStates.map(\.aliases))
             },
             merge: merge, mergeFacets: mergeFacets, facetAliases: facetAliases, timeoutMs: timeoutMs)
-        if let last = lastRequestParts, last.inputs == inputs {
-            var request = SearchRequest(
-                query: query ?? "", targets: last.targets, params: parameters, rawParams: last.rawParams, timeoutMs: timeoutMs,
-                session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: last.aliases)
-            // The members but the query and seq, as encoded for the last request (made from
-            // equal inputs, so equal).
-            request.encodedMembers = last.encoded
+        if let last = lastRequest, last.inputs == inputs {
+            // Made from equal inputs: the same request but for its query, session and seq,
+            // with its other members encoded already.
+            var request = last.request
+            request.query = query ?? ""
+            request.session = sequencer.session
+            request.seq = seq
             return request
         }
         var aliases: JSONObject?
@@ -349,11 +347,11 @@ public final class FederatedSearcher: Searcher {
             }
             aliases = o
         }
-        let request = SearchRequest(
-            query: query ?? "", targets: sources.map(target), params: parameters, rawParams: parameters.requestJSON(),
-            timeoutMs: timeoutMs, session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets,
-            facetAliases: aliases)
-        lastRequestParts = (inputs, request.targets ?? [], request.rawParams, aliases, request.encodeStableMembers())
+        var request = SearchRequest(
+            query: query ?? "", targets: sources.map(target), parameters: parameters, timeoutMs: timeoutMs,
+            session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: aliases)
+        request.encodedMembers = request.encodeStableMembers()
+        lastRequest = (inputs, request)
         return request
     }
 
