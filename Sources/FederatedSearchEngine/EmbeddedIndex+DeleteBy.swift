@@ -6,10 +6,14 @@ extension EmbeddedIndex {
     /// in index order: what a `deleteBy` removes. Throws `invalid_filter` as a search would;
     /// refuses parameters that filter nothing, so a mistake cannot empty the index.
     public func objectIDs(matching parameters: SearchParameters) throws(SearchError) -> [String] {
-        let plan = try FilterPlan(index: snapshot, parameters: parameters)
-        guard let set = plan.all else {
-            throw SearchError(.missingField, "params: deleteBy needs a filter (filters, facetFilters, numericFilters, tagFilters or aroundLatLng with aroundRadius)")
+        var ids: [String] = []
+        for s in segments {
+            let plan = try FilterPlan(index: s.snapshot, parameters: parameters)
+            guard let set = plan.all else {
+                throw SearchError(.missingField, "params: deleteBy needs a filter (filters, facetFilters, numericFilters, tagFilters or aroundLatLng with aroundRadius)")
+            }
+            ids += set.members().filter { s.isLive($0) }.map { s.snapshot.objectIDs[Int($0)] }
         }
-        return set.members().map { snapshot.objectIDs[Int($0)] }
+        return ids
     }
 }

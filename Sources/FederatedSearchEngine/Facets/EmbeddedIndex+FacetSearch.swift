@@ -9,24 +9,28 @@ extension EmbeddedIndex {
     public func searchForFacetValues(
         attribute: String, prefix: String, query: SearchQuery, maxValues: Int = 10
     ) throws -> [(value: String, count: Int)] {
-        let index = snapshot
-        guard let f = index.facetByName[attribute], index.facets[f].mode != .filterOnly else {
+        let first = snapshot
+        guard let f = first.facetByName[attribute], first.facets[f].mode != .filterOnly else {
             throw SearchError(.invalidField, "facetName: attribute '\(attribute)' is not a faceting attribute of index '\(name)'")
         }
-        var scratch = scratchPool.take()
-        defer { scratchPool.give(scratch) }
-        var executor = QueryExecutor(index: index, name: name, query: query)
-        let filters = try FilterPlan(index: index, parameters: query.parameters)
-        let match = try executor.matchText(executor.parse(), filters: filters, scratch: &scratch)
+        var executors = SegmentedSearch(segments: segments, name: name, query: query).executors()
+        var scratch = segments.map { $0.data.scratchPool.take() }
+        defer { for (s, b) in zip(segments, scratch) { s.data.scratchPool.give(b) } }
+        let parsed = executors[0].parse()
+        var filters: [FilterPlan] = []
+        for s in segments { filters.append(try FilterPlan(index: s.snapshot, parameters: query.parameters)) }
+        let matches = try SegmentedSearch.matchOnce(&executors, parsed: parsed, filters: filters, scratch: &scratch)
         var check = CancellationCheck(deadline: query.deadline)
-        let counts = try FacetCounter(index: index).count(match.docs, fields: [f], check: &check)[0]
-        let field = index.facets[f]
-        let wanted = Array(index.analyzer.fold(prefix).utf8)
+        let wanted = Array(first.analyzer.fold(prefix).utf8)
+        var totals: [String: Int] = [:]
+        for (s, match) in zip(segments, matches) {
+            let counts = try FacetCounter(index: s.snapshot).count(match.docs, fields: [f], check: &check)[0]
+            let values = s.snapshot.facets[f].values
+            for (id, c) in counts.enumerated() where c > 0 { totals[values[id], default: 0] += Int(c) }
+        }
         var found: [(value: String, count: Int)] = []
-        for (id, c) in counts.enumerated() where c > 0 {
-            if wanted.isEmpty || Self.matches(field.values[id], prefix: wanted, analyzer: index.analyzer) {
-                found.append((field.values[id], Int(c)))
-            }
+        for (value, c) in totals {
+            if wanted.isEmpty || Self.matches(value, prefix: wanted, analyzer: first.analyzer) { found.append((value, c)) }
         }
         found.sort { $0.count != $1.count ? $0.count > $1.count : $0.value.utf8.lexicographicallyPrecedes($1.value.utf8) }
         return Array(found.prefix(maxValues))

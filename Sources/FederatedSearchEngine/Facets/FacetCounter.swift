@@ -83,6 +83,11 @@ struct FacetCounter {
 
     /// min, max, avg and sum of the numeric values of `docs`, if any.
     func stats(_ docs: [UInt32], field f: Int) -> FacetStats? {
+        statsPart(docs, field: f)?.stats(attribute: index.facets[f].name)
+    }
+
+    /// What `facets_stats` sums over the numeric values of `docs`, if the field has any.
+    func statsPart(_ docs: [UInt32], field f: Int) -> NumericSummary? {
         let field = index.facets[f]
         guard field.isNumeric else { return nil }
         var lo = Double.infinity, hi = -Double.infinity, sum = 0.0, n = 0
@@ -95,7 +100,29 @@ struct FacetCounter {
                 n += 1
             }
         }
-        guard n > 0 else { return nil }
-        return FacetStats(attribute: field.name, min: lo, max: hi, avg: sum / Double(n), sum: sum)
+        return NumericSummary(min: lo, max: hi, sum: sum, count: n)
+    }
+}
+
+/// min, max, sum and count of some numeric values, which add up across segments.
+struct NumericSummary {
+    var min: Double
+    var max: Double
+    var sum: Double
+    var count: Int
+
+    static let empty = NumericSummary(min: .infinity, max: -.infinity, sum: 0, count: 0)
+
+    mutating func add(_ o: NumericSummary) {
+        min = Swift.min(min, o.min)
+        max = Swift.max(max, o.max)
+        sum += o.sum
+        count += o.count
+    }
+
+    /// The `facets_stats` entry (nil when there are no values).
+    func stats(attribute: String) -> FacetStats? {
+        guard count > 0 else { return nil }
+        return FacetStats(attribute: attribute, min: min, max: max, avg: sum / Double(count), sum: sum)
     }
 }

@@ -10,18 +10,27 @@ final class IndexSnapshot: Sendable {
     /// The documents' attributes as JSON text, filled as queries retrieve them.
     let encodedAttributes: EncodedAttributes
     let objectIDs: [String]
+    /// Each document's place in its index's order (a durable index's insertion order): the
+    /// last tie-break between documents of different segments.
+    let positions: [Int64]
     let text: TextIndex
     let facets: [FacetField]
     let facetByName: [String: Int]
     /// Rank of each document under `customRanking` (0 = first).
     let customOrdinal: [UInt32]
+    /// The sort key of each `customRanking` ordinal (see ``SortOrdinals/table(documents:criteria:)``).
+    let customValues: [Double]
     /// Rank of each document under each `asc(attr)` / `desc(attr)` ranking rule, by rule text.
     let sortOrdinals: [String: [UInt32]]
+    /// The sort key of each ordinal of `sortOrdinals`, by rule text.
+    let sortValues: [String: [Double]]
     /// `_geoloc` of each document (NaN when absent); empty when no document has one.
     let latitudes: [Double]
     let longitudes: [Double]
     /// Value id of `attributeForDistinct` per document (`UInt32.max`: none).
     let distinctKeys: [UInt32]
+    /// The value of each id of `distinctKeys`.
+    let distinctValues: [String]
     let stemmer: EnglishStemmer?
     /// Stem → ids of the indexed terms with that stem (when the stemmer is on).
     let stemGroups: [String: [UInt32]]
@@ -35,18 +44,23 @@ final class IndexSnapshot: Sendable {
     /// by number and stops once no later one can enter its top k (see
     /// ``QueryExecutor/rankPruned(_:ranker:visitor:requiredCount:top:)``). Results are the
     /// same in any numbering: custom ranking is part of every key, before the number.
-    init(settings: IndexSettings, documents given: [JSONObject], objectIDs givenIDs: [String]) {
+    ///
+    /// `positions` are the documents' places in the index's order, ascending (nil: 0, 1, ...).
+    init(settings: IndexSettings, documents given: [JSONObject], objectIDs givenIDs: [String], positions givenPositions: [Int64]? = nil) {
         var documents = given
         var objectIDs = givenIDs
+        var positions = givenPositions ?? (0..<Int64(given.count)).map { $0 }
         if !settings.customRanking.isEmpty {
             let order = SortOrdinals.order(documents: given, criteria: settings.customRanking)
             documents = order.map { given[$0] }
             objectIDs = order.map { givenIDs[$0] }
+            positions = order.map { positions[$0] }
         }
         self.settings = settings
         self.documents = documents
         self.encodedAttributes = EncodedAttributes(count: documents.count)
         self.objectIDs = objectIDs
+        self.positions = positions
         let analyzer = TextAnalyzer(separatorsToIndex: settings.separatorsToIndex)
         self.analyzer = analyzer
         let searchable = settings.searchableAttributes.isEmpty
@@ -67,18 +81,20 @@ final class IndexSnapshot: Sendable {
         facets = fields
         facetByName = byName
 
-        customOrdinal = SortOrdinals.compute(documents: documents, criteria: settings.customRanking)
+        (customOrdinal, customValues) = SortOrdinals.table(documents: documents, criteria: settings.customRanking)
         var sorts: [String: [UInt32]] = [:]
+        var sortValues: [String: [Double]] = [:]
         for rule in settings.ranking {
             if case .sort(let attribute, let ascending) = rule {
-                sorts[rule.description] = SortOrdinals.compute(
+                (sorts[rule.description], sortValues[rule.description]) = SortOrdinals.table(
                     documents: documents, criteria: [CustomRankingCriterion(attribute: attribute, ascending: ascending)])
             }
         }
         sortOrdinals = sorts
+        self.sortValues = sortValues
 
         (latitudes, longitudes) = Self.geolocations(documents)
-        distinctKeys = Self.distinctKeys(documents, attribute: settings.attributeForDistinct)
+        (distinctKeys, distinctValues) = Self.distinctKeys(documents, attribute: settings.attributeForDistinct)
 
         let stemmer = settings.stemsEnglish ? EnglishStemmer() : nil
         self.stemmer = stemmer
@@ -130,16 +146,19 @@ final class IndexSnapshot: Sendable {
         return any ? (lat, lng) : ([], [])
     }
 
-    static func distinctKeys(_ documents: [JSONObject], attribute: String?) -> [UInt32] {
-        guard let attribute else { return [] }
+    static func distinctKeys(_ documents: [JSONObject], attribute: String?) -> ([UInt32], [String]) {
+        guard let attribute else { return ([], []) }
         let path = AttributePath(attribute)
         var ids: [String: UInt32] = [:]
-        return documents.map { doc in
+        var values: [String] = []
+        let keys = documents.map { doc -> UInt32 in
             guard let leaf = path.leaves(in: doc).first, let v = AttributePath.facetValue(of: leaf) else { return .max }
             if let id = ids[v] { return id }
             let id = UInt32(ids.count)
             ids[v] = id
+            values.append(v)
             return id
         }
+        return (keys, values)
     }
 }

@@ -13,6 +13,8 @@ struct TextIndex: Sendable {
     /// Words of document `d` in attribute slot `s` at `fieldLength[d * slots.count + s]`
     /// (capped at 65535), for BM25F's per-attribute length normalisation.
     let fieldLength: [UInt16]
+    /// Words in each slot summed over every document.
+    let fieldLengthTotals: [Double]
     /// Average words per document in each slot (at least 1).
     let averageFieldLength: [Double]
     /// BM25F weight of each attribute slot: an occurrence in it counts this much.
@@ -119,6 +121,7 @@ struct TextIndex: Sendable {
         prefixDocuments = PrefixDocuments(trie: dictionary.trie, postings: store, documentCount: documents.count)
         forward = ForwardIndex(docs: docs, documentCount: documents.count)
         fieldLength = lengths
+        fieldLengthTotals = totals
         averageFieldLength = totals.map { max(1, $0 / Double(max(documents.count, 1))) }
         slotWeights = slots.map { Self.weight(of: $0) }
         self.slots = slots

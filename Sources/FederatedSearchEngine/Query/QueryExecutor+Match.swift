@@ -7,14 +7,21 @@ extension QueryExecutor {
     static let lookupCost = 16
 
     /// The documents the query's words match, then those passing the filters, with word hits.
-    mutating func matchText(_ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch) throws -> TextMatch {
+    /// With typo tolerance `min` or `strict`, `cut` says which typo counts it keeps: the
+    /// fewest found here (`.local`), a count given (`.allowed`, the fewest over every segment
+    /// of an index), or all (`.deferred`: the caller cuts with ``cutTypos(_:allowed:filters:)``).
+    mutating func matchText(
+        _ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch, cut: TypoCut = .local
+    ) throws -> TextMatch {
         let n = index.documentCount
         let typos = typoMode != .disabled
         var words: [WordMatches] = []
         var termSpans: [[TermSpan]] = []
+        var frequency: [Int] = []
         var textDocs: [UInt32]
         if parsed.isEmpty {
             textDocs = Array(0..<UInt32(n))
+            if let live { textDocs.removeAll { !live.contains($0) } }
         } else {
             let required = parsed.words.map { !$0.isOptional }
             let plans = parsed.words.map { index.plan($0, typos: typos, memo: query.memo) }
@@ -32,6 +39,8 @@ extension QueryExecutor {
                 words.append(index.matches(plan, deferred: deferred, intersected: intersected, scratch: &scratch))
             }
             textDocs = CandidateMatcher.documents(words, required: required, text: index.text, scratch: &scratch)
+            if let live { textDocs.removeAll { !live.contains($0) } }
+            frequency = zip(plans, words).map { documentFrequency($0, $1) }
         }
         try check.now()
         if !parsed.excluded.isEmpty {
@@ -41,11 +50,17 @@ extension QueryExecutor {
         var docs = filters.all.map { set in textDocs.filter { set.contains($0) } } ?? textDocs
         let restrict = parameters.restrictSearchableAttributes
         let cuts = restrict != nil || typoMode == .min || typoMode == .strict
-        if words.count == 1 && words[0].spans.isEmpty && filters.all == nil && parsed.excluded.isEmpty && !cuts {
-            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]), termSpans: termSpans)
+        if words.count == 1 && words[0].spans.isEmpty && filters.all == nil && parsed.excluded.isEmpty && !cuts
+            && live == nil
+        {
+            return TextMatch(
+                words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]), termSpans: termSpans,
+                documentFrequency: frequency)
         }
         if !cuts {  // ranking looks up the hits of the documents it visits
-            return TextMatch(words: words, textDocs: textDocs, docs: docs, hits: nil, termSpans: termSpans)
+            return TextMatch(
+                words: words, textDocs: textDocs, docs: docs, hits: nil, termSpans: termSpans,
+                documentFrequency: frequency)
         }
         var hits = words.isEmpty ? [] : CandidateMatcher.hits(docs, words, text: index.text)
         try check.now()
@@ -53,25 +68,70 @@ extension QueryExecutor {
             (docs, hits) = restrictAttributes(docs, hits, words: parsed.words, matches: words, to: Set(restrict))
             if !filters.isDisjunctive { textDocs = docs }
         }
-        if (typoMode == .min || typoMode == .strict) && !words.isEmpty && !docs.isEmpty {
-            let w = words.count
-            func typos(_ hits: [UInt32], _ row: Int) -> Int {
-                var t = 0
-                for i in 0..<w where hits[row * w + i] != .max { t += MatchFlags.typos(hits[row * w + i] >> MatchFlags.shift) }
-                return t
-            }
-            let fewest = (0..<docs.count).map { typos(hits, $0) }.min() ?? 0
-            let allowed = typoMode == .min ? fewest : fewest + 1
-            (docs, hits) = compact(docs, hits, width: w) { typos(hits, $0) <= allowed }
-            if filters.isDisjunctive {
-                let textHits = CandidateMatcher.hits(textDocs, words, text: index.text)
-                textDocs = compact(textDocs, textHits, width: w) { typos(textHits, $0) <= allowed }.0
-            } else {
-                textDocs = docs
+        var match = TextMatch(
+            words: words, textDocs: textDocs, docs: docs, hits: .table(hits, width: words.count), termSpans: termSpans,
+            documentFrequency: frequency)
+        if cutsTypos && !words.isEmpty {
+            switch cut {
+            case .local: if let fewest = fewestTypos(match) { cutTypos(&match, allowed: allowedTypos(fewest), filters: filters) }
+            case .allowed(let allowed): cutTypos(&match, allowed: allowed, filters: filters)
+            case .deferred: break
             }
         }
-        return TextMatch(
-            words: words, textDocs: textDocs, docs: docs, hits: .table(hits, width: words.count), termSpans: termSpans)
+        return match
+    }
+
+    /// Whether the typo mode keeps only the matches with the fewest typos (or one more).
+    var cutsTypos: Bool { typoMode == .min || typoMode == .strict }
+
+    /// The most typos a match may have when the best has `fewest`.
+    func allowedTypos(_ fewest: Int) -> Int { typoMode == .min ? fewest : fewest + 1 }
+
+    /// The fewest typos of a match's documents (nil: none match).
+    func fewestTypos(_ m: TextMatch) -> Int? {
+        guard let table = m.hits, table.constantBase == nil, table.width > 0 else { return nil }
+        let hits = table.values, w = table.width
+        return (0..<m.docs.count).map { Self.typos(hits, row: $0, width: w) }.min()
+    }
+
+    /// Keeps the matches with at most `allowed` typos (disjunctive facets' text matches too).
+    func cutTypos(_ m: inout TextMatch, allowed: Int, filters: FilterPlan) {
+        guard let table = m.hits, table.constantBase == nil, table.width > 0 else { return }
+        let hits = table.values, w = table.width
+        let (docs, kept) = compact(m.docs, hits, width: w) { Self.typos(hits, row: $0, width: w) <= allowed }
+        if filters.isDisjunctive {
+            let textHits = CandidateMatcher.hits(m.textDocs, m.words, text: index.text)
+            m.textDocs = compact(m.textDocs, textHits, width: w) { Self.typos(textHits, row: $0, width: w) <= allowed }.0
+        } else {
+            m.textDocs = docs
+        }
+        m.docs = docs
+        m.hits = .table(kept, width: w)
+    }
+
+    private static func typos(_ hits: [UInt32], row: Int, width w: Int) -> Int {
+        var t = 0
+        for i in 0..<w where hits[row * w + i] != .max { t += MatchFlags.typos(hits[row * w + i] >> MatchFlags.shift) }
+        return t
+    }
+
+    /// A word's document frequency for BM25, defined so that it sums over segments: the
+    /// live postings of its terms and synonym phrases (a document holding two of its terms
+    /// counts twice: an upper bound of its documents, cheap to know without gathering them),
+    /// and for a phrase or a multi-word synonym input, the live documents it matched.
+    func documentFrequency(_ plan: WordPlan, _ matches: WordMatches) -> Int {
+        if plan.word.isPhrase || plan.word.isGroup { return liveCount(matches) }
+        var f = plan.phrases.reduce(0) { $0 + liveCount($1) }
+        let termStart = index.text.postings.termStart
+        for s in plan.spans {
+            f += Int(termStart[s.hi] &- termStart[s.lo]) - (live?.deletedPostings(terms: s.lo, s.hi) ?? 0)
+        }
+        return f
+    }
+
+    private func liveCount(_ m: WordMatches) -> Int {
+        guard let live else { return m.docs.count }
+        return m.docs.reduce(0) { $0 + (live.contains($1) ? 1 : 0) }
     }
 
     /// Documents containing any excluded term (exact terms only).

@@ -1,5 +1,12 @@
 import FederatedSearchCore
 
+/// Ranking keys in order with what computed them.
+struct RankedKeys {
+    var keys: [UInt128]
+    var ranker: Ranker
+    var visitor: RankVisitor
+}
+
 /// The ranked page: its documents in display order with their word hits, and the hit count.
 struct RankedPage {
     var nbHits: Int
@@ -23,26 +30,63 @@ extension QueryExecutor {
         }
     }
 
+    /// The distinct setting in force: hits kept per `attributeForDistinct` value (0: off).
+    var distinctLimit: Int {
+        let distinct = parameters.distinct ?? index.settings.distinct
+        return index.distinctKeys.isEmpty ? 0 : distinct
+    }
+
     mutating func rank(_ m: TextMatch, parsed: ParsedQuery, page: PageRequest) throws -> RankedPage {
-        let p = parameters
-        let layout = RankingLayout(
+        let ranked = try rankKeys(m, parsed: parsed, page: page, stats: CorpusStats(index: index, live: live, match: m))
+        let distinct = distinctLimit
+        if distinct > 0 {
+            var perGroup: [UInt32: Int] = [:]
+            let kept = ranked.keys.filter { k in
+                let g = index.distinctKeys[Int(UInt32(truncatingIfNeeded: k))]
+                if g == .max { return true }
+                let seen = perGroup[g, default: 0]
+                perGroup[g] = seen + 1
+                return seen < distinct
+            }
+            let pageKeys = page.start < kept.count ? Array(kept[page.start..<min(page.end, kept.count)]) : []
+            return makePage(pageKeys, match: m, ranker: ranked.ranker, visitor: ranked.visitor, nbHits: kept.count)
+        }
+        let pageKeys = page.start < ranked.keys.count ? Array(ranked.keys[page.start...]) : []
+        return makePage(pageKeys, match: m, ranker: ranked.ranker, visitor: ranked.visitor, nbHits: m.docs.count)
+    }
+
+    /// The ranking layout of a parsed query.
+    func layout(for parsed: ParsedQuery) -> RankingLayout {
+        RankingLayout(
             rules: rules(for: parsed), wordCount: parsed.words.count,
             hasOptional: parsed.words.contains { $0.isOptional }, typos: typoMode != .disabled,
-            geo: p.aroundLatLng != nil, hasCustom: !index.settings.customRanking.isEmpty,
+            geo: parameters.aroundLatLng != nil, hasCustom: !index.settings.customRanking.isEmpty,
             sortRules: Set(index.sortOrdinals.keys))
-        let ranker = Ranker(index: index, words: m.words, layout: layout, center: p.aroundLatLng)
-        let distinct = p.distinct ?? index.settings.distinct
+    }
+
+    /// The ranking keys of the match, best first: with `distinct`, every candidate's (the
+    /// groups are counted on them), else the best `page.end`.
+    mutating func rankKeys(_ m: TextMatch, parsed: ParsedQuery, page: PageRequest, stats: CorpusStats) throws -> RankedKeys {
+        let ranker = Ranker(index: index, words: m.words, layout: layout(for: parsed), center: parameters.aroundLatLng, stats: stats)
         let visitor = RankVisitor(match: m, text: index.text)
-        if distinct > 0 && !index.distinctKeys.isEmpty {
-            return try rankDistinct(m, ranker: ranker, visitor: visitor, page: page, distinct: distinct)
+        var visit = visitor
+        var row = [UInt32](repeating: .max, count: m.words.count)
+        if distinctLimit > 0 {
+            var keys: [UInt128] = []
+            keys.reserveCapacity(m.docs.count)
+            for (r, d) in m.docs.enumerated() {
+                if r & 4095 == 4095 { try check.now() }
+                visit.hits(r, d, into: &row)
+                keys.append(ranker.key(doc: d, hits: row, base: 0))
+            }
+            keys.sort()
+            return RankedKeys(keys: keys, ranker: ranker, visitor: visitor)
         }
         var top = TopKeys(k: page.end)
         if page.end > 0 {
             if pruning {
                 try rankPruned(m, ranker: ranker, visitor: visitor, requiredCount: parsed.requiredCount, top: &top)
             } else {
-                var visit = visitor
-                var row = [UInt32](repeating: .max, count: m.words.count)
                 for (r, d) in m.docs.enumerated() {
                     if r & 4095 == 4095 { try check.now() }
                     visit.hits(r, d, into: &row)
@@ -50,42 +94,12 @@ extension QueryExecutor {
                 }
             }
         }
-        let pageKeys = page.start < top.keys.count ? Array(top.keys[page.start...]) : []
-        return makePage(pageKeys, match: m, ranker: ranker, visitor: visitor, nbHits: m.docs.count)
-    }
-
-    /// Ranking with `distinct`: every key, sorted, then at most `distinct` hits per group.
-    private mutating func rankDistinct(
-        _ m: TextMatch, ranker: Ranker, visitor: RankVisitor, page: PageRequest, distinct: Int
-    ) throws -> RankedPage {
-        var visit = visitor
-        var row = [UInt32](repeating: .max, count: m.words.count)
-        var keys: [UInt128] = []
-        keys.reserveCapacity(m.docs.count)
-        for (r, d) in m.docs.enumerated() {
-            if r & 4095 == 4095 { try check.now() }
-            visit.hits(r, d, into: &row)
-            keys.append(ranker.key(doc: d, hits: row, base: 0))
-        }
-        keys.sort()
-        var perGroup: [UInt32: Int] = [:]
-        var kept: [UInt128] = []
-        for k in keys {
-            let g = index.distinctKeys[Int(UInt32(truncatingIfNeeded: k))]
-            if g != .max {
-                let seen = perGroup[g, default: 0]
-                if seen >= distinct { continue }
-                perGroup[g] = seen + 1
-            }
-            kept.append(k)
-        }
-        let pageKeys = page.start < kept.count ? Array(kept[page.start..<min(page.end, kept.count)]) : []
-        return makePage(pageKeys, match: m, ranker: ranker, visitor: visitor, nbHits: kept.count)
+        return RankedKeys(keys: top.keys, ranker: ranker, visitor: visitor)
     }
 
     /// The page's documents (from the keys' low bits) with their hits, looked up in ascending
     /// document order with one visitor (its cursors only move forward).
-    private func makePage(_ keys: [UInt128], match m: TextMatch, ranker: Ranker, visitor: RankVisitor, nbHits: Int) -> RankedPage {
+    func makePage(_ keys: [UInt128], match m: TextMatch, ranker: Ranker, visitor: RankVisitor, nbHits: Int) -> RankedPage {
         let w = m.words.count
         let docs = keys.map { UInt32(truncatingIfNeeded: $0) }
         var hits = [UInt32](repeating: .max, count: docs.count * w)

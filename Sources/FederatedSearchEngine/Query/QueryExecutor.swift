@@ -13,6 +13,8 @@ struct QueryExecutor {
     /// Whether highlighting may skip the attributes and words that the forward index shows
     /// cannot match (off only in tests, which check that it changes nothing).
     var fastHighlight = true
+    /// The snapshot's live documents when some are deleted (a segment of an updated index).
+    var live: LiveDocuments? = nil
 
     init(index: IndexSnapshot, name: String, query: SearchQuery) {
         self.index = index
@@ -91,6 +93,18 @@ struct TextMatch {
     /// Per query word, the term spans it was planned with (a group's: its members'), so
     /// that highlighting knows which terms can match without expanding the words again.
     var termSpans: [[TermSpan]] = []
+    /// Per query word, its document frequency for BM25 (``QueryExecutor/documentFrequency(_:_:)``).
+    var documentFrequency: [Int] = []
+}
+
+/// Which typo counts a match keeps under typo tolerance `min` or `strict`.
+enum TypoCut {
+    /// Those allowed by the fewest typos among its own documents.
+    case local
+    /// At most this many.
+    case allowed(Int)
+    /// All, for the caller to cut.
+    case deferred
 }
 
 /// The page a query asks for.

@@ -26,6 +26,8 @@ struct Ranker {
     /// Per word: more than its BM25 contribution can ever be (idf × (k1 + 1): the term
     /// frequency part stays below k1 + 1 and match weights are at most 1).
     let bm25Ceiling: [Double]
+    /// Average words per document in each attribute slot, over the whole corpus.
+    private let averageFieldLength: [Double]
     private let sorts: [(ordinals: [UInt32], shift: Int)]
     private let attributeKeys: [UInt32]
     private let customOrdinal: [UInt32]
@@ -36,16 +38,17 @@ struct Ranker {
     /// Largest proximity a pair of words contributes (also for words in different attributes).
     static let maxPairDistance = 8
 
-    init(index: IndexSnapshot, words: [WordMatches], layout: RankingLayout, center: GeoPoint?) {
+    init(index: IndexSnapshot, words: [WordMatches], layout: RankingLayout, center: GeoPoint?, stats: CorpusStats) {
         self.index = index
         self.words = words
         self.layout = layout
         self.center = center
-        let n = Double(max(index.documentCount, 1))
-        idf = words.map { w in
-            let df = Double(min(w.documentFrequency, index.documentCount))
+        let n = Double(max(stats.documentCount, 1))
+        idf = stats.wordFrequency.map { f in
+            let df = Double(min(f, stats.documentCount))
             return log(1 + (n - df + 0.5) / (df + 0.5))
         }
+        averageFieldLength = stats.averageFieldLength
         bm25Ceiling = idf.map { $0 * (index.settings.bm25K1 + 1) }
         sorts = layout.fields.compactMap { f in
             if case .sort(let rule) = f.field, let o = index.sortOrdinals[rule] { return (o, f.shift) }
@@ -241,7 +244,7 @@ struct Ranker {
         var total = 0.0
         for k in Int(positionStart[p])..<Int(positionStart[p + 1]) {
             let slot = Int(PostingStore.slot(positions[k]))
-            let length = Double(text.fieldLength[row + slot]) / text.averageFieldLength[slot]
+            let length = Double(text.fieldLength[row + slot]) / averageFieldLength[slot]
             total += text.slotWeights[slot] / (1 - b + b * length)
         }
         return total

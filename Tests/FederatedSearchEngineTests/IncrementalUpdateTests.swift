@@ -1,0 +1,211 @@
+import FederatedSearchCore
+import Testing
+@testable import FederatedSearchEngine
+
+/// Property test: an index updated in place (random upserts, partial updates, deletes,
+/// deletes by filter and clears, with merges now and then) answers every random query
+/// exactly as an index built whole from the same documents: the same hits in the same order
+/// with the same scores and highlights, nbHits, facet counts (conjunctive and disjunctive),
+/// facet values and facet stats.
+@Suite struct IncrementalUpdateTests {
+    typealias Generator = ReferencePropertyTests.Generator
+    static let vocabulary = ReferencePropertyTests.vocabulary
+    static let brands = ["acme", "globex", "initech", "umbrella", "hooli"]
+
+    /// Settings that exercise every rule across segments: custom ranking, a sort rule,
+    /// BM25, distinct, disjunctive facets, stems, synonyms.
+    static let settingsVariants = [
+        """
+        {"searchableAttributes": ["title", "body"], "attributesForFaceting": ["category", "searchable(brand)", "tags", "price"],
+         "customRanking": ["desc(rank)"]}
+        """,
+        """
+        {"searchableAttributes": ["title", "body"], "attributesForFaceting": ["category", "brand", "price"],
+         "ranking": ["asc(price)", "typo", "words", "proximity", "attribute", "exact", "bm25", "custom"],
+         "customRanking": ["desc(rank)", "asc(price)"], "attributeForDistinct": "brand", "distinct": 1}
+        """,
+        """
+        {"searchableAttributes": ["title", "body"], "attributesForFaceting": ["category", "tags", "price"],
+         "ranking": ["bm25", "typo", "words"], "synonyms": [["dog", "hound"]], "ignorePlurals": true}
+        """,
+    ]
+
+    static func document(_ id: String, _ g: inout Generator) -> JSONObject {
+        let title = (0..<Int.random(in: 1...5, using: &g)).map { _ in vocabulary.randomElement(using: &g)! }
+        return JSONObject([
+            ("objectID", .string(id)),
+            ("title", .string(title.joined(separator: " ").capitalized)),
+            ("body", .array([.string(vocabulary.randomElement(using: &g)!), .string(vocabulary.randomElement(using: &g)!)])),
+            ("category", .string(ReferencePropertyTests.categories.randomElement(using: &g)!)),
+            ("brand", .string(brands.randomElement(using: &g)!)),
+            ("tags", .array(ReferencePropertyTests.tags.filter { _ in Bool.random(using: &g) }.map { .string($0) })),
+            ("price", .number(Double(Int.random(in: 1...40, using: &g)))),
+            ("rank", .number(Double(Int.random(in: 0...6, using: &g)))),
+        ])
+    }
+
+    /// The documents as a durable index keeps them: by objectID, each at the position of its
+    /// first insertion, positions growing.
+    struct Model {
+        var docs: [String: (position: Int64, document: JSONObject)] = [:]
+        var next: Int64 = 0
+
+        mutating func put(_ d: JSONObject) -> Int64 {
+            guard case .string(let id)? = d["objectID"] else { fatalError("no objectID") }
+            let position = docs[id]?.position ?? next
+            if docs[id] == nil { next += 1 }
+            docs[id] = (position, d)
+            return position
+        }
+
+        var ordered: [(position: Int64, document: JSONObject)] { docs.values.sorted { $0.position < $1.position } }
+    }
+
+    static func parameters(_ g: inout Generator, distinct: Bool) -> String {
+        var p: [String] = ["\"hitsPerPage\": \(Int.random(in: 1...8, using: &g))", "\"page\": \(Int.random(in: 0...1, using: &g))",
+                           "\"facets\": [\"category\", \"brand\", \"tags\", \"price\"]", "\"getRankingInfo\": false"]
+        let c = ReferencePropertyTests.categories.randomElement(using: &g)!
+        switch Int.random(in: 0..<6, using: &g) {
+        case 0: p.append("\"filters\": \"category:\(c)\"")
+        case 1: p.append("\"filters\": \"price > \(Int.random(in: 1...40, using: &g))\"")
+        case 2: p.append("\"facetFilters\": [[\"category:\(c)\", \"category:books\"]], \"disjunctiveFacets\": [\"category\"]")
+        case 3: p.append("\"typoTolerance\": \"min\"")
+        case 4: p.append("\"removeWordsIfNoResults\": \"lastWords\"")
+        default: break
+        }
+        if distinct && Bool.random(using: &g) { p.append("\"distinct\": 0") }
+        return "{" + p.joined(separator: ", ") + "}"
+    }
+
+    /// What must agree, as text: hits with scores and highlights, counts, facets, stats.
+    static func summary(_ r: SearchResults) -> String {
+        var out = "nbHits \(r.nbHits) pages \(r.nbPages)\n"
+        for h in r.hits {
+            let highlight = h.encodedHighlightResult.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+            out += "\(h.objectID) \(h.rankingScore) \(highlight)\n"
+        }
+        for f in r.facets { out += "facet \(f.attribute): \(f.values.map { "\($0.value)=\($0.count)" })\n" }
+        for s in r.facetsStats {
+            // Sums of the same values in another order may differ in the last bits.
+            out += "stats \(s.attribute) \(s.min) \(s.max) \((s.sum * 1e6).rounded() / 1e6)\n"
+        }
+        return out
+    }
+
+    @Test(arguments: 0..<24)
+    func updatesInPlaceAnswerAsARebuild(seed: Int) throws {
+        var g = Generator(state: UInt64(seed) &* 7919 &+ 17)
+        let variant = seed % Self.settingsVariants.count
+        let settings = try IndexSettings.decode(json(Self.settingsVariants[variant]).objectValue!, path: "settings")
+        var model = Model()
+        var initial: [JSONObject] = []
+        for i in 0..<Int.random(in: 0...30, using: &g) { initial.append(Self.document("d\(i)", &g)) }
+        let positions = initial.map { model.put($0) }
+        var index = try EmbeddedIndex(name: "t", settings: settings, documents: initial, positions: positions)
+        #expect(index.updatesInPlace)
+        var merges = 0
+        for step in 0..<40 {
+            var adding: [String: (position: Int64, document: JSONObject)] = [:]
+            var deleting: [String] = []
+            let existing = model.docs.keys.sorted()
+            switch Int.random(in: 0..<100, using: &g) {
+            case 0..<45:  // a batch of upserts, new and existing ids
+                for _ in 0..<Int.random(in: 1...4, using: &g) {
+                    let id = Bool.random(using: &g) || existing.isEmpty ? "n\(step)_\(Int.random(in: 0...3, using: &g))" : existing.randomElement(using: &g)!
+                    let d = Self.document(id, &g)
+                    adding[id] = (model.put(d), d)
+                }
+            case 45..<60:  // a partial update
+                guard let id = existing.randomElement(using: &g) else { continue }
+                var d = model.docs[id]!.document
+                d["price"] = .number(Double(Int.random(in: 1...40, using: &g)))
+                d["title"] = .string(Self.vocabulary.randomElement(using: &g)!)
+                adding[id] = (model.put(d), d)
+            case 60..<85:  // deletes
+                for _ in 0..<Int.random(in: 1...3, using: &g) {
+                    guard let id = existing.randomElement(using: &g) else { break }
+                    deleting.append(id)
+                    model.docs[id] = nil
+                }
+            case 85..<95:  // delete by filter
+                let c = ReferencePropertyTests.categories.randomElement(using: &g)!
+                let filter = variant == 2 ? "category:\(c) AND tags:red" : "category:\(c) AND price < 15"
+                let p = try SearchParameters.decode(json("{\"filters\": \"\(filter)\"}").objectValue!)
+                let ids = try index.objectIDs(matching: p)
+                let expected = model.docs.filter { e in
+                    let d = e.value.document
+                    guard d["category"]?.stringValue == c else { return false }
+                    if variant == 2 { return d["tags"]?.arrayValue?.contains(.string("red")) ?? false }
+                    return (d["price"]?.numberValue ?? 0) < 15
+                }.map(\.key)
+                #expect(Set(ids) == Set(expected), "deleteBy ids, seed \(seed) step \(step)")
+                deleting = ids
+                for id in ids { model.docs[id] = nil }
+            default:  // clear
+                deleting = existing
+                model.docs = [:]
+            }
+            index = try index.updated(adding: Array(adding.values), deleting: deleting)
+            if Int.random(in: 0..<4, using: &g) == 0, let merge = index.plannedMerge() ?? Self.anyMerge(index) {
+                // Deleting while the merge runs, as the writer may, then completing it.
+                let built = try index.build(merge)
+                if let id = model.docs.keys.sorted().first, Bool.random(using: &g) {
+                    index = try index.updated(adding: [], deleting: [id])
+                    model.docs[id] = nil
+                }
+                index = index.completing(built)
+                merges += 1
+            }
+
+            let fresh = try EmbeddedIndex(
+                name: "t", settings: settings, documents: model.ordered.map(\.document), positions: model.ordered.map(\.position))
+            #expect(index.documentCount == fresh.documentCount)
+            for _ in 0..<6 {
+                let text = ReferencePropertyTests.query(&g)
+                let params = Self.parameters(&g, distinct: variant == 1)
+                let a = try search(index, text, params), b = try search(fresh, text, params)
+                #expect(Self.summary(a) == Self.summary(b), "seed \(seed) step \(step) segments \(index.segmentCount) query '\(text)' \(params)")
+                let attribute = variant == 0 ? "brand" : "category"
+                let query = SearchQuery(text: text, parameters: try SearchParameters.decode(json(params).objectValue!))
+                let va = try index.searchForFacetValues(attribute: attribute, prefix: "", query: query, maxValues: 3)
+                let vb = try fresh.searchForFacetValues(attribute: attribute, prefix: "", query: query, maxValues: 3)
+                #expect(va.map { "\($0.value)=\($0.count)" } == vb.map { "\($0.value)=\($0.count)" }, "facet values, seed \(seed) step \(step)")
+            }
+            let probe = model.docs.keys.sorted().prefix(3) + ["missing"]
+            #expect(index.storedDocuments(Array(probe)).map { $0?["title"] } == fresh.storedDocuments(Array(probe)).map { $0?["title"] })
+        }
+        #expect(index.segmentCount >= 1)
+        _ = merges
+    }
+
+    /// A merge of the two smallest segments, when the policy asks for none.
+    static func anyMerge(_ index: EmbeddedIndex) -> SegmentMerge? {
+        guard index.segments.count >= 2 else { return nil }
+        let two = index.segments.indices.sorted { index.segments[$0].liveCount < index.segments[$1].liveCount }.prefix(2)
+        return SegmentMerge(sources: two.map { index.segments[$0] })
+    }
+
+    @Test func anIndexWithoutSearchableAttributesIsRebuiltNotUpdated() throws {
+        let index = try makeIndex("{}", #"{"objectID": "a", "title": "x"}"#)
+        #expect(!index.updatesInPlace)
+    }
+
+    @Test func theMergePolicyMergesATierOfEightAndExpungesDeletions() throws {
+        let settings = try IndexSettings.decode(json(#"{"searchableAttributes": ["title"]}"#).objectValue!, path: "s")
+        var g = Generator(state: 5)
+        var index = try EmbeddedIndex(name: "t", settings: settings, documents: [], positions: [])
+        for i in 0..<7 { index = try index.updated(adding: [(Int64(i), Self.document("s\(i)", &g))], deleting: []) }
+        #expect(index.plannedMerge() == nil)
+        index = try index.updated(adding: [(7, Self.document("s7", &g))], deleting: [])
+        let merge = try #require(index.plannedMerge())
+        #expect(merge.documentCount == 8)
+        index = index.completing(try index.build(merge))
+        #expect(index.segmentCount == 1 && index.documentCount == 8)
+        let big = (0..<90).map { Self.document("b\($0)", &g) }
+        index = try EmbeddedIndex(name: "t", settings: settings, documents: big, positions: (0..<90).map(Int64.init))
+        index = try index.updated(adding: [], deleting: (0..<29).map { "b\($0)" })
+        #expect(index.plannedMerge() == nil)
+        index = try index.updated(adding: [], deleting: ["b29"])
+        #expect(try #require(index.plannedMerge()).documentCount == 60)
+    }
+}
