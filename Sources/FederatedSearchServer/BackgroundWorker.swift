@@ -38,6 +38,9 @@ package final class BackgroundWorker: Sendable {
     /// The worker that applies the writes of every durable index.
     package static let writer = BackgroundWorker(name: "fedsearchd-write")
 
+    /// The worker that merges the segments of durable indices updated in place.
+    package static let merger = BackgroundWorker(name: "fedsearchd-merge")
+
     /// The worker that decodes long request lines.
     package static let decoder = BackgroundWorker(name: "fedsearchd-decode")
 }

@@ -27,6 +27,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     private var writer: BackgroundWorker { BackgroundWorker.writer }
     /// Set by `deleteIndex`: later writes are refused.
     private let removed = Atomic<Bool>(false)
+    /// Whether a merge of its segments is being built.
+    private let merging = Atomic<Bool>(false)
     /// What the writer has done, for `stats`.
     package let counters = Mutex(WriteCounters())
 
@@ -42,6 +44,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         package var refused = 0
         package var lastCommitMs = 0.0
         package var lastRebuildMs = 0.0
+        /// Background merges of segments completed, and how long the last one took.
+        package var merges = 0
+        package var lastMergeMs = 0.0
     }
 
     /// The `stats.writes` entry of the index.
@@ -53,6 +58,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
             "groups": .number(Double(c.groups)), "batches": .number(Double(c.batches)), "refused": .number(Double(c.refused)),
             "lastCommitMs": .number((c.lastCommitMs * 1000).rounded() / 1000),
             "lastRebuildMs": .number((c.lastRebuildMs * 1000).rounded() / 1000),
+            "segments": .number(Double(snapshot.segmentCount)), "merges": .number(Double(c.merges)),
+            "merging": .bool(merging.load(ordering: .relaxed)),
+            "lastMergeMs": .number((c.lastMergeMs * 1000).rounded() / 1000),
         ])
     }
 
@@ -111,7 +119,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         let settings = try IndexSettings.decode(Self.merged(configSettings, overrides), path: "\(name).settings")
         let table = DocumentTable(try store.allDocuments())
         let sequence = store.sequence
-        let index = try EmbeddedIndex(name: name, settings: settings, documents: table.documents)
+        let index = try Self.build(name: name, settings: settings, table: table)
         self.name = name
         self.path = path
         self.state = Mutex(WriterState(
@@ -155,6 +163,41 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     package var snapshot: EmbeddedIndex { current.withLock { $0 } }
 
     package func publish(_ index: EmbeddedIndex) { current.withLock { $0 = index } }
+
+    /// A snapshot of the table built whole, its documents at their ordinals.
+    package static func build(name: String, settings: IndexSettings, table: DocumentTable) throws(SearchError) -> EmbeddedIndex {
+        try EmbeddedIndex(name: name, settings: settings, documents: table.documents, positions: table.ordinals)
+    }
+
+    /// Starts the merge the snapshot's merge policy asks for, unless one is running; it is
+    /// built on the merge worker while the index serves and takes writes, then swapped in
+    /// under the writer's lock, less what was deleted from its segments meanwhile.
+    package func scheduleMerge() {
+        let planned = snapshot
+        guard let merge = planned.plannedMerge(),
+              merging.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        BackgroundWorker.merger.async {
+            let started = ContinuousClock.now
+            let built: MergedSegment
+            do {
+                built = try planned.build(merge)
+            } catch {
+                Log.error("\(self.name): a merge of \(merge.documentCount) documents failed: \(error)")
+                self.merging.store(false, ordering: .releasing)
+                return
+            }
+            self.state.withLock { _ in
+                if !self.isRemoved { self.publish(self.snapshot.completing(built)) }
+            }
+            self.counters.withLock {
+                $0.merges += 1
+                $0.lastMergeMs = WriteGroup.milliseconds(.now - started)
+            }
+            self.merging.store(false, ordering: .releasing)
+            self.scheduleMerge()
+        }
+    }
 
     package var isRemoved: Bool { removed.load(ordering: .acquiring) }
 

@@ -59,26 +59,33 @@ package enum WriteGroup {
             }
             if writes.count == 1, let reply = read(writes[0], st) { return [reply] }
             if writes.count == 1, case .reconfigure(let base) = writes[0] { return [reconfigure(&st, base: base, index: index)] }
-            var table = st.table
+            var pending = PendingChanges(count: st.table.count)
             var overrides = st.overrides
             var settings = st.settings
+            var settingsChanged = false
             let configSettings = st.configSettings
             var replies: [Result<WriteReply, SearchError>] = []
             let started = ContinuousClock.now
             do {
+                // A second reference to the table, for reading only, gone before the table changes
+                // (held past that, it would make the change copy the whole table).
+                let table = st.table
                 try st.store.group { g in
                     for w in writes {
                         do {
-                            let change = try plan(w, table: table, configSettings: configSettings, overrides: overrides, index: index)
+                            let change = try plan(
+                                w, current: { id in pending.document(id, in: table) },
+                                configSettings: configSettings, overrides: overrides, index: index)
                             let sequence = try g.apply(change.operations)
-                            apply(change.operations, to: &table)
+                            pending.apply(change.operations, table: table)
                             if let s = change.settings {
                                 settings = s
                                 overrides = change.overrides
+                                settingsChanged = true
                             }
                             var deleted: Int?
                             if case .deleteBy = w { deleted = change.operations.count }
-                            replies.append(.success(.written(sequence: sequence, documents: table.count, deleted: deleted)))
+                            replies.append(.success(.written(sequence: sequence, documents: pending.count, deleted: deleted)))
                         } catch let e as SearchError {
                             replies.append(.failure(e))
                         } catch let e as DocumentStore.GroupAborted {
@@ -93,10 +100,10 @@ package enum WriteGroup {
                 Log.error("commit to \(index.name) failed: \(error)")
                 return writes.map { _ in .failure(SearchError(.internalError, "\(index.name): the batch was not written: \(error)")) }
             }
-            st.table = table
+            for op in pending.operations { apply(op, to: &st.table) }
             st.overrides = overrides
             st.settings = settings
-            index.recordPosition(sequence: st.store.sequence, documents: table.count)
+            index.recordPosition(sequence: st.store.sequence, documents: st.table.count)
             let committed = ContinuousClock.now
             let applied = replies.filter { if case .success = $0 { true } else { false } }.count
             index.counters.withLock {
@@ -108,7 +115,22 @@ package enum WriteGroup {
             guard applied > 0 else { return replies }
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
             do {
-                index.publish(try EmbeddedIndex(name: index.name, settings: settings, documents: table.documents))
+                let current = index.snapshot
+                if !settingsChanged && !pending.cleared && current.updatesInPlace {
+                    // Only what the group changed: a new segment and deletions in the others.
+                    var adding: [(position: Int64, document: JSONObject)] = []
+                    var deleting: [String] = []
+                    for id in pending.changed {
+                        if let d = st.table[id], let position = st.table.ordinal(of: id) {
+                            adding.append((position, d))
+                        } else {
+                            deleting.append(id)
+                        }
+                    }
+                    index.publish(try current.updated(adding: adding, deleting: deleting))
+                } else {
+                    index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
+                }
                 index.counters.withLock { $0.publishedSequence = st.store.sequence }
             } catch {
                 // Only a corpus over the engine's limits gets here; the batches are stored.
@@ -118,6 +140,7 @@ package enum WriteGroup {
                     return .failure(SearchError(.internalError, "\(index.name): stored, but not searchable: \(error)"))
                 }
             }
+            index.scheduleMerge()
             return replies
         }
     }
@@ -128,7 +151,7 @@ package enum WriteGroup {
     ) -> Result<WriteReply, SearchError> {
         do {
             let settings = try IndexSettings.decode(DurableIndex.merged(base, st.overrides), path: "\(index.name).settings")
-            index.publish(try EmbeddedIndex(name: index.name, settings: settings, documents: st.table.documents))
+            index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
             st.configSettings = base
             st.settings = settings
             return .success(.written(sequence: st.store.sequence, documents: st.table.count))
@@ -157,8 +180,10 @@ package enum WriteGroup {
         package var overrides: JSONObject = [:]
     }
 
+    /// `current(id)` is the document as the writes before this one left it.
     private static func plan(
-        _ w: IndexWrite, table: DocumentTable, configSettings: JSONObject, overrides: JSONObject, index: DurableIndex
+        _ w: IndexWrite, current: (String) -> JSONObject?, configSettings: JSONObject, overrides: JSONObject,
+        index: DurableIndex
     ) throws -> Planned {
         var planned = Planned()
         switch w {
@@ -180,7 +205,7 @@ package enum WriteGroup {
                     cleared = true
                 case .merge(let fields), .mergeExisting(let fields):
                     guard case .string(let id)? = fields["objectID"] else { continue }
-                    let base: JSONObject? = if let l = local[id] { l } else { cleared ? nil : table[id] }
+                    let base: JSONObject? = if let l = local[id] { l } else { cleared ? nil : current(id) }
                     if case .mergeExisting = change, base == nil { continue }
                     var doc = base ?? ["objectID": .string(id)]
                     for e in fields.entries { doc[e.key] = e.value }
@@ -204,19 +229,69 @@ package enum WriteGroup {
         return planned
     }
 
-    private static func milliseconds(_ d: Duration) -> Double {
+    static func milliseconds(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
-    private static func apply(_ operations: [WriteOperation], to table: inout DocumentTable) {
-        for op in operations {
+    private static func apply(_ op: WriteOperation, to table: inout DocumentTable) {
+        switch op {
+        case .upsert(let d):
+            if case .string(let id)? = d["objectID"] { table.put(id, d) }
+        case .delete(let id): table.remove(id)
+        case .clear: table.removeAll()
+        case .merge, .setMetadata: break
+        }
+    }
+}
+
+/// What a group's writes have done so far, over the table as it was before the group: the
+/// table itself changes only once the group is committed (a copy of it per group would cost
+/// as much as the index is large).
+private struct PendingChanges {
+    /// The operations of the writes applied so far, in order.
+    var operations: [WriteOperation] = []
+    /// Documents as the group left them (nil: deleted), by objectID.
+    var documents: [String: JSONObject?] = [:]
+    /// The objectIDs the group upserted or deleted, in first-change order.
+    var changed: [String] = []
+    /// Whether the group cleared the index (every earlier document is gone).
+    var cleared = false
+    /// Documents after the group so far.
+    var count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// The document as the group has left it so far.
+    func document(_ id: String, in table: DocumentTable) -> JSONObject? {
+        if let d = documents[id] { return d }
+        return cleared ? nil : table[id]
+    }
+
+    mutating func apply(_ ops: [WriteOperation], table: DocumentTable) {
+        for op in ops {
+            operations.append(op)
             switch op {
             case .upsert(let d):
-                if case .string(let id)? = d["objectID"] { table.put(id, d) }
-            case .delete(let id): table.remove(id)
-            case .clear: table.removeAll()
-            case .merge, .setMetadata: break
+                guard case .string(let id)? = d["objectID"] else { continue }
+                if document(id, in: table) == nil { count += 1 }
+                note(id)
+                documents[id] = .some(d)
+            case .delete(let id):
+                if document(id, in: table) != nil { count -= 1 }
+                note(id)
+                documents[id] = .some(nil)
+            case .clear:
+                cleared = true
+                documents = [:]
+                changed = []
+                count = 0
+            case .merge, .setMetadata:
+                break
             }
         }
+    }
+
+    private mutating func note(_ id: String) {
+        if documents[id] == nil { changed.append(id) }
     }
 }
