@@ -18,10 +18,15 @@ import Synchronization
 ///        [--client-poll-micros N] [--dump-requests FILE | --in-process-only]
 ///        fedsearch-bench --http --bin-dir DIR [--corpus-dir DIR] [--runs N] [--queries N]
 ///        fedsearch-bench --writes --bin-dir DIR [--config FILE] [--corpus FILE] [--runs N] [--queries N] [--in-flight N]
+///        fedsearch-bench --updates --bin-dir DIR [--corpus-dir DIR] [--rate N] [--seconds N] [--in-flight N]
 var binDir = ""
 var writes = false
 /// `--http`: the HTTP API beside the socket and Typesense (``HTTPBench``).
 var httpBench = false
+/// `--updates`: a large durable index taking writes (``UpdateBench``).
+var updates = false
+var writeRate = 200
+var writeSeconds = 60
 var corpusDir = "/tmp/fedsearch-bench/corpus"
 var corpusPath = "/tmp/fedsearch-bench/corpus/docs.ndjson"
 var inFlight = 128
@@ -43,6 +48,10 @@ while let a = args.first {
     args = args.dropFirst()
     if a == "--writes" {
         writes = true
+        continue
+    }
+    if a == "--updates" {
+        updates = true
         continue
     }
     if a == "--http" {
@@ -71,6 +80,8 @@ while let a = args.first {
     case "--dump-requests": dumpRequests = v
     case "--client-poll-micros": clientPollMicros = Int(v) ?? 2000
     case "--decode-file": decodeFile = v
+    case "--rate": writeRate = Int(v) ?? 200
+    case "--seconds": writeSeconds = Int(v) ?? 60
     default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
     }
 }
@@ -97,6 +108,16 @@ if !decodeFile.isEmpty {
 if httpBench {
     do {
         try HTTPBench.run(binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, runs: runs, queryCount: min(queryCount, 1000))
+        exit(0)
+    } catch {
+        writeToStandardError("fedsearch-bench: \(error)\n")
+        exit(1)
+    }
+}
+
+if updates {
+    do {
+        try UpdateBench.run(binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, rate: writeRate, seconds: writeSeconds, inFlight: inFlight)
         exit(0)
     } catch {
         writeToStandardError("fedsearch-bench: \(error)\n")

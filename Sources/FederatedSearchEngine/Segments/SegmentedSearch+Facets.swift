@@ -13,7 +13,7 @@ extension SegmentedSearch {
         var totals = [[String: Int]](repeating: [:], count: fields.count)
         var summaries = [NumericSummary](repeating: .empty, count: fields.count)
         var numeric = [Bool](repeating: false, count: fields.count)
-        for (i, s) in segments.enumerated() {
+        for (i, s) in segments.enumerated() where !(matches[i].docs.isEmpty && matches[i].textDocs.isEmpty) {
             let counter = FacetCounter(index: s.snapshot)
             let m = matches[i], f = filters[i]
             let counts = f.isDisjunctive

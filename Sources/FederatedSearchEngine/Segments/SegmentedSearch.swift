@@ -103,9 +103,11 @@ struct SegmentedSearch {
 
         let page = PageRequest(parameters: p, limit: settings.paginationLimitedTo)
         let stats = stats(matches)
-        var ranked: [RankedKeys] = []
+        // A segment that matches nothing (most small ones, for most queries) costs no more.
+        var ranked: [RankedKeys?] = []
         for i in segments.indices {
-            ranked.append(try executors[i].rankKeys(matches[i], parsed: parsed, page: page, stats: stats))
+            ranked.append(matches[i].docs.isEmpty
+                ? nil : try executors[i].rankKeys(matches[i], parsed: parsed, page: page, stats: stats))
         }
         let (pageEntries, nbHits) = mergePage(ranked, matches: matches, executors: executors, page: page)
         let facets = try countFacets(matches, filters: filters, executors: &executors)
@@ -121,7 +123,7 @@ struct SegmentedSearch {
 
     /// The page's hits in order: each segment builds those it holds.
     private func buildHits(
-        _ entries: [RankedEntry], ranked: [RankedKeys], matches: [TextMatch], parsed: ParsedQuery,
+        _ entries: [RankedEntry], ranked: [RankedKeys?], matches: [TextMatch], parsed: ParsedQuery,
         executors: [QueryExecutor]
     ) throws(SearchError) -> [Hit] {
         var perSegment = [[UInt128]](repeating: [], count: segments.count)
@@ -132,12 +134,11 @@ struct SegmentedSearch {
         }
         var built: [[Hit]] = []
         for i in segments.indices {
-            guard !perSegment[i].isEmpty else {
+            guard !perSegment[i].isEmpty, let r = ranked[i] else {
                 built.append([])
                 continue
             }
-            let page = executors[i].makePage(
-                perSegment[i], match: matches[i], ranker: ranked[i].ranker, visitor: ranked[i].visitor, nbHits: 0)
+            let page = executors[i].makePage(perSegment[i], match: matches[i], ranker: r.ranker, visitor: r.visitor, nbHits: 0)
             built.append(try executors[i].buildHits(page, match: matches[i], parsed: parsed))
         }
         let hits = slot.map { built[$0.segment][$0.row] }

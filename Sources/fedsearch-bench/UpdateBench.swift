@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import FederatedSearchClient
+import FederatedSearchCore
+import Synchronization
+
+/// `fedsearch-bench --updates`: how a durable index of the benchmark corpus takes writes
+/// once it is large. The daemon imports the corpus file at start (one build), then:
+/// 1. bulk import: the corpus again through `fedsearch import` into an empty second index, in
+///    batches of 1,000 (documents/s, each batch acknowledged once durable and searchable);
+/// 2. memory (the daemon's RSS) after that import and once its background merges are done;
+/// 3. single-document upserts, one at a time (each answered once durable and searchable):
+///    p50 and p99 of the time to the answer, new and existing objectIDs alike;
+/// 4. a steady stream of single-document writes at `rate` per second for `seconds`, with one
+///    client searching all along: its p50 and p99 against the same queries on the idle daemon.
+enum UpdateBench {
+    static func run(binDir: String, corpusDir: String, rate: Int, seconds: Int, inFlight: Int) throws {
+        let work = "/tmp/fedsearch-updatebench-\(getpid())"
+        try? FileManager.default.removeItem(atPath: work)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let corpus = "\(corpusDir)/docs.ndjson"
+        guard FileManager.default.fileExists(atPath: corpus) else {
+            throw BenchError("no corpus at \(corpus): run `python3 ../shared/bench/corpus.py --export \(corpusDir)` (N_DOCS=1000000 for a million)")
+        }
+        let settings: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"]]
+        var corpusIndex = settings
+        corpusIndex["data"] = .string(corpus)
+        let socket = "\(work)/d.sock"
+        let config: JSONObject = [
+            "socket": .string(socket), "dataDir": .string("\(work)/data"), "logLevel": "warning",
+            "searchables": ["corpus": .object(corpusIndex), "imported": .object(settings)],
+        ]
+        let configFile = "\(work)/config.json"
+        try JSONWriter.string(.object(config)).write(toFile: configFile, atomically: true, encoding: .utf8)
+
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "\(binDir)/fedsearchd")
+        daemon.arguments = ["--config", configFile]
+        let started = ContinuousClock.now
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        try WriteBench.waitForDaemon(socket)
+        let admin = try SocketConnection(path: socket, timeoutSeconds: 600)
+        let documents = try WriteBench.documentCount(admin, "corpus")
+        print("fedsearch-bench --updates: \(documents) documents (\(corpus))")
+        print("start with the first import and one build: \(String(format: "%.1f", microseconds(since: started) / 1e6)) s, RSS \(rssMB(daemon.processIdentifier)) MB")
+
+        // 1 and 2: bulk import, then memory before and after the merges it left.
+        let importStart = ContinuousClock.now
+        try WriteBench.importFile(binDir: binDir, socket: socket, index: "imported", file: corpus, inFlight: inFlight).waitUntilExit()
+        let importSeconds = microseconds(since: importStart) / 1e6
+        let imported = try WriteBench.documentCount(admin, "imported")
+        let afterImport = rssMB(daemon.processIdentifier)
+        let segmentsAfterImport = try writeStats(admin, "imported")["segments"]?.intValue ?? 0
+        let mergeWait = ContinuousClock.now
+        try waitForMerges(admin, "imported")
+        print("bulk import, batches of 1,000, \(inFlight) in flight: \(imported) documents in \(String(format: "%.2f", importSeconds)) s = \(Int(Double(imported) / importSeconds)) documents/s")
+        print("  RSS after the import: \(afterImport) MB (\(segmentsAfterImport) segments); after its merges (\(String(format: "%.1f", microseconds(since: mergeWait) / 1e6)) s more): \(rssMB(daemon.processIdentifier)) MB (\(try writeStats(admin, "imported")["segments"]?.intValue ?? 0) segments)")
+        _ = try admin.roundTrip(["id": "c", "op": "clearIndex", "index": "imported"])
+
+        // Documents to write: the corpus's first ones, changed (existing ids) or renamed (new ids).
+        var samples: [JSONObject] = []
+        for f in try admin.roundTrip(["id": "s", "query": "", "indices": ["corpus"], "params": ["hitsPerPage": 1000, "attributesToHighlight": []]]) {
+            if case .results(_, _, let r) = f { samples = r.hits.map { h in var o = h.attributes; o["objectID"] = .string(h.objectID); return o } }
+        }
+        guard !samples.isEmpty else { throw BenchError("the corpus index answered no documents") }
+        var serial = 0
+        func nextWrite() -> [UInt8] {
+            serial += 1
+            var d = samples[serial % samples.count]
+            if serial % 2 == 0 { d["objectID"] = .string("new-\(serial)") }  // new ids and replaced ones alike
+            d["price"] = .number(Double(serial % 1000))
+            return encodedLine(["id": .string("w\(serial)"), "op": "addDocuments", "index": "corpus", "documents": [.object(d)]])
+        }
+
+        // 3: single upserts one at a time.
+        let writer = try SocketConnection(path: socket, timeoutSeconds: 60)
+        var upserts: [Double] = []
+        for _ in 0..<20 { _ = try writeRoundTrip(writer, nextWrite()) }
+        for _ in 0..<400 {
+            let line = nextWrite()
+            let t = ContinuousClock.now
+            try writeRoundTrip(writer, line)
+            upserts.append(microseconds(since: t))
+        }
+        let u = LatencySummary(samples: upserts, seconds: 1)
+        print("single-document upsert, answered once durable and searchable (400, one at a time): p50 \(String(format: "%.2f", u.p50 / 1000)) ms, p99 \(String(format: "%.2f", u.p99 / 1000)) ms")
+        try waitForMerges(admin, "corpus")
+
+        // 4: searches, idle and during a steady stream of writes.
+        let queries = (try? String(contentsOfFile: "\(corpusDir)/q_prefix.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        let searches = queries.prefix(1000).enumerated().map { i, q in
+            encodedLine(["id": .string("q\(i)"), "query": .string(q), "indices": ["corpus"],
+                         "params": ["hitsPerPage": 10, "facets": ["category"]]])
+        }
+        let searcher = try SocketConnection(path: socket, timeoutSeconds: 60)
+        for s in searches.prefix(200) { _ = try rawRoundTrip(searcher, s) }
+        let idle = try searchFor(seconds: Double(seconds) / 2, searcher, searches)
+        let stream = WriteStream()
+        let interval = 1e6 / Double(rate)
+        let lines = (0..<(rate * seconds + 10)).map { _ in nextWrite() }
+        let thread = Thread {
+            guard let connection = try? SocketConnection(path: socket, timeoutSeconds: 60) else { return stream.finish() }
+            let start = ContinuousClock.now
+            var n = 0
+            while !stream.stop.load(ordering: .relaxed) && n < lines.count {
+                let due = Double(n) * interval
+                let now = microseconds(since: start)
+                if now < due { usleep(UInt32(due - now)) }
+                let t = ContinuousClock.now
+                guard (try? writeRoundTrip(connection, lines[n])) != nil else { break }
+                let took = microseconds(since: t)
+                stream.latencies.withLock { $0.append(took) }
+                n += 1
+            }
+            stream.finish()
+        }
+        thread.start()
+        let busy = try searchFor(seconds: Double(seconds), searcher, searches)
+        stream.stop.store(true, ordering: .relaxed)
+        while !stream.finished.load(ordering: .acquiring) { usleep(10_000) }
+        let latencies = stream.latencies.withLock { $0 }
+        let done = (count: latencies.count, latencies: latencies)
+        let w = LatencySummary(samples: done.latencies, seconds: Double(seconds))
+        let st = try writeStats(admin, "corpus")
+        print("searches (q_prefix, top 10, category facet, 1 client)   p50 µs   p99 µs   queries")
+        print("idle                                                   \(fmt(idle.summary.p50).leftPad(6))   \(fmt(idle.summary.p99).leftPad(6))   \(idle.count)")
+        print("while writing \(rate)/s (\(done.count) writes in \(seconds) s)        \(fmt(busy.summary.p50).leftPad(6))   \(fmt(busy.summary.p99).leftPad(6))   \(busy.count)")
+        print("search p99 while writing / idle: \(String(format: "%.2f", busy.summary.p99 / max(idle.summary.p99, 0.001)))")
+        print("the writes: \(Int(w.queriesPerSecond))/s achieved, answer p50 \(String(format: "%.2f", w.p50 / 1000)) ms, p99 \(String(format: "%.2f", w.p99 / 1000)) ms; \(st["segments"]?.intValue ?? 0) segments, \(st["merges"]?.intValue ?? 0) merges; RSS \(rssMB(daemon.processIdentifier)) MB")
+    }
+
+    /// Sends a write and reads its answer; throws unless it was written.
+    static func writeRoundTrip(_ c: SocketConnection, _ line: [UInt8]) throws {
+        try c.sendRaw(line)
+        guard let f = try c.readFrame(), f.type == "written" else { throw BenchError("a write was not acknowledged") }
+    }
+
+    static func searchFor(seconds: Double, _ c: SocketConnection, _ requests: [[UInt8]]) throws -> (summary: LatencySummary, count: Int) {
+        var samples: [Double] = []
+        let start = ContinuousClock.now
+        var i = 0
+        while microseconds(since: start) < seconds * 1e6 {
+            let t = ContinuousClock.now
+            guard try rawRoundTrip(c, requests[i % requests.count]) else { throw BenchError("the daemon closed the connection") }
+            samples.append(microseconds(since: t))
+            i += 1
+        }
+        return (LatencySummary(samples: samples, seconds: seconds), samples.count)
+    }
+
+    static func writeStats(_ c: SocketConnection, _ index: String) throws -> JSONObject {
+        guard case .info(_, "stats", let p)? = try c.roundTrip(["id": "st", "op": "stats"]).first else { return [:] }
+        return p["writes"]?.objectValue?[index]?.objectValue ?? [:]
+    }
+
+    /// Waits until the index has no merge running and none queued.
+    static func waitForMerges(_ c: SocketConnection, _ index: String) throws {
+        var quiet = 0
+        while quiet < 3 {
+            quiet = try writeStats(c, index)["merging"] == .bool(false) ? quiet + 1 : 0
+            usleep(100_000)
+        }
+    }
+
+    static func rssMB(_ pid: Int32) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) / 1024
+        }
+        return 0
+    }
+}
+
+/// What the writing thread of a steady stream shares with the measuring one.
+final class WriteStream: Sendable {
+    let stop = Atomic<Bool>(false)
+    let finished = Atomic<Bool>(false)
+    /// Each write's time to its answer, µs.
+    let latencies = Mutex<[Double]>([])
+
+    func finish() { finished.store(true, ordering: .releasing) }
+}
