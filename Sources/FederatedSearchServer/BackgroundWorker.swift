@@ -38,8 +38,10 @@ package final class BackgroundWorker: Sendable {
     /// The worker that applies the writes of every durable index.
     package static let writer = BackgroundWorker(name: "fedsearchd-write")
 
-    /// The worker that merges the segments of durable indices updated in place.
+    /// The workers that merge the segments of durable indices updated in place: small
+    /// segments, and the long merges into a new base (so those never hold up the small).
     package static let merger = BackgroundWorker(name: "fedsearchd-merge")
+    package static let baseMerger = BackgroundWorker(name: "fedsearchd-merge-base")
 
     /// The worker that decodes long request lines.
     package static let decoder = BackgroundWorker(name: "fedsearchd-decode")

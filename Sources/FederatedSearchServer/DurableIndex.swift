@@ -27,8 +27,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     private var writer: BackgroundWorker { BackgroundWorker.writer }
     /// Set by `deleteIndex`: later writes are refused.
     private let removed = Atomic<Bool>(false)
-    /// Whether a merge of its segments is being built.
-    private let merging = Atomic<Bool>(false)
+    /// The merges of its segments being built, by lane.
+    private let runningMerges = Mutex<[MergeLane: SegmentMerge]>([:])
     /// What the writer has done, for `stats`.
     package let counters = Mutex(WriteCounters())
 
@@ -59,7 +59,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
             "lastCommitMs": .number((c.lastCommitMs * 1000).rounded() / 1000),
             "lastRebuildMs": .number((c.lastRebuildMs * 1000).rounded() / 1000),
             "segments": .number(Double(snapshot.segmentCount)), "merges": .number(Double(c.merges)),
-            "merging": .bool(merging.load(ordering: .relaxed)),
+            "merging": .bool(runningMerges.withLock { !$0.isEmpty }),
             "lastMergeMs": .number((c.lastMergeMs * 1000).rounded() / 1000),
         ])
     }
@@ -169,32 +169,39 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         try EmbeddedIndex(name: name, settings: settings, documents: table.documents, positions: table.ordinals)
     }
 
-    /// Starts the merge the snapshot's merge policy asks for, unless one is running; it is
-    /// built on the merge worker while the index serves and takes writes, then swapped in
-    /// under the writer's lock, less what was deleted from its segments meanwhile.
+    /// Starts the merges the snapshot's merge policy asks for, in each lane that has none
+    /// running: built on that lane's worker while the index serves and takes writes, then
+    /// swapped in under the writer's lock, less what was deleted from its segments meanwhile.
     package func scheduleMerge() {
+        for lane in MergeLane.allCases { scheduleMerge(lane) }
+    }
+
+    private func scheduleMerge(_ lane: MergeLane) {
         let planned = snapshot
-        guard let merge = planned.plannedMerge(),
-              merging.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        BackgroundWorker.merger.async {
-            let started = ContinuousClock.now
-            let built: MergedSegment
+        let started: SegmentMerge? = runningMerges.withLock { running in
+            guard running[lane] == nil else { return nil }
+            let other = running.first { $0.key != lane }?.value
+            guard let merge = planned.plannedMerge(lane, besides: other) else { return nil }
+            running[lane] = merge
+            return merge
+        }
+        guard let merge = started else { return }
+        let worker = lane == .base ? BackgroundWorker.baseMerger : BackgroundWorker.merger
+        worker.async {
+            let began = ContinuousClock.now
             do {
-                built = try planned.build(merge)
+                let built = try planned.build(merge)
+                self.state.withLock { _ in
+                    if !self.isRemoved { self.publish(self.snapshot.completing(built)) }
+                }
+                self.counters.withLock {
+                    $0.merges += 1
+                    $0.lastMergeMs = WriteGroup.milliseconds(.now - began)
+                }
             } catch {
                 Log.error("\(self.name): a merge of \(merge.documentCount) documents failed: \(error)")
-                self.merging.store(false, ordering: .releasing)
-                return
             }
-            self.state.withLock { _ in
-                if !self.isRemoved { self.publish(self.snapshot.completing(built)) }
-            }
-            self.counters.withLock {
-                $0.merges += 1
-                $0.lastMergeMs = WriteGroup.milliseconds(.now - started)
-            }
-            self.merging.store(false, ordering: .releasing)
+            self.runningMerges.withLock { $0[lane] = nil }
             self.scheduleMerge()
         }
     }

@@ -82,7 +82,9 @@ do {
         while start < documents.count {
             let end = min(start + batch, documents.count)
             index = try index.updated(adding: (start..<end).map { (Int64($0), documents[$0]) }, deleting: [])
-            while let merge = index.plannedMerge() { index = index.completing(try index.build(merge)) }
+            while let merge = index.plannedMerge(.small) ?? index.plannedMerge(.base) {
+                index = index.completing(try index.build(merge))
+            }
             start = end
         }
     } else {

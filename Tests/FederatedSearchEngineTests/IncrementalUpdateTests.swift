@@ -146,7 +146,7 @@ import Testing
                 model.docs = [:]
             }
             index = try index.updated(adding: Array(adding.values), deleting: deleting)
-            if Int.random(in: 0..<4, using: &g) == 0, let merge = index.plannedMerge() ?? Self.anyMerge(index) {
+            if Int.random(in: 0..<4, using: &g) == 0, let merge = index.plannedMerge(.small) ?? index.plannedMerge(.base) ?? Self.anyMerge(index) {
                 // Deleting while the merge runs, as the writer may, then completing it.
                 let built = try index.build(merge)
                 if let id = model.docs.keys.sorted().first, Bool.random(using: &g) {
@@ -190,22 +190,30 @@ import Testing
         #expect(!index.updatesInPlace)
     }
 
-    @Test func theMergePolicyMergesATierOfEightAndExpungesDeletions() throws {
+    @Test func theMergePolicyKeepsABaseAndMergesSmallSegmentsByTiers() throws {
         let settings = try IndexSettings.decode(json(#"{"searchableAttributes": ["title"]}"#).objectValue!, path: "s")
         var g = Generator(state: 5)
-        var index = try EmbeddedIndex(name: "t", settings: settings, documents: [], positions: [])
-        for i in 0..<7 { index = try index.updated(adding: [(Int64(i), Self.document("s\(i)", &g))], deleting: []) }
-        #expect(index.plannedMerge() == nil)
-        index = try index.updated(adding: [(7, Self.document("s7", &g))], deleting: [])
-        let merge = try #require(index.plannedMerge())
-        #expect(merge.documentCount == 8)
-        index = index.completing(try index.build(merge))
-        #expect(index.segmentCount == 1 && index.documentCount == 8)
-        let big = (0..<90).map { Self.document("b\($0)", &g) }
-        index = try EmbeddedIndex(name: "t", settings: settings, documents: big, positions: (0..<90).map(Int64.init))
-        index = try index.updated(adding: [], deleting: (0..<29).map { "b\($0)" })
-        #expect(index.plannedMerge() == nil)
-        index = try index.updated(adding: [], deleting: ["b29"])
-        #expect(try #require(index.plannedMerge()).documentCount == 60)
+        let base = (0..<800).map { Self.document("b\($0)", &g) }
+        var index = try EmbeddedIndex(name: "t", settings: settings, documents: base, positions: (0..<800).map(Int64.init))
+        for i in 0..<7 { index = try index.updated(adding: [(Int64(1000 + i), Self.document("s\(i)", &g))], deleting: []) }
+        #expect(index.plannedMerge(.small) == nil && index.plannedMerge(.base) == nil)
+        index = try index.updated(adding: [(1007, Self.document("s7", &g))], deleting: [])
+        // Eight one-document segments are a full tier: the small lane merges them, not the base.
+        let small = try #require(index.plannedMerge(.small))
+        #expect(small.documentCount == 8)
+        #expect(index.plannedMerge(.base) == nil)
+        // While that merge runs, the base lane does not take its segments.
+        for i in 8..<120 { index = try index.updated(adding: [(Int64(1000 + i), Self.document("s\(i)", &g))], deleting: []) }
+        let big = try #require(index.plannedMerge(.base, besides: small), "the others hold an eighth of the base")
+        #expect(big.documentCount == 800 + 112)
+        index = index.completing(try index.build(small))
+        index = index.completing(try index.build(big))
+        #expect(index.segmentCount == 2 && index.documentCount == 920)
+        #expect(index.plannedMerge(.base) == nil && index.plannedMerge(.small) == nil)
+        // A base a third deleted is rebuilt (with the others).
+        index = try index.updated(adding: [], deleting: (0..<303).map { "b\($0)" })
+        #expect(index.plannedMerge(.base) == nil)
+        index = try index.updated(adding: [], deleting: ["b303"])
+        #expect(try #require(index.plannedMerge(.base)).documentCount == 920 - 304)
     }
 }

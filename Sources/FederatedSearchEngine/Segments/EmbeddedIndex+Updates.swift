@@ -43,9 +43,11 @@ extension EmbeddedIndex {
     /// How many segments it has (`stats` shows it).
     public var segmentCount: Int { segments.count }
 
-    /// The merge its ``MergePolicy`` asks for now, if any.
-    public func plannedMerge() -> SegmentMerge? {
-        guard let picked = MergePolicy.pick(segments) else { return nil }
+    /// The merge its ``MergePolicy`` asks of `lane` now, if any, leaving out the segments of
+    /// `running` (a merge under way in the other lane).
+    public func plannedMerge(_ lane: MergeLane, besides running: SegmentMerge? = nil) -> SegmentMerge? {
+        let busy = Set((running?.sources ?? []).map { ObjectIdentifier($0.data) })
+        guard let picked = MergePolicy.pick(segments, lane: lane, busy: busy) else { return nil }
         return SegmentMerge(sources: picked.map { segments[$0] })
     }
 

@@ -1,22 +1,51 @@
-/// When an updated index's segments are merged: a tiered policy, as Lucene's and tantivy's
-/// log merge policies. Segments fall into tiers by size, a factor of ``factor`` apart; once a
-/// tier holds ``factor`` segments they merge into one of the next tier, so a document is
-/// rebuilt about log_factor(N) times over its life and a query meets a few segments per tier.
-/// A segment that has lost a third of its documents to deletions is rebuilt alone, so that
-/// deleted documents do not pile up in a large segment that no tier merge reaches.
+/// When an updated index's segments are merged, in two lanes that run side by side.
+///
+/// Searches pay for every segment a query meets, and most for the large ones: a segment's
+/// term dictionary is walked for each prefix and typo expansion, and a large segment's
+/// dictionary is nearly the whole vocabulary. So the policy keeps one large segment, the
+/// base, and small ones beside it:
+/// - the **small lane** merges the segments other than the base by tiers, as Lucene's and
+///   tantivy's log merge policies do: tiers a factor of ``factor`` apart by size, and once a
+///   tier holds ``factor`` segments they merge into one of the next tier, so a document is
+///   rebuilt about log_factor(n) times while it is small;
+/// - the **base lane** folds everything into a new base once the others hold a ``baseShare``
+///   of the base's documents (so a steady trickle rebuilds the base only every base/8
+///   writes, and a growing index's base grows geometrically), or once a third of the base's
+///   documents are deleted.
+/// A segment is in at most one running merge; the lanes never take the same one.
 enum MergePolicy {
     static let factor = 8
+    /// The others' documents, as a fraction of the base's, that start a base merge.
+    static let baseShare = 8
 
-    /// Positions in `segments` of the ones to merge now, if any.
-    static func pick(_ segments: [Segment]) -> [Int]? {
-        for (i, s) in segments.enumerated() {
-            let total = s.snapshot.documentCount
-            if total >= factor * factor && (total - s.liveCount) * 3 >= total { return [i] }
+    /// Positions in `segments` of the ones the lane should merge now, if any; `busy` are
+    /// segments of a merge already running in the other lane.
+    static func pick(_ segments: [Segment], lane: MergeLane, busy: Set<ObjectIdentifier> = []) -> [Int]? {
+        guard segments.count > 1 || segments.first.map(isMostlyDeleted) == true else { return nil }
+        let base = segments.indices.max { segments[$0].liveCount < segments[$1].liveCount }!
+        let free = segments.indices.filter { !busy.contains(ObjectIdentifier(segments[$0].data)) }
+        switch lane {
+        case .base:
+            guard free.contains(base) else { return nil }
+            let others = free.filter { $0 != base }
+            let rest = others.reduce(0) { $0 + segments[$1].liveCount }
+            if rest * baseShare >= segments[base].liveCount || isMostlyDeleted(segments[base]) {
+                return [base] + others
+            }
+            return nil
+        case .small:
+            for i in free where i != base && isMostlyDeleted(segments[i]) { return [i] }
+            var tiers: [Int: [Int]] = [:]
+            for i in free where i != base { tiers[tier(segments[i].liveCount), default: []].append(i) }
+            for t in tiers.keys.sorted() where tiers[t]!.count >= factor { return tiers[t] }
+            return nil
         }
-        var tiers: [Int: [Int]] = [:]
-        for (i, s) in segments.enumerated() { tiers[tier(s.liveCount), default: []].append(i) }
-        for t in tiers.keys.sorted() where tiers[t]!.count >= factor { return tiers[t] }
-        return nil
+    }
+
+    /// Whether a third of a segment's documents are deleted (and it is not tiny).
+    static func isMostlyDeleted(_ s: Segment) -> Bool {
+        let total = s.snapshot.documentCount
+        return total >= factor * factor && (total - s.liveCount) * 3 >= total
     }
 
     /// 0 below `factor` documents, then one more per factor.
@@ -28,4 +57,12 @@ enum MergePolicy {
         }
         return t
     }
+}
+
+/// Which kind of merge (see ``MergePolicy``).
+public enum MergeLane: Sendable, CaseIterable {
+    /// Everything into a new base.
+    case base
+    /// Small segments by tiers.
+    case small
 }
