@@ -13,19 +13,16 @@ extension EmbeddedIndex {
         guard let f = first.facetByName[attribute], first.facets[f].mode != .filterOnly else {
             throw SearchError(.invalidField, "facetName: attribute '\(attribute)' is not a faceting attribute of index '\(name)'")
         }
-        var executors = SegmentedSearch(segments: segments, name: name, query: query).executors()
-        var scratch = segments.map { $0.data.scratchPool.take() }
-        defer { for (s, b) in zip(segments, scratch) { s.data.scratchPool.give(b) } }
-        let parsed = executors[0].parse()
-        var filters: [FilterPlan] = []
-        for s in segments { filters.append(try FilterPlan(index: s.snapshot, parameters: query.parameters)) }
-        let matches = try SegmentedSearch.matchOnce(&executors, parsed: parsed, filters: filters, scratch: &scratch)
+        let parts = try SegmentedSearch(segments: segments, name: name, query: query).parts()
+        defer { for part in parts { part.finish() } }
+        try SegmentedSearch.matchOnce(parts, parsed: parts[0].executor.parse())
         var check = CancellationCheck(deadline: query.deadline)
         let wanted = Array(first.analyzer.fold(prefix).utf8)
         var totals: [String: Int] = [:]
-        for (s, match) in zip(segments, matches) {
-            let counts = try FacetCounter(index: s.snapshot).count(match.docs, fields: [f], check: &check)[0]
-            let values = s.snapshot.facets[f].values
+        for part in parts {
+            let s = part.segment.snapshot
+            let counts = try FacetCounter(index: s).count(part.match.docs, fields: [f], check: &check)[0]
+            let values = s.facets[f].values
             for (id, c) in counts.enumerated() where c > 0 { totals[values[id], default: 0] += Int(c) }
         }
         var found: [(value: String, count: Int)] = []

@@ -2,8 +2,9 @@ import FederatedSearchCore
 
 /// One faceting attribute, indexed both ways: document → values (for counting) and
 /// value → documents (for filters), plus its numeric values sorted (for numeric filters)
-/// and per document (for `facets_stats`).
-struct FacetField: Sendable {
+/// and per document (for `facets_stats`). A class, so that a query reading it from its
+/// snapshot takes one reference rather than copying its arrays.
+final class FacetField: Sendable {
     let name: String
     let mode: FacetingAttribute.Mode
     /// Distinct values sorted by bytes; a value's id is its index.
@@ -32,7 +33,8 @@ struct FacetField: Sendable {
         return foldedValues[analyzer.fold(value)] ?? []
     }
 
-    private func exactId(_ value: String) -> UInt32? {
+    /// The id of exactly this value, if the field has it.
+    func exactId(_ value: String) -> UInt32? {
         let key = Array(value.utf8)
         var lo = 0, hi = values.count
         while lo < hi {

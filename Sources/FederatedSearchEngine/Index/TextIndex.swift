@@ -1,7 +1,9 @@
 import FederatedSearchCore
 
-/// The full-text part of an index: term dictionary, postings and document lengths.
-struct TextIndex: Sendable {
+/// The full-text part of an index: term dictionary, postings and document lengths. A class,
+/// so that reading it from its snapshot (as every stage of a query does) takes one reference
+/// rather than copying its many arrays.
+final class TextIndex: Sendable {
     let dictionary: TermDictionary
     let postings: PostingStore
     /// Bitmaps of the frequent terms.

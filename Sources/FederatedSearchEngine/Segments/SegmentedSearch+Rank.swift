@@ -7,16 +7,14 @@ struct RankedEntry {
 extension SegmentedSearch {
     /// The page's candidates in global order, and the hit count: each segment offers its best
     /// keys (every key under `distinct`), and they are merged by ``KeyOrder``.
-    func mergePage(
-        _ ranked: [RankedKeys?], matches: [TextMatch], executors: [QueryExecutor], page: PageRequest
-    ) -> (entries: [RankedEntry], nbHits: Int) {
+    func mergePage(_ parts: [SegmentQuery], page: PageRequest) -> (entries: [RankedEntry], nbHits: Int) {
         var entries: [RankedEntry] = []
-        for (i, r) in ranked.enumerated() { entries += (r?.keys ?? []).map { RankedEntry(segment: i, key: $0) } }
-        guard let layout = ranked.lazy.compactMap({ $0?.ranker.layout }).first else { return ([], 0) }
+        for (i, part) in parts.enumerated() { entries += (part.ranked?.keys ?? []).map { RankedEntry(segment: i, key: $0) } }
+        guard let layout = parts.lazy.compactMap({ $0.ranked?.ranker.layout }).first else { return ([], 0) }
         let order = KeyOrder(layout: layout, segments: segments)
         entries.sort { order.less($0, $1) }
-        let distinct = executors[0].distinctLimit
-        var nbHits = matches.reduce(0) { $0 + $1.docs.count }
+        let distinct = parts[0].executor.distinctLimit
+        var nbHits = parts.reduce(0) { $0 + $1.match.docs.count }
         if distinct > 0 {
             var perGroup: [String: Int] = [:]
             entries = entries.filter { e in

@@ -20,25 +20,26 @@ struct SegmentedSearch {
 
     var settings: IndexSettings { segments[0].snapshot.settings }
 
-    /// One executor per segment, with that segment's live documents.
-    func executors() -> [QueryExecutor] {
-        segments.map { s in
-            var e = QueryExecutor(index: s.snapshot, name: name, query: query)
-            e.live = s.live
-            e.pruning = pruning
-            e.fastHighlight = fastHighlight
-            return e
+    /// One part per segment, each with its executor, scratch buffers and filters.
+    func parts() throws(SearchError) -> [SegmentQuery] {
+        var parts: [SegmentQuery] = []
+        do {
+            for s in segments {
+                parts.append(try SegmentQuery(s, name: name, query: query, pruning: pruning, fastHighlight: fastHighlight))
+            }
+        } catch {
+            for p in parts { p.finish() }
+            throw error
         }
+        return parts
     }
 
     /// Each segment's text match, after the corpus-wide typo cut and dropped words.
-    static func match(
-        _ executors: inout [QueryExecutor], parsed: inout ParsedQuery, filters: [FilterPlan], scratch: inout [Scratch]
-    ) throws -> [TextMatch] {
-        var matches = try matchOnce(&executors, parsed: parsed, filters: filters, scratch: &scratch)
-        let p = executors[0].parameters
+    static func match(_ parts: [SegmentQuery], parsed: inout ParsedQuery) throws {
+        try matchOnce(parts, parsed: parsed)
+        let p = parts[0].executor.parameters
         // removeWordsIfNoResults: retry with fewer or optional words while nothing matches anywhere.
-        func empty() -> Bool { matches.allSatisfy { $0.docs.isEmpty } }
+        func empty() -> Bool { parts.allSatisfy { $0.match.docs.isEmpty } }
         if empty() && parsed.words.count > 1 && p.removeWordsIfNoResults != .none {
             var words = parsed.words
             while empty() && words.count > 1 {
@@ -49,69 +50,60 @@ struct SegmentedSearch {
                 case .none: break
                 }
                 parsed.words = words
-                matches = try matchOnce(&executors, parsed: parsed, filters: filters, scratch: &scratch)
+                try matchOnce(parts, parsed: parsed)
                 if p.removeWordsIfNoResults == .allOptional { break }
             }
         }
-        return matches
     }
 
     /// Each segment's text match for these words, after the corpus-wide typo cut.
-    static func matchOnce(
-        _ executors: inout [QueryExecutor], parsed: ParsedQuery, filters: [FilterPlan], scratch: inout [Scratch]
-    ) throws -> [TextMatch] {
-        let cuts = executors[0].cutsTypos
-        var matches: [TextMatch] = []
-        for i in executors.indices {
-            matches.append(try executors[i].matchText(
-                parsed, filters: filters[i], scratch: &scratch[i], cut: cuts ? .deferred : .local))
+    static func matchOnce(_ parts: [SegmentQuery], parsed: ParsedQuery) throws {
+        let cuts = parts[0].executor.cutsTypos
+        for part in parts {
+            part.match = try part.executor.matchText(
+                parsed, filters: part.filters, scratch: &part.scratch, cut: cuts ? .deferred : .local)
         }
-        if cuts, let fewest = matches.indices.compactMap({ executors[$0].fewestTypos(matches[$0]) }).min() {
-            let allowed = executors[0].allowedTypos(fewest)
-            for i in matches.indices { executors[i].cutTypos(&matches[i], allowed: allowed, filters: filters[i]) }
+        if cuts, let fewest = parts.compactMap({ $0.executor.fewestTypos($0.match) }).min() {
+            let allowed = parts[0].executor.allowedTypos(fewest)
+            for part in parts { part.executor.cutTypos(&part.match, allowed: allowed, filters: part.filters) }
         }
-        return matches
     }
 
     /// The corpus-wide BM25 figures of the segments' matches.
-    func stats(_ matches: [TextMatch]) -> CorpusStats {
+    static func stats(_ parts: [SegmentQuery]) -> CorpusStats {
         var documents = 0
-        var frequency = [Int](repeating: 0, count: matches[0].documentFrequency.count)
-        var totals = [Double](repeating: 0, count: segments[0].snapshot.text.slots.count)
-        for (s, m) in zip(segments, matches) {
-            documents += s.liveCount
-            for (w, f) in m.documentFrequency.enumerated() { frequency[w] += f }
-            for (k, t) in CorpusStats.fieldLengthTotals(s.snapshot.text, live: s.live).enumerated() { totals[k] += t }
+        var frequency = [Int](repeating: 0, count: parts[0].match.documentFrequency.count)
+        var totals = [Double](repeating: 0, count: parts[0].segment.snapshot.text.slots.count)
+        for part in parts {
+            documents += part.segment.liveCount
+            for (w, f) in part.match.documentFrequency.enumerated() { frequency[w] += f }
+            let t = CorpusStats.fieldLengthTotals(part.segment.snapshot.text, live: part.segment.live)
+            for k in totals.indices { totals[k] += t[k] }
         }
         return CorpusStats(
             documentCount: documents, wordFrequency: frequency,
             averageFieldLength: CorpusStats.averages(totals, documentCount: documents))
     }
 
-    mutating func execute() throws -> SearchResults {
+    func execute() throws -> SearchResults {
         let started = ContinuousClock.now
         let p = query.parameters
-        var executors = executors()
-        var scratch = segments.map { $0.data.scratchPool.take() }
-        defer { for (s, b) in zip(segments, scratch) { s.data.scratchPool.give(b) } }
-        var parsed = executors[0].parse()
-        var filters: [FilterPlan] = []
-        for s in segments { filters.append(try FilterPlan(index: s.snapshot, parameters: p)) }
-        try executors[0].check.now()
-        let matches = try Self.match(&executors, parsed: &parsed, filters: filters, scratch: &scratch)
-        try executors[0].check.now()
+        let parts = try parts()
+        defer { for part in parts { part.finish() } }
+        var parsed = parts[0].executor.parse()
+        try parts[0].executor.check.now()
+        try Self.match(parts, parsed: &parsed)
+        try parts[0].executor.check.now()
 
         let page = PageRequest(parameters: p, limit: settings.paginationLimitedTo)
-        let stats = stats(matches)
-        // A segment that matches nothing (most small ones, for most queries) costs no more.
-        var ranked: [RankedKeys?] = []
-        for i in segments.indices {
-            ranked.append(matches[i].docs.isEmpty
-                ? nil : try executors[i].rankKeys(matches[i], parsed: parsed, page: page, stats: stats))
+        let stats = Self.stats(parts)
+        for part in parts where !part.match.docs.isEmpty {
+            // A segment that matches nothing (most small ones, for most queries) costs no more.
+            part.ranked = try part.executor.rankKeys(part.match, parsed: parsed, page: page, stats: stats)
         }
-        let (pageEntries, nbHits) = mergePage(ranked, matches: matches, executors: executors, page: page)
-        let facets = try countFacets(matches, filters: filters, executors: &executors)
-        let hits = try buildHits(pageEntries, ranked: ranked, matches: matches, parsed: parsed, executors: executors)
+        let (pageEntries, nbHits) = mergePage(parts, page: page)
+        let facets = try countFacets(parts)
+        let hits = try buildHits(pageEntries, parts: parts, parsed: parsed)
 
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
@@ -122,24 +114,18 @@ struct SegmentedSearch {
     }
 
     /// The page's hits in order: each segment builds those it holds.
-    private func buildHits(
-        _ entries: [RankedEntry], ranked: [RankedKeys?], matches: [TextMatch], parsed: ParsedQuery,
-        executors: [QueryExecutor]
-    ) throws(SearchError) -> [Hit] {
-        var perSegment = [[UInt128]](repeating: [], count: segments.count)
+    private func buildHits(_ entries: [RankedEntry], parts: [SegmentQuery], parsed: ParsedQuery) throws(SearchError) -> [Hit] {
+        var perSegment = [[UInt128]](repeating: [], count: parts.count)
         var slot: [(segment: Int, row: Int)] = []
         for e in entries {
             slot.append((e.segment, perSegment[e.segment].count))
             perSegment[e.segment].append(e.key)
         }
-        var built: [[Hit]] = []
-        for i in segments.indices {
-            guard !perSegment[i].isEmpty, let r = ranked[i] else {
-                built.append([])
-                continue
-            }
-            let page = executors[i].makePage(perSegment[i], match: matches[i], ranker: r.ranker, visitor: r.visitor, nbHits: 0)
-            built.append(try executors[i].buildHits(page, match: matches[i], parsed: parsed))
+        var built = [[Hit]](repeating: [], count: parts.count)
+        for (i, part) in parts.enumerated() where !perSegment[i].isEmpty {
+            guard let r = part.ranked else { continue }
+            let page = part.executor.makePage(perSegment[i], match: part.match, ranker: r.ranker, visitor: r.visitor, nbHits: 0)
+            built[i] = try part.executor.buildHits(page, match: part.match, parsed: parsed)
         }
         let hits = slot.map { built[$0.segment][$0.row] }
         let limit = query.answerByteLimit ?? Int.max
@@ -152,4 +138,30 @@ struct SegmentedSearch {
         }
         return hits
     }
+}
+
+/// One segment's part of a segmented query: its executor (with the segment's live
+/// documents), scratch buffers, filters, match and ranked keys. A class, so that the query's
+/// loops over its segments pass references rather than copy these large values.
+final class SegmentQuery {
+    let segment: Segment
+    var executor: QueryExecutor
+    var scratch: Scratch
+    let filters: FilterPlan
+    var match = TextMatch(words: [], textDocs: [], docs: [], hits: nil)
+    var ranked: RankedKeys?
+
+    init(_ segment: Segment, name: String, query: SearchQuery, pruning: Bool, fastHighlight: Bool) throws(SearchError) {
+        self.segment = segment
+        var e = QueryExecutor(index: segment.snapshot, name: name, query: query)
+        e.live = segment.live
+        e.pruning = pruning
+        e.fastHighlight = fastHighlight
+        executor = e
+        filters = try FilterPlan(index: segment.snapshot, parameters: query.parameters)
+        scratch = segment.data.scratchPool.take()
+    }
+
+    /// Gives the scratch buffers back (their user cleaned them).
+    func finish() { segment.data.scratchPool.give(scratch) }
 }
