@@ -65,9 +65,14 @@ bench-cluster: release
 
 # Durable writes: import throughput and query latency during an import (the 100k corpus is
 # exported by ../shared/bench/corpus.py first).
+# The corpus of `fedsearch-bench --updates`: N_DOCS=1000000 for the million-document figures.
+N_DOCS ?= 100000
+UPDATE_CORPUS = $(if $(filter 100000,$(N_DOCS)),/tmp/fedsearch-bench/corpus,/tmp/fedsearch-bench/corpus-$(N_DOCS))
 bench-writes: release
-	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
+	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || N_DOCS=100000 python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
 	$(RELEASE_BIN_DIR)/fedsearch-bench --writes --bin-dir $(RELEASE_BIN_DIR) --config $(CONFIG)
+	@test -f $(UPDATE_CORPUS)/docs.ndjson || N_DOCS=$(N_DOCS) python3 ../shared/bench/corpus.py --export $(UPDATE_CORPUS)
+	$(RELEASE_BIN_DIR)/fedsearch-bench --updates --bin-dir $(RELEASE_BIN_DIR) --corpus-dir $(UPDATE_CORPUS)
 
 # The reliability probes of docs/RELIABILITY.md, on the release daemon (a few minutes; not
 # part of `make test`, whose LimitTests check the same behaviours in small).

@@ -86,6 +86,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         package var configSettings: JSONObject
         package var overrides: JSONObject
         package var settings: IndexSettings
+        /// Set when a group was stored but its snapshot could not be published: the next
+        /// group rebuilds whole from the table rather than update a snapshot that lacks it.
+        package var publishedIsStale = false
     }
 
     private struct WriteQueueState {
@@ -127,6 +130,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         self.current = Mutex(index)
         recordPosition(sequence: sequence, documents: table.count)
         counters.withLock { $0.publishedSequence = sequence }
+        if index.updatesInPlace { BackgroundWorker.merger.async { index.prepareForUpdates() } }
     }
 
     /// Throws, naming `path`, if `configSettings` with the stored overrides laid over them are
@@ -177,6 +181,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     }
 
     private func scheduleMerge(_ lane: MergeLane) {
+        guard !isRemoved else { return }
         let planned = snapshot
         let started: SegmentMerge? = runningMerges.withLock { running in
             guard running[lane] == nil else { return nil }
@@ -199,7 +204,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
                     $0.lastMergeMs = WriteGroup.milliseconds(.now - began)
                 }
             } catch {
+                // Planned again after the next write, not at once (it would fail the same way).
                 Log.error("\(self.name): a merge of \(merge.documentCount) documents failed: \(error)")
+                self.runningMerges.withLock { $0[lane] = nil }
+                return
             }
             self.runningMerges.withLock { $0[lane] = nil }
             self.scheduleMerge()

@@ -5,9 +5,10 @@ import FederatedSearchStorage
 
 /// Group commit for a durable index: the writes queued while the previous group was being
 /// applied go together into one SQLite transaction, each batch a savepoint of its own (applied
-/// whole or not at all, with its own sequence number), then one sync, then one snapshot
-/// rebuild. A client that keeps several batches in flight so pays for one rebuild per group,
-/// not per batch, and every batch is still acknowledged only once durable and searchable.
+/// whole or not at all, with its own sequence number), then one sync, then one update of the
+/// snapshot (a segment with the group's documents, or a rebuild; see ARCHITECTURE.md). A
+/// client that keeps several batches in flight so pays for one update per group, not per
+/// batch, and every batch is still acknowledged only once durable and searchable.
 package enum WriteGroup {
     /// The most batches and document changes one group takes.
     package static let maxBatches = 64
@@ -116,7 +117,7 @@ package enum WriteGroup {
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
             do {
                 let current = index.snapshot
-                if !settingsChanged && !pending.cleared && current.updatesInPlace {
+                if !settingsChanged && !pending.cleared && !st.publishedIsStale && current.updatesInPlace {
                     // Only what the group changed: a new segment and deletions in the others.
                     var adding: [(position: Int64, document: JSONObject)] = []
                     var deleting: [String] = []
@@ -132,8 +133,10 @@ package enum WriteGroup {
                     index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
                 }
                 index.counters.withLock { $0.publishedSequence = st.store.sequence }
+                st.publishedIsStale = false
             } catch {
                 // Only a corpus over the engine's limits gets here; the batches are stored.
+                st.publishedIsStale = true
                 Log.error("\(index.name): stored, but the index could not be rebuilt: \(error)")
                 return replies.map { r in
                     guard case .success = r else { return r }
@@ -154,6 +157,7 @@ package enum WriteGroup {
             index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
             st.configSettings = base
             st.settings = settings
+            st.publishedIsStale = false
             return .success(.written(sequence: st.store.sequence, documents: st.table.count))
         } catch {
             return .failure(error)

@@ -27,9 +27,11 @@ final class FacetField: Sendable {
     /// Whether any document has a numeric value here.
     var isNumeric: Bool { !numbers.isEmpty }
 
-    /// The ids of a filter value: exact first, else its folded form.
-    func ids(of value: String, analyzer: TextAnalyzer) -> [UInt32] {
-        if let i = exactId(value) { return [i] }
+    /// The ids of a filter value: exact first, else its folded form. `exactAnywhere` says,
+    /// for an index of several segments, whether any of them has the exact value.
+    func ids(of value: String, analyzer: TextAnalyzer, exactAnywhere: Bool? = nil) -> [UInt32] {
+        let exact = exactId(value)
+        if exactAnywhere ?? (exact != nil) { return exact.map { [$0] } ?? [] }
         return foldedValues[analyzer.fold(value)] ?? []
     }
 

@@ -65,8 +65,9 @@ final class TextIndex: Sendable {
                     }
                     length += position - start
                 }
-                lengths[d * slots.count + slot] = UInt16(min(length, Int(UInt16.max)))
-                totals[slot] += Double(length)
+                let capped = UInt16(min(length, Int(UInt16.max)))
+                lengths[d * slots.count + slot] = capped
+                totals[slot] += Double(capped)  // as stored, so that a deletion takes away what it added
             }
         }
 

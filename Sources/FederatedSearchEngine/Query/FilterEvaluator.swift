@@ -7,6 +7,8 @@ import FederatedSearchCore
 /// the numbers of faceting attributes are indexed automatically); `_tags` always is.
 struct FilterEvaluator {
     let index: IndexSnapshot
+    /// For one segment of several: which filter values some segment holds exactly.
+    var exactValues: ExactValues? = nil
 
     func evaluate(_ e: FilterExpression) throws(SearchError) -> DocumentSet {
         let n = index.documentCount
@@ -26,7 +28,8 @@ struct FilterEvaluator {
         case .facet(let attribute, let value):
             let field = try field(attribute)
             var set = DocumentSet(capacity: n)
-            for id in field.ids(of: value, analyzer: index.analyzer) {
+            let anywhere = exactValues?.contains(attribute: attribute, value: value)
+            for id in field.ids(of: value, analyzer: index.analyzer, exactAnywhere: anywhere) {
                 for d in field.documents(ofValue: id) { set.insert(d) }
             }
             return set
@@ -66,5 +69,19 @@ struct FilterEvaluator {
                 "filter: attribute '\(attribute)' is not in attributesForFaceting (\(known.isEmpty ? "none" : known))")
         }
         return index.facets[i]
+    }
+}
+
+/// Whether any segment of an index has a live document with exactly a facet value: a filter
+/// value matches exactly where the index has it, else in its folded form, and that choice
+/// belongs to the whole index, not to each segment.
+struct ExactValues {
+    let segments: [Segment]
+
+    func contains(attribute: String, value: String) -> Bool {
+        segments.contains { s in
+            guard let f = s.snapshot.facetByName[attribute], let id = s.snapshot.facets[f].exactId(value) else { return false }
+            return s.snapshot.facets[f].documents(ofValue: id).contains { s.isLive($0) }
+        }
     }
 }

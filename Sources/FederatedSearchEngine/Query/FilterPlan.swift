@@ -12,8 +12,8 @@ struct FilterPlan {
     /// The disjunctive facets' field indices (counted even if not in `facets`).
     var disjunctiveFields: [Int] = []
 
-    init(index: IndexSnapshot, parameters p: SearchParameters) throws(SearchError) {
-        let evaluator = FilterEvaluator(index: index)
+    init(index: IndexSnapshot, parameters p: SearchParameters, exactValues: ExactValues? = nil) throws(SearchError) {
+        let evaluator = FilterEvaluator(index: index, exactValues: exactValues)
         // The top-level conditions, nested ANDs flattened: `filters`, `facetFilters`, ... each
         // parse to a conjunction of their own, combined under one more AND, and a condition is
         // top-level whichever parameter it came in.

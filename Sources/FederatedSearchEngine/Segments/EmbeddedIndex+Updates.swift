@@ -35,9 +35,21 @@ extension EmbeddedIndex {
             let sorted = adding.sorted { $0.position < $1.position }
             next.append(try Self.segment(
                 name: name, settings: settings, documents: sorted.map(\.document), positions: sorted.map(\.position)))
+            // The engine's limit holds for the live postings of all segments together, so
+            // that a merge, and the build at the next start, stay within it.
+            let postings = next.reduce(0) { $0 + $1.snapshot.text.postings.docs.count - ($1.live?.deletedPostingCount ?? 0) }
+            guard postings < Int(MatchFlags.postingMask) else {
+                throw SearchError(.invalidField, "\(name): the corpus would have more than 2^28 postings")
+            }
         }
         if next.isEmpty { next = [try Self.segment(name: name, settings: settings, documents: [], positions: [])] }
         return EmbeddedIndex(name: name, settings: settings, configuredSettings: configuredSettings, segments: next)
+    }
+
+    /// Builds what the first update would otherwise build on the writer's time: each
+    /// segment's documents by objectID (for finding the ones an update replaces).
+    public func prepareForUpdates() {
+        for s in segments { _ = s.data.document("") }
     }
 
     /// How many segments it has (`stats` shows it).
@@ -74,7 +86,7 @@ extension EmbeddedIndex {
                 continue
             }
             let now = rest.remove(at: k)
-            for d in 0..<UInt32(ids.count) where source.isLive(d) && !now.isLive(d) { deletedSince.append(ids[Int(d)]) }
+            for d in now.live?.deletedSince(source.live) ?? [] { deletedSince.append(ids[Int(d)]) }
         }
         let segment = merged.segment.deleting(deletedSince.compactMap { merged.segment.liveDocument($0) })
         if segment.liveCount > 0 || rest.isEmpty { rest.append(segment) }

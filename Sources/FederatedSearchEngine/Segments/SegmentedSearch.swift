@@ -25,7 +25,9 @@ struct SegmentedSearch {
         var parts: [SegmentQuery] = []
         do {
             for s in segments {
-                parts.append(try SegmentQuery(s, name: name, query: query, pruning: pruning, fastHighlight: fastHighlight))
+                parts.append(try SegmentQuery(
+                    s, name: name, query: query, pruning: pruning, fastHighlight: fastHighlight,
+                    exactValues: ExactValues(segments: segments)))
             }
         } catch {
             for p in parts { p.finish() }
@@ -151,14 +153,16 @@ final class SegmentQuery {
     var match = TextMatch(words: [], textDocs: [], docs: [], hits: nil)
     var ranked: RankedKeys?
 
-    init(_ segment: Segment, name: String, query: SearchQuery, pruning: Bool, fastHighlight: Bool) throws(SearchError) {
+    init(
+        _ segment: Segment, name: String, query: SearchQuery, pruning: Bool, fastHighlight: Bool, exactValues: ExactValues
+    ) throws(SearchError) {
         self.segment = segment
         var e = QueryExecutor(index: segment.snapshot, name: name, query: query)
         e.live = segment.live
         e.pruning = pruning
         e.fastHighlight = fastHighlight
         executor = e
-        filters = try FilterPlan(index: segment.snapshot, parameters: query.parameters)
+        filters = try FilterPlan(index: segment.snapshot, parameters: query.parameters, exactValues: exactValues)
         scratch = segment.data.scratchPool.take()
     }
 
