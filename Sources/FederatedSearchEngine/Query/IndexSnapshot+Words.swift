@@ -41,9 +41,9 @@ extension IndexSnapshot {
     /// What a word matches, before its documents are gathered: its term spans, synonym
     /// phrases, and how many postings they hold (an upper bound of its documents).
     func plan(_ word: QueryWord, typos: Bool, memo: QueryMemo? = nil) -> WordPlan {
-        if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0, gatherCost: 0) }
+        if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0) }
         if word.isGroup {
-            var plan = WordPlan(word: word, spans: [], phrases: [], postings: 0, gatherCost: 0)
+            var plan = WordPlan(word: word, spans: [], phrases: [], postings: 0)
             plan.members = word.members.map { self.plan($0, typos: typos, memo: memo) }
             return plan
         }
@@ -51,17 +51,7 @@ extension IndexSnapshot {
         let phrases = synonyms.alternatives(of: word.term).filter { $0.count > 1 }.map { phraseMatches($0) }
         var postings = phrases.reduce(0) { $0 + $1.count }
         for s in spans { postings += Int(text.postings.termStart[s.hi] &- text.postings.termStart[s.lo]) }
-        var plan = WordPlan(word: word, spans: spans, phrases: phrases, postings: postings, gatherCost: postings)
-        if !plan.isSingleTerm {  // a frequent term is ORed in as a bitmap, a word per 64 documents
-            var cost = 0
-            for s in spans {
-                for t in s.lo..<s.hi {
-                    cost += text.bitmaps.slot(ofTerm: t) == nil ? text.postings.documentFrequency(t) : text.bitmaps.wordCount / 4
-                }
-            }
-            plan.gatherCost = cost
-        }
-        return plan
+        return WordPlan(word: word, spans: spans, phrases: phrases, postings: postings)
     }
 
     /// The documents matching a planned word (or phrase), with their best hits. A word of
@@ -283,9 +273,6 @@ struct WordPlan {
     var phrases: [WordMatches]
     /// Postings of its spans and phrases: an upper bound of the documents it matches.
     var postings: Int
-    /// The work of gathering its documents into a bitmap, in posting visits (a frequent
-    /// term's bitmap counts a quarter per 64-bit word).
-    var gatherCost: Int
     /// The plans of a multi-word synonym input's words.
     var members: [WordPlan] = []
 

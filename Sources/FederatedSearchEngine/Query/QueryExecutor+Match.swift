@@ -2,19 +2,21 @@ import FederatedSearchCore
 
 extension QueryExecutor {
     /// What checking one candidate against a many-term word costs through the forward index
-    /// (random reads of the document's postings), in the posting visits of ``WordPlan/gatherCost``:
-    /// the word is deferred when checking the rarest word's candidates costs less than gathering it.
+    /// (random reads of the document's postings), in posting visits: the word is deferred
+    /// when checking the rarest word's candidates costs less than gathering its postings.
     static let lookupCost = 16
 
     /// The documents the query's words match, then those passing the filters, with word hits.
     /// With typo tolerance `min` or `strict`, `cut` says which typo counts it keeps: the
     /// fewest found here (`.local`), a count given (`.allowed`, the fewest over every segment
     /// of an index), or all (`.deferred`: the caller cuts with ``cutTypos(_:allowed:filters:)``).
+    /// `plans` are the words' plans when the caller made them, and `deferral` which words are
+    /// checked on other words' candidates rather than gathered (see ``deferredWords(_:required:)``).
     mutating func matchText(
-        _ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch, cut: TypoCut = .local
+        _ parsed: ParsedQuery, filters: FilterPlan, scratch: inout Scratch, cut: TypoCut = .local,
+        plans given: [WordPlan]? = nil, deferral: [Bool]? = nil
     ) throws -> TextMatch {
         let n = index.documentCount
-        let typos = typoMode != .disabled
         var words: [WordMatches] = []
         var termSpans: [[TermSpan]] = []
         var frequency: [Int] = []
@@ -24,23 +26,17 @@ extension QueryExecutor {
             if let live { textDocs.removeAll { !live.contains($0) } }
         } else {
             let required = parsed.words.map { !$0.isOptional }
-            let plans = parsed.words.map { index.plan($0, typos: typos, memo: query.memo) }
+            let plans = given ?? self.plans(parsed)
             termSpans = plans.map { $0.spans + $0.members.flatMap(\.spans) }
-            // A many-term word costlier to gather than to check on a required one-term word's
-            // candidates is never gathered: it is checked on those candidates only.
-            var rarest = Int.max
-            for (i, plan) in plans.enumerated() where required[i] && plan.isSingleTerm { rarest = min(rarest, plan.postings) }
+            let deferred = deferral ?? Self.deferredWords(plans.map { WordShape($0, postings: livePostings($0)) }, required: required)
             words.reserveCapacity(plans.count)
             for (i, plan) in plans.enumerated() {
-                let deferred = required[i] && !plan.isSingleTerm && !plan.word.isPhrase && !plan.word.isGroup
-                    && plan.phrases.isEmpty
-                    && rarest < Int.max && rarest * Self.lookupCost < plan.gatherCost
                 let intersected = required[i] && required.filter { $0 }.count > 1
-                words.append(index.matches(plan, deferred: deferred, intersected: intersected, scratch: &scratch))
+                words.append(index.matches(plan, deferred: deferred[i], intersected: intersected, scratch: &scratch))
             }
             textDocs = CandidateMatcher.documents(words, required: required, text: index.text, scratch: &scratch)
             if let live { textDocs.removeAll { !live.contains($0) } }
-            frequency = zip(plans, words).map { documentFrequency($0, $1) }
+            frequency = plans.indices.map { documentFrequency(plans[$0], words[$0], deferred: deferred[$0]) }
         }
         try check.now()
         if !parsed.excluded.isEmpty {
@@ -115,18 +111,47 @@ extension QueryExecutor {
         return t
     }
 
-    /// A word's document frequency for BM25, defined so that it sums over segments: the
-    /// live postings of its terms and synonym phrases (a document holding two of its terms
-    /// counts twice: an upper bound of its documents, cheap to know without gathering them),
-    /// and for a phrase or a multi-word synonym input, the live documents it matched.
-    func documentFrequency(_ plan: WordPlan, _ matches: WordMatches) -> Int {
-        if plan.word.isPhrase || plan.word.isGroup { return liveCount(matches) }
+    /// The plans of a query's words.
+    func plans(_ parsed: ParsedQuery) -> [WordPlan] {
+        let typos = typoMode != .disabled
+        return parsed.words.map { index.plan($0, typos: typos, memo: query.memo) }
+    }
+
+    /// Which words are deferred: a required many-term word (not a phrase or synonym input)
+    /// whose live postings cost more to gather than checking a required one-term word's
+    /// candidates costs is never gathered; it is checked on those candidates only. Decided on
+    /// live postings alone, so that an index of several segments decides as one index would.
+    static func deferredWords(_ shapes: [WordShape], required: [Bool]) -> [Bool] {
+        var rarest = Int.max
+        for (i, w) in shapes.enumerated() where required[i] && w.isSingleTerm { rarest = min(rarest, w.postings) }
+        return shapes.enumerated().map { i, w in
+            required[i] && !w.isSingleTerm && w.isDeferrable && rarest < Int.max && rarest * lookupCost < w.postings
+        }
+    }
+
+    /// The live postings of a word's terms and synonym phrases (an upper bound of its live
+    /// documents).
+    func livePostings(_ plan: WordPlan) -> Int {
         var f = plan.phrases.reduce(0) { $0 + liveCount($1) }
         let termStart = index.text.postings.termStart
         for s in plan.spans {
             f += Int(termStart[s.hi] &- termStart[s.lo]) - (live?.deletedPostings(terms: s.lo, s.hi) ?? 0)
         }
         return f
+    }
+
+    /// A word's document frequency for BM25: the live documents it matched, or for a
+    /// deferred word (its documents never gathered) its live postings. Both add up over the
+    /// segments of an index, which defer the same words (``deferredWords(_:required:)``).
+    func documentFrequency(_ plan: WordPlan, _ matches: WordMatches, deferred: Bool) -> Int {
+        if deferred { return livePostings(plan) }
+        if let bits = matches.docBits {
+            guard let live else { return matches.unlistedFrequency ?? 0 }
+            var n = 0
+            for (w, word) in bits.enumerated() { n += (word & live.bits[w]).nonzeroBitCount }
+            return n
+        }
+        return liveCount(matches)
     }
 
     private func liveCount(_ m: WordMatches) -> Int {
@@ -194,5 +219,27 @@ extension QueryExecutor {
             }
             return present || !anyOptional
         }
+    }
+}
+
+/// What decides whether a word is deferred (``QueryExecutor/deferredWords(_:required:)``).
+struct WordShape {
+    /// Whether it is one indexed term.
+    var isSingleTerm: Bool
+    /// Whether it may be deferred at all (not a phrase, a synonym input, or with synonym phrases).
+    var isDeferrable: Bool
+    /// Its live postings.
+    var postings: Int
+
+    init(_ plan: WordPlan, postings: Int) {
+        isSingleTerm = plan.isSingleTerm
+        isDeferrable = !plan.word.isPhrase && !plan.word.isGroup && plan.phrases.isEmpty
+        self.postings = postings
+    }
+
+    init(isSingleTerm: Bool, isDeferrable: Bool, postings: Int) {
+        self.isSingleTerm = isSingleTerm
+        self.isDeferrable = isDeferrable
+        self.postings = postings
     }
 }

@@ -61,14 +61,42 @@ struct SegmentedSearch {
     /// Each segment's text match for these words, after the corpus-wide typo cut.
     static func matchOnce(_ parts: [SegmentQuery], parsed: ParsedQuery) throws {
         let cuts = parts[0].executor.cutsTypos
-        for part in parts {
+        let plans = parts.map { $0.executor.plans(parsed) }
+        let deferral = deferredWords(parts, plans: plans, parsed: parsed)
+        for (k, part) in parts.enumerated() {
             part.match = try part.executor.matchText(
-                parsed, filters: part.filters, scratch: &part.scratch, cut: cuts ? .deferred : .local)
+                parsed, filters: part.filters, scratch: &part.scratch, cut: cuts ? .deferred : .local,
+                plans: plans[k], deferral: deferral)
         }
         if cuts, let fewest = parts.compactMap({ $0.executor.fewestTypos($0.match) }).min() {
             let allowed = parts[0].executor.allowedTypos(fewest)
             for part in parts { part.executor.cutTypos(&part.match, allowed: allowed, filters: part.filters) }
         }
+    }
+
+    /// The words that one index of the same documents would defer: a word is one term if
+    /// it is the same one term in every segment where it matches anything; its postings are
+    /// the sum of the segments' live postings.
+    static func deferredWords(_ parts: [SegmentQuery], plans: [[WordPlan]], parsed: ParsedQuery) -> [Bool] {
+        let shapes = parsed.words.indices.map { i -> WordShape in
+            var term: String?
+            var many = false
+            var postings = 0
+            for (k, part) in parts.enumerated() {
+                let plan = plans[k][i]
+                postings += part.executor.livePostings(plan)
+                if plan.isSingleTerm {
+                    let t = part.segment.snapshot.text.dictionary.string(plan.spans[0].lo)
+                    if term == nil { term = t } else if term != t { many = true }
+                } else if !plan.spans.isEmpty || !plan.phrases.isEmpty || plan.word.isPhrase || plan.word.isGroup {
+                    many = true
+                }
+            }
+            return WordShape(
+                isSingleTerm: term != nil && !many, isDeferrable: WordShape(plans[0][i], postings: 0).isDeferrable,
+                postings: postings)
+        }
+        return QueryExecutor.deferredWords(shapes, required: parsed.words.map { !$0.isOptional })
     }
 
     /// The corpus-wide BM25 figures of the segments' matches.
