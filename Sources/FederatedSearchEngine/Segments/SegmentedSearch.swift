@@ -78,13 +78,17 @@ struct SegmentedSearch {
     /// it is the same one term in every segment where it matches anything; its postings are
     /// the sum of the segments' live postings.
     static func deferredWords(_ parts: [SegmentQuery], plans: [[WordPlan]], parsed: ParsedQuery) -> [Bool] {
+        let required = parsed.words.map { !$0.isOptional }
+        // Deferring takes two required words (a rare one and one to check on its candidates).
+        guard required.filter({ $0 }).count > 1 else { return required.map { _ in false } }
+        let executors = parts.map(\.executor)
         let shapes = parsed.words.indices.map { i -> WordShape in
             var term: String?
             var many = false
             var postings = 0
             for (k, part) in parts.enumerated() {
                 let plan = plans[k][i]
-                postings += part.executor.livePostings(plan)
+                postings += executors[k].livePostings(plan)
                 if plan.isSingleTerm {
                     let t = part.segment.snapshot.text.dictionary.string(plan.spans[0].lo)
                     if term == nil { term = t } else if term != t { many = true }
@@ -96,7 +100,7 @@ struct SegmentedSearch {
                 isSingleTerm: term != nil && !many, isDeferrable: WordShape(plans[0][i], postings: 0).isDeferrable,
                 postings: postings)
         }
-        return QueryExecutor.deferredWords(shapes, required: parsed.words.map { !$0.isOptional })
+        return QueryExecutor.deferredWords(shapes, required: required)
     }
 
     /// The corpus-wide BM25 figures of the segments' matches.
