@@ -14,7 +14,8 @@ import Synchronization
 /// 3. single-document upserts, one at a time (each answered once durable and searchable):
 ///    p50 and p99 of the time to the answer, new and existing objectIDs alike;
 /// 4. a steady stream of single-document writes at `rate` per second for `seconds`, with one
-///    client searching all along: its p50 and p99 against the same queries on the idle daemon.
+///    client searching all along: its p50 and p99 against the same queries on the idle daemon,
+///    both as the index was built at start and after the upserts.
 enum UpdateBench {
     static func run(binDir: String, corpusDir: String, rate: Int, seconds: Int, inFlight: Int) throws {
         let work = "/tmp/fedsearch-updatebench-\(getpid())"
@@ -76,6 +77,16 @@ enum UpdateBench {
             return encodedLine(["id": .string("w\(serial)"), "op": "addDocuments", "index": "corpus", "documents": [.object(d)]])
         }
 
+        // Searches on the index as it was built at start (one segment), for comparison.
+        let queries = (try? String(contentsOfFile: "\(corpusDir)/q_prefix.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        let searches = queries.prefix(1000).enumerated().map { i, q in
+            encodedLine(["id": .string("q\(i)"), "query": .string(q), "indices": ["corpus"],
+                         "params": ["hitsPerPage": 10, "facets": ["category"]]])
+        }
+        let searcher = try SocketConnection(path: socket, timeoutSeconds: 60)
+        for s in searches.prefix(200) { _ = try rawRoundTrip(searcher, s) }
+        let whole = try searchFor(seconds: Double(seconds) / 2, searcher, searches)
+
         // 3: single upserts one at a time.
         let writer = try SocketConnection(path: socket, timeoutSeconds: 60)
         var upserts: [Double] = []
@@ -90,15 +101,9 @@ enum UpdateBench {
         print("single-document upsert, answered once durable and searchable (400, one at a time): p50 \(String(format: "%.2f", u.p50 / 1000)) ms, p99 \(String(format: "%.2f", u.p99 / 1000)) ms")
         try waitForMerges(admin, "corpus")
 
-        // 4: searches, idle and during a steady stream of writes.
-        let queries = (try? String(contentsOfFile: "\(corpusDir)/q_prefix.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-        let searches = queries.prefix(1000).enumerated().map { i, q in
-            encodedLine(["id": .string("q\(i)"), "query": .string(q), "indices": ["corpus"],
-                         "params": ["hitsPerPage": 10, "facets": ["category"]]])
-        }
-        let searcher = try SocketConnection(path: socket, timeoutSeconds: 60)
-        for s in searches.prefix(200) { _ = try rawRoundTrip(searcher, s) }
+        // 4: searches, idle (after those upserts) and during a steady stream of writes.
         let idle = try searchFor(seconds: Double(seconds) / 2, searcher, searches)
+        let idleSegments = try writeStats(admin, "corpus")["segments"]?.intValue ?? 0
         let stream = WriteStream()
         let interval = 1e6 / Double(rate)
         let lines = (0..<(rate * seconds + 10)).map { _ in nextWrite() }
@@ -127,9 +132,10 @@ enum UpdateBench {
         let w = LatencySummary(samples: done.latencies, seconds: Double(seconds))
         let st = try writeStats(admin, "corpus")
         print("searches (q_prefix, top 10, category facet, 1 client)   p50 µs   p99 µs   queries")
-        print("idle                                                   \(fmt(idle.summary.p50).leftPad(6))   \(fmt(idle.summary.p99).leftPad(6))   \(idle.count)")
+        print("idle, as built at start (1 segment)                    \(fmt(whole.summary.p50).leftPad(6))   \(fmt(whole.summary.p99).leftPad(6))   \(whole.count)")
+        print("idle, after the upserts (\(idleSegments) segments)                   \(fmt(idle.summary.p50).leftPad(6))   \(fmt(idle.summary.p99).leftPad(6))   \(idle.count)")
         print("while writing \(rate)/s (\(done.count) writes in \(seconds) s)        \(fmt(busy.summary.p50).leftPad(6))   \(fmt(busy.summary.p99).leftPad(6))   \(busy.count)")
-        print("search p99 while writing / idle: \(String(format: "%.2f", busy.summary.p99 / max(idle.summary.p99, 0.001)))")
+        print("search p99 while writing / idle: \(String(format: "%.2f", busy.summary.p99 / max(idle.summary.p99, 0.001))) (against the index as built at start: \(String(format: "%.2f", busy.summary.p99 / max(whole.summary.p99, 0.001))))")
         print("the writes: \(Int(w.queriesPerSecond))/s achieved, answer p50 \(String(format: "%.2f", w.p50 / 1000)) ms, p99 \(String(format: "%.2f", w.p99 / 1000)) ms; \(st["segments"]?.intValue ?? 0) segments, \(st["merges"]?.intValue ?? 0) merges; RSS \(rssMB(daemon.processIdentifier)) MB")
     }
 

@@ -214,25 +214,28 @@ import Testing
         var g = Generator(state: 5)
         let base = (0..<800).map { Self.document("b\($0)", &g) }
         var index = try EmbeddedIndex(name: "t", settings: settings, documents: base, positions: (0..<800).map(Int64.init))
-        for i in 0..<7 { index = try index.updated(adding: [(Int64(1000 + i), Self.document("s\(i)", &g))], deleting: []) }
+        index = try index.updated(adding: [(1000, Self.document("s0", &g))], deleting: [])
         #expect(index.plannedMerge(.small) == nil && index.plannedMerge(.base) == nil)
-        index = try index.updated(adding: [(1007, Self.document("s7", &g))], deleting: [])
-        // Eight one-document segments are a full tier: the small lane merges them, not the base.
+        index = try index.updated(adding: [(1001, Self.document("s1", &g))], deleting: [])
+        // Two segments under the floor: the small lane merges them, not the base.
         let small = try #require(index.plannedMerge(.small))
-        #expect(small.documentCount == 8)
+        #expect(small.documentCount == 2)
         #expect(index.plannedMerge(.base) == nil)
         // While that merge runs, the base lane does not take its segments.
-        for i in 8..<120 { index = try index.updated(adding: [(Int64(1000 + i), Self.document("s\(i)", &g))], deleting: []) }
+        for i in 2..<112 { index = try index.updated(adding: [(Int64(1000 + i), Self.document("s\(i)", &g))], deleting: []) }
         let big = try #require(index.plannedMerge(.base, besides: small), "the others hold an eighth of the base")
-        #expect(big.documentCount == 800 + 112)
+        #expect(big.documentCount == 800 + 110)
         index = index.completing(try index.build(small))
         index = index.completing(try index.build(big))
-        #expect(index.segmentCount == 2 && index.documentCount == 920)
+        #expect(index.segmentCount == 2 && index.documentCount == 912)
         #expect(index.plannedMerge(.base) == nil && index.plannedMerge(.small) == nil)
+        // Above the floor, a tier merges once it holds eight.
+        #expect(MergePolicy.tier(255) == 0 && MergePolicy.tier(256) == 1 && MergePolicy.tier(2047) == 1 && MergePolicy.tier(2048) == 2)
         // A base a third deleted is rebuilt (with the others).
         index = try index.updated(adding: [], deleting: (0..<303).map { "b\($0)" })
         #expect(index.plannedMerge(.base) == nil)
         index = try index.updated(adding: [], deleting: ["b303"])
-        #expect(try #require(index.plannedMerge(.base)).documentCount == 920 - 304)
+        #expect(try #require(index.plannedMerge(.base)).documentCount == 912 - 304)
     }
+
 }

@@ -7,7 +7,9 @@
 /// - the **small lane** merges the segments other than the base by tiers, as Lucene's and
 ///   tantivy's log merge policies do: tiers a factor of ``factor`` apart by size, and once a
 ///   tier holds ``factor`` segments they merge into one of the next tier, so a document is
-///   rebuilt about log_factor(n) times while it is small;
+///   rebuilt about log_factor(n) times while it is small. Segments under ``floor`` documents
+///   (what single-document writes make) are one tier that merges as soon as it holds two:
+///   a query then meets at most one of them, and such a merge costs well under a millisecond;
 /// - the **base lane** folds everything into a new base once the others hold a ``baseShare``
 ///   of the base's documents (so a steady trickle rebuilds the base only every base/8
 ///   writes, and a growing index's base grows geometrically), or once a third of the base's
@@ -15,6 +17,8 @@
 /// A segment is in at most one running merge; the lanes never take the same one.
 enum MergePolicy {
     static let factor = 8
+    /// Segments smaller than this are merged two at a time.
+    static let floor = 256
     /// The others' documents, as a fraction of the base's, that start a base merge.
     static let baseShare = 8
 
@@ -37,7 +41,7 @@ enum MergePolicy {
             for i in free where i != base && isMostlyDeleted(segments[i]) { return [i] }
             var tiers: [Int: [Int]] = [:]
             for i in free where i != base { tiers[tier(segments[i].liveCount), default: []].append(i) }
-            for t in tiers.keys.sorted() where tiers[t]!.count >= factor { return tiers[t] }
+            for t in tiers.keys.sorted() where tiers[t]!.count >= (t == 0 ? 2 : factor) { return tiers[t] }
             return nil
         }
     }
@@ -48,10 +52,10 @@ enum MergePolicy {
         return total >= factor * factor && (total - s.liveCount) * 3 >= total
     }
 
-    /// 0 below `factor` documents, then one more per factor.
+    /// 0 below `floor` documents, then one more per factor.
     static func tier(_ count: Int) -> Int {
-        var t = 0, n = count
-        while n >= factor {
+        var t = 0, n = count / floor
+        while n > 0 {
             n /= factor
             t += 1
         }
