@@ -82,10 +82,7 @@ extension IndexSnapshot {
         out.minFlags = MatchFlags.floor(spans.map(\.flags))
         out.spans = spans.map { PostingSpan(lo: termStart[$0.lo], hi: termStart[$0.hi], flags: $0.flags) }
         out.isDeferred = deferred
-        if deferred {
-            out.unlistedFrequency = plan.postings
-            return out
-        }
+        if deferred { return out }
         if let listed = text.prefixDocuments.documents(of: spans) {
             // A short prefix's documents, gathered when the snapshot was built.
             out.docs = listed

@@ -30,8 +30,8 @@ final class WordMatches {
     /// The word's documents as a bitmap, for a word of many terms with many postings: `docs`
     /// is then empty (read them with ``CandidateMatcher``), hits come through `spans`.
     var docBits: [UInt64]? = nil
-    /// The number of documents it matches when `docs` does not list them: the bitmap's
-    /// count, or for a deferred word its postings (an upper bound, for BM25's idf).
+    /// The number of documents it matches when `docs` does not list them as a bitmap: the
+    /// bitmap's count.
     var unlistedFrequency: Int? = nil
 
     init(
@@ -50,9 +50,6 @@ final class WordMatches {
     static var empty: WordMatches { WordMatches(docs: [], hits: [], firstPosting: 0, constantFlags: 0) }
 
     var count: Int { docs.count }
-
-    /// The number of documents it matches (BM25's document frequency).
-    var documentFrequency: Int { unlistedFrequency ?? docs.count }
 
     /// The hit of the `i`-th document (0-based from the start of the list).
     @inline(__always) func hit(_ i: Int) -> UInt32 {
