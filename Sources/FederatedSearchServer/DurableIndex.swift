@@ -194,8 +194,13 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         let worker = lane == .base ? BackgroundWorker.baseMerger : BackgroundWorker.merger
         worker.async {
             let began = ContinuousClock.now
+            var built: MergedSegment?
             do {
-                let built = try planned.build(merge)
+                built = try planned.build(merge)
+            } catch {
+                Log.error("\(self.name): a merge of \(merge.documentCount) documents failed: \(error)")
+            }
+            if let built {
                 self.state.withLock { _ in
                     if !self.isRemoved { self.publish(self.snapshot.completing(built)) }
                 }
@@ -203,14 +208,11 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
                     $0.merges += 1
                     $0.lastMergeMs = WriteGroup.milliseconds(.now - began)
                 }
-            } catch {
-                // Planned again after the next write, not at once (it would fail the same way).
-                Log.error("\(self.name): a merge of \(merge.documentCount) documents failed: \(error)")
-                self.runningMerges.withLock { $0[lane] = nil }
-                return
             }
             self.runningMerges.withLock { $0[lane] = nil }
-            self.scheduleMerge()
+            // A failed merge is planned again after the next write, not at once (it would
+            // fail the same way).
+            if built != nil { self.scheduleMerge() }
         }
     }
 

@@ -51,19 +51,10 @@ struct QueryExecutor {
 
         var match = try matchText(parsed, filters: filters, scratch: &scratch)
         // removeWordsIfNoResults: retry with fewer or optional words while nothing matches.
-        if match.docs.isEmpty && parsed.words.count > 1 && p.removeWordsIfNoResults != .none {
-            var words = parsed.words
-            while match.docs.isEmpty && words.count > 1 {
-                switch p.removeWordsIfNoResults {
-                case .lastWords: words.removeLast()
-                case .firstWords: words.removeFirst()
-                case .allOptional: for i in words.indices { words[i].isOptional = true }
-                case .none: break
-                }
-                parsed.words = words
-                match = try matchText(parsed, filters: filters, scratch: &scratch)
-                if p.removeWordsIfNoResults == .allOptional { break }
-            }
+        var dropping = WordDropping(p.removeWordsIfNoResults)
+        while match.docs.isEmpty, let words = dropping.next(after: parsed.words) {
+            parsed.words = words
+            match = try matchText(parsed, filters: filters, scratch: &scratch)
         }
         try check.now()
 

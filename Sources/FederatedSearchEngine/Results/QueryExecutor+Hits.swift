@@ -118,11 +118,16 @@ extension QueryExecutor {
             let hit = buildHit(row)
             bytes += (hit.encodedAttributes?.count ?? 0) + (hit.encodedHighlightResult?.count ?? 0)
             if bytes > limit {
-                throw SearchError(.answerTooLarge, "\(name): \(row + 1) of its \(ranked.docs.count) hits already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve, attributesToHighlight)")
+                throw Self.answerTooLarge(name, hits: row + 1, of: ranked.docs.count, limit: limit)
             }
             hits.append(hit)
         }
         return hits
+    }
+
+    /// The error of a page whose first `hits` of `of` hits already pass the answer limit.
+    static func answerTooLarge(_ name: String, hits: Int, of count: Int, limit: Int) -> SearchError {
+        SearchError(.answerTooLarge, "\(name): \(hits) of its \(count) hits already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve, attributesToHighlight)")
     }
 
     /// An attribute to highlight: its path, its key as JSON (`"name":`), its text slot when it

@@ -49,7 +49,7 @@ extension EmbeddedIndex {
     /// Builds what the first update would otherwise build on the writer's time: each
     /// segment's documents by objectID (for finding the ones an update replaces).
     public func prepareForUpdates() {
-        for s in segments { _ = s.data.document("") }
+        for s in segments { s.data.prepareDocumentsByID() }
     }
 
     /// How many segments it has (`stats` shows it).
@@ -69,7 +69,7 @@ extension EmbeddedIndex {
         let live = merge.sources.flatMap { $0.liveDocuments() }.sorted { $0.position < $1.position }
         let segment = try Self.segment(
             name: name, settings: settings, documents: live.map(\.document), positions: live.map(\.position))
-        _ = segment.data.document("")  // its objectID map, built here rather than by the next write
+        segment.data.prepareDocumentsByID()  // here, rather than by the next write
         return MergedSegment(sources: merge.sources, segment: segment)
     }
 

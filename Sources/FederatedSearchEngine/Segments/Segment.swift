@@ -36,13 +36,12 @@ struct Segment: Sendable {
         return Segment(data: data, live: live)
     }
 
-    /// The live documents with their positions, in position order (what a merge rebuilds).
+    /// The live documents with their positions, in the segment's order (what a merge rebuilds).
     func liveDocuments() -> [(position: Int64, document: JSONObject)] {
         let s = snapshot
         var out: [(position: Int64, document: JSONObject)] = []
         out.reserveCapacity(liveCount)
         for d in 0..<s.documentCount where isLive(UInt32(d)) { out.append((s.positions[d], s.documents[d])) }
-        out.sort { $0.position < $1.position }
         return out
     }
 }
@@ -62,13 +61,20 @@ final class SegmentData: Sendable {
     /// The document with this objectID, deleted or not.
     func document(_ id: String) -> UInt32? {
         byID.withLock { map in
-            if map == nil {
-                var m: [String: UInt32] = [:]
-                m.reserveCapacity(snapshot.objectIDs.count)
-                for (i, id) in snapshot.objectIDs.enumerated() { m[id] = UInt32(i) }
-                map = m
-            }
+            if map == nil { map = Self.documentsByID(snapshot) }
             return map![id]
         }
+    }
+
+    /// Builds the objectID map now, if it is not built yet (off the writer's time).
+    func prepareDocumentsByID() {
+        byID.withLock { map in if map == nil { map = Self.documentsByID(snapshot) } }
+    }
+
+    private static func documentsByID(_ snapshot: IndexSnapshot) -> [String: UInt32] {
+        var m: [String: UInt32] = [:]
+        m.reserveCapacity(snapshot.objectIDs.count)
+        for (i, id) in snapshot.objectIDs.enumerated() { m[id] = UInt32(i) }
+        return m
     }
 }

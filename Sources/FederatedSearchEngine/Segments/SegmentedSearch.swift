@@ -39,22 +39,11 @@ struct SegmentedSearch {
     /// Each segment's text match, after the corpus-wide typo cut and dropped words.
     static func match(_ parts: [SegmentQuery], parsed: inout ParsedQuery) throws {
         try matchOnce(parts, parsed: parsed)
-        let p = parts[0].executor.parameters
         // removeWordsIfNoResults: retry with fewer or optional words while nothing matches anywhere.
-        func empty() -> Bool { parts.allSatisfy { $0.match.docs.isEmpty } }
-        if empty() && parsed.words.count > 1 && p.removeWordsIfNoResults != .none {
-            var words = parsed.words
-            while empty() && words.count > 1 {
-                switch p.removeWordsIfNoResults {
-                case .lastWords: words.removeLast()
-                case .firstWords: words.removeFirst()
-                case .allOptional: for i in words.indices { words[i].isOptional = true }
-                case .none: break
-                }
-                parsed.words = words
-                try matchOnce(parts, parsed: parsed)
-                if p.removeWordsIfNoResults == .allOptional { break }
-            }
+        var dropping = WordDropping(parts[0].executor.parameters.removeWordsIfNoResults)
+        while parts.allSatisfy({ $0.match.docs.isEmpty }), let words = dropping.next(after: parsed.words) {
+            parsed.words = words
+            try matchOnce(parts, parsed: parsed)
         }
     }
 
@@ -167,7 +156,7 @@ struct SegmentedSearch {
         for (row, hit) in hits.enumerated() {
             bytes += (hit.encodedAttributes?.count ?? 0) + (hit.encodedHighlightResult?.count ?? 0)
             if bytes > limit {
-                throw SearchError(.answerTooLarge, "\(name): \(row + 1) of its \(hits.count) hits already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve, attributesToHighlight)")
+                throw QueryExecutor.answerTooLarge(name, hits: row + 1, of: hits.count, limit: limit)
             }
         }
         return hits
