@@ -22,14 +22,14 @@ struct PrefixDocuments: Sendable {
 
     /// Entry of each kept node, by its posting range (`lo << 32 | hi`): every term has a
     /// posting, so a term range and its posting range name the same terms. An entry `e >= 0`
-    /// is a list, `docs[start[e]..<start[e + 1]]`; `e < 0` is bitmap `-1 - e`, the words
-    /// `bits[b * wordCount..<(b + 1) * wordCount]`, holding `bitmapCounts[b]` documents.
+    /// is a list, `docs[start[e]..<start[e + 1]]`; `e < 0` is bitmap `b = -1 - e`, `bitmaps[b]`
+    /// (one array each, so that a query can hold it without a copy), holding `bitmapCounts[b]`
+    /// documents.
     private let entryOfRange: [UInt64: Int]
     private let start: [Int]
     private let docs: [UInt32]
-    private let bits: [UInt64]
+    private let bitmaps: [[UInt64]]
     private let bitmapCounts: [Int]
-    private let wordCount: Int
     /// The posting store's `termStart` (shared, not copied): term ids to posting offsets.
     private let termStart: [UInt32]
 
@@ -42,7 +42,7 @@ struct PrefixDocuments: Sendable {
         var entryOfRange: [UInt64: Int] = [:]
         var start: [Int] = [0]
         var docs: [UInt32] = []
-        var bits: [UInt64] = []
+        var bitmaps: [[UInt64]] = []
         var bitmapCounts: [Int] = []
         var marks = [UInt64](repeating: 0, count: wordCount)
         // Node 0 is the root (the empty prefix): an empty query lists every document anyway.
@@ -81,7 +81,7 @@ struct PrefixDocuments: Sendable {
             if Self.isDense(count: count, wordCount: wordCount) {
                 entryOfRange[key] = -1 - bitmapCounts.count
                 bitmapCounts.append(count)
-                bits.append(contentsOf: marks)
+                bitmaps.append(marks)
                 for w in lowWord...highWord { marks[w] = 0 }
                 continue
             }
@@ -95,9 +95,8 @@ struct PrefixDocuments: Sendable {
         self.entryOfRange = entryOfRange
         self.start = start
         self.docs = docs
-        self.bits = bits
+        self.bitmaps = bitmaps
         self.bitmapCounts = bitmapCounts
-        self.wordCount = wordCount
         termStart = postings.termStart
     }
 
@@ -112,7 +111,7 @@ struct PrefixDocuments: Sendable {
         let b = -1 - e
         var list: [UInt32] = []
         list.reserveCapacity(bitmapCounts[b])
-        for w in 0..<wordCount { Self.appendMembers(bits[b &* wordCount &+ w], word: w, to: &list) }
+        for (w, bits) in bitmaps[b].enumerated() { Self.appendMembers(bits, word: w, to: &list) }
         return list[...]
     }
 
@@ -147,6 +146,17 @@ struct PrefixDocuments: Sendable {
     /// The documents of `spans` when together they are exactly one kept prefix's terms.
     func documents(of spans: [TermSpan]) -> ArraySlice<UInt32>? {
         Self.contiguous(spans.count, lo: { spans[$0].lo }, hi: { spans[$0].hi }).flatMap { documents(lo: $0.lo, hi: $0.hi) }
+    }
+
+    /// The documents of `spans`, when together they are exactly one kept prefix's terms and
+    /// that prefix is kept as a bitmap: the bitmap itself (shared, not copied) and how many
+    /// documents it holds. An intersection ANDs it word-parallel, where reading it out into a
+    /// list would cost a step per document.
+    func bitmap(of spans: [TermSpan]) -> (bits: [UInt64], count: Int)? {
+        guard let r = Self.contiguous(spans.count, lo: { spans[$0].lo }, hi: { spans[$0].hi }),
+            let e = entry(termStart[r.lo], termStart[r.hi]), e < 0
+        else { return nil }
+        return (bitmaps[-1 - e], bitmapCounts[-1 - e])
     }
 
     /// The same for posting spans (a word's spans once matched; see ``WordMatches/spans``).

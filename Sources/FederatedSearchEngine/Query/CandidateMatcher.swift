@@ -24,7 +24,7 @@ enum CandidateMatcher {
             var out: [UInt32] = []
             out.reserveCapacity(driver.count)
             candidates: for d in driver.docs {
-                for k in 0..<others.count where cursors.hit(k, d) == .max { continue candidates }
+                for k in 0..<others.count where !cursors.contains(k, d) { continue candidates }
                 out.append(d)
             }
             return out
@@ -69,7 +69,7 @@ enum CandidateMatcher {
             candidates: while w != 0 {
                 let d = UInt32(i << 6 | w.trailingZeroBitCount)
                 w &= w &- 1
-                for k in 0..<others.count where cursors.hit(k, d) == .max { continue candidates }
+                for k in 0..<others.count where !cursors.contains(k, d) { continue candidates }
                 out.append(d)
             }
         }

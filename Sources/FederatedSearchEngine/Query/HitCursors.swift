@@ -45,6 +45,19 @@ struct HitCursors {
         return words[w].spans.isEmpty ? words[w].hit(c) : bestHit(doc, words[w].levels)
     }
 
+    /// Whether word `w` is in `doc`: ``hit(_:_:)`` without finding the best posting, which a
+    /// word of many terms would read from the document's postings.
+    @inline(__always) mutating func contains(_ w: Int, _ doc: UInt32) -> Bool {
+        if words[w].isDeferred { return bestHit(doc, words[w].levels) != .max }
+        if words[w].docBits != nil { return words[w].docBits![Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0 }
+        if let slot = words[w].bitmap {
+            return bits[slot &* wordCount &+ Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0
+        }
+        let c = words[w].seek(doc, from: cursors[w])
+        cursors[w] = c
+        return c < words[w].count && words[w].docs[words[w].docs.startIndex &+ c] == doc
+    }
+
     /// Writes the hit of each word in `doc` (`UInt32.max` when absent) to `out[base...]`.
     @inline(__always) mutating func fill(_ doc: UInt32, into out: inout [UInt32], at base: Int) {
         for w in 0..<words.count { out[base &+ w] = hit(w, doc) }

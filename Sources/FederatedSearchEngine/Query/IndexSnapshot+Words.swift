@@ -83,7 +83,11 @@ extension IndexSnapshot {
         out.spans = spans.map { PostingSpan(lo: termStart[$0.lo], hi: termStart[$0.hi], flags: $0.flags) }
         out.isDeferred = deferred
         if deferred { return out }
-        if let listed = text.prefixDocuments.documents(of: spans) {
+        if intersected, let (bits, count) = text.prefixDocuments.bitmap(of: spans) {
+            // A short prefix found in many documents, as the snapshot keeps it.
+            out.docBits = bits
+            out.unlistedFrequency = count
+        } else if let listed = text.prefixDocuments.documents(of: spans) {
             // A short prefix's documents, gathered when the snapshot was built.
             out.docs = listed
         } else if !intersected || plan.postings < text.bitmaps.wordCount {
