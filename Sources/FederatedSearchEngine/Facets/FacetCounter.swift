@@ -22,7 +22,7 @@ struct FacetCounter {
     }
 
     /// Counts of every value of each field over `docs`.
-    func count(_ docs: [UInt32], fields: [Int], check: inout CancellationCheck) throws -> [[UInt32]] {
+    func count(_ docs: DocumentList, fields: [Int], check: inout CancellationCheck) throws -> [[UInt32]] {
         var counts = fields.map { [UInt32](repeating: 0, count: index.facets[$0].values.count) }
         for (k, f) in fields.enumerated() {
             let field = index.facets[f]
@@ -41,7 +41,7 @@ struct FacetCounter {
     /// field; one failing exactly one group counts only for that group's field (its own
     /// refinements ignored); any other is not counted.
     func countDisjunctive(
-        _ textDocs: [UInt32], base: DocumentSet?, groups: [(field: Int, set: DocumentSet)], fields: [Int],
+        _ textDocs: DocumentList, base: DocumentSet?, groups: [(field: Int, set: DocumentSet)], fields: [Int],
         check: inout CancellationCheck
     ) throws -> [[UInt32]] {
         var counts = fields.map { [UInt32](repeating: 0, count: index.facets[$0].values.count) }
@@ -82,12 +82,12 @@ struct FacetCounter {
     }
 
     /// min, max, avg and sum of the numeric values of `docs`, if any.
-    func stats(_ docs: [UInt32], field f: Int) -> FacetStats? {
+    func stats(_ docs: DocumentList, field f: Int) -> FacetStats? {
         statsPart(docs, field: f)?.stats(attribute: index.facets[f].name)
     }
 
     /// What `facets_stats` sums over the numeric values of `docs`, if the field has any.
-    func statsPart(_ docs: [UInt32], field f: Int) -> NumericSummary? {
+    func statsPart(_ docs: DocumentList, field f: Int) -> NumericSummary? {
         let field = index.facets[f]
         guard field.isNumeric else { return nil }
         var lo = Double.infinity, hi = -Double.infinity, sum = 0.0, n = 0

@@ -7,7 +7,7 @@ enum CandidateMatcher {
     /// (a bit test for a word with a bitmap, a gallop for a list, the document's postings for
     /// a deferred word). When no word has a list, the words' bitmaps are ANDed word-parallel
     /// and their members checked against the deferred words.
-    static func documents(_ words: [WordMatches], required: [Bool], text: TextIndex, scratch: inout Scratch) -> [UInt32] {
+    static func documents(_ words: [WordMatches], required: [Bool], text: TextIndex, scratch: inout Scratch) -> DocumentList {
         let bitmaps = text.bitmaps
         let requiredWords = words.indices.filter { required[$0] }.map { words[$0] }
         guard !requiredWords.isEmpty else { return union(words, text: text, scratch: &scratch) }
@@ -19,7 +19,7 @@ enum CandidateMatcher {
             && (listed.first.map { $0.count * 2 > bitmaps.wordCount * mapped.count } ?? true)
         if let driver = listed.first, !and {
             let others = requiredWords.filter { $0 !== driver }
-            if others.isEmpty { return Array(driver.docs) }
+            if others.isEmpty { return DocumentList(driver.docs) }
             var cursors = HitCursors(words: others, text: text)
             var out: [UInt32] = []
             out.reserveCapacity(driver.count)
@@ -27,7 +27,7 @@ enum CandidateMatcher {
                 for k in 0..<others.count where !cursors.contains(k, d) { continue candidates }
                 out.append(d)
             }
-            return out
+            return DocumentList(out)
         }
         // Every word not deferred has a bitmap (a deferred word always has a rarer one-term
         // word, so at least one is here).
@@ -44,11 +44,11 @@ enum CandidateMatcher {
             }
             first = false
         }
-        return members(scratch.bits, through: requiredWords.filter(\.isDeferred), text: text)
+        return DocumentList(members(scratch.bits, through: requiredWords.filter(\.isDeferred), text: text))
     }
 
     /// Documents holding at least one word.
-    private static func union(_ words: [WordMatches], text: TextIndex, scratch: inout Scratch) -> [UInt32] {
+    private static func union(_ words: [WordMatches], text: TextIndex, scratch: inout Scratch) -> DocumentList {
         var set = DocumentSet(capacity: scratch.best.count)
         for w in words {
             if let own = w.docBits {
@@ -57,7 +57,7 @@ enum CandidateMatcher {
                 for d in w.docs { set.insert(d) }
             }
         }
-        return set.members()
+        return DocumentList(set.members())
     }
 
     /// The members of `bitmap` that hold every word of `others`, ascending.
@@ -77,7 +77,7 @@ enum CandidateMatcher {
     }
 
     /// The hit of every word in every candidate, row by row (`UInt32.max`: the word is absent).
-    static func hits(_ docs: [UInt32], _ words: [WordMatches], text: TextIndex) -> [UInt32] {
+    static func hits(_ docs: DocumentList, _ words: [WordMatches], text: TextIndex) -> [UInt32] {
         let n = words.count
         var out = [UInt32](repeating: .max, count: docs.count * n)
         var cursors = HitCursors(words: words, text: text)

@@ -107,7 +107,7 @@ extension IndexSnapshot {
         let docs = CandidateMatcher.documents(
             members, required: members.map { _ in true }, text: text, scratch: &scratch)
         var first = HitCursors(words: [members[0]], text: text)
-        let all = WordMatches(docs: docs[...], hits: docs.map { first.hit(0, $0) }, firstPosting: 0, constantFlags: 0)
+        let all = WordMatches(docs: docs.elements, hits: docs.map { first.hit(0, $0) }, firstPosting: 0, constantFlags: 0)
         var lists = [all]
         for alternative in synonyms.alternatives(ofGroup: plan.word.terms) {
             if alternative.count > 1 {

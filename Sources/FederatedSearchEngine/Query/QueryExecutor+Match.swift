@@ -20,9 +20,9 @@ extension QueryExecutor {
         var words: [WordMatches] = []
         var termSpans: [[TermSpan]] = []
         var frequency: [Int] = []
-        var textDocs: [UInt32]
+        var textDocs: DocumentList
         if parsed.isEmpty {
-            textDocs = Array(0..<UInt32(n))
+            textDocs = DocumentList(Array(0..<UInt32(n)))
             if let live { textDocs.removeAll { !live.contains($0) } }
         } else {
             let required = parsed.words.map { !$0.isOptional }
@@ -43,7 +43,7 @@ extension QueryExecutor {
             let excluded = excludedDocuments(parsed.excluded)
             textDocs.removeAll { excluded.contains($0) }
         }
-        var docs = filters.all.map { set in textDocs.filter { set.contains($0) } } ?? textDocs
+        var docs = filters.all.map { set in textDocs.filtered { set.contains($0) } } ?? textDocs
         let restrict = parameters.restrictSearchableAttributes
         let cuts = restrict != nil || typoMode == .min || typoMode == .strict
         if words.count == 1 && words[0].spans.isEmpty && filters.all == nil && parsed.excluded.isEmpty && !cuts
@@ -170,13 +170,13 @@ extension QueryExecutor {
     }
 
     /// Keeps the rows for which `keep(row)` holds.
-    func compact(_ docs: [UInt32], _ hits: [UInt32], width: Int, _ keep: (Int) -> Bool) -> ([UInt32], [UInt32]) {
+    func compact(_ docs: DocumentList, _ hits: [UInt32], width: Int, _ keep: (Int) -> Bool) -> (DocumentList, [UInt32]) {
         var d2: [UInt32] = [], h2: [UInt32] = []
         for row in 0..<docs.count where keep(row) {
             d2.append(docs[row])
             h2.append(contentsOf: hits[row * width..<(row + 1) * width])
         }
-        return (d2, h2)
+        return (DocumentList(d2), h2)
     }
 
     /// `restrictSearchableAttributes`: a word hit counts only if its posting occurs in one of
@@ -184,8 +184,8 @@ extension QueryExecutor {
     /// typos) takes its best posting that does, if any (`app` finds `application` in `body`
     /// even when `apple` in `title` is the better hit).
     func restrictAttributes(
-        _ docs: [UInt32], _ hits: [UInt32], words: [QueryWord], matches: [WordMatches], to names: Set<String>
-    ) -> ([UInt32], [UInt32]) {
+        _ docs: DocumentList, _ hits: [UInt32], words: [QueryWord], matches: [WordMatches], to names: Set<String>
+    ) -> (DocumentList, [UInt32]) {
         let allowed = Set(index.text.slots.indices.filter { names.contains(index.text.slots[$0].name) }.map(UInt32.init))
         let postings = index.text.postings
         let forward = index.text.forward

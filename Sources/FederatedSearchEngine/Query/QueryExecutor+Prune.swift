@@ -58,7 +58,7 @@ extension QueryExecutor {
                 tier.removeLast(tier.count - unique)
             }
             let best = Ranker.bestPrefix(flags: bestFlags, requiredCount: requiredCount, layout: ranker.layout)
-            try scan(tier, candidates: false, skipping: [], bound: best, m, ranker: ranker, visitor: visitor, top: &top)
+            try scan(DocumentList(tier), candidates: false, skipping: [], bound: best, m, ranker: ranker, visitor: visitor, top: &top)
         }
         let best = Ranker.bestPrefix(flags: floor, requiredCount: requiredCount, layout: ranker.layout)
         try scan(m.docs, candidates: true, skipping: tier, bound: best, m, ranker: ranker, visitor: visitor, top: &top)
@@ -69,7 +69,7 @@ extension QueryExecutor {
     /// `candidates`: `docs` is the match's list (row `i` is document `i`); otherwise it may
     /// hold documents that are not candidates (a tier-1 list), which are passed over.
     private mutating func scan(
-        _ docs: [UInt32], candidates: Bool, skipping skipped: [UInt32], bound best: UInt128, _ m: TextMatch, ranker: Ranker,
+        _ docs: DocumentList, candidates: Bool, skipping skipped: [UInt32], bound best: UInt128, _ m: TextMatch, ranker: Ranker,
         visitor: RankVisitor, top: inout TopKeys
     ) throws {
         // Documents are numbered in custom ranking order (see IndexSnapshot), so a later one's

@@ -76,9 +76,9 @@ struct QueryExecutor {
 struct TextMatch {
     var words: [WordMatches]
     /// Text matches (after exclusions and typo-mode cuts), before filters: disjunctive facets count these.
-    var textDocs: [UInt32]
+    var textDocs: DocumentList
     /// Matches passing every filter, ascending.
-    var docs: [UInt32]
+    var docs: DocumentList
     /// Word hits of `docs`, row by row; nil when ranking looks them up as it visits documents.
     var hits: HitTable?
     /// Per query word, the term spans it was planned with (a group's: its members'), so
