@@ -53,6 +53,7 @@ public struct CatalogLoader: Sendable {
         var config = try DaemonConfig.parse(bytes, baseDirectory: folder)
         try beforeBuilding(config)
         if !opensStores { config.dataDirectory = nil }
+        if opensStores { DurableIndex.settleAfterMs.store(config.settleAfterMs, ordering: .relaxed) }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []

@@ -33,6 +33,9 @@ public struct DaemonConfig: Sendable {
     public static let defaultBusyPollMicros = 100
     /// The HTTP listener (nil: none).
     public var http: HTTPConfig?
+    /// How long after its last write a durable index counts as at rest and is folded into
+    /// one segment, in milliseconds (`settleAfterMs`, default 2000; 0: never).
+    public var settleAfterMs = 2000
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -145,6 +148,7 @@ public struct DaemonConfig: Sendable {
             try SourceHealth.Settings.decode(o)
         } ?? SourceHealth.Settings()
         let dataDir = try r.string("dataDir")
+        let settle = try r.int("settleAfterMs", in: 0...86_400_000) ?? 2000
         let httpObject = try r.objectValue("http")
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
@@ -172,6 +176,7 @@ public struct DaemonConfig: Sendable {
         config.circuitBreaker = breaker
         config.dataDirectory = dataDir.map { config.resolve($0) }
         config.busyPollMicros = busyPoll
+        config.settleAfterMs = settle
         let base = config
         config.http = try httpObject.map { (o: JSONObject) throws(SearchError) in try HTTPConfig.decode(o, resolve: base.resolve) }
         return config

@@ -5,6 +5,7 @@ import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchProtocol
 import FederatedSearchStorage
+import Dispatch
 import Synchronization
 
 /// An embedded index whose documents and settings live in a SQLite store. Searches read an
@@ -29,6 +30,15 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     private let removed = Atomic<Bool>(false)
     /// The merges of its segments being built, by lane.
     private let runningMerges = Mutex<[MergeLane: SegmentMerge]>([:])
+    /// Write groups applied so far: a settle timer armed after one fires only if no other
+    /// came since.
+    private let writeGeneration = Atomic<Int>(0)
+    /// Whether writes have stopped for ``settleAfterMs`` (cleared by the next write): the base
+    /// lane then settles the index into one segment (see ``MergePolicy``).
+    private let writesStopped = Atomic<Bool>(false)
+    /// How long after its last write an index counts as at rest, in milliseconds (the
+    /// config's `settleAfterMs`, set as it is loaded; 0: never).
+    package static let settleAfterMs = Atomic<Int>(2000)
     /// What the writer has done, for `stats`.
     package let counters = Mutex(WriteCounters())
 
@@ -180,13 +190,29 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         for lane in MergeLane.allCases { scheduleMerge(lane) }
     }
 
+    /// After a write group: its merges, and a timer that settles the index once no other
+    /// write has come for ``settleAfterMs``.
+    package func wrote() {
+        writesStopped.store(false, ordering: .releasing)
+        let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
+        scheduleMerge()
+        let delay = Self.settleAfterMs.load(ordering: .relaxed)
+        guard delay > 0 else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
+            guard let self, self.writeGeneration.load(ordering: .acquiring) == generation else { return }
+            self.writesStopped.store(true, ordering: .releasing)
+            self.scheduleMerge()
+        }
+    }
+
     private func scheduleMerge(_ lane: MergeLane) {
         guard !isRemoved else { return }
         let planned = snapshot
         let started: SegmentMerge? = runningMerges.withLock { running in
             guard running[lane] == nil else { return nil }
             let other = running.first { $0.key != lane }?.value
-            guard let merge = planned.plannedMerge(lane, besides: other) else { return nil }
+            let settling = writesStopped.load(ordering: .acquiring)
+            guard let merge = planned.plannedMerge(lane, besides: other, settling: settling) else { return nil }
             running[lane] = merge
             return merge
         }

@@ -143,7 +143,7 @@ package enum WriteGroup {
                     return .failure(SearchError(.internalError, "\(index.name): stored, but not searchable: \(error)"))
                 }
             }
-            index.scheduleMerge()
+            index.wrote()
             return replies
         }
     }

@@ -67,7 +67,8 @@ settings.attributesForFaceting = [FacetingAttribute(name: "category"), FacetingA
 
 /// `--incremental N`: the index built by updates of N documents each, merged as the
 /// daemon's writer merges them (each planned merge completed before the next update), so the
-/// queries meet the segments such a history leaves.
+/// queries meet the segments such a history leaves (with `--settled`, as they are once the
+/// writes have stopped).
 let incrementalBatch: Int? = CommandLine.arguments.firstIndex(of: "--incremental").flatMap {
     $0 + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 1]) : nil
 }
@@ -86,6 +87,10 @@ do {
                 index = index.completing(try index.build(merge))
             }
             start = end
+        }
+        // `--settled`: then the fold a durable index makes once its writes have stopped.
+        if CommandLine.arguments.contains("--settled") {
+            while let merge = index.plannedMerge(.base, settling: true) { index = index.completing(try index.build(merge)) }
         }
     } else {
         index = try EmbeddedIndex(name: "bench", settings: settings, documents: documents)

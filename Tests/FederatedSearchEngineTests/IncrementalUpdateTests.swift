@@ -238,4 +238,31 @@ import Testing
         #expect(try #require(index.plannedMerge(.base)).documentCount == 912 - 304)
     }
 
+    @Test func anIndexAtRestSettlesIntoOneSegmentOnceItsChangesAreASixtyFourthOfTheBase() throws {
+        let settings = try IndexSettings.decode(json(#"{"searchableAttributes": ["title"]}"#).objectValue!, path: "s")
+        var g = Generator(state: 9)
+        let base = (0..<640).map { Self.document("b\($0)", &g) }
+        var index = try EmbeddedIndex(name: "t", settings: settings, documents: base, positions: (0..<640).map(Int64.init))
+        // Nine new documents: under a sixty-fourth of the base, so even at rest it stays.
+        for i in 0..<9 { index = try index.updated(adding: [(Int64(1000 + i), Self.document("s\(i)", &g))], deleting: []) }
+        while let m = index.plannedMerge(.small) { index = index.completing(try index.build(m)) }
+        #expect(index.segmentCount == 2)
+        #expect(index.plannedMerge(.base, settling: true) == nil)
+        // The tenth: the base lane folds everything at rest, not while writes come.
+        index = try index.updated(adding: [(1009, Self.document("s9", &g))], deleting: [])
+        #expect(index.plannedMerge(.base) == nil)
+        let fold = try #require(index.plannedMerge(.base, settling: true))
+        #expect(fold.documentCount == 650)
+        index = index.completing(try index.build(fold))
+        #expect(index.segmentCount == 1 && index.documentCount == 650)
+        #expect(index.plannedMerge(.base, settling: true) == nil, "an index of one segment and no deletions is settled")
+        // Deletions in a lone segment count too: ten of them fold it at rest.
+        index = try index.updated(adding: [], deleting: (0..<10).map { "b\($0)" })
+        #expect(index.plannedMerge(.base) == nil)
+        let compacted = try #require(index.plannedMerge(.base, settling: true))
+        index = index.completing(try index.build(compacted))
+        #expect(index.segmentCount == 1 && index.documentCount == 640)
+        #expect(index.segments[0].liveCount == index.segments[0].snapshot.documentCount)
+    }
+
 }

@@ -12,9 +12,10 @@ struct IncrementalWriteTests {
     static let genres = ["drama", "comedy", "horror", "documentary"]
     static let words = ["star", "stars", "start", "wars", "war", "trek", "galaxy", "gala", "quest", "quiet", "river", "rover"]
 
-    func config(dataDir: String) -> JSONObject {
+    /// `settleAfterMs` 0 by default: the tests of search over several segments keep them.
+    func config(dataDir: String, settleAfterMs: Int = 0) -> JSONObject {
         [
-            "dataDir": .string(dataDir),
+            "dataDir": .string(dataDir), "settleAfterMs": .number(Double(settleAfterMs)),
             "searchables": ["films": [
                 "data": "films.ndjson", "searchableAttributes": ["title", "unordered(plot)"],
                 "attributesForFaceting": ["genre", "year"], "customRanking": ["desc(votes)"],
@@ -33,6 +34,27 @@ struct IncrementalWriteTests {
     }
 
     static let queries = ["", "star", "sta", "wars star", "galxy", "quest river", "rov", "trek gala"]
+
+    /// Some of every kind of write onto a base of 3,000 films.
+    func writeSome(_ c: SocketConnection, _ rng: inout SystemRandomNumberGenerator) throws {
+        for i in 0..<60 {
+            switch i % 5 {
+            case 0, 1:  // a new film, or a film replaced
+                let doc = Self.film(i % 2 == 0 ? 1000 + i : Int.random(in: 0..<3000, using: &rng), &rng)
+                try written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(doc)]])
+            case 2:
+                try written(c, ["id": "p", "op": "partialUpdateDocuments", "index": "films", "documents": [
+                    ["objectID": .string("f\(Int.random(in: 0..<3000, using: &rng))"), "votes": .number(Double(i)), "title": "Star Rover"],
+                ]])
+            case 3:
+                try written(c, ["id": "d", "op": "deleteDocuments", "index": "films",
+                                "objectIDs": [.string("f\(Int.random(in: 0..<3000, using: &rng))")]])
+            default:
+                try written(c, ["id": "b", "op": "deleteBy", "index": "films",
+                                "params": ["filters": .string("genre:horror AND year = \(Int.random(in: 1990...2020, using: &rng))")]])
+            }
+        }
+    }
 
     /// Every query's answer as text: hits in order, counts, facets (timings left out).
     func answers(_ c: SocketConnection) throws -> [String] {
@@ -67,23 +89,7 @@ struct IncrementalWriteTests {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var d = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": initial])
         var c = try d.connect()
-        for i in 0..<60 {
-            switch i % 5 {
-            case 0, 1:  // a new film, or a film replaced
-                let doc = Self.film(i % 2 == 0 ? 1000 + i : Int.random(in: 0..<3000, using: &rng), &rng)
-                try written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(doc)]])
-            case 2:
-                try written(c, ["id": "p", "op": "partialUpdateDocuments", "index": "films", "documents": [
-                    ["objectID": .string("f\(Int.random(in: 0..<3000, using: &rng))"), "votes": .number(Double(i)), "title": "Star Rover"],
-                ]])
-            case 3:
-                try written(c, ["id": "d", "op": "deleteDocuments", "index": "films",
-                                "objectIDs": [.string("f\(Int.random(in: 0..<3000, using: &rng))")]])
-            default:
-                try written(c, ["id": "b", "op": "deleteBy", "index": "films",
-                                "params": ["filters": .string("genre:horror AND year = \(Int.random(in: 1990...2020, using: &rng))")]])
-            }
-        }
+        try writeSome(c, &rng)
         let stats = try pollStats(c) { p in
             (p["writes"]?.objectValue?["films"]?.objectValue?["merges"]?.intValue ?? 0) > 0
                 && p["writes"]?.objectValue?["films"]?.objectValue?["merging"] == .bool(false)
@@ -104,6 +110,33 @@ struct IncrementalWriteTests {
         for (a, b) in zip(before, after) { #expect(a == b) }
         let restarted = try pollStats(c) { _ in true }?["writes"]?.objectValue?["films"]?.objectValue
         #expect(restarted?["segments"] == 1, "a rebuilt index is one segment")
+    }
+
+    @Test func anIndexAtRestSettlesIntoOneSegmentThatAnswersAsTheRebuildAtRestart() throws {
+        var rng = SystemRandomNumberGenerator()
+        let initial = (0..<3000).map { JSONWriter.string(.object(Self.film($0, &rng))) }.joined(separator: "\n")
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try DaemonProcess(config: config(dataDir: dataDir, settleAfterMs: 300), files: ["films.ndjson": initial])
+        var c = try d.connect()
+        try writeSome(c, &rng)
+        // The writes leave segments beside the base (they are far under an eighth of it);
+        // once they stop, the index is folded into one.
+        let stats = try pollStats(c, seconds: 20) { p in
+            let films = p["writes"]?.objectValue?["films"]?.objectValue
+            return films?["segments"] == 1 && films?["merging"] == .bool(false)
+        }
+        let films = stats?["writes"]?.objectValue?["films"]?.objectValue
+        #expect(films?["segments"] == 1, "the index at rest is one segment: \(String(describing: films))")
+        #expect((films?["merges"]?.intValue ?? 0) > 0)
+        let settled = try answers(c)
+        let files = d.directory
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer { d.stop(); try? FileManager.default.removeItem(at: files) }
+        c = try d.connect()
+        let rebuilt = try answers(c)
+        for (a, b) in zip(settled, rebuilt) { #expect(a == b) }
     }
 
     @Test func aKillDuringAMergeLosesNothingAcknowledged() throws {

@@ -14,6 +14,11 @@
 ///   of the base's documents (so a steady trickle rebuilds the base only every base/8
 ///   writes, and a growing index's base grows geometrically), or once a third of the base's
 ///   documents are deleted.
+///   Once writes have stopped for a while, the base lane **settles** the index: it folds
+///   everything into a new base as soon as the others and the base's deleted documents come
+///   to a ``settleShare`` of the base, so that an index at rest is searched as one segment.
+///   Writes that come in bursts rebuild the base at most once per base/``settleShare``
+///   documents written.
 /// A segment is in at most one running merge; the lanes never take the same one.
 enum MergePolicy {
     static let factor = 8
@@ -21,11 +26,17 @@ enum MergePolicy {
     static let floor = 256
     /// The others' documents, as a fraction of the base's, that start a base merge.
     static let baseShare = 8
+    /// The same fraction for an index whose writes have stopped (see the settle fold).
+    static let settleShare = 64
 
     /// Positions in `segments` of the ones the lane should merge now, if any; `busy` are
-    /// segments of a merge already running in the other lane.
-    static func pick(_ segments: [Segment], lane: MergeLane, busy: Set<ObjectIdentifier> = []) -> [Int]? {
-        guard segments.count > 1 || segments.first.map(isMostlyDeleted) == true else { return nil }
+    /// segments of a merge already running in the other lane; `settling`: writes have
+    /// stopped, so the base lane settles the index.
+    static func pick(
+        _ segments: [Segment], lane: MergeLane, busy: Set<ObjectIdentifier> = [], settling: Bool = false
+    ) -> [Int]? {
+        let lone = segments.first.map { isMostlyDeleted($0) || (settling && $0.liveCount < $0.snapshot.documentCount) }
+        guard segments.count > 1 || lone == true else { return nil }
         let base = segments.indices.max { segments[$0].liveCount < segments[$1].liveCount }!
         let free = segments.indices.filter { !busy.contains(ObjectIdentifier(segments[$0].data)) }
         switch lane {
@@ -33,7 +44,10 @@ enum MergePolicy {
             guard free.contains(base) else { return nil }
             let others = free.filter { $0 != base }
             let rest = others.reduce(0) { $0 + segments[$1].liveCount }
-            if rest * baseShare >= segments[base].liveCount || isMostlyDeleted(segments[base]) {
+            let b = segments[base]
+            let settles = settling && (rest + b.snapshot.documentCount - b.liveCount) * settleShare >= b.liveCount
+            if settles && others.isEmpty && b.liveCount == b.snapshot.documentCount { return nil }
+            if rest * baseShare >= b.liveCount || isMostlyDeleted(b) || settles {
                 return [base] + others
             }
             return nil
