@@ -15,6 +15,8 @@ struct DaemonConfigTests {
         #expect(c.searchables.map(\.kind) == ["embedded"])
         #expect(c.resolve("d.ndjson") == "/etc/x/d.ndjson")
         #expect(c.resolve("/abs") == "/abs")
+        #expect(c.settleAfterMs == 2000)
+        #expect(try parse(#"{"searchables":{"m":{}},"settleAfterMs":0}"#).settleAfterMs == 0)
     }
 
     @Test(arguments: [
@@ -24,6 +26,8 @@ struct DaemonConfigTests {
         (#"{"searchables":{"m":{}},"sokcet":"x"}"#, "sokcet: unknown field"),
         (#"{"searchables":{"m":{}},"maxLineBytes":10}"#, "maxLineBytes"),
         (#"{"searchables":{"m":{}},"logLevel":"loud"}"#, "logLevel"),
+        (#"{"searchables":{"m":{}},"settleAfterMs":-1}"#, "settleAfterMs"),
+        (#"{"searchables":{"m":{}},"settleAfterMs":"soon"}"#, "settleAfterMs"),
     ])
     func errorsNameTheField(text: String, expected: String) {
         do {
