@@ -53,7 +53,6 @@ public struct CatalogLoader: Sendable {
         var config = try DaemonConfig.parse(bytes, baseDirectory: folder)
         try beforeBuilding(config)
         if !opensStores { config.dataDirectory = nil }
-        if opensStores { DurableIndex.settleAfterMs.store(config.settleAfterMs, ordering: .relaxed) }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []
@@ -108,6 +107,8 @@ public struct CatalogLoader: Sendable {
         }
         let removed = previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
             .filter { !names.contains($0) } ?? []
+        // Only a config that loads whole takes effect (a refused reload keeps the old value).
+        if opensStores { DurableIndex.settleAfterMs.store(config.settleAfterMs, ordering: .relaxed) }
         return Loaded(config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed, reconfigured: reconfigured)
     }
 

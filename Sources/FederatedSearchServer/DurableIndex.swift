@@ -33,9 +33,11 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     /// Write groups applied so far: a settle timer armed after one fires only if no other
     /// came since.
     private let writeGeneration = Atomic<Int>(0)
-    /// Whether writes have stopped for ``settleAfterMs`` (cleared by the next write): the base
-    /// lane then settles the index into one segment (see ``MergePolicy``).
-    private let writesStopped = Atomic<Bool>(false)
+    /// The write group after which writes were found stopped for ``settleAfterMs``: while it
+    /// is still the last one, the base lane settles the index (see ``MergePolicy``). A number
+    /// rather than a flag, so that a timer that fires as a write lands cannot mark that
+    /// newer write as settled.
+    private let settledGeneration = Atomic<Int>(-1)
     /// How long after its last write an index counts as at rest, in milliseconds (the
     /// config's `settleAfterMs`, set as it is loaded; 0: never).
     package static let settleAfterMs = Atomic<Int>(2000)
@@ -193,14 +195,14 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     /// After a write group: its merges, and a timer that settles the index once no other
     /// write has come for ``settleAfterMs``.
     package func wrote() {
-        writesStopped.store(false, ordering: .releasing)
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
         let delay = Self.settleAfterMs.load(ordering: .relaxed)
         guard delay > 0 else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
-            guard let self, self.writeGeneration.load(ordering: .acquiring) == generation else { return }
-            self.writesStopped.store(true, ordering: .releasing)
+            // Writes queued for the shared writer but not applied yet are not a rest either.
+            guard let self, self.writeGeneration.load(ordering: .acquiring) == generation, self.pendingCount == 0 else { return }
+            self.settledGeneration.store(generation, ordering: .releasing)
             self.scheduleMerge()
         }
     }
@@ -211,7 +213,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         let started: SegmentMerge? = runningMerges.withLock { running in
             guard running[lane] == nil else { return nil }
             let other = running.first { $0.key != lane }?.value
-            let settling = writesStopped.load(ordering: .acquiring)
+            let settling = settledGeneration.load(ordering: .acquiring) == writeGeneration.load(ordering: .acquiring)
             guard let merge = planned.plannedMerge(lane, besides: other, settling: settling) else { return nil }
             running[lane] = merge
             return merge

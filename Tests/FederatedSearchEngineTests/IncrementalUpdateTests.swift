@@ -248,9 +248,13 @@ import Testing
         while let m = index.plannedMerge(.small) { index = index.completing(try index.build(m)) }
         #expect(index.segmentCount == 2)
         #expect(index.plannedMerge(.base, settling: true) == nil)
-        // The tenth: the base lane folds everything at rest, not while writes come.
+        // The tenth: the base lane folds everything at rest, not while writes come, and not
+        // while a small merge holds some of the segments (it waits for that one to end).
         index = try index.updated(adding: [(1009, Self.document("s9", &g))], deleting: [])
         #expect(index.plannedMerge(.base) == nil)
+        let small = try #require(index.plannedMerge(.small))
+        #expect(index.plannedMerge(.base, besides: small, settling: true) == nil)
+        index = index.completing(try index.build(small))
         let fold = try #require(index.plannedMerge(.base, settling: true))
         #expect(fold.documentCount == 650)
         index = index.completing(try index.build(fold))

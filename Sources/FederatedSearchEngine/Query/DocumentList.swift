@@ -25,7 +25,6 @@ struct DocumentList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable
     mutating func removeAll(where drop: (UInt32) throws -> Bool) rethrows {
         guard let first = try storage.firstIndex(where: drop) else { return }
         var kept = Array(storage[..<first])
-        kept.reserveCapacity(storage.count)
         for d in storage[(first + 1)...] where try !drop(d) { kept.append(d) }
         storage = kept[...]
     }

@@ -15,10 +15,10 @@
 ///   writes, and a growing index's base grows geometrically), or once a third of the base's
 ///   documents are deleted.
 ///   Once writes have stopped for a while, the base lane **settles** the index: it folds
-///   everything into a new base as soon as the others and the base's deleted documents come
-///   to a ``settleShare`` of the base, so that an index at rest is searched as one segment.
-///   Writes that come in bursts rebuild the base at most once per base/``settleShare``
-///   documents written.
+///   everything into a new base if the others and the base's deleted documents come to a
+///   ``settleShare`` of the base, so that an index at rest after more than a few changes is
+///   searched as one segment. Writes that come in bursts rebuild the base at most once per
+///   base/``settleShare`` documents changed (written or deleted).
 /// A segment is in at most one running merge; the lanes never take the same one.
 enum MergePolicy {
     static let factor = 8
@@ -45,8 +45,10 @@ enum MergePolicy {
             let others = free.filter { $0 != base }
             let rest = others.reduce(0) { $0 + segments[$1].liveCount }
             let b = segments[base]
-            let settles = settling && (rest + b.snapshot.documentCount - b.liveCount) * settleShare >= b.liveCount
-            if settles && others.isEmpty && b.liveCount == b.snapshot.documentCount { return nil }
+            // A settle waits for a small merge under way (its completion plans again), so that
+            // it folds everything at once rather than the base now and again after.
+            let settles = settling && free.count == segments.count
+                && (rest + b.snapshot.documentCount - b.liveCount) * settleShare >= b.liveCount
             if rest * baseShare >= b.liveCount || isMostlyDeleted(b) || settles {
                 return [base] + others
             }
