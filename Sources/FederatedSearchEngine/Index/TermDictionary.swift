@@ -2,8 +2,9 @@
 /// terms sharing a prefix form one contiguous id range, found with two binary searches.
 ///
 /// Terms live in one flat byte array with offsets: no per-term allocation, and comparisons
-/// run on bytes (UTF-8 byte order equals code point order).
-struct TermDictionary: Sendable {
+/// run on bytes (UTF-8 byte order equals code point order). A class, so that the query code
+/// that reads it from each segment's snapshot takes one reference, not a copy of its arrays.
+final class TermDictionary: Sendable {
     /// All term bytes, concatenated in id order.
     let bytes: [UInt8]
     /// `offsets[id]..<offsets[id + 1]` is the term's range in `bytes`.
