@@ -35,7 +35,9 @@ public struct DaemonConfig: Sendable {
     public var http: HTTPConfig?
     /// How long after its last write a durable index counts as at rest and is folded into
     /// one segment, in milliseconds (`settleAfterMs`, default 2000; 0: never).
-    public var settleAfterMs = 2000
+    public var settleAfterMs = DaemonConfig.defaultSettleAfterMs
+    /// The default `settleAfterMs`.
+    public static let defaultSettleAfterMs = 2000
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -148,7 +150,7 @@ public struct DaemonConfig: Sendable {
             try SourceHealth.Settings.decode(o)
         } ?? SourceHealth.Settings()
         let dataDir = try r.string("dataDir")
-        let settle = try r.int("settleAfterMs", in: 0...86_400_000) ?? 2000
+        let settle = try r.int("settleAfterMs", in: 0...86_400_000) ?? Self.defaultSettleAfterMs
         let httpObject = try r.objectValue("http")
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {

@@ -40,7 +40,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     private let settledGeneration = Atomic<Int>(-1)
     /// How long after its last write an index counts as at rest, in milliseconds (the
     /// config's `settleAfterMs`, set as it is loaded; 0: never).
-    package static let settleAfterMs = Atomic<Int>(2000)
+    package static let settleAfterMs = Atomic<Int>(DaemonConfig.defaultSettleAfterMs)
     /// What the writer has done, for `stats`.
     package let counters = Mutex(WriteCounters())
 

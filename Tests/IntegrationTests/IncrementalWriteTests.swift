@@ -56,6 +56,19 @@ struct IncrementalWriteTests {
         }
     }
 
+    /// Stops the daemon cleanly and starts it again on the same store (the index is then
+    /// rebuilt whole from it).
+    func restart(_ d: inout DaemonProcess, dataDir: String, initial: String) throws {
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": initial])
+    }
+
+    /// 3,000 films, a line each.
+    static func initialFilms(_ rng: inout SystemRandomNumberGenerator) -> String {
+        (0..<3000).map { JSONWriter.string(.object(film($0, &rng))) }.joined(separator: "\n")
+    }
+
     /// Every query's answer as text: hits in order, counts, facets (timings left out).
     func answers(_ c: SocketConnection) throws -> [String] {
         try Self.queries.map { q in
@@ -85,7 +98,7 @@ struct IncrementalWriteTests {
         // A base of 3,000: the 60 writes below stay in small segments beside it (the base is
         // folded again only once they reach an eighth of it), so the answers compared come
         // from a search over several segments, with deletions in the base.
-        let initial = (0..<3000).map { JSONWriter.string(.object(Self.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(&rng)
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var d = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": initial])
         var c = try d.connect()
@@ -101,9 +114,7 @@ struct IncrementalWriteTests {
         #expect(before[1].contains("star: 0") == false, "the queries match something: \(before[1])")
         // Restart: the index is rebuilt whole from the store.
         let files = d.directory
-        d.signal(SIGTERM)
-        #expect(d.waitForExit(seconds: 10) == 0)
-        d = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": initial])
+        try restart(&d, dataDir: dataDir, initial: initial)
         defer { d.stop(); try? FileManager.default.removeItem(at: files) }
         c = try d.connect()
         let after = try answers(c)
@@ -114,7 +125,7 @@ struct IncrementalWriteTests {
 
     @Test func anIndexAtRestSettlesIntoOneSegmentThatAnswersAsTheRebuildAtRestart() throws {
         var rng = SystemRandomNumberGenerator()
-        let initial = (0..<3000).map { JSONWriter.string(.object(Self.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(&rng)
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var d = try DaemonProcess(config: config(dataDir: dataDir, settleAfterMs: 300), files: ["films.ndjson": initial])
         var c = try d.connect()
@@ -130,9 +141,7 @@ struct IncrementalWriteTests {
         #expect((films?["merges"]?.intValue ?? 0) > 0)
         let settled = try answers(c)
         let files = d.directory
-        d.signal(SIGTERM)
-        #expect(d.waitForExit(seconds: 10) == 0)
-        d = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": initial])
+        try restart(&d, dataDir: dataDir, initial: initial)
         defer { d.stop(); try? FileManager.default.removeItem(at: files) }
         c = try d.connect()
         let rebuilt = try answers(c)

@@ -143,9 +143,14 @@ struct PrefixDocuments: Sendable {
         entry(termStart[lo], termStart[hi]).map(documents)
     }
 
+    /// The entry of `spans` when together they are exactly one kept prefix's terms.
+    private func entry(of spans: [TermSpan]) -> Int? {
+        Self.contiguous(spans.count, lo: { spans[$0].lo }, hi: { spans[$0].hi }).flatMap { entry(termStart[$0.lo], termStart[$0.hi]) }
+    }
+
     /// The documents of `spans` when together they are exactly one kept prefix's terms.
     func documents(of spans: [TermSpan]) -> ArraySlice<UInt32>? {
-        Self.contiguous(spans.count, lo: { spans[$0].lo }, hi: { spans[$0].hi }).flatMap { documents(lo: $0.lo, hi: $0.hi) }
+        entry(of: spans).map(documents)
     }
 
     /// The documents of `spans`, when together they are exactly one kept prefix's terms and
@@ -153,9 +158,7 @@ struct PrefixDocuments: Sendable {
     /// documents it holds. An intersection ANDs it word-parallel, where reading it out into a
     /// list would cost a step per document.
     func bitmap(of spans: [TermSpan]) -> (bits: [UInt64], count: Int)? {
-        guard let r = Self.contiguous(spans.count, lo: { spans[$0].lo }, hi: { spans[$0].hi }),
-            let e = entry(termStart[r.lo], termStart[r.hi]), e < 0
-        else { return nil }
+        guard let e = entry(of: spans), e < 0 else { return nil }
         return (bitmaps[-1 - e], bitmapCounts[-1 - e])
     }
 
