@@ -109,6 +109,11 @@ public final class DaemonConnection: Sendable {
             }
         }
 
+        var isMainActor: Bool {
+            if case .mainActor = self { return true }
+            return false
+        }
+
         func fail(_ error: ClientError) {
             switch self {
             case .stream(let c): c.finish(throwing: error)
@@ -186,9 +191,11 @@ public final class DaemonConnection: Sendable {
     /// Sends `operation` under a fresh id and calls `handler` on the main actor with its
     /// frames, each batch that arrived together in one call, then with how it ended.
     ///
-    /// This is the cheapest way to a main-actor consumer: a batch reaches it in one hop from
-    /// the reader thread (a block on the main queue), where a task awaiting a ``Response``
-    /// there is scheduled twice.
+    /// This is the cheapest way to a main-actor consumer: while the main actor is idle, the
+    /// reader thread runs the handler itself (a synchronous block on the main queue), where a
+    /// task awaiting a ``Response`` there is scheduled twice. While the main actor is busy, the
+    /// reader waits for it: a consumer off the main actor that must never wait behind the main
+    /// actor uses a connection of its own.
     public func send(
         _ operation: Request.Operation, onMainActor handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void
     ) throws(ClientError) -> RequestHandle {
@@ -423,7 +430,9 @@ public final class DaemonConnection: Sendable {
                 }
             }
         }
-        for d in deliveries { d.route.deliver(d.frames, ends: d.ends) }
+        // Streams first: a main-actor handover waits while the main actor is busy.
+        for d in deliveries where !d.route.isMainActor { d.route.deliver(d.frames, ends: d.ends) }
+        for d in deliveries where d.route.isMainActor { d.route.deliver(d.frames, ends: d.ends) }
     }
 
     /// The link broke: end what was in flight on it and start reconnecting.

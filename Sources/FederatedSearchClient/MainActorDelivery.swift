@@ -41,10 +41,17 @@ public final class RequestHandle: Sendable {
 
 /// A request's main-actor handler, as the connection's reader thread reaches it.
 ///
-/// Each batch goes to the main queue as one block that runs the handler synchronously on the
-/// main actor (`MainActor.assumeIsolated`: blocks of the main queue run there). A task resumed
-/// from another thread is first scheduled on the global executor and only then hops to the
-/// main actor, so it wakes two threads where this wakes one.
+/// The reader hands each batch to the main queue synchronously (`DispatchQueue.main.sync`), in
+/// a block that runs the handler on the main actor (`MainActor.assumeIsolated`: blocks of the
+/// main queue run there). While the main actor is idle, as it is while a UI waits for a
+/// keystroke's answer, the block runs at once on the reader's own thread: no thread is woken
+/// for it. While the main actor is busy, the reader waits for it, and the daemon's later frames
+/// wait in the socket meanwhile. An asynchronous block would wake a second thread per batch,
+/// whose CPU time the daemon, answering the rest of the request on the same few cores, would
+/// miss; a task resumed from another thread would wake two.
+///
+/// Only the reader thread delivers (it is never the main thread, so the synchronous hand-off
+/// cannot wait for itself); failures from other threads go asynchronously.
 final class MainActorRoute: Sendable {
     let handle: RequestHandle
     private let handler: @MainActor @Sendable (ResponseEvent) -> Void
@@ -57,9 +64,10 @@ final class MainActorRoute: Sendable {
         self.handler = handler
     }
 
-    /// Hands `frames` over (`ends`: then the end), unless the request is cancelled by then.
+    /// Hands `frames` over (`ends`: then the end), unless the request is cancelled by then,
+    /// and returns once the handler has had them. Called on the reader thread only.
     func deliver(_ frames: [Frame], ends: Bool) {
-        DispatchQueue.main.async { [self] in
+        DispatchQueue.main.sync { [self] in
             MainActor.assumeIsolated {
                 guard live else { return }
                 if !frames.isEmpty { handler(.frames(frames)) }

@@ -356,8 +356,9 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
     print("library CPU: per keystroke \(fmt(median(cpus.map(\.library)))) µs against \(fmt(median(cpus.map(\.raw)))) µs raw, "
         + "of which decoding the answer's frames (\(cpus[0].bytesPerAnswer) bytes) \(fmt(median(cpus.map(\.decodeMicros)))) µs in process; "
         + "the same requests on DaemonConnection alone: \(fmt(median(cpus.map(\.connection)))) µs CPU each; "
-        + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs.map(\.mainQueue)))) µs as a main-queue block "
-        + "(the library's), \(fmt(median(handOffs.map(\.stream)))) µs through an AsyncStream")
+        + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs.map(\.mainQueueSync)))) µs as a synchronous "
+        + "main-queue block (the library's), \(fmt(median(handOffs.map(\.mainQueue)))) µs as an asynchronous one, "
+        + "\(fmt(median(handOffs.map(\.stream)))) µs through an AsyncStream")
 }
 if libraryOnly {
     try await libraryFigures()
