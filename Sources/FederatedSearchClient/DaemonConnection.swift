@@ -35,12 +35,14 @@ public final class DaemonConnection: Sendable {
     /// socket that the daemon stopped reading.
     private let writer = DispatchQueue(label: "fedsearch-client-writer")
 
-    /// One open socket. Sends hold `writeLock` and check `closed` under it, and the reader
-    /// closes the descriptor under it, so no send ever writes to a descriptor number reused
-    /// after the close.
+    /// One open socket. Sends hold `writeLock`, and the reader closes the descriptor holding
+    /// it too, so no send ever writes to a descriptor number reused after the close. Whether it
+    /// is closed is kept under `closedLock`, which no one holds across a send: a shutdown never
+    /// waits behind a write blocked on a full socket (the shutdown is what unblocks it).
     private final class Link: Sendable {
         let fd: Int32
-        let writeLock = Mutex(false)  // true once the descriptor is closed
+        let writeLock = Mutex(())
+        private let closedLock = Mutex(false)  // true once the descriptor is closed
         /// Lines handed to the writer queue and not yet written. The writer holds `writeLock`
         /// only while it writes a line it counts here, so a caller that sees none never waits
         /// behind a write blocked on a full socket.
@@ -60,8 +62,8 @@ public final class DaemonConnection: Sendable {
         /// without blocking (the common case: no thread hand-off per request).
         func writeNow(_ line: [UInt8]) -> Inline {
             if queued.load(ordering: .acquiring) > 0 { return .queue(offset: 0) }
-            return writeLock.withLock { closed in
-                if closed { return .failed("the connection is closed") }
+            return writeLock.withLock { _ in
+                if isClosed { return .failed("the connection is closed") }
                 var offset = 0
                 if let failure = sendBytes(line, from: &offset, to: fd, blocking: false) { return .failed(failure) }
                 return offset == line.count ? .written : .queue(offset: offset)
@@ -72,24 +74,30 @@ public final class DaemonConnection: Sendable {
         /// written; errno's text on failure.
         func write(_ line: [UInt8], from offset: Int) -> String? {
             defer { queued.subtract(1, ordering: .releasing) }
-            return writeLock.withLock { closed in
-                if closed { return "the connection is closed" }
+            return writeLock.withLock { _ in
+                if isClosed { return "the connection is closed" }
                 var offset = offset
                 return sendBytes(line, from: &offset, to: fd, blocking: true)
             }
         }
 
+        /// Whether the descriptor is closed (read by a send holding `writeLock`, under which
+        /// it cannot become closed).
+        private var isClosed: Bool { closedLock.withLock { $0 } }
+
         func closeDescriptor() {
-            writeLock.withLock { closed in
-                if !closed { Glibc.close(fd) }
-                closed = true
+            writeLock.withLock { _ in
+                closedLock.withLock { closed in
+                    if !closed { Glibc.close(fd) }
+                    closed = true
+                }
             }
         }
 
-        /// Ends both directions (the reader then sees the end), unless already closed: the
-        /// number may belong to another socket by then.
+        /// Ends both directions (the reader then sees the end, and a blocked send fails),
+        /// unless already closed: the number may belong to another socket by then.
         func shutDown() {
-            writeLock.withLock { closed in
+            closedLock.withLock { closed in
                 if !closed { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
             }
         }
@@ -192,10 +200,12 @@ public final class DaemonConnection: Sendable {
     /// frames, each batch that arrived together in one call, then with how it ended.
     ///
     /// This is the cheapest way to a main-actor consumer: while the main actor is idle, the
-    /// reader thread runs the handler itself (a synchronous block on the main queue), where a
-    /// task awaiting a ``Response`` there is scheduled twice. While the main actor is busy, the
-    /// reader waits for it: a consumer off the main actor that must never wait behind the main
-    /// actor uses a connection of its own.
+    /// reader thread runs the handler itself (a synchronous block on the main queue, once
+    /// `dispatchMain()` has run), where a task awaiting a ``Response`` there is scheduled
+    /// twice. While the main actor is busy, the reader waits for it, and reads nothing more
+    /// meanwhile: the handler, and any main-actor code, must not block waiting for an answer
+    /// on this connection, and a consumer off the main actor that must not wait behind the
+    /// main actor uses a connection of its own.
     public func send(
         _ operation: Request.Operation, onMainActor handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void
     ) throws(ClientError) -> RequestHandle {

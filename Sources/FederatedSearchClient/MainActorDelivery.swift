@@ -1,6 +1,9 @@
 import Dispatch
 import FederatedSearchProtocol
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the answer to a request sent with ``DaemonConnection/send(_:onMainActor:)`` hands its
 /// handler, in this order: batches of frames, then one end.
@@ -43,12 +46,18 @@ public final class RequestHandle: Sendable {
 ///
 /// The reader hands each batch to the main queue synchronously (`DispatchQueue.main.sync`), in
 /// a block that runs the handler on the main actor (`MainActor.assumeIsolated`: blocks of the
-/// main queue run there). While the main actor is idle, as it is while a UI waits for a
-/// keystroke's answer, the block runs at once on the reader's own thread: no thread is woken
-/// for it. While the main actor is busy, the reader waits for it, and the daemon's later frames
-/// wait in the socket meanwhile. An asynchronous block would wake a second thread per batch,
-/// whose CPU time the daemon, answering the rest of the request on the same few cores, would
-/// miss; a task resumed from another thread would wake two.
+/// main queue run there). Once `dispatchMain()` has run (Swift's `async` `main` calls it), the
+/// main queue belongs to no thread, and while the main actor is idle, as it is while a UI
+/// waits for a keystroke's answer, the block runs at once on the reader's own thread: no
+/// thread is woken for it. While the main actor is busy, the reader waits for it, and the
+/// daemon's later frames wait in the socket meanwhile. An asynchronous block would wake a
+/// second thread per batch, whose CPU time the daemon, answering the rest of the request on
+/// the same few cores, would miss; a task resumed from another thread would wake two.
+///
+/// Where a run loop binds the main queue to the main thread (a UI framework's, XCTest's), a
+/// synchronous block would wake the main thread and then the waiting reader: the first block
+/// that runs on another thread than the one handing it over turns the hand-off asynchronous
+/// for the rest of the process.
 ///
 /// Only the reader thread delivers (it is never the main thread, so the synchronous hand-off
 /// cannot wait for itself); failures from other threads go asynchronously.
@@ -64,17 +73,33 @@ final class MainActorRoute: Sendable {
         self.handler = handler
     }
 
+    /// Whether a main-queue block handed over synchronously runs on the handing thread (see
+    /// above); false once one has not.
+    static let handsOverInline = Atomic(true)
+
     /// Hands `frames` over (`ends`: then the end), unless the request is cancelled by then,
-    /// and returns once the handler has had them. Called on the reader thread only.
+    /// and returns once the handler has had them (unless the hand-off is asynchronous, see
+    /// above). Called on the reader thread only.
     func deliver(_ frames: [Frame], ends: Bool) {
+        guard Self.handsOverInline.load(ordering: .relaxed) else {
+            DispatchQueue.main.async { [self] in run(frames, ends: ends) }
+            return
+        }
+        let reader = pthread_self()
         DispatchQueue.main.sync { [self] in
-            MainActor.assumeIsolated {
-                guard live else { return }
-                if !frames.isEmpty { handler(.frames(frames)) }
-                if ends, live {
-                    finished.store(true, ordering: .relaxed)
-                    handler(.ended)
-                }
+            if pthread_equal(pthread_self(), reader) == 0 { Self.handsOverInline.store(false, ordering: .relaxed) }
+            run(frames, ends: ends)
+        }
+    }
+
+    /// The handler's part of a hand-off, in a block of the main queue.
+    private func run(_ frames: [Frame], ends: Bool) {
+        MainActor.assumeIsolated {
+            guard live else { return }
+            if !frames.isEmpty { handler(.frames(frames)) }
+            if ends, live {
+                finished.store(true, ordering: .relaxed)
+                handler(.ended)
             }
         }
     }

@@ -1,22 +1,27 @@
+import Dispatch
 import Foundation
 import FederatedSearchCore
 import FederatedSearchProtocol
+import Synchronization
 import Testing
 @testable import FederatedSearchClient
 
 /// What a main-actor handler hears, as the connection's reader thread hands batches over.
 @MainActor
 struct MainActorDeliveryTests {
-    @MainActor final class Heard {
-        var events: [String] = []
+    /// What the handler heard and what the reader did, in the order they happened.
+    final class Log: Sendable {
+        private let entries = Mutex<[String]>([])
+        func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+        var all: [String] { entries.withLock { $0 } }
     }
 
-    private func route(_ heard: Heard, handle: RequestHandle = RequestHandle(id: "c1") {}) -> MainActorRoute {
+    private func route(_ log: Log, handle: RequestHandle = RequestHandle(id: "c1") {}) -> MainActorRoute {
         MainActorRoute(handle: handle) { event in
             switch event {
-            case .frames(let frames): heard.events.append("frames \(frames.count)")
-            case .ended: heard.events.append("ended")
-            case .failed(let e): heard.events.append("failed \(e)")
+            case .frames(let frames): log.add("frames \(frames.count)")
+            case .ended: log.add("ended")
+            case .failed(let e): log.add("failed \(e)")
             }
         }
     }
@@ -35,45 +40,59 @@ struct MainActorDeliveryTests {
     }
 
     @Test func eachBatchIsHeardBeforeTheReaderGoesOn() async {
-        let heard = Heard()
-        let r = route(heard)
+        let log = Log()
+        let r = route(log)
         await onReaderThread {
             r.deliver([Self.pong], ends: false)
+            log.add("reader on")
             r.deliver([Self.pong, Self.pong], ends: true)
+            log.add("reader on")
         }
-        // No settling: the hand-off is synchronous, so the handler has had both batches.
-        #expect(heard.events == ["frames 1", "frames 2", "ended"])
+        // The tests run under an `async` main: the main queue belongs to no thread, and each
+        // hand-off ran on the reader's thread before it went on.
+        let inline = MainActorRoute.handsOverInline.load(ordering: .relaxed)
+        #expect(inline)
+        #expect(log.all == ["frames 1", "reader on", "frames 2", "ended", "reader on"])
     }
 
     @Test func nothingComesAfterAFailureOrAnEnd() async {
-        let heard = Heard()
-        let r = route(heard)
+        let log = Log()
+        let r = route(log)
         // The link failed (on the writer's queue) just before the reader routed a batch: the
         // failure's block is queued first, and the batch then is dropped.
         r.fail(.closed)
         await onReaderThread { r.deliver([Self.pong], ends: true) }
         await settle()
-        #expect(heard.events == ["failed \(ClientError.closed)"])
+        #expect(log.all == ["failed \(ClientError.closed)"])
 
-        let ended = Heard()
+        let ended = Log()
         let e = route(ended)
         await onReaderThread { e.deliver([], ends: true) }
         e.fail(.disconnected("gone"))
         await settle()
-        #expect(ended.events == ["ended"])
+        #expect(ended.all == ["ended"])
     }
 
-    @Test func nothingComesAfterACancel() async {
-        let heard = Heard()
+    @Test func aBatchWaitingForABusyMainActorIsDroppedIfCancelledMeanwhile() async {
+        let log = Log()
         let handle = RequestHandle(id: "c1") {}
-        let r = route(heard, handle: handle)
-        // The reader hands a batch over while the main actor is busy: it waits behind this
-        // job, which cancels the request before it yields.
-        let reader = Task.detached { await self.onReaderThread { r.deliver([Self.pong], ends: true) } }
+        let r = route(log, handle: handle)
+        let started = DispatchSemaphore(value: 0)
+        let reader = Task.detached {
+            await self.onReaderThread {
+                started.signal()
+                r.deliver([Self.pong], ends: true)
+                log.add("reader on")
+            }
+        }
+        // The main actor stays busy in this job: the reader's hand-off waits behind it until
+        // the request is cancelled and the job ends.
+        started.wait()
         usleep(20_000)
+        #expect(log.all.isEmpty)
         handle.cancel()
         await reader.value
-        #expect(heard.events.isEmpty)
+        #expect(log.all == ["reader on"])
         #expect(handle.isCancelled)
     }
 }
