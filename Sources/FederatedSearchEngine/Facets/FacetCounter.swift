@@ -23,18 +23,29 @@ struct FacetCounter {
 
     /// Counts of every value of each field over `docs`.
     func count(_ docs: DocumentList, fields: [Int], check: inout CancellationCheck) throws -> [[UInt32]] {
-        var counts = fields.map { [UInt32](repeating: 0, count: index.facets[$0].values.count) }
-        for (k, f) in fields.enumerated() {
+        var counts: [[UInt32]] = []
+        counts.reserveCapacity(fields.count)
+        for f in fields {
             let field = index.facets[f]
-            var c = counts[k]
-            for d in docs {
-                let r = Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1])
-                for i in r { c[Int(field.docValues[i])] &+= 1 }
-            }
-            counts[k] = c
+            let (list, start, values) = (docs.elements, field.docStart, field.docValues)
+            var c = [UInt32](repeating: 0, count: field.values.count)
+            Self.tally(list.span, start: start.span, values: values.span, into: &c)
+            counts.append(c)
             try check.now()
         }
         return counts
+    }
+
+    /// Adds one to `counts` for each value of each of `docs` (document `d`'s values are
+    /// `values[start[d]..<start[d + 1]]`). Read and written through spans, so a document costs
+    /// no reference counting and no uniqueness check of `counts`: a faceted query over many
+    /// matches spends most of its time here.
+    private static func tally(_ docs: Span<UInt32>, start: Span<UInt32>, values: Span<UInt32>, into counts: inout [UInt32]) {
+        var out = counts.mutableSpan
+        for j in docs.indices {
+            let d = Int(docs[j])
+            for i in Int(start[d])..<Int(start[d + 1]) { out[Int(values[i])] &+= 1 }
+        }
     }
 
     /// Disjunctive counting. A text match passing `base` and every group counts for every
@@ -44,27 +55,43 @@ struct FacetCounter {
         _ textDocs: DocumentList, base: DocumentSet?, groups: [(field: Int, set: DocumentSet)], fields: [Int],
         check: inout CancellationCheck
     ) throws -> [[UInt32]] {
-        var counts = fields.map { [UInt32](repeating: 0, count: index.facets[$0].values.count) }
+        let counted = fields.map { index.facets[$0] }
+        // Every field's counts in one array (field `k`'s from `offset[k]`), written through
+        // one span: no uniqueness check of a nested array per value counted.
+        var offset: [Int] = []
+        var total = 0
+        for field in counted {
+            offset.append(total)
+            total += field.values.count
+        }
+        var flat = [UInt32](repeating: 0, count: total)
         let groupSlot = groups.map { g in fields.firstIndex(of: g.field) }
-        for (n, d) in textDocs.enumerated() {
-            if n & 4095 == 4095 { try check.now() }
-            if let base, !base.contains(d) { continue }
-            var failed = -1, failures = 0
-            for (g, group) in groups.enumerated() where !group.set.contains(d) {
-                failures += 1
-                failed = g
-                if failures > 1 { break }
-            }
-            if failures > 1 { continue }
-            for (k, f) in fields.enumerated() {
-                if failures == 1 && groupSlot[failed] != k { continue }
-                let field = index.facets[f]
-                for i in Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1]) {
-                    counts[k][Int(field.docValues[i])] &+= 1
+        var n = 0
+        while n < textDocs.count {
+            // Cancellation is checked between runs of documents, outside the span's scope.
+            let end = min(n + 4096, textDocs.count)
+            var out = flat.mutableSpan
+            for j in n..<end {
+                let d = textDocs[j]
+                if let base, !base.contains(d) { continue }
+                var failed = -1, failures = 0
+                for (g, group) in groups.enumerated() where !group.set.contains(d) {
+                    failures += 1
+                    failed = g
+                    if failures > 1 { break }
+                }
+                if failures > 1 { continue }
+                for (k, field) in counted.enumerated() {
+                    if failures == 1 && groupSlot[failed] != k { continue }
+                    for i in Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1]) {
+                        out[offset[k] + Int(field.docValues[i])] &+= 1
+                    }
                 }
             }
+            n = end
+            try check.now()
         }
-        return counts
+        return counted.indices.map { k in Array(flat[offset[k]..<(offset[k] + counted[k].values.count)]) }
     }
 
     /// The top values of one field by count (then value) or by value.
