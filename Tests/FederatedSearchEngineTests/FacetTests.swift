@@ -23,6 +23,28 @@ import Testing
         #expect(counts(r, "genres") == ["Drama": 2, "Comedy": 2])
     }
 
+    @Test func aFieldWithOneValuePerDocumentCountsLikeAnyOther() throws {
+        // brand: one value each (counted from docValues alone); genres: one document has two.
+        let whole = try index()
+        let brand = try #require(whole.snapshot.facetByName["brand"])
+        let genres = try #require(whole.snapshot.facetByName["genres"])
+        #expect(whole.snapshot.facets[brand].oneValuePerDocument)
+        #expect(!whole.snapshot.facets[genres].oneValuePerDocument)
+        // A document without a brand, or with two, makes it a field like any other.
+        let uneven = try makeIndex(#"{"attributesForFaceting": ["brand"]}"#, """
+            {"objectID": "1", "title": "red shirt", "brand": "Acme"}
+            {"objectID": "2", "title": "red hat"}
+            {"objectID": "3", "title": "red scarf", "brand": ["Acme", "Bolt"]}
+            """)
+        let unevenBrand = try #require(uneven.snapshot.facetByName["brand"])
+        #expect(!uneven.snapshot.facets[unevenBrand].oneValuePerDocument)
+        #expect(counts(try search(uneven, "red", #"{"facets": ["brand"]}"#), "brand") == ["Acme": 2, "Bolt": 1])
+        // Disjunctive counts take the same path.
+        let r = try search(whole, "", #"{"facets": ["brand"], "disjunctiveFacets": ["brand"], "facetFilters": [["brand:Acme"]]}"#)
+        #expect(r.hits.count == 2)
+        #expect(counts(r, "brand") == ["Acme": 2, "Bolt": 1, "Crux": 1])
+    }
+
     @Test func sortedByCountThenValueAndLimited() throws {
         let r = try search(index(), "", #"{"facets": ["*"], "maxValuesPerFacet": 2}"#)
         #expect(r.facets.map(\.attribute) == ["brand", "genres"])  // filterOnly is not counted

@@ -29,7 +29,7 @@ struct FacetCounter {
             let field = index.facets[f]
             let (list, start, values) = (docs.elements, field.docStart, field.docValues)
             var c = [UInt32](repeating: 0, count: field.values.count)
-            Self.tally(list.span, start: start.span, values: values.span, into: &c)
+            Self.tally(list.span, start: start.span, values: values.span, oneValue: field.oneValuePerDocument, into: &c)
             counts.append(c)
             try check.now()
         }
@@ -37,11 +37,17 @@ struct FacetCounter {
     }
 
     /// Adds one to `counts` for each value of each of `docs` (document `d`'s values are
-    /// `values[start[d]..<start[d + 1]]`). Read and written through spans, so a document costs
-    /// no reference counting and no uniqueness check of `counts`: a faceted query over many
-    /// matches spends most of its time here.
-    private static func tally(_ docs: Span<UInt32>, start: Span<UInt32>, values: Span<UInt32>, into counts: inout [UInt32]) {
+    /// `values[start[d]..<start[d + 1]]`, or `values[d]` alone with `oneValue`). Read and
+    /// written through spans, so a document costs no reference counting and no uniqueness
+    /// check of `counts`: a faceted query over many matches spends most of its time here.
+    private static func tally(
+        _ docs: Span<UInt32>, start: Span<UInt32>, values: Span<UInt32>, oneValue: Bool, into counts: inout [UInt32]
+    ) {
         var out = counts.mutableSpan
+        if oneValue {
+            for j in docs.indices { out[Int(values[Int(docs[j])])] &+= 1 }
+            return
+        }
         for j in docs.indices {
             let d = Int(docs[j])
             for i in Int(start[d])..<Int(start[d + 1]) { out[Int(values[i])] &+= 1 }
@@ -83,6 +89,10 @@ struct FacetCounter {
                 if failures > 1 { continue }
                 for (k, field) in counted.enumerated() {
                     if failures == 1 && groupSlot[failed] != k { continue }
+                    if field.oneValuePerDocument {
+                        out[offset[k] + Int(field.docValues[Int(d)])] &+= 1
+                        continue
+                    }
                     for i in Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1]) {
                         out[offset[k] + Int(field.docValues[i])] &+= 1
                     }

@@ -14,6 +14,9 @@ final class FacetField: Sendable {
     /// Values of document `d`: `docValues[docStart[d]..<docStart[d + 1]]`.
     let docStart: [UInt32]
     let docValues: [UInt32]
+    /// Whether every document has exactly one value (a category, a brand, a year): then
+    /// document `d`'s value is `docValues[d]`, and counting reads no `docStart`.
+    let oneValuePerDocument: Bool
     /// Documents of value `v`, ascending: `valueDocs[valueStart[v]..<valueStart[v + 1]]`.
     let valueStart: [UInt32]
     let valueDocs: [UInt32]
@@ -119,6 +122,9 @@ final class FacetField: Sendable {
         pairs.sort { $0.number < $1.number || ($0.number == $1.number && $0.doc < $1.doc) }
         self.docStart = docStart
         self.docValues = docValues
+        // Exactly one each: as many values as documents, none without one.
+        oneValuePerDocument = docValues.count == documents.count
+            && (0..<documents.count).allSatisfy { docStart[$0 + 1] != docStart[$0] }
         self.valueStart = valueStart
         self.valueDocs = valueDocs
         self.foldedValues = folded
