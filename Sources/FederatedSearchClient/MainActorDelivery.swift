@@ -67,6 +67,10 @@ final class MainActorRoute: Sendable {
     /// Set on the main actor once the handler has had the end (or a failure): nothing comes
     /// after it, even a batch the reader routed just before the link failed elsewhere.
     private let finished = Atomic(false)
+    /// Set by ``fail(_:)`` on whichever thread ends the request (`close()` on the main actor,
+    /// the reader, the writer): a batch handed over after it, or waiting to be, is dropped, so
+    /// a request closed or broken hears only its failure from then on.
+    private let failing = Atomic(false)
 
     init(handle: RequestHandle, handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void) {
         self.handle = handle
@@ -95,7 +99,7 @@ final class MainActorRoute: Sendable {
     /// The handler's part of a hand-off, in a block of the main queue.
     private func run(_ frames: [Frame], ends: Bool) {
         MainActor.assumeIsolated {
-            guard live else { return }
+            guard live, !failing.load(ordering: .acquiring) else { return }
             if !frames.isEmpty { handler(.frames(frames)) }
             if ends, live {
                 finished.store(true, ordering: .relaxed)
@@ -105,6 +109,7 @@ final class MainActorRoute: Sendable {
     }
 
     func fail(_ error: ClientError) {
+        failing.store(true, ordering: .releasing)
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {
                 guard live else { return }

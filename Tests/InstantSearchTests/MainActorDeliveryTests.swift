@@ -73,6 +73,26 @@ struct MainActorDeliveryTests {
         #expect(ended.all == ["ended"])
     }
 
+    @Test func aBatchWaitingForABusyMainActorIsDroppedIfTheRequestFailsMeanwhile() async {
+        let log = Log()
+        let r = route(log)
+        let started = DispatchSemaphore(value: 0)
+        let reader = Task.detached {
+            await self.onReaderThread {
+                started.signal()
+                r.deliver([Self.pong], ends: true)
+            }
+        }
+        // The connection is closed on the main actor while the reader's batch waits for it:
+        // the request hears only that it was closed.
+        started.wait()
+        usleep(20_000)
+        r.fail(.closed)
+        await reader.value
+        await settle()
+        #expect(log.all == ["failed \(ClientError.closed)"])
+    }
+
     @Test func aBatchWaitingForABusyMainActorIsDroppedIfCancelledMeanwhile() async {
         let log = Log()
         let handle = RequestHandle(id: "c1") {}
