@@ -65,7 +65,7 @@ final class MainActorRoute: Sendable {
     let handle: RequestHandle
     private let handler: @MainActor @Sendable (ResponseEvent) -> Void
     /// Set on the main actor once the handler has had the end (or a failure): nothing comes
-    /// after it, even a batch the reader routed just before the link failed elsewhere.
+    /// after it.
     private let finished = Atomic(false)
     /// Set by ``fail(_:)`` on whichever thread ends the request (`close()` on the main actor,
     /// the reader, the writer): a batch handed over after it, or waiting to be, is dropped, so
@@ -108,6 +108,8 @@ final class MainActorRoute: Sendable {
         }
     }
 
+    /// Ends the request with `error` (from any thread): the handler hears it unless it has
+    /// had the end already or the request is cancelled.
     func fail(_ error: ClientError) {
         failing.store(true, ordering: .releasing)
         DispatchQueue.main.async { [self] in

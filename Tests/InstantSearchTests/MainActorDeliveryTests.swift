@@ -73,22 +73,29 @@ struct MainActorDeliveryTests {
         #expect(ended.all == ["ended"])
     }
 
+    /// Runs `reader` on a reader thread while this main-actor job stays busy, so that its
+    /// hand-off waits behind the job; `meanwhile` runs before the job ends. Returns once the
+    /// reader has returned.
+    private func whileMainActorIsBusy(reader: @escaping @Sendable () -> Void, meanwhile: () -> Void) async {
+        let started = DispatchSemaphore(value: 0)
+        let thread = Task.detached {
+            await self.onReaderThread {
+                started.signal()
+                reader()
+            }
+        }
+        started.wait()
+        usleep(20_000)
+        meanwhile()
+        await thread.value
+    }
+
     @Test func aBatchWaitingForABusyMainActorIsDroppedIfTheRequestFailsMeanwhile() async {
         let log = Log()
         let r = route(log)
-        let started = DispatchSemaphore(value: 0)
-        let reader = Task.detached {
-            await self.onReaderThread {
-                started.signal()
-                r.deliver([Self.pong], ends: true)
-            }
-        }
         // The connection is closed on the main actor while the reader's batch waits for it:
         // the request hears only that it was closed.
-        started.wait()
-        usleep(20_000)
-        r.fail(.closed)
-        await reader.value
+        await whileMainActorIsBusy(reader: { r.deliver([Self.pong], ends: true) }, meanwhile: { r.fail(.closed) })
         await settle()
         #expect(log.all == ["failed \(ClientError.closed)"])
     }
@@ -97,21 +104,15 @@ struct MainActorDeliveryTests {
         let log = Log()
         let handle = RequestHandle(id: "c1") {}
         let r = route(log, handle: handle)
-        let started = DispatchSemaphore(value: 0)
-        let reader = Task.detached {
-            await self.onReaderThread {
-                started.signal()
-                r.deliver([Self.pong], ends: true)
-                log.add("reader on")
-            }
-        }
-        // The main actor stays busy in this job: the reader's hand-off waits behind it until
-        // the request is cancelled and the job ends.
-        started.wait()
-        usleep(20_000)
-        #expect(log.all.isEmpty)
-        handle.cancel()
-        await reader.value
+        // The reader's hand-off waits behind this job until the request is cancelled and the
+        // job ends.
+        await whileMainActorIsBusy(reader: {
+            r.deliver([Self.pong], ends: true)
+            log.add("reader on")
+        }, meanwhile: {
+            #expect(log.all.isEmpty)
+            handle.cancel()
+        })
         #expect(log.all == ["reader on"])
         #expect(handle.isCancelled)
     }

@@ -36,8 +36,9 @@ struct FacetCounter {
         return counts
     }
 
-    /// Adds one to `counts` for each value of each of `docs` (document `d`'s values are
-    /// `values[start[d]..<start[d + 1]]`, or `values[d]` alone with `oneValue`). Read and
+    /// Adds one to `counts` for each value of each of `docs` (``FacetField/valueIndices(of:)``
+    /// over spans: `values[start[d]..<start[d + 1]]`, or `values[d]` alone with `oneValue`,
+    /// tested once for all documents rather than per document). Read and
     /// written through spans, so a document costs no reference counting and no uniqueness
     /// check of `counts`: a faceted query over many matches spends most of its time here.
     private static func tally(
@@ -89,13 +90,7 @@ struct FacetCounter {
                 if failures > 1 { continue }
                 for (k, field) in counted.enumerated() {
                     if failures == 1 && groupSlot[failed] != k { continue }
-                    if field.oneValuePerDocument {
-                        out[offset[k] + Int(field.docValues[Int(d)])] &+= 1
-                        continue
-                    }
-                    for i in Int(field.docStart[Int(d)])..<Int(field.docStart[Int(d) + 1]) {
-                        out[offset[k] + Int(field.docValues[i])] &+= 1
-                    }
+                    for i in field.valueIndices(of: Int(d)) { out[offset[k] + Int(field.docValues[i])] &+= 1 }
                 }
             }
             n = end

@@ -17,6 +17,11 @@ final class FacetField: Sendable {
     /// Whether every document has exactly one value (a category, a brand, a year): then
     /// document `d`'s value is `docValues[d]`, and counting reads no `docStart`.
     let oneValuePerDocument: Bool
+
+    /// Where document `d`'s values are in `docValues`.
+    func valueIndices(of d: Int) -> Range<Int> {
+        oneValuePerDocument ? d..<(d + 1) : Int(docStart[d])..<Int(docStart[d + 1])
+    }
     /// Documents of value `v`, ascending: `valueDocs[valueStart[v]..<valueStart[v + 1]]`.
     let valueStart: [UInt32]
     let valueDocs: [UInt32]
