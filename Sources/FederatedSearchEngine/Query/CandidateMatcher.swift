@@ -20,6 +20,9 @@ enum CandidateMatcher {
         if let driver = listed.first, !and {
             let others = requiredWords.filter { $0 !== driver }
             if others.isEmpty { return DocumentList(driver.docs) }
+            if others.allSatisfy({ !$0.isDeferred && $0.docBits == nil }) {
+                return DocumentList(intersection(driver.docs, others.sorted { $0.count < $1.count }, bitmaps: bitmaps))
+            }
             var cursors = HitCursors(words: others, text: text)
             var out: [UInt32] = []
             out.reserveCapacity(driver.count)
@@ -31,6 +34,20 @@ enum CandidateMatcher {
         }
         // Every word not deferred has a bitmap (a deferred word always has a rarer one-term
         // word, so at least one is here).
+        let undeferredWords = requiredWords.filter { !$0.isDeferred }
+        if undeferredWords.allSatisfy({ $0.bitmap != nil }) {
+            // Frequent terms' bitmaps, ANDed and read in one pass. A term's bitmap has a bit
+            // per document of its postings, so its list's length bounds the result.
+            let deferred = requiredWords.filter(\.isDeferred)
+            var cursors = HitCursors(words: deferred, text: text)
+            return DocumentList(SortedLists.and(
+                bits: bitmaps.bits.span, bases: undeferredWords.map { $0.bitmap! * bitmaps.wordCount },
+                wordCount: bitmaps.wordCount, capacity: undeferredWords.map(\.count).min()!
+            ) { d in
+                for k in 0..<deferred.count where !cursors.contains(k, d) { return false }
+                return true
+            })
+        }
         let n = bitmaps.wordCount
         var first = true
         for w in requiredWords where !w.isDeferred {
@@ -45,6 +62,22 @@ enum CandidateMatcher {
             first = false
         }
         return DocumentList(members(scratch.bits, through: requiredWords.filter(\.isDeferred), text: text))
+    }
+
+    /// The documents of `driver` that every word of `others` holds: each a frequent term's
+    /// bitmap or a list, none deferred. The rarest narrows first.
+    private static func intersection(_ driver: ArraySlice<UInt32>, _ others: [WordMatches], bitmaps: TermBitmaps) -> [UInt32] {
+        func narrowed(_ docs: Span<UInt32>, by w: WordMatches) -> [UInt32] {
+            if let slot = w.bitmap { return SortedLists.filter(docs, bits: bitmaps.bits.span, base: slot * bitmaps.wordCount) }
+            let list = w.docs
+            return SortedLists.intersection(docs, list.span)
+        }
+        var current = narrowed(driver.span, by: others[0])
+        for w in others.dropFirst() where !current.isEmpty {
+            let next = narrowed(current.span, by: w)
+            current = next
+        }
+        return current
     }
 
     /// Documents holding at least one word.

@@ -58,25 +58,9 @@ final class WordMatches {
     }
 
     /// The position in `docs` (relative) of the first document ≥ `doc`, searching from `from`
-    /// by galloping: cheap for the ascending lookups of an intersection.
+    /// (see ``SortedLists/seek(_:_:from:)``).
     @inline(__always) func seek(_ doc: UInt32, from: Int) -> Int {
         let base = docs.startIndex
-        let n = docs.count
-        var lo = from
-        if lo >= n || docs[base + lo] >= doc { return lo }
-        var step = 1
-        var hi = lo + 1
-        while hi < n && docs[base + hi] < doc {
-            lo = hi
-            step <<= 1
-            hi = lo + step
-        }
-        if hi > n { hi = n }
-        lo += 1
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if docs[base + mid] < doc { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        return SortedLists.seek(doc, from: from, count: docs.count) { docs[base &+ $0] }
     }
 }
