@@ -9,15 +9,16 @@ enum CandidateMatcher {
     /// and their members checked against the deferred words.
     static func documents(_ words: [WordMatches], required: [Bool], text: TextIndex, scratch: inout Scratch) -> DocumentList {
         let bitmaps = text.bitmaps
-        let requiredWords = words.indices.filter { required[$0] }.map { words[$0] }
+        let requiredWords = required.allSatisfy { $0 } ? words : words.indices.filter { required[$0] }.map { words[$0] }
         guard !requiredWords.isEmpty else { return union(words, text: text, scratch: &scratch) }
-        let listed = requiredWords.filter { $0.docBits == nil && !$0.isDeferred }.sorted { $0.count < $1.count }
-        let mapped = requiredWords.filter { $0.bitmap != nil || $0.docBits != nil }
-        let undeferred = requiredWords.filter { !$0.isDeferred }.count
+        // The shortest list (the first of equals) drives.
+        let driver = requiredWords.lazy.filter { $0.docBits == nil && !$0.isDeferred }.min { $0.count < $1.count }
+        let mapped = requiredWords.count { $0.bitmap != nil || $0.docBits != nil }
+        let undeferred = requiredWords.count { !$0.isDeferred }
         // AND word-parallel when every word has a bitmap and the smallest list is long.
-        let and = mapped.count == undeferred && mapped.count > 1
-            && (listed.first.map { $0.count * 2 > bitmaps.wordCount * mapped.count } ?? true)
-        if let driver = listed.first, !and {
+        let and = mapped == undeferred && mapped > 1
+            && (driver.map { $0.count * 2 > bitmaps.wordCount * mapped } ?? true)
+        if let driver, !and {
             let others = requiredWords.filter { $0 !== driver }
             if others.isEmpty { return DocumentList(driver.docs) }
             if others.allSatisfy({ !$0.isDeferred && $0.docBits == nil }) {
