@@ -1,7 +1,7 @@
 /// Membership tests and intersections over ascending document lists and term bitmaps, read
 /// through spans and written through output spans: the candidate loops of a query run over
-/// every document of the rarest word, so they do no reference counting, no uniqueness checks
-/// and no growth per document.
+/// every document of the rarest word, so these loops do no reference counting, no uniqueness
+/// checks and no array growth per document.
 enum SortedLists {
     /// The position of the first document ≥ `doc` in an ascending list of `n` documents
     /// (`at(i)` the i-th), searching from `from` by galloping: cheap for the ascending

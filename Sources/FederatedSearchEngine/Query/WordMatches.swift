@@ -58,7 +58,7 @@ final class WordMatches {
     }
 
     /// The position in `docs` (relative) of the first document ≥ `doc`, searching from `from`
-    /// (see ``SortedLists/seek(_:_:from:)``).
+    /// (see ``SortedLists/seek(_:from:count:_:)``).
     @inline(__always) func seek(_ doc: UInt32, from: Int) -> Int {
         let base = docs.startIndex
         return SortedLists.seek(doc, from: from, count: docs.count) { docs[base &+ $0] }
