@@ -110,8 +110,17 @@ do {
 let buildSeconds = Double(nanos() - t0) / 1e9
 let rss1 = rssMB()
 
+// BENCH_DEFAULTS=1 runs every class with the defaults a search gets over the socket or HTTP
+// (prefix on the last word, typos, highlighting), 10 hits a page: the engine's share of what
+// the daemon does per query in `fedsearch-bench --http`. compare.py never sets it.
+let useDefaults = ProcessInfo.processInfo.environment["BENCH_DEFAULTS"] == "1"
+
 func parameters(prefix: Bool, typos: Bool, facets: Bool) -> SearchParameters {
     var p = SearchParameters()
+    if useDefaults {
+        p.hitsPerPage = 10
+        return p
+    }
     p.hitsPerPage = 10
     p.attributesToHighlight = []
     p.queryType = prefix ? .prefixLast : .prefixNone

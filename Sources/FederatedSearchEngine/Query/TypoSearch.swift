@@ -168,15 +168,28 @@ struct TypoSearch {
                 return
             }
             if node >= 0 && depth < PrefixTrie.depth {
-                // The children are listed.
+                // The children are listed, in byte order.
                 var c = Int(trie.firstChild[node])
                 let end = Int(trie.childEnd[node])
-                while c < end {
-                    let b = trie.byte[c]
-                    if allowed == nil || allowed!.contains(b) {
+                if var rest = allowed {
+                    // Only the children of the allowed bytes (a few), each found by bisection.
+                    while c < end, let b = rest.popFirst() {
+                        var top = end
+                        while c < top {
+                            let mid = (c &+ top) >> 1
+                            if trie.byte[mid] < b { c = mid &+ 1 } else { top = mid }
+                        }
+                        guard c < end && trie.byte[c] == b else { continue }
                         child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
                               pending: pending, node: c)
+                        c &+= 1
                     }
+                    return
+                }
+                while c < end {
+                    let b = trie.byte[c]
+                    child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
+                          pending: pending, node: c)
                     c &+= 1
                 }
                 return
