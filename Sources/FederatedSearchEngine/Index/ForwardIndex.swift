@@ -90,22 +90,9 @@ extension ForwardIndex {
     }
 
     /// The first index in `from..<to` where `before` fails (it holds on a prefix of the range
-    /// and `before(list[from])` holds), or `to`.
+    /// and `before(list[from])` holds), or `to` (see ``SortedLists/gallop(from:to:_:)``).
     @inline(__always)
     static func gallop(_ list: [UInt32], from: Int, to: Int, _ before: (UInt32) -> Bool) -> Int {
-        var lo = from, step = 1
-        var hi = from &+ 1
-        while hi < to && before(list[hi]) {
-            lo = hi
-            step &<<= 1
-            hi = lo &+ step
-        }
-        if hi > to { hi = to }
-        lo &+= 1
-        while lo < hi {
-            let mid = (lo &+ hi) >> 1
-            if before(list[mid]) { lo = mid &+ 1 } else { hi = mid }
-        }
-        return lo
+        SortedLists.gallop(from: from, to: to) { before(list[$0]) }
     }
 }
