@@ -371,7 +371,7 @@ public final class DaemonConnection: Sendable {
             self?.linkFailed(link, reason: reason)
             link.closeDescriptor()
         }
-        thread.name = "fedsearch-client-reader"
+        thread.name = "fedsearch-read"  // Linux keeps at most 15 bytes of a thread name, or none
         thread.start()
         return link
     }

@@ -73,7 +73,7 @@ enum QueryThread {
                     }
                     call.finish(outcome)
                 }
-                thread.name = "fedsearch-postgres"
+                thread.name = "fedsearch-pg"  // Linux keeps at most 15 bytes of a thread name, or none
                 thread.start()
             }
         } onCancel: {

@@ -89,4 +89,27 @@ import Testing
             #expect(QueryParser.chunks(text).map(String.init) == reference, "\(Array(text.unicodeScalars))")
         }
     }
+
+    /// The parser scans a segment whole when its scanner ends words at whitespace: that must
+    /// give the tokens (folded and as typed) of its chunks scanned one by one.
+    @Test func scanningWholeIsScanningEachChunk() {
+        let pieces: [String] = [" ", "\t", "\n", "\r", "\r\n", "a", "Bc", "-", ".", "'", "é", "\u{301}", "東", "x2", "  "]
+        let analyzer = TextAnalyzer()
+        #expect(analyzer.scanner.separatesAtWhitespace)
+        #expect(!TextAnalyzer(separatorsToIndex: " ").scanner.separatesAtWhitespace)
+        var state: UInt64 = 11
+        for _ in 0..<2000 {
+            var text = ""
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            var r = state
+            for _ in 0..<Int(r % 10) {
+                r = r &* 6364136223846793005 &+ 1
+                text += pieces[Int((r >> 33) % UInt64(pieces.count))]
+            }
+            let whole = analyzer.queryTokens(text)
+            let chunked = QueryParser.chunks(text).flatMap { analyzer.queryTokens(String($0)) }
+            #expect(whole.map(\.term) == chunked.map(\.term), "\(Array(text.unicodeScalars))")
+            #expect(whole.map(\.original) == chunked.map(\.original), "\(Array(text.unicodeScalars))")
+        }
+    }
 }

@@ -133,7 +133,7 @@ final class EventHTTPLoop: @unchecked Sendable {
         guard wake != nil else { return nil }
         dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
         let thread = Thread { [self] in _ = event_base_loop(self.base, EVLOOP_NO_EXIT_ON_EMPTY) }
-        thread.name = "fedsearch-http-client"
+        thread.name = "fedsearch-httpc"  // Linux keeps at most 15 bytes of a thread name, or none
         thread.start()
     }
 

@@ -25,12 +25,17 @@ struct WordScanner: Sendable {
     private let asciiKinds: [ScalarKind]
     /// Per ASCII byte: whether it is part of a word (the rest end words: separators and joiners).
     let asciiWordBytes: [Bool]
+    /// Whether a space, a tab and a newline each end a word and link none (unless
+    /// `separatorsToIndex` keeps one): scanning a text is then scanning its runs between them.
+    let separatesAtWhitespace: Bool
 
     init(separatorsToIndex: String = "") {
         let extra = Set(separatorsToIndex.unicodeScalars)
         extraWordScalars = extra
-        asciiKinds = (0..<128).map { ScalarFolding.kind(Unicode.Scalar(UInt8($0)), extraWordScalars: extra) }
-        asciiWordBytes = asciiKinds.map { $0 == .word }
+        let kinds = (0..<128).map { ScalarFolding.kind(Unicode.Scalar(UInt8($0)), extraWordScalars: extra) }
+        asciiKinds = kinds
+        asciiWordBytes = kinds.map { $0 == .word }
+        separatesAtWhitespace = [0x20, 0x09, 0x0A].allSatisfy { kinds[$0] == .separator }
     }
 
     /// Calls `body` for every word of `text`, in order. The word passed is reused between calls.

@@ -30,7 +30,7 @@ struct QueryParser {
         var excluded: [String] = []
         let advanced = p.advancedSyntax
         var segments: [(text: String, quoted: Bool)] = []
-        if advanced {
+        if advanced, text.utf8.contains(UInt8(ascii: "\"")) {
             var quoted = false
             for (i, part) in text.split(separator: "\"", omittingEmptySubsequences: false).enumerated() {
                 if i > 0 { quoted.toggle() }
@@ -48,6 +48,14 @@ struct QueryParser {
                 words.append(QueryWord(
                     terms: tokens.map(\.term), originals: tokens.map(\.original), isPrefix: false, maxTypos: 0,
                     isOptional: false, isQuoted: tokens.count == 1))
+                continue
+            }
+            // Scanned whole when that is scanning its chunks one by one: the scanner ends words
+            // at whitespace, and no chunk can be an exclusion (the common case, with no split).
+            if analyzer.scanner.separatesAtWhitespace, !(advanced && segment.text.utf8.contains(UInt8(ascii: "-"))) {
+                for t in analyzer.queryTokens(segment.text) {
+                    words.append(QueryWord(terms: [t.term], originals: [t.original], isPrefix: false, maxTypos: 0, isOptional: false))
+                }
                 continue
             }
             for chunk in Self.chunks(segment.text) {

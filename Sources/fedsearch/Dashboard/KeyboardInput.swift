@@ -21,7 +21,7 @@ enum KeyboardInput {
             }
             continuation.finish()
         }
-        thread.name = "fedsearch-dashboard-input"
+        thread.name = "fedsearch-keys"  // Linux keeps at most 15 bytes of a thread name, or none
         thread.start()
         return stream
     }
