@@ -12,51 +12,43 @@ import FederatedSearchCore
 /// | `NOT x` | `NOT coalesce(x, false)` (rows where the column is NULL pass) |
 /// | `x AND y`, `x OR y` | `(x AND y)`, `(x OR y)` |
 ///
-/// Only columns listed in the config's `facets` may be filtered on; any other attribute is an
-/// `invalid_filter` error naming it.
+/// Only columns listed in the config's `facets` are filtered on: a condition on any other
+/// attribute is `FALSE` (it matches no row, and `NOT` of it every row), as Algolia answers a
+/// filter on an attribute an index does not facet. A federated page sends one index's
+/// refinements to every index, and a table without that column is not an error.
 enum FilterTranslator {
     /// The condition for `filter`, binding its values into `statement`.
     static func condition(
         _ filter: FilterExpression, config: PostgresConfig, binding statement: inout SQLStatement
-    ) throws(SearchError) -> String {
+    ) -> String {
         switch filter {
         case .and(let xs):
             guard !xs.isEmpty else { return "TRUE" }
             var parts: [String] = []
-            for x in xs { parts.append(try condition(x, config: config, binding: &statement)) }
+            for x in xs { parts.append(condition(x, config: config, binding: &statement)) }
             return "(" + parts.joined(separator: " AND ") + ")"
         case .or(let xs):
             guard !xs.isEmpty else { return "FALSE" }
             var parts: [String] = []
-            for x in xs { parts.append(try condition(x, config: config, binding: &statement)) }
+            for x in xs { parts.append(condition(x, config: config, binding: &statement)) }
             return "(" + parts.joined(separator: " OR ") + ")"
         case .not(let x):
-            return "(NOT coalesce(\(try condition(x, config: config, binding: &statement)), false))"
+            return "(NOT coalesce(\(condition(x, config: config, binding: &statement)), false))"
         case .facet(let attribute, let value):
-            let column = try facetColumn(attribute, config)
+            guard let column = config.facet(named: attribute) else { return "FALSE" }
             return "(d.\(column.quoted)::text = \(statement.bind(value)))"
         case .numeric(let attribute, let op, let value):
-            let column = try facetColumn(attribute, config)
+            guard let column = config.facet(named: attribute) else { return "FALSE" }
             let sqlOp = op == .notEqual ? "<>" : op.rawValue
             return "(d.\(column.quoted) \(sqlOp) \(statement.bind(value))::float8)"
         case .range(let attribute, let lower, let upper):
-            let column = try facetColumn(attribute, config)
+            guard let column = config.facet(named: attribute) else { return "FALSE" }
             let lo = statement.bind(lower)
             let hi = statement.bind(upper)
             return "(d.\(column.quoted) BETWEEN \(lo)::float8 AND \(hi)::float8)"
         case .tag(let tag):
-            let column = try facetColumn("_tags", config)
+            guard let column = config.facet(named: "_tags") else { return "FALSE" }
             return "(\(statement.bind(tag)) = ANY(d.\(column.quoted)))"
         }
-    }
-
-    private static func facetColumn(_ attribute: String, _ config: PostgresConfig) throws(SearchError) -> SQLIdentifier {
-        guard let column = config.facet(named: attribute) else {
-            let known = config.facets.map(\.name).joined(separator: ", ")
-            throw SearchError(
-                .invalidFilter,
-                "cannot filter on '\(attribute)': it is not one of the table's facets (\(known.isEmpty ? "none configured" : known))")
-        }
-        return column
     }
 }

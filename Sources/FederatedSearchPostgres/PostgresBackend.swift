@@ -4,12 +4,12 @@ import FederatedSearchCore
 /// The `postgres` backend: a table of a PostgreSQL database, searched with its full-text
 /// search (see ``PostgresConfig`` for the options and ``PostgresQueryPlan`` for the SQL).
 ///
-/// Each search builds its statements first (a filter on a column that is not a facet fails
-/// here with `invalid_filter`, before any I/O), then runs them on one pooled connection on a
+/// Each search builds its statements first (a filter condition on a column that is not a
+/// facet is `FALSE`: it matches no row), then runs them on one pooled connection on a
 /// dedicated thread: the page of hits, the total if the page is past the end, one `GROUP BY`
 /// per facet. Cancellation and the deadline stop the running statement with `PQcancel`.
 /// Failures are source errors: `backend_error` (connection or SQL error, with its SQLSTATE),
-/// `timeout`, `invalid_filter`.
+/// `timeout`.
 public final class PostgresBackend: Searchable {
     /// The searchable's name.
     public let name: String

@@ -28,7 +28,7 @@ public struct PostgresQueryPlan: Sendable, Equatable {
     /// The first hit returned and the number of hits asked for.
     public var offset: Int, limit: Int
 
-    /// Builds the statements; throws `invalid_filter` for a filter on a column that is not a facet.
+    /// Builds the statements (a filter condition on a column that is not a facet matches no row).
     public init(query: SearchQuery, config: PostgresConfig) throws(SearchError) {
         let p = query.parameters
         let text = TextQuery(query.text, queryType: p.queryType)
@@ -85,7 +85,7 @@ public struct PostgresQueryPlan: Sendable, Equatable {
             from = "FROM (SELECT t.*, \(vector) AS fs_doc, to_tsquery(\(language)::regconfig, \(s.bind(text.tsquery))) AS fs_q FROM \(config.table.quoted) t) d"
             conditions.append("(numnode(d.fs_q) = 0 OR d.fs_doc @@ d.fs_q)")
         }
-        if let filter { conditions.append(try FilterTranslator.condition(filter, config: config, binding: &s)) }
+        if let filter { conditions.append(FilterTranslator.condition(filter, config: config, binding: &s)) }
         if conditions.isEmpty { conditions.append("TRUE") }
         return "\(from) WHERE \(conditions.joined(separator: " AND "))"
     }

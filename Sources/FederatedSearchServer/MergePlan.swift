@@ -28,7 +28,8 @@ package struct MergePlan: Sendable {
     /// is exact (an `offset`/`length` in the source's parameters, which would override
     /// `page`/`hitsPerPage`, is dropped), unless the strategy is `grouped`, which merges no
     /// hits (each source keeps its own paging); with a facet merge, each source counts its own attribute for an aliased facet
-    /// and at least `maxValuesPerFacet` values.
+    /// and at least `maxValuesPerFacet` values, and a filter on the aliased name filters on
+    /// that attribute (a source without it matches nothing, as for any attribute it lacks).
     package func apply(to sources: inout [FederatedSource]) throws(SearchError) {
         let names = sources.map(\.name)
         if explicit {
@@ -47,7 +48,10 @@ package struct MergePlan: Sendable {
         if let facets {
             for i in sources.indices {
                 var p = sources[i].query.parameters
-                p.facets = p.facets.map { facets.aliases[$0]?[sources[i].name] ?? $0 }
+                let name = sources[i].name
+                p.facets = p.facets.map { facets.aliases[$0]?[name] ?? $0 }
+                p.disjunctiveFacets = p.disjunctiveFacets.map { facets.aliases[$0]?[name] ?? $0 }
+                p.filter = p.filter?.renamingAttributes { facets.aliases[$0]?[name] ?? $0 }
                 p.maxValuesPerFacet = max(p.maxValuesPerFacet, facets.maxValuesPerFacet)
                 sources[i].query.parameters = p
             }

@@ -9,7 +9,9 @@ import BackendTestSupport
 /// 2. values are percent-encoded in the URL and typed in a JSON body;
 /// 3. secret headers are sent but never appear in errors;
 /// 4. HTTP statuses, non-JSON and wrongly shaped answers become coded source errors;
-/// 5. connections are reused; cancelling a search cancels its request.
+/// 5. connections are reused; cancelling a search cancels its request;
+/// 6. with `attributesForFaceting` listed, a facet condition on another attribute matches
+///    nothing and is not sent (the service would not know it).
 @Suite(.serialized)
 struct HTTPBackendTests {
     static let mapping: JSONValue = [
@@ -43,6 +45,22 @@ struct HTTPBackendTests {
         #expect(r.index == "remote")
         let page2 = try await b.search(try query("sta", ["hitsPerPage": 2, "page": 1]))
         #expect(page2.hits.map(\.objectID) == ["3"])
+    }
+
+    @Test func filtersOnAttributesTheServiceDoesNotFacetMatchNothing() async throws {
+        let server = try SearchServerProcess()
+        defer { server.stop() }
+        let b = try backend("\(server.baseURL)/echo?q={query}&f={filters}", ["attributesForFaceting": ["genre"]])
+        let none = try await b.search(try query("x", ["facetFilters": [["genres:Drama"]]]))
+        #expect(none.nbHits == 0 && none.hits.isEmpty)
+        let kept = try await b.search(try query("x", ["filters": "genre:SF AND NOT genres:Drama"]))
+        #expect(kept.hits.first?.attributes["query"]?.objectValue?["f"] == "genre:SF")
+        let everything = try await b.search(try query("x", ["filters": "NOT genres:Drama"]))
+        #expect(everything.hits.first?.attributes["query"]?.objectValue?["f"] == "")
+        // Without the list, filters go to the service as they are.
+        let plain = try backend("\(server.baseURL)/echo?q={query}&f={filters}")
+        let sent = try await plain.search(try query("x", ["facetFilters": [["genres:Drama"]]]))
+        #expect(sent.hits.first?.attributes["query"]?.objectValue?["f"] == "genres:Drama")
     }
 
     @Test func percentEncodesUrlValuesAndTypesBodyValues() async throws {

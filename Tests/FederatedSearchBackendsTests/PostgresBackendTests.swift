@@ -129,10 +129,14 @@ struct PostgresBackendTests {
         #expect(r.facets.first?.values.count == Set(products.compactMap(supplier)).count)
     }
 
-    @Test func filteringOnAColumnThatIsNotAFacetIsInvalid() async throws {
-        let error = await #expect(throws: SearchError.self) { try await search("", ["filters": "title:x"]) }
-        #expect(error?.code == .invalidFilter)
-        #expect(error?.message.contains("'title'") == true)
+    /// As in Algolia: a condition on a column that is not a facet matches no row, and its
+    /// negation every row (a federated page sends one index's refinements to every index).
+    @Test func filteringOnAColumnThatIsNotAFacetMatchesNothing() async throws {
+        #expect(try await search("", ["filters": "title:x"]).nbHits == 0)
+        #expect(try await search("", ["facetFilters": [["genres:Drama"]]]).nbHits == 0)
+        let negated = try await search("", ["filters": "NOT title:x AND supplier:Brother", "hitsPerPage": 1000])
+        #expect(negated.nbHits == products.filter { supplier($0) == "Brother" }.count)
+        #expect(negated.nbHits > 0)
     }
 
     @Test func injectionAttemptsAreHarmless() async throws {

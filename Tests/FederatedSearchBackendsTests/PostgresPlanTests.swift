@@ -92,13 +92,13 @@ struct PostgresPlanTests {
         #expect(!p.hits.text.contains("fs_q"))
     }
 
-    @Test func filtersOnOtherColumnsAreInvalidAndNameTheAttribute() throws {
-        #expect(throws: SearchError.self) { _ = try plan("", ["filters": "title:x"]) }
-        do { _ = try plan("", ["numericFilters": ["stock > 3"]]) } catch let e as SearchError {
-            #expect(e.code == .invalidFilter)
-            #expect(e.message.contains("'stock'"))
-        }
-        #expect(throws: SearchError.self) { _ = try plan("", ["tagFilters": ["new"]]) }
+    @Test func conditionsOnOtherColumnsAreFalse() throws {
+        #expect(try plan("", ["filters": "title:x"]).hits.text.contains("FALSE"))
+        #expect(try plan("", ["numericFilters": ["stock > 3"]]).hits.parameters.count == 2, "only the page's limit and offset are bound")
+        let negated = try plan("", ["filters": "NOT title:x AND supplier:HP"])
+        #expect(negated.hits.text.contains("(NOT coalesce(FALSE, false))"))
+        #expect(negated.hits.parameters.contains("HP"))
+        #expect(!(try plan("", ["tagFilters": ["new"]]).hits.text.contains("_tags")))
     }
 
     @Test func facetsAreFacetColumnsOnly() throws {

@@ -118,6 +118,26 @@ struct TypesenseMappingTests {
         #expect(error { _ = try request("x", ["hitsPerPage": 251]) }?.message.contains("250") == true)
     }
 
+    /// A filter condition on a field the collection lacks matches nothing (Typesense would
+    /// refuse the field): with the schema's fields, or the config's when it lists `facetBy`.
+    @Test func conditionsOnFieldsTheCollectionLacksMatchNothing() throws {
+        let query = { (params: JSONObject) in SearchQuery(text: "", parameters: try SearchParameters.decode(params)) }
+        let fields: Set<String> = ["title", "supplier", "price"]
+        let other = try TypesenseRequest(query: query(["facetFilters": [["genres:Drama"]]]), config: config(), fields: fields)
+        #expect(other.matchesNothing)
+        #expect(other.value(of: "filter_by") == nil)
+        let mixed = try TypesenseRequest(query: query(["filters": "supplier:HP AND NOT genres:Drama"]), config: config(), fields: fields)
+        #expect(!mixed.matchesNothing)
+        #expect(mixed.value(of: "filter_by") == "supplier:=`HP`")
+        let declared = try config().declaredFields
+        #expect(declared?.isSuperset(of: ["supplier", "price", "title", "short_description"]) == true)
+        #expect(try config(["facetBy": .null]).declaredFields == nil, "without facetBy the config does not say")
+        let schema: JSONObject = ["name": "products", "fields": [["name": "title", "type": "string"], ["name": "price", "type": "int32"]]]
+        #expect(TypesenseClient.fieldNames(ofSchema: schema) == ["title", "price"])
+        let auto: JSONObject = ["fields": [["name": ".*", "type": "auto"]]]
+        #expect(TypesenseClient.fieldNames(ofSchema: auto) == nil)
+    }
+
     @Test func urlRequestEncodesParametersAndSendsTheKeyOnlyAsAHeader() throws {
         let client = TypesenseClient(name: "ts", config: try config())
         let r = try client.map(query: SearchQuery(text: "a&b=c d", parameters: try SearchParameters.decode(["filters": "supplier:\"A&B\""])))

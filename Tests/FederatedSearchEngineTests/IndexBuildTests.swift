@@ -88,7 +88,7 @@ import Testing
         #expect(Array(genres.documents(ofValue: 1)) == [0, 1])
         let year = index.snapshot.facets[index.snapshot.facetByName["meta.year"]!]
         #expect(year.values == ["1999", "2001.5"])
-        #expect(year.sortedNumbers == [1999, 2001.5])
+        #expect(year.sortedNumbers.numbers == [1999, 2001.5])
     }
 
     /// A retrieved document's encoded attributes are kept for later hits when small; a large

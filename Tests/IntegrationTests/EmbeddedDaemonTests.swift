@@ -131,16 +131,27 @@ struct EmbeddedDaemonTests {
         #expect(ff.hits.map(\.objectID) == ["p1"])
     }
 
-    @Test func invalidFilterOnAnIndexIsReportedPerSource() throws {
+    /// A refinement on one index's facet sent to every index (what InstantSearch's child
+    /// `index` widgets do) narrows that index and leaves the others with nothing, as in
+    /// Algolia: no source fails. Numeric filters work on attributes that are not facets.
+    @Test func filterOnAnAttributeAnIndexLacksMatchesNothingThere() throws {
         let d = try start()
         defer { d.stop() }
-        let frames = try d.connect().roundTrip(["id": "x", "query": "star", "params": ["filters": "nosuchattr:1"]])
-        let errors = frames.compactMap { f -> SearchError? in
-            if case .error(_, _?, let e) = f { return e }
-            return nil
-        }
-        #expect(!errors.isEmpty)
-        #expect(errors.allSatisfy { $0.code == .invalidFilter })
+        let c = try d.connect()
+        let frames = try c.roundTrip(["id": "x", "query": "star", "params": ["facetFilters": [["genres:Science Fiction"]]]])
+        #expect(!frames.contains { if case .error = $0 { return true } else { return false } }, "\(frames)")
+        var byIndex: [String: SearchResults] = [:]
+        for f in frames { if case .results(_, let name, let r) = f { byIndex[name] = r } }
+        #expect(Set(byIndex["movies"]?.hits.map(\.objectID) ?? []) == ["m1", "m2"])
+        #expect(byIndex["products"]?.nbHits == 0)
+        guard case .done(_, let status, _, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+        #expect(status == .ok)
+        let numeric = try c.roundTrip(["id": "n", "query": "", "indices": ["movies"], "params": ["filters": "year < 1985"]])
+        let years = numeric.compactMap { f -> [String]? in if case .results(_, _, let r) = f { return r.hits.map(\.objectID) } else { return nil } }
+        #expect(Set(years.first ?? []) == ["m1", "m2"])
+        // A filter that does not parse is still an error.
+        let bad = try c.roundTrip(["id": "b", "query": "star", "params": ["filters": "genres:"]])
+        #expect(bad.contains { if case .error(_, _, let e) = $0 { return e.code == .invalidFilter } else { return false } }, "\(bad)")
     }
 
     @Test func perIndexOverridesApplyToOneIndex() throws {

@@ -113,6 +113,45 @@ struct HTTPSearchTests {
         #expect(second["nbHits"] == 0)
     }
 
+    /// What InstantSearch.js sends for a federated page after a click on a genre: a child
+    /// `index` widget inherits the refinement, so products gets a facet filter on `genres`,
+    /// which it does not facet. As in Algolia, the batch answers 200: movies narrowed, products
+    /// with no hits, and the disjunctive query (`hitsPerPage=0`) counting every genre.
+    @Test func aRefinementOnlyOneIndexFacetsNarrowsItAndEmptiesTheOthers() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let http = try d.http()
+        let refined = "facetFilters=%5B%5B%22genres%3AScience%20Fiction%22%5D%5D&facets=%5B%22genres%22%5D"
+            + "&highlightPreTag=__ais-highlight__&highlightPostTag=__%2Fais-highlight__&hitsPerPage=20&query=star&tagFilters="
+        let r = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
+            ["indexName": "movies", "params": .string(refined)],
+            ["indexName": "movies", "params": "analytics=false&clickAnalytics=false&facets=genres&hitsPerPage=0&page=0&query=star"],
+            ["indexName": "products", "params": .string(refined + "&numericFilters=%5B%22year%3E%3D1900%22%5D")],
+        ]])
+        #expect(r.status == 200, "\(r.text)")
+        guard case .array(let results)? = r.json["results"], results.count == 3,
+            case .object(let movies) = results[0], case .object(let disjunctive) = results[1], case .object(let products) = results[2],
+            case .array(let hits)? = movies["hits"]
+        else {
+            Issue.record("unexpected answer: \(r.text)")
+            return
+        }
+        #expect(!hits.isEmpty)
+        for case .object(let hit) in hits {
+            #expect(hit["genres"]?.arrayValue?.contains("Science Fiction") == true)
+        }
+        #expect((movies["nbHits"]?.intValue ?? 0) < (disjunctive["nbHits"]?.intValue ?? 0))
+        #expect((disjunctive["facets"]?.objectValue?["genres"]?.objectValue?.count ?? 0) > 1)
+        #expect(products["nbHits"] == 0)
+        #expect(products["hits"] == [])
+        // A filter that does not parse is still the request's error.
+        let bad = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
+            ["indexName": "movies", "params": "filters=genres%3A"], ["indexName": "products", "params": "query=x"],
+        ]])
+        #expect(bad.status == 400)
+        #expect(bad.json["code"] == "invalid_filter" || bad.text.contains("invalid_filter"), "\(bad.text)")
+    }
+
     @Test func facetValuesObjectsIndicesAndSettings() throws {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }

@@ -100,6 +100,13 @@ struct TypesenseDaemonTests {
         #expect(paged.results["shop"]?.hits.map(\.objectID) == Array(firstPage.dropFirst(10).prefix(10)))
         let untranslatable = try search(c, "f5", "", ["shop"], ["filters": "NOT price:1 TO 5"])
         #expect(untranslatable.errors["shop"]?.code == .invalidFilter)
+        // A refinement on a field the collection lacks (a federated page's other index) matches
+        // nothing, as in Algolia, where Typesense itself would refuse the field.
+        let otherIndex = try search(c, "f6", "", ["shop"], ["facetFilters": [["genres:Drama"]], "facets": ["supplier"]])
+        #expect(otherIndex.errors["shop"] == nil)
+        #expect(otherIndex.results["shop"]?.nbHits == 0)
+        let negated = try search(c, "f7", "", ["shop"], ["filters": "supplier:Lexmark AND NOT genres:Drama"])
+        #expect(negated.results["shop"]?.nbHits == lexmark.results["shop"]?.nbHits)
 
         // A wrong key is that source's error; the right key never appears in any frame.
         let both = try search(c, "k1", "toner", ["shop", "locked"], [:])

@@ -29,11 +29,30 @@ public final class HTTPBackend: Searchable {
     }
 
     public var description: SearchableDescription {
-        SearchableDescription(kind: "http", documentCount: nil, searchableAttributes: [], attributesForFaceting: [])
+        SearchableDescription(
+            kind: "http", documentCount: nil, searchableAttributes: [], attributesForFaceting: config.attributesForFaceting ?? [])
     }
 
-    public func search(_ query: SearchQuery) async throws -> SearchResults {
+    public func search(_ given: SearchQuery) async throws -> SearchResults {
         try Task.checkCancellation()
+        var query = given
+        if let faceted = config.attributesForFaceting.map(Set.init), let filter = query.parameters.filter {
+            // Facet and tag conditions on attributes the service does not facet match nothing;
+            // numeric ones go to the service, which knows its numeric attributes.
+            let resolved = filter.resolved { condition in
+                switch condition {
+                case .numeric, .range: return true
+                default: return condition.attributes.isSubset(of: faceted)
+                }
+            }
+            switch resolved {
+            case .nothing:
+                return SearchResults(
+                    page: query.parameters.page, hitsPerPage: query.parameters.hitsPerPage, query: query.text, index: name)
+            case .everything: query.parameters.filter = nil
+            case .filter(let f): query.parameters.filter = f
+            }
+        }
         let request = try makeRequest(query)
         let (data, status) = try await transport.perform(request, name: name)
         guard (200..<300).contains(status) else {

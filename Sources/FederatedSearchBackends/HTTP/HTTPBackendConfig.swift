@@ -11,7 +11,7 @@ import FederatedSearchCore
 ///  "response": {"hits": "results.items", "nbHits": "results.total", "objectID": "id",
 ///               "score": "score", "maxScore": "results.max_score", "attributes": "doc",
 ///               "facets": "results.facets"},
-///  "maxConnections": 4}
+///  "attributesForFaceting": ["genre"], "maxConnections": 4}
 /// ```
 public struct HTTPBackendConfig: Sendable {
     public var method: String
@@ -23,6 +23,10 @@ public struct HTTPBackendConfig: Sendable {
     public var maxConnections: Int
     /// The URL template as written, for messages (its placeholders are not secrets).
     public var urlText: String
+    /// The attributes the service facets and filters on, when the config lists them: a facet or
+    /// tag filter condition on another matches nothing (as in Algolia) and is not sent; nil
+    /// sends every filter as it is, and the service decides.
+    public var attributesForFaceting: [String]?
 
     /// The HTTP methods accepted.
     public static let methods: Set<String> = ["GET", "POST", "PUT"]
@@ -56,6 +60,7 @@ public struct HTTPBackendConfig: Sendable {
         let response = try r.objectValue("response") ?? [:]
         mapping = try HTTPResponseMapping(response, path: r.path(of: "response"))
         maxConnections = try r.int("maxConnections", in: 1...256) ?? 4
+        attributesForFaceting = try r.stringArray("attributesForFaceting")
         try r.rejectUnknownKeys()
     }
 }

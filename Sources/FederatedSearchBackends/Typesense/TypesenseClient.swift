@@ -51,13 +51,18 @@ public struct TypesenseClient: SearchClient {
     }
 
     public func map(query: SearchQuery) throws -> TypesenseRequest {
-        do throws(SearchError) { return try TypesenseRequest(query: query, config: config) } catch {
+        do throws(SearchError) {
+            return try TypesenseRequest(query: query, config: config, fields: documentCount.fields ?? config.declaredFields)
+        } catch {
             throw SearchError(error.code, "\(name): \(error.message)")
         }
     }
 
     /// Sends the search to a node with failover (see ``send(deadline:_:)``).
     public func search(_ request: TypesenseRequest) async throws -> Answer {
+        if request.matchesNothing {
+            return Answer(body: ["found": 0, "hits": [], "out_of": .number(Double(documentCount.value ?? 0))], request: request)
+        }
         let (data, status, url) = try await send(deadline: request.deadline) { node in self.searchRequest(request, on: node) }
         return try answer(data, status: status, request: request, url: url)
     }

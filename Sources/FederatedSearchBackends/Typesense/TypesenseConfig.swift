@@ -57,6 +57,14 @@ public struct TypesenseConfig: Sendable {
     /// Connections kept open to the server (reused across queries).
     public var maxConnections: Int
 
+    /// The fields this config says the collection has, when it lists its facets (`facetBy`):
+    /// what filters are checked against until the collection's schema has been read. Nil
+    /// without `facetBy`: the config does not say, and filters go to Typesense as they are.
+    public var declaredFields: Set<String>? {
+        guard let facetBy else { return nil }
+        return Set(facetBy + queryBy + numericFields + arrayFields + (attributes ?? []) + ["id"])
+    }
+
     /// Decodes the options; `environment` supplies an `apiKey` given with `env`.
     public init(_ config: BackendConfig, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SearchError) {
         var r = FieldReader(config.options, path: config.path)

@@ -5,7 +5,9 @@ import Synchronization
 /// description (`indices`, `GET /1/indexes`): every search answer says it (`out_of`), and the
 /// collection is asked for it (`num_documents`) when no count was seen for ``maxAge``, in the
 /// background, one request at a time and at most once per ``maxAge``, whatever its outcome. A
-/// description never waits for it.
+/// description never waits for it. The same answer gives the schema's field names, so that a
+/// filter naming a field the collection lacks matches nothing (as in Algolia) rather than
+/// being refused by Typesense.
 final class TypesenseDocumentCount: Sendable {
     /// How old a count may be, and how long after the last request, before a description asks
     /// the collection again.
@@ -13,6 +15,9 @@ final class TypesenseDocumentCount: Sendable {
 
     private struct State {
         var count: Int?
+        /// The names of the schema's fields as last seen (nil: not seen, or a schema with a
+        /// wildcard field, where any name may be a field).
+        var fields: Set<String>?
         /// When `count` was seen, and when the collection was last asked.
         var seen: ContinuousClock.Instant?
         var asked: ContinuousClock.Instant?
@@ -23,6 +28,9 @@ final class TypesenseDocumentCount: Sendable {
 
     /// The count as last seen (nil: not seen yet).
     var value: Int? { state.withLock { $0.count } }
+
+    /// The schema's field names as last seen (nil: not seen yet, or any name may be a field).
+    var fields: Set<String>? { state.withLock { $0.fields } }
 
     /// Records a count seen now.
     func record(_ count: Int) {
@@ -48,9 +56,10 @@ final class TypesenseDocumentCount: Sendable {
 
     /// The collection's answer to a refresh asked at `askedAt` (nil: none could be had). A count
     /// a search saw after the question was asked is newer, and is kept.
-    func refreshed(_ count: Int?, askedAt: ContinuousClock.Instant) {
+    func refreshed(_ count: Int?, fields: Set<String>? = nil, askedAt: ContinuousClock.Instant) {
         state.withLock { s in
             s.refreshing = false
+            if let fields { s.fields = fields }
             guard let count, count >= 0 else { return }
             if let seen = s.seen, seen > askedAt { return }
             s.count = count
@@ -60,6 +69,19 @@ final class TypesenseDocumentCount: Sendable {
 }
 
 extension TypesenseClient {
+    /// The field names of a collection's schema (`fields[].name`); nil for a schema with a
+    /// wildcard field (`.*`, or a name holding `*`), where any name may be a field.
+    static func fieldNames(ofSchema schema: JSONObject) -> Set<String>? {
+        guard case .array(let list)? = schema["fields"] else { return nil }
+        var names: Set<String> = []
+        for case .object(let field) in list {
+            guard let name = field["name"]?.stringValue else { continue }
+            if name.contains("*") { return nil }
+            names.insert(name)
+        }
+        return names
+    }
+
     /// The collection's document count as last seen, asking the collection again in the
     /// background when it is missing or stale. The question goes to each node in turn until
     /// one answers, once, outside the searches' failover: a node slow to answer it is not
@@ -68,6 +90,7 @@ extension TypesenseClient {
         if let askedAt = documentCount.beginRefresh() {
             Task { [self] in
                 var count: Int?
+                var fields: Set<String>?
                 for node in config.nodes where count == nil {
                     guard let request = try? writeRequest("GET", [])(node),
                           let answer = try? await transport.perform(request, name: name),
@@ -75,8 +98,9 @@ extension TypesenseClient {
                           case .object(let o)? = try? JSONParser.parse(answer.body)
                     else { continue }
                     count = o["num_documents"]?.intValue
+                    fields = Self.fieldNames(ofSchema: o)
                 }
-                documentCount.refreshed(count, askedAt: askedAt)
+                documentCount.refreshed(count, fields: fields, askedAt: askedAt)
             }
         }
         return documentCount.value

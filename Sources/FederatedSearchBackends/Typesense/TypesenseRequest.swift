@@ -4,6 +4,10 @@ import FederatedSearchCore
 /// `GET /collections/{collection}/documents/search`, and what the answer's mapping needs to
 /// know about the query.
 public struct TypesenseRequest: Sendable, Equatable {
+    /// Whether the filter names only fields the collection lacks in a way no document can pass
+    /// (`genres:Drama` on a collection without `genres`): the answer is empty, and Typesense,
+    /// which would refuse the unknown field, is not asked.
+    public var matchesNothing = false
     /// The query-string parameters, in order (`q`, `query_by`, `filter_by`, `facet_by`, ...).
     public var items: [(name: String, value: String)]
     /// The page asked for (from 0, as in the daemon's parameters).
@@ -32,7 +36,7 @@ public struct TypesenseRequest: Sendable, Equatable {
         a.items.elementsEqual(b.items) { $0.name == $1.name && $0.value == $1.value } && a.page == b.page
             && a.hitsPerPage == b.hitsPerPage && a.queryWords == b.queryWords && a.facets == b.facets
             && a.maxValuesPerFacet == b.maxValuesPerFacet && a.highlightFields == b.highlightFields
-            && a.preTag == b.preTag && a.postTag == b.postTag && a.deadline == b.deadline
+            && a.preTag == b.preTag && a.postTag == b.postTag && a.deadline == b.deadline && a.matchesNothing == b.matchesNothing
     }
 
     /// The value of one parameter, if present.
@@ -42,8 +46,9 @@ public struct TypesenseRequest: Sendable, Equatable {
     /// by ``TypesenseFilter``; requested facets (and disjunctive facets) that `facetBy` allows
     /// (`*` asks for all of `facetBy`); `page` + 1; `hitsPerPage` as `per_page` (at most 250);
     /// `offset`/`length` when `offset` is a multiple of `length`; highlight tags; retrieved
-    /// attributes (always with `id`).
-    public init(query: SearchQuery, config: TypesenseConfig) throws(SearchError) {
+    /// attributes (always with `id`). `fields`, when known, are the collection's fields: a
+    /// filter condition on another matches nothing (see ``FilterExpression/resolved(has:)``).
+    public init(query: SearchQuery, config: TypesenseConfig, fields: Set<String>? = nil) throws(SearchError) {
         let p = query.parameters
         var perPage = p.hitsPerPage
         var page = p.page
@@ -78,7 +83,14 @@ public struct TypesenseRequest: Sendable, Equatable {
             ("q", text.isEmpty ? "*" : text),
             ("query_by", config.queryBy.joined(separator: ",")),
         ]
-        if let filter = p.filter { items.append(("filter_by", try TypesenseFilter.translate(filter))) }
+        if let filter = p.filter {
+            let resolved = fields.map { known in filter.resolved { $0.attributes.isSubset(of: known) } } ?? .filter(filter)
+            switch resolved {
+            case .everything: break
+            case .nothing: matchesNothing = true
+            case .filter(let f): items.append(("filter_by", try TypesenseFilter.translate(f)))
+            }
+        }
         if !facets.isEmpty {
             items.append(("facet_by", facets.joined(separator: ",")))
             items.append(("max_facet_values", String(p.maxValuesPerFacet)))

@@ -13,7 +13,7 @@ extension EmbeddedIndex {
         guard let f = first.facetByName[attribute], first.facets[f].mode != .filterOnly else {
             throw SearchError(.invalidField, "facetName: attribute '\(attribute)' is not a faceting attribute of index '\(name)'")
         }
-        let parts = try SegmentedSearch(segments: segments, name: name, query: query).parts()
+        let parts = SegmentedSearch(segments: segments, name: name, query: query).parts()
         defer { for part in parts { part.finish() } }
         try SegmentedSearch.matchOnce(parts, parsed: parts[0].executor.parse())
         var check = CancellationCheck(deadline: query.deadline)

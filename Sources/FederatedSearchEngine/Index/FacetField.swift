@@ -28,9 +28,8 @@ final class FacetField: Sendable {
     /// Numeric values of document `d`: `numbers[numberStart[d]..<numberStart[d + 1]]`.
     let numberStart: [UInt32]
     let numbers: [Double]
-    /// All (number, document) pairs sorted by number.
-    let sortedNumbers: [Double]
-    let sortedNumberDocs: [UInt32]
+    /// All (number, document) pairs sorted by number, for numeric filters.
+    let sortedNumbers: SortedNumbers
 
     /// Whether any document has a numeric value here.
     var isNumeric: Bool { !numbers.isEmpty }
@@ -117,14 +116,11 @@ final class FacetField: Sendable {
         }
         var folded: [String: [UInt32]] = [:]
         for (i, v) in values.enumerated() { folded[analyzer.fold(v), default: []].append(UInt32(i)) }
-        // Numbers sorted with their documents.
         var numberDocs: [UInt32] = []
         numberDocs.reserveCapacity(numbers.count)
         for d in 0..<documents.count {
             for _ in Int(numberStart[d])..<Int(numberStart[d + 1]) { numberDocs.append(UInt32(d)) }
         }
-        var pairs = (0..<numbers.count).map { NumberEntry(number: numbers[$0], doc: numberDocs[$0]) }
-        pairs.sort { $0.number < $1.number || ($0.number == $1.number && $0.doc < $1.doc) }
         self.docStart = docStart
         self.docValues = docValues
         // Exactly one each: as many values as documents, none without one.
@@ -135,29 +131,11 @@ final class FacetField: Sendable {
         self.foldedValues = folded
         self.numberStart = numberStart
         self.numbers = numbers
-        self.sortedNumbers = pairs.map(\.number)
-        self.sortedNumberDocs = pairs.map(\.doc)
+        self.sortedNumbers = SortedNumbers(numbers: numbers, documents: numberDocs)
     }
 
     /// The documents of value `v`.
     func documents(ofValue v: UInt32) -> ArraySlice<UInt32> {
         valueDocs[Int(valueStart[Int(v)])..<Int(valueStart[Int(v) + 1])]
     }
-
-    /// The first index in `sortedNumbers` whose number is not less than `x` (or greater, when `strictly`).
-    func numberBound(_ x: Double, strictly: Bool) -> Int {
-        var lo = 0, hi = sortedNumbers.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            let below = strictly ? sortedNumbers[mid] <= x : sortedNumbers[mid] < x
-            if below { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-}
-
-/// A number with its document, for sorting a field's numbers.
-private struct NumberEntry {
-    var number: Double
-    var doc: UInt32
 }

@@ -36,6 +36,8 @@ final class IndexSnapshot: Sendable {
     let stemGroups: [String: [UInt32]]
     let synonyms: SynonymTable
     let stopWords: Set<String>
+    /// Numbers of attributes that are not faceting attributes, gathered when a filter names one.
+    let lazyNumbers = LazyNumericFields()
 
     var documentCount: Int { documents.count }
 

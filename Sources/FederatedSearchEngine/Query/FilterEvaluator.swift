@@ -1,32 +1,37 @@
 import FederatedSearchCore
 
 /// Evaluates a parsed filter into a set of documents, from the facet fields' value → documents
-/// lists and sorted numbers: no document is read.
+/// lists and sorted numbers: no document is read (but once per snapshot and attribute, to
+/// gather the numbers of an attribute that is not a faceting one).
 ///
-/// Every attribute a filter names must be in `attributesForFaceting` (numeric filters too:
-/// the numbers of faceting attributes are indexed automatically); `_tags` always is.
+/// As in Algolia, a filter naming an attribute the index cannot filter on is not an error: a
+/// facet or tag condition on an attribute outside `attributesForFaceting` (`_tags` always is
+/// in) matches no document, and a numeric condition works on every numeric attribute (read
+/// from the faceting attribute's numbers, or else from numbers gathered on first use), unless
+/// `numericAttributesForFiltering` lists the attributes it may name. A child `index` widget of
+/// InstantSearch sends its parent's refinements to an index that may not have them.
 struct FilterEvaluator {
     let index: IndexSnapshot
     /// For one segment of several: which filter values some segment holds exactly.
     var exactValues: ExactValues? = nil
 
-    func evaluate(_ e: FilterExpression) throws(SearchError) -> DocumentSet {
+    func evaluate(_ e: FilterExpression) -> DocumentSet {
         let n = index.documentCount
         switch e {
         case .and(let parts):
             var set = DocumentSet.all(n)
-            for p in parts { set.formIntersection(try evaluate(p)) }
+            for p in parts { set.formIntersection(evaluate(p)) }
             return set
         case .or(let parts):
             var set = DocumentSet(capacity: n)
-            for p in parts { set.formUnion(try evaluate(p)) }
+            for p in parts { set.formUnion(evaluate(p)) }
             return set
         case .not(let inner):
-            var set = try evaluate(inner)
+            var set = evaluate(inner)
             set.invert()
             return set
         case .facet(let attribute, let value):
-            let field = try field(attribute)
+            guard let field = field(attribute) else { return DocumentSet(capacity: n) }
             var set = DocumentSet(capacity: n)
             let anywhere = exactValues?.contains(attribute: attribute, value: value)
             for id in field.ids(of: value, analyzer: index.analyzer, exactAnywhere: anywhere) {
@@ -34,41 +39,23 @@ struct FilterEvaluator {
             }
             return set
         case .tag(let tag):
-            return try evaluate(.facet(attribute: "_tags", value: tag))
+            return evaluate(.facet(attribute: "_tags", value: tag))
         case .numeric(let attribute, let op, let value):
-            let field = try field(attribute)
-            var set = DocumentSet(capacity: n)
-            let lo = field.numberBound(value, strictly: false)  // first >= value
-            let hi = field.numberBound(value, strictly: true)  // first > value
-            let ranges: [Range<Int>]
-            switch op {
-            case .lessThan: ranges = [0..<lo]
-            case .lessOrEqual: ranges = [0..<hi]
-            case .equal: ranges = [lo..<hi]
-            case .notEqual: ranges = [0..<lo, hi..<field.sortedNumbers.count]
-            case .greaterOrEqual: ranges = [lo..<field.sortedNumbers.count]
-            case .greaterThan: ranges = [hi..<field.sortedNumbers.count]
-            }
-            for r in ranges { for i in r { set.insert(field.sortedNumberDocs[i]) } }
-            return set
+            return numbers(attribute)?.documents(op, value, count: n) ?? DocumentSet(capacity: n)
         case .range(let attribute, let lower, let upper):
-            let field = try field(attribute)
-            var set = DocumentSet(capacity: n)
-            guard lower <= upper else { return set }
-            let lo = field.numberBound(lower, strictly: false)
-            let hi = field.numberBound(upper, strictly: true)
-            for i in lo..<max(lo, hi) { set.insert(field.sortedNumberDocs[i]) }
-            return set
+            return numbers(attribute)?.documents(from: lower, through: upper, count: n) ?? DocumentSet(capacity: n)
         }
     }
 
-    private func field(_ attribute: String) throws(SearchError) -> FacetField {
-        guard let i = index.facetByName[attribute] else {
-            let known = index.settings.attributesForFaceting.map(\.name).joined(separator: ", ")
-            throw SearchError(.invalidFilter,
-                "filter: attribute '\(attribute)' is not in attributesForFaceting (\(known.isEmpty ? "none" : known))")
-        }
-        return index.facets[i]
+    private func field(_ attribute: String) -> FacetField? {
+        index.facetByName[attribute].map { index.facets[$0] }
+    }
+
+    /// The numbers a numeric condition on `attribute` reads; nil when it may not name it.
+    private func numbers(_ attribute: String) -> SortedNumbers? {
+        if let field = field(attribute) { return field.sortedNumbers }
+        if let allowed = index.settings.numericAttributesForFiltering, !allowed.contains(attribute) { return nil }
+        return index.lazyNumbers.numbers(of: attribute, documents: index.documents)
     }
 }
 

@@ -12,7 +12,7 @@ struct FilterPlan {
     /// The disjunctive facets' field indices (counted even if not in `facets`).
     var disjunctiveFields: [Int] = []
 
-    init(index: IndexSnapshot, parameters p: SearchParameters, exactValues: ExactValues? = nil) throws(SearchError) {
+    init(index: IndexSnapshot, parameters p: SearchParameters, exactValues: ExactValues? = nil) {
         let evaluator = FilterEvaluator(index: index, exactValues: exactValues)
         // The top-level conditions, nested ANDs flattened: `filters`, `facetFilters`, ... each
         // parse to a conjunction of their own, combined under one more AND, and a condition is
@@ -47,7 +47,7 @@ struct FilterPlan {
         if !conjuncts.isEmpty || geo != nil {
             var all = DocumentSet.all(index.documentCount)
             if let base = FilterExpression.allOf(baseParts) {
-                let set = try evaluator.evaluate(base)
+                let set = evaluator.evaluate(base)
                 self.base = set
                 all.formIntersection(set)
             }
@@ -57,7 +57,7 @@ struct FilterPlan {
             }
             for i in disjunctiveFields {
                 guard let parts = groupParts[i], let e = FilterExpression.allOf(parts) else { continue }
-                let set = try evaluator.evaluate(e)
+                let set = evaluator.evaluate(e)
                 groups.append((i, set))
                 all.formIntersection(set)
             }

@@ -46,7 +46,7 @@ struct QueryExecutor {
         let started = ContinuousClock.now
         let p = parameters
         var parsed = parse()
-        let filters = try FilterPlan(index: index, parameters: p)
+        let filters = FilterPlan(index: index, parameters: p)
         try check.now()
 
         var match = try matchText(parsed, filters: filters, scratch: &scratch)

@@ -21,19 +21,12 @@ struct SegmentedSearch {
     var settings: IndexSettings { segments[0].snapshot.settings }
 
     /// One part per segment, each with its executor, scratch buffers and filters.
-    func parts() throws(SearchError) -> [SegmentQuery] {
-        var parts: [SegmentQuery] = []
-        do {
-            for s in segments {
-                parts.append(try SegmentQuery(
-                    s, name: name, query: query, pruning: pruning, fastHighlight: fastHighlight,
-                    exactValues: ExactValues(segments: segments)))
-            }
-        } catch {
-            for p in parts { p.finish() }
-            throw error
+    func parts() -> [SegmentQuery] {
+        segments.map { s in
+            SegmentQuery(
+                s, name: name, query: query, pruning: pruning, fastHighlight: fastHighlight,
+                exactValues: ExactValues(segments: segments))
         }
-        return parts
     }
 
     /// Each segment's text match, after the corpus-wide typo cut and dropped words.
@@ -111,7 +104,7 @@ struct SegmentedSearch {
     func execute() throws -> SearchResults {
         let started = ContinuousClock.now
         let p = query.parameters
-        let parts = try parts()
+        let parts = parts()
         defer { for part in parts { part.finish() } }
         var parsed = parts[0].executor.parse()
         try parts[0].executor.check.now()
@@ -176,14 +169,14 @@ final class SegmentQuery {
 
     init(
         _ segment: Segment, name: String, query: SearchQuery, pruning: Bool, fastHighlight: Bool, exactValues: ExactValues
-    ) throws(SearchError) {
+    ) {
         self.segment = segment
         var e = QueryExecutor(index: segment.snapshot, name: name, query: query)
         e.live = segment.live
         e.pruning = pruning
         e.fastHighlight = fastHighlight
         executor = e
-        filters = try FilterPlan(index: segment.snapshot, parameters: query.parameters, exactValues: exactValues)
+        filters = FilterPlan(index: segment.snapshot, parameters: query.parameters, exactValues: exactValues)
         scratch = segment.data.scratchPool.take()
     }
 

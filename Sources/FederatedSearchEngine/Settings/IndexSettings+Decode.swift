@@ -15,6 +15,11 @@ extension IndexSettings {
                 try parseFaceting(x, path: "\(r.path(of: "attributesForFaceting"))[\(i)]")
             }
         }
+        if let list = try r.stringArray("numericAttributesForFiltering") {
+            s.numericAttributesForFiltering = list.map { entry in
+                entry.hasPrefix("equalOnly(") && entry.hasSuffix(")") ? String(entry.dropFirst("equalOnly(".count).dropLast()) : entry
+            }
+        }
         if let list = try r.stringArray("customRanking") {
             s.customRanking = try list.enumerated().map { (i, x) throws(SearchError) in
                 try CustomRankingCriterion.parse(x, path: "\(r.path(of: "customRanking"))[\(i)]")

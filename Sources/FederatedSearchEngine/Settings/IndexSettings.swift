@@ -71,6 +71,9 @@ public struct IndexSettings: Sendable, Equatable {
     /// Attributes that can be faceted and filtered on. Numeric values of these attributes are
     /// also indexed for numeric filters and `facets_stats`. `_tags` is always filterable.
     public var attributesForFaceting: [FacetingAttribute] = []
+    /// The attributes numeric filters may name besides the faceting ones (`equalOnly(x)` is
+    /// read as `x`); nil, as in Algolia: every numeric attribute.
+    public var numericAttributesForFiltering: [String]?
     /// Criteria of the `custom` rule, most important first.
     public var customRanking: [CustomRankingCriterion] = []
     /// The tie-breaking rules in order.
