@@ -25,11 +25,17 @@ public protocol InlineSearchable: Searchable {
 
 /// A searchable that can search its facet values: the "search in brands" box of a dashboard.
 public protocol FacetValueSearchable: Searchable {
-    /// Values of `attribute` starting with `prefix` (folded as the index folds text), counted
-    /// over the documents that match `query` (its text and filters), most frequent first.
+    /// Values of `attribute` whose words start with the words of `prefix` (folded as the index
+    /// folds text), counted over the documents that match `query` (its text and filters), most
+    /// frequent first.
     func searchForFacetValues(
         attribute: String, prefix: String, query: SearchQuery, maxValues: Int
     ) throws -> [(value: String, count: Int)]
+
+    /// `value` with the part of each of its words that a word of `facetQuery` starts
+    /// (folded as the index folds text) between `preTag` and `postTag`: a facet hit's
+    /// `highlighted`, marked as a search's `_highlightResult` marks a prefix.
+    func highlightFacetValue(_ value: String, facetQuery: String, preTag: String, postTag: String) -> String
 }
 
 /// A searchable's self-description, as the `indices` op reports it.

@@ -266,6 +266,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         try snapshot.searchForFacetValues(attribute: attribute, prefix: prefix, query: query, maxValues: maxValues)
     }
 
+    package func highlightFacetValue(_ value: String, facetQuery: String, preTag: String, postTag: String) -> String {
+        snapshot.highlightFacetValue(value, facetQuery: facetQuery, preTag: preTag, postTag: postTag)
+    }
+
     /// Queues a write (or a read that must see every write queued before it); `done` runs
     /// on the writer once it is durable and visible to searches, or refused.
     package func submit(_ write: IndexWrite, done: @escaping @Sendable (Result<WriteReply, SearchError>) -> Void) {

@@ -22,9 +22,10 @@ package enum FacetValueAnswer {
                 attribute: request.facetName, prefix: request.facetQuery, query: query, maxValues: request.maxFacetHits)
             if Task.isCancelled { return cancelled(id: requestID) }
             let elapsed = (clock.now - start).components
+            let (pre, post) = (request.params.highlightPreTag, request.params.highlightPostTag)
             let hits: [JSONValue] = values.map { v in
-                ["value": .string(v.value), "highlighted": .string(highlight(v.value, prefix: request.facetQuery)),
-                 "count": .number(Double(v.count))]
+                let highlighted = searchable.highlightFacetValue(v.value, facetQuery: request.facetQuery, preTag: pre, postTag: post)
+                return ["value": .string(v.value), "highlighted": .string(highlighted), "count": .number(Double(v.count))]
             }
             return .info(id: requestID, type: "facetHits", payload: [
                 "index": .string(request.index), "facetHits": .array(hits), "exhaustiveFacetsCount": true,
@@ -52,14 +53,5 @@ package enum FacetValueAnswer {
             return .failure(SearchError(.invalidField, "index: '\(request.index)' (\(entry.kind)) cannot search facet values"))
         }
         return .success((searchable, entry.defaultTimeout))
-    }
-
-    /// Wraps the typed prefix in <em> when the value starts with it (ignoring case).
-    package static func highlight(_ value: String, prefix: String) -> String {
-        guard !prefix.isEmpty, value.lowercased().hasPrefix(prefix.lowercased()), prefix.count <= value.count else {
-            return value
-        }
-        let cut = value.index(value.startIndex, offsetBy: prefix.count)
-        return "<em>\(value[..<cut])</em>\(value[cut...])"
     }
 }

@@ -86,6 +86,20 @@ import Testing
     /// A refinement counts as the disjunctive facet's own whichever parameter carries it: an
     /// unrelated `filters` beside `facetFilters` used to nest them under one more AND, and the
     /// refinement then applied to its own facet's counts.
+    /// A facet hit's `highlighted`: each word of the value that a word of the facet query
+    /// starts (folded: case and accents) is marked over the typed length, with the given tags.
+    @Test func facetValueHighlightMarksEveryMatchedWordPrefixWithTheGivenTags() throws {
+        let idx = try makeIndex(#"{"attributesForFaceting": ["genres"]}"#, #"{"objectID": "1", "genres": ["x"]}"#)
+        #expect(idx.highlightFacetValue("Science Fiction", facetQuery: "sci fi", preTag: "<b>", postTag: "</b>")
+            == "<b>Sci</b>ence <b>Fi</b>ction")
+        #expect(idx.highlightFacetValue("Drama", facetQuery: "dr", preTag: "__ais-highlight__", postTag: "__/ais-highlight__")
+            == "__ais-highlight__Dr__/ais-highlight__ama")
+        #expect(idx.highlightFacetValue("Émile et Éloïse", facetQuery: "EM elo", preTag: "[", postTag: "]") == "[Ém]ile et [Élo]ïse")
+        #expect(idx.highlightFacetValue("Comedy", facetQuery: "", preTag: "[", postTag: "]") == "Comedy")
+        #expect(idx.highlightFacetValue("Comedy", facetQuery: "dra", preTag: "[", postTag: "]") == "Comedy")
+        #expect(idx.highlightFacetValue("Film-Noir", facetQuery: "noir", preTag: "[", postTag: "]") == "Film-[Noir]")
+    }
+
     @Test func disjunctiveCountsIgnoreRefinementsNestedWithOtherFilters() throws {
         let r = try search(index(), "", #"{"disjunctiveFacets": ["brand"], "filters": "price < 100", "facetFilters": ["brand:Acme", "genres:Comedy"]}"#)
         #expect(ids(r) == ["1"])

@@ -164,6 +164,20 @@ struct HTTPSearchTests {
             return
         }
         #expect(first["value"] == "Comedy")
+        #expect(first["highlighted"] == "<em>Com</em>edy")
+        // InstantSearch's tags are honoured, on this endpoint and in /queries' facet entries,
+        // and every matched word prefix is marked.
+        let tagged = try http.request("POST", "/1/indexes/movies/facets/genres/query", json: [
+            "facetQuery": "sci fi", "highlightPreTag": "__ais-highlight__", "highlightPostTag": "__/ais-highlight__",
+        ])
+        #expect(tagged.json["facetHits"]?.arrayValue?.first?.objectValue?["highlighted"]
+            == "__ais-highlight__Sci__/ais-highlight__ence __ais-highlight__Fi__/ais-highlight__ction", "\(tagged.text)")
+        let entry = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
+            ["indexName": "movies", "type": "facet", "facet": "genres",
+             "params": "facetQuery=dra&highlightPreTag=%3Cmark%3E&highlightPostTag=%3C%2Fmark%3E&maxFacetHits=1"],
+        ]])
+        #expect(entry.json["results"]?.arrayValue?.first?.objectValue?["facetHits"]?.arrayValue?.first?.objectValue?["highlighted"]
+            == "<mark>Dra</mark>ma", "\(entry.text)")
         // An object by id, the same object among several, and a missing one.
         let search = try http.request("POST", "/1/indexes/movies/query", json: ["query": "alien", "hitsPerPage": 1])
         guard case .array(let found)? = search.json["hits"], case .object(let hit)? = found.first,

@@ -1,8 +1,8 @@
 import FederatedSearchCore
 
 extension EmbeddedIndex {
-    /// Values of a faceting attribute that start with `prefix` (the whole value or one of
-    /// its words, folded: "dra" finds "Drama", "sci" finds "Science Fiction"), counted over the
+    /// Values of a faceting attribute whose words start with the words of `prefix` (folded,
+    /// in any order: "dra" finds "Drama", "sci" and "fi sci" find "Science Fiction"), counted over the
     /// documents matching `query` and its filters; most frequent first, then by value.
     ///
     /// Throws `invalid_field` if `attribute` is not a counted faceting attribute.
@@ -17,7 +17,7 @@ extension EmbeddedIndex {
         defer { for part in parts { part.finish() } }
         try SegmentedSearch.matchOnce(parts, parsed: parts[0].executor.parse())
         var check = CancellationCheck(deadline: query.deadline)
-        let wanted = Array(first.analyzer.fold(prefix).utf8)
+        let wanted = first.analyzer.queryTokens(prefix).map { Array($0.term.utf8) }
         var totals: [String: Int] = [:]
         for part in parts {
             let s = part.segment.snapshot
@@ -33,15 +33,9 @@ extension EmbeddedIndex {
         return Array(found.prefix(maxValues))
     }
 
-    /// Whether the folded value, or one of its words onwards, starts with `prefix`.
-    static func matches(_ value: String, prefix: [UInt8], analyzer: TextAnalyzer) -> Bool {
-        let folded = Array(analyzer.fold(value).utf8)
-        var start = 0
-        while start < folded.count {
-            if folded[start...].starts(with: prefix) { return true }
-            guard let space = folded[start...].firstIndex(of: UInt8(ascii: " ")) else { return false }
-            start = space + 1
-        }
-        return false
+    /// Whether each of `words` starts some word of the value (folded as the index folds text).
+    static func matches(_ value: String, prefix words: [[UInt8]], analyzer: TextAnalyzer) -> Bool {
+        let tokens = analyzer.textTokens(value)
+        return words.allSatisfy { word in tokens.contains { $0.term.starts(with: word) } }
     }
 }
