@@ -30,6 +30,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let duplicateID = ErrorCode(rawValue: "duplicate_id")
     /// `cancel` named a request that is not running.
     public static let unknownRequest = ErrorCode(rawValue: "unknown_request")
+    /// HTTP: no endpoint answers this path (or the dashboard is off, or has no such file).
+    public static let unknownRoute = ErrorCode(rawValue: "unknown_route")
+    /// HTTP: the endpoint exists but not with this method (the `Allow` header lists those it takes).
+    public static let methodNotAllowed = ErrorCode(rawValue: "method_not_allowed")
+    /// HTTP: the request body is larger than the listener takes.
+    public static let bodyTooLarge = ErrorCode(rawValue: "body_too_large")
     /// The request text is not valid UTF-8.
     public static let invalidUTF8 = ErrorCode(rawValue: "invalid_utf8")
 

@@ -159,7 +159,7 @@ final class HTTPListener {
             return reply(request, busy, close: false)
         }
         guard let parsed = Self.read(request) else {
-            return reply(request, HTTPResponse.error(405, "method not allowed"), close: false)
+            return reply(request, HTTPResponse.error(405, "method not allowed", code: .methodNotAllowed), close: false)
         }
         let id = nextExchange
         nextExchange += 1

@@ -1,6 +1,7 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
 import FederatedSearchServer
+import Synchronization
 
 /// The socket's federated search over HTTP: `POST /1/federated` answers one JSON document,
 /// `POST /1/federated/stream` the same frames as the socket, as server-sent events, each
@@ -29,11 +30,11 @@ extension AlgoliaAPI {
         if !config.keys.isEmpty {
             if let targets = search.targets {
                 for t in targets where !x.allows(.search, index: t.index, keysConfigured: true) {
-                    return .failure(.error(403, "this API key may not search index '\(t.index)'"))
+                    return .failure(.error(403, "this API key may not search index '\(t.index)'", code: .forbidden))
                 }
             } else {
                 let allowed = x.core.catalog.entries.map(\.id.index).filter { x.allows(.search, index: $0, keysConfigured: true) }
-                guard !allowed.isEmpty else { return .failure(.error(403, "this API key may search no index")) }
+                guard !allowed.isEmpty else { return .failure(.error(403, "this API key may search no index", code: .forbidden)) }
                 search.targets = allowed.map { SearchTarget(index: $0) }
             }
         }
@@ -118,7 +119,10 @@ extension AlgoliaAPI {
         return .json(200, out.finish())
     }
 
-    /// `POST /1/federated/stream`: `text/event-stream`, one `data:` event per frame.
+    /// `POST /1/federated/stream`: `text/event-stream`, one `data:` event per frame. The head
+    /// waits for the first frame: a request that fails as a whole (an unknown index, a filter
+    /// that does not parse) is answered with its HTTP status and error, as `/1/federated` does,
+    /// not with 200 and a stream that never says `done`.
     func stream(_ x: Exchange, send: @escaping @Sendable (HTTPOutput) -> Void) async {
         let request: Request
         switch federatedRequest(x) {
@@ -127,13 +131,31 @@ extension AlgoliaAPI {
             return send(.whole(r))
         case .success(let r): request = r
         }
-        var head = HTTPResponse(status: 200, headers: [
+        let head = HTTPResponse(status: 200, headers: [
             ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
-        ])
-        head.headers += x.headers
-        send(.head(head))
-        await runFederated(request, x) { line in send(.chunk(Self.event(line.bytes))) }
-        send(.end)
+        ] + x.headers)
+        let opening = StreamOpening()
+        await runFederated(request, x) { line in
+            switch opening.next() {
+            case .refused: return
+            case .open: break
+            case .first:
+                if FramePayload.type(of: line) == "error", let e = FramePayload.error(of: line.bytes),
+                    FramePayload.object(of: line.bytes)?["index"] == nil {
+                    var refusal = HTTPResponse.error(e)
+                    refusal.headers += x.headers
+                    opening.refuse()
+                    return send(.whole(refusal))
+                }
+                send(.head(head))
+            }
+            send(.chunk(Self.event(line.bytes)))
+        }
+        switch opening.current {
+        case .open: send(.end)
+        case .refused: break
+        case .first: send(.whole(.error(500, "the search ended without a frame", code: .internalError)))
+        }
     }
 
     /// A frame's line as one server-sent event (frames hold no newline but their last byte).
@@ -144,4 +166,26 @@ extension AlgoliaAPI {
         out.append(contentsOf: "\n\n".utf8)
         return out
     }
+}
+
+/// Whether a stream's head has gone out: it waits for the first frame, which may turn the whole
+/// answer into an error response instead.
+final class StreamOpening: Sendable {
+    enum Step { case first, open, refused }
+    private let state = Mutex<Step>(.first)
+
+    /// What the next frame finds: the first (it decides), an open stream, or a refused one.
+    func next() -> Step {
+        state.withLock { s in
+            let now = s
+            if s == .first { s = .open }
+            return now
+        }
+    }
+
+    /// The first frame refused the request: nothing more is sent.
+    func refuse() { state.withLock { $0 = .refused } }
+
+    /// Where the stream is: still waiting for a first frame, open, or refused.
+    var current: Step { state.withLock { $0 } }
 }

@@ -57,7 +57,7 @@ extension AlgoliaAPI {
                 return .error(SearchError(.invalidField, "requests[\(i)]: expected {\"indexName\": string, \"objectID\": string}"))
             }
             guard x.allows(.search, index: index, keysConfigured: !config.keys.isEmpty) else {
-                return .error(403, "this API key may not read index '\(index)'")
+                return .error(403, "this API key may not read index '\(index)'", code: .forbidden)
             }
             wanted.append((index, id, Self.attributes(o["attributesToRetrieve"])))
         }

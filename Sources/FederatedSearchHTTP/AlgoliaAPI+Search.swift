@@ -114,7 +114,7 @@ extension AlgoliaAPI {
                 return .failure(.error(SearchError(.missingField, "\(path).indexName: required, the index to search")))
             }
             guard x.allows(.search, index: index, keysConfigured: !config.keys.isEmpty) else {
-                return .failure(.error(403, "this API key may not search index '\(index)'"))
+                return .failure(.error(403, "this API key may not search index '\(index)'", code: .forbidden))
             }
             entries.append((index, o, path))
         }

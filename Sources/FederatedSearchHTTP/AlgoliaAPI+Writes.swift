@@ -64,7 +64,7 @@ extension AlgoliaAPI {
             // As the endpoints of one object: deleting needs deleteObject, clearing deleteIndex.
             let right: APIKey.Right? = action == "deleteObject" ? .deleteObject : action == "clear" ? .deleteIndex : nil
             if let right, !x.allows(right, index: index, keysConfigured: !config.keys.isEmpty) {
-                return .error(403, "this API key may not \(right.rawValue) on index '\(index)'")
+                return .error(403, "this API key may not \(right.rawValue) on index '\(index)'", code: .forbidden)
             }
             if let problem = Self.unsupportedOperation(in: document, path: "\(path).body") {
                 problems.append(problem)
@@ -239,7 +239,7 @@ extension AlgoliaAPI {
         let visible = { (name: String) in
             x.allows(.search, index: name, keysConfigured: keyed) || x.allows(.addObject, index: name, keysConfigured: keyed)
         }
-        if let index, !visible(index) { return .error(403, "this API key may not see tasks of index '\(index)'") }
+        if let index, !visible(index) { return .error(403, "this API key may not see tasks of index '\(index)'", code: .forbidden) }
         let writable = x.core.catalog.entries.compactMap { e -> (String, (published: Int64, pending: Int))? in
             guard visible(e.id.index) else { return nil }
             return IndexRequests.writeProgress(of: e.searchable).map { (e.id.index, $0) }

@@ -64,11 +64,11 @@ package struct AlgoliaAPI: Sendable {
         case .preflight:
             return done(CORS.preflight(request, allowed: !cors.isEmpty))
         case .dashboard(let file):
-            return done(config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)"))
+            return done(config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)", code: .unknownRoute))
         case .notFound:
-            return done(.error(404, "no such endpoint: \(request.method.rawValue) \(request.path)"))
+            return done(.error(404, "no such endpoint: \(request.method.rawValue) \(request.path)", code: .unknownRoute))
         case .methodNotAllowed(let allowed):
-            var r = HTTPResponse.error(405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)")
+            var r = HTTPResponse.error(405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)", code: .methodNotAllowed)
             r.headers.append(("Allow", allowed))
             return done(r)
         default: break
@@ -80,10 +80,10 @@ package struct AlgoliaAPI: Sendable {
         case .success(let k): key = k
         }
         if let (right, index) = route.requirement, !config.keys.isEmpty, key?.allows(right, index: index) != true {
-            return done(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")"))
+            return done(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")", code: .forbidden))
         }
         guard request.body.count <= maxBodyBytes else {
-            return done(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)"))
+            return done(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)", code: .bodyTooLarge))
         }
         return .exchange(route, Exchange(request: request, key: key, core: core, placement: placement, executor: executor, headers: cors))
     }
@@ -149,10 +149,10 @@ package struct AlgoliaAPI: Sendable {
             given = URLForm.pairs(request.query).first { $0.key.lowercased() == "x-algolia-api-key" }?.value
         }
         guard let given, !given.isEmpty else {
-            return .failure(.error(403, "an API key is required (the X-Algolia-API-Key header or the x-algolia-api-key query parameter)"))
+            return .failure(.error(403, "an API key is required (the X-Algolia-API-Key header or the x-algolia-api-key query parameter)", code: .forbidden))
         }
         guard let key = config.keys.first(where: { $0.isValue(given) }) else {
-            return .failure(.error(403, "Invalid Application-ID or API key"))
+            return .failure(.error(403, "Invalid Application-ID or API key", code: .forbidden))
         }
         return .success(key)
     }

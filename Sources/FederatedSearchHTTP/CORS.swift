@@ -10,12 +10,12 @@ package enum CORS {
     package static func refusal(_ request: HTTPRequest, config: HTTPConfig) -> HTTPResponse? {
         let host = request.header("host") ?? ""
         if case .tcp = config.listen, config.listen.isLocalOnly, !host.isEmpty, !isLoopback(host: host) {
-            return .error(403, "Host '\(host)' is not this loopback listener's; use 127.0.0.1, localhost or [::1]")
+            return .error(403, "Host '\(host)' is not this loopback listener's; use 127.0.0.1, localhost or [::1]", code: .forbidden)
         }
         guard let origin = request.header("origin") else { return nil }
         let sameOrigin = !host.isEmpty && (origin == "http://\(host)" || origin == "https://\(host)")
         guard sameOrigin || config.corsOrigins.contains("*") || config.corsOrigins.contains(origin) else {
-            return .error(403, "pages from \(origin) may not call this API; list the origin in http.corsOrigins")
+            return .error(403, "pages from \(origin) may not call this API; list the origin in http.corsOrigins", code: .forbidden)
         }
         return nil
     }

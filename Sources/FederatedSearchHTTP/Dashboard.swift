@@ -10,7 +10,7 @@ package enum Dashboard {
 
     /// The response for `/NAME`.
     package static func file(_ name: String) -> HTTPResponse {
-        guard let f = files[name] else { return .error(404, "no such file: /\(name)") }
+        guard let f = files[name] else { return .error(404, "no such file: /\(name)", code: .unknownRoute) }
         return HTTPResponse(status: 200, headers: [("Content-Type", f.type), ("Cache-Control", "no-cache")], body: f.bytes)
     }
 }

@@ -68,11 +68,9 @@ package struct HTTPResponse: Sendable {
     package static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse { json(status, JSONWriter.bytes(value)) }
 
     /// An error in Algolia's shape, `{"message": ..., "status": N}`, with the daemon's stable
-    /// error code beside them.
-    package static func error(_ status: Int, _ message: String, code: ErrorCode? = nil) -> HTTPResponse {
-        var o: JSONObject = ["message": .string(message), "status": .number(Double(status))]
-        if let code { o["code"] = .string(code.rawValue) }
-        return json(status, .object(o))
+    /// error code beside them (every error response has one).
+    package static func error(_ status: Int, _ message: String, code: ErrorCode) -> HTTPResponse {
+        json(status, .object(["message": .string(message), "status": .number(Double(status)), "code": .string(code.rawValue)]))
     }
 
     /// The error response for a coded error: 4xx for what the client can fix, 5xx only for
@@ -84,7 +82,9 @@ package struct HTTPResponse: Sendable {
         case .unknownIndex, .unknownRequest: 404
         case .forbidden: 403
         case .tooManyRequests, .tooManyConnections, .outputBacklog: 429
-        case .lineTooLong: 413
+        case .lineTooLong, .bodyTooLarge: 413
+        case .unknownRoute: 404
+        case .methodNotAllowed: 405
         case .timeout: 504
         case .shuttingDown, .suspended, .cancelled: 503
         case .backendError, .backendHTTPError, .backendBadResponse: 502

@@ -34,6 +34,28 @@ struct HTTPFederatedTests {
         #expect(try http.request("POST", "/1/indexes/fast/query", json: ["query": "y"]).status == 200)
     }
 
+    /// A request that fails as a whole gets its HTTP status and Algolia's error shape from the
+    /// stream as from the document, not 200 and an event stream with no `done`.
+    @Test func theStreamAnswersARefusedRequestWithItsStatus() throws {
+        let d = try Self.daemon([("fast", FaultConfigs.source())])
+        defer { d.stop() }
+        let http = try d.http()
+        for target in ["/1/federated/stream", "/1/federated"] {
+            let unknown = try http.request("POST", target, json: ["query": "x", "indices": ["fast", "nope"]])
+            #expect(unknown.status == 404, "\(target): \(unknown.text)")
+            #expect(unknown.json["code"] == "unknown_index")
+            #expect(unknown.json["status"] == 404)
+            #expect(unknown.json["message"]?.stringValue?.contains("nope") == true)
+            let badFilter = try http.request("POST", target, json: ["query": "x", "indices": ["fast"], "params": ["filters": "a:"]])
+            #expect(badFilter.status == 400, "\(target): \(badFilter.text)")
+            #expect(badFilter.json["code"] == "invalid_filter")
+        }
+        // The connection serves the next stream.
+        try http.send("POST", "/1/federated/stream", body: JSONWriter.string(["query": "x", "indices": ["fast"]]))
+        #expect(try http.readHead().status == 200)
+        #expect(try http.readEvents().last?["type"] == "done")
+    }
+
     @Test func theDocumentHoldsEverySourcesAnswerAndErrors() throws {
         let d = try Self.daemon([("good", FaultConfigs.source()), ("bad", FaultConfigs.source(mode: "fail"))])
         defer { d.stop() }
