@@ -10,6 +10,15 @@ public protocol Searchable: Sendable {
 
     /// Runs one query.
     func search(_ query: SearchQuery) async throws -> SearchResults
+
+    /// Search parameters applied to every search of this searchable under the request's own
+    /// (Algolia's index settings that are search parameters too, such as `hitsPerPage`).
+    var queryDefaults: JSONObject { get }
+}
+
+extension Searchable {
+    /// None, unless the searchable says otherwise.
+    public var queryDefaults: JSONObject { [:] }
 }
 
 /// A searchable that answers from memory in microseconds, without I/O or waiting.

@@ -29,6 +29,9 @@ public final class EmbeddedIndex: Searchable {
     /// Its segments: one for an index built whole; never empty.
     let segments: [Segment]
 
+    /// The settings that are search parameters too (see ``IndexSettings/queryDefaults``).
+    public var queryDefaults: JSONObject { settings.queryDefaults }
+
     /// The snapshot of an index built whole (its first segment's).
     var snapshot: IndexSnapshot { segments[0].snapshot }
 

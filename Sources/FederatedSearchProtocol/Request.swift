@@ -129,12 +129,14 @@ public struct SearchRequest: Sendable, Equatable {
     /// The index names searched, in order (nil: all).
     public var indices: [String]? { targets?.map(\.index) }
 
-    /// The parameters for one source: `params`, then `perIndex[name]`, then the entry's own
-    /// `params`, each overlaying the previous.
-    public func parameters(for target: SearchTarget) throws(SearchError) -> SearchParameters {
+    /// The parameters for one source: the index's `defaults` (its settings that are search
+    /// parameters), `params`, then `perIndex[name]`, then the entry's own `params`, each
+    /// overlaying the previous.
+    public func parameters(for target: SearchTarget, defaults: JSONObject = [:]) throws(SearchError) -> SearchParameters {
         let overrides = perIndex[target.name]
-        guard overrides != nil || target.params != nil else { return params }
-        var merged = rawParams
+        guard overrides != nil || target.params != nil || !defaults.isEmpty else { return params }
+        var merged = defaults
+        for e in rawParams { merged[e.key] = e.value }
         for e in overrides ?? [:] { merged[e.key] = e.value }
         for e in target.params ?? [:] { merged[e.key] = e.value }
         let path = target.params != nil ? "\(target.path).params" : "perIndex.\(target.name)"

@@ -255,6 +255,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
     }
 
     package var description: SearchableDescription { snapshot.description }
+    package var queryDefaults: JSONObject { snapshot.queryDefaults }
 
     package func search(_ query: SearchQuery) async throws -> SearchResults { try snapshot.searchInline(query) }
 

@@ -44,7 +44,7 @@ package enum SearchExecutor {
             guard entry.access.maySearch(peer) else {
                 throw SearchError(.forbidden, "\(target.path): this peer (uid \(peer.map { String($0.uid) } ?? "?")) may not search '\(target.index)'")
             }
-            let params = try request.parameters(for: target)
+            let params = try request.parameters(for: target, defaults: entry.searchable.queryDefaults)
             let ms = target.timeoutMs ?? request.timeoutMs
             let timeout = ms.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
             var source = FederatedSource(

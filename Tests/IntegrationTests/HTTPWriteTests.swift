@@ -78,6 +78,46 @@ struct HTTPWriteTests {
         #expect(try http.request("GET", "/1/indexes/books/task/\(Int(last) + 100)").status == 404)
     }
 
+    /// Algolia's settings are accepted, stored and echoed (across a restart); those that are
+    /// search parameters apply as the index's defaults, under a request's own values; a
+    /// misspelt name or a bad value is refused, naming it.
+    @Test func algoliaSettingsAreStoredEchoedAndAppliedAsQueryDefaults() throws {
+        let d = try Self.daemon()
+        defer { d.stop() }
+        var http = try d.http()
+        let settings: JSONObject = [
+            "hitsPerPage": 1, "attributesToHighlight": ["genre"], "attributesToSnippet": ["title:2"], "attributesToRetrieve": ["title"],
+            "maxValuesPerFacet": 5, "indexLanguages": ["en"], "renderingContent": ["facetOrdering": ["facets": ["order": ["genre"]]]],
+            "replicas": [], "highlightPreTag": "<b>", "highlightPostTag": "</b>", "queryLanguages": ["en"], "enableRules": true,
+            "numericAttributesForFiltering": ["year"], "userData": ["team": "search"],
+        ]
+        let set = try http.request("PUT", "/1/indexes/books/settings", json: .object(settings))
+        #expect(set.status == 200, "\(set.text)")
+        func check(_ http: HTTPTestClient) throws {
+            let echoed = try http.request("GET", "/1/indexes/books/settings").json
+            for e in settings { #expect(echoed[e.key] == e.value, "\(e.key): \(echoed)") }
+            let r = try http.request("POST", "/1/indexes/books/query", json: ["query": "dune"])
+            #expect(r.json["hitsPerPage"] == 1)
+            guard case .object(let hit)? = r.json["hits"]?.arrayValue?.first else { Issue.record("\(r.text)"); return }
+            #expect(hit["genre"] == nil, "attributesToRetrieve: title only")
+            #expect(hit["_highlightResult"]?.objectValue?.keys.contains("genre") == true)
+            #expect(hit["_snippetResult"]?.objectValue?["title"]?.objectValue?["value"]?.stringValue?.contains("<b>Dune</b>") == true, "\(hit)")
+            let own = try http.request("POST", "/1/indexes/books/query", json: ["query": "", "hitsPerPage": 2, "attributesToRetrieve": ["*"]])
+            #expect(own.json["hitsPerPage"] == 2)
+            #expect(own.json["hits"]?.arrayValue?.first?.objectValue?["genre"] != nil)
+        }
+        try check(http)
+        d.halt()
+        try d.start()
+        http = try d.http()
+        try check(http)
+        for (body, mentions) in [(["hitsPerPag": 3] as JSONObject, "hitsPerPag"), (["hitsPerPage": "many"], "hitsPerPage")] {
+            let bad = try http.request("PUT", "/1/indexes/books/settings", json: .object(body))
+            #expect(bad.status == 400, "\(bad.text)")
+            #expect(bad.json["message"]?.stringValue?.contains(mentions) == true, "\(bad.text)")
+        }
+    }
+
     @Test func aBadBatchIsRefusedWholeWithEveryProblem() throws {
         let d = try Self.daemon()
         defer { d.stop() }

@@ -80,6 +80,11 @@ extension IndexSettings {
             }
             try b.rejectUnknownKeys()
         }
+        for name in AlgoliaSettingNames.queryDefaults {
+            if let v = r.value(name) { s.queryDefaults[name] = v }
+        }
+        if !s.queryDefaults.isEmpty { _ = try SearchParameters.decode(s.queryDefaults, path: path) }
+        for name in AlgoliaSettingNames.storedOnly { _ = r.value(name) }
         try r.rejectUnknownKeys()
         return s
     }

@@ -102,6 +102,9 @@ public struct IndexSettings: Sendable, Equatable {
     public var paginationLimitedTo: Int = 1000
     /// Attributes never returned in hits.
     public var unretrievableAttributes: [String] = []
+    /// Search parameters given as settings (``AlgoliaSettingNames/queryDefaults``), as given:
+    /// the defaults of every search of the index, under the request's own parameters.
+    public var queryDefaults: JSONObject = [:]
     /// BM25 term-frequency saturation.
     public var bm25K1: Double = 1.2
     /// BM25 length normalisation.
