@@ -89,11 +89,17 @@ extension AlgoliaAPI {
         let keyed = !config.keys.isEmpty
         let items: [JSONValue] = x.core.catalog.entries.compactMap { e in
             guard x.allows(.listIndexes, index: e.id.index, keysConfigured: keyed) else { return nil }
-            let pending = (e.searchable as? DurableIndex).map { d in d.pendingCount } ?? 0
+            let durable = e.searchable as? DurableIndex
+            let pending = durable?.pendingCount ?? 0
+            let counters = durable?.counters.withLock { $0 }
+            let files = durable.map { Self.storeSizes($0.path) }
             return [
-                "name": .string(e.id.index), "createdAt": .string(startedAt), "updatedAt": .string(startedAt),
-                "entries": .number(Double(e.searchable.description.documentCount ?? 0)), "dataSize": 0, "fileSize": 0,
-                "lastBuildTimeS": 0, "numberOfPendingTasks": .number(Double(pending)), "pendingTask": .bool(pending > 0),
+                "name": .string(e.id.index), "createdAt": .string(startedAt),
+                "updatedAt": .string(counters?.updatedAt.map(Self.timestamp) ?? startedAt),
+                "entries": .number(Double(e.searchable.description.documentCount ?? 0)),
+                "dataSize": .number(Double(files?.data ?? 0)), "fileSize": .number(Double(files?.file ?? 0)),
+                "lastBuildTimeS": .number((counters?.lastBuildSeconds ?? 0).rounded(.up)),
+                "numberOfPendingTasks": .number(Double(pending)), "pendingTask": .bool(pending > 0),
                 "backend": .string(e.kind),
             ]
         }

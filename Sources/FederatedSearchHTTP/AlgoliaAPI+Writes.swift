@@ -10,10 +10,21 @@ import FederatedSearchServer
 /// and searchable, with the batch's sequence number as Algolia's `taskID`.
 extension AlgoliaAPI {
     /// Algolia's timestamps (ISO 8601, UTC).
-    package static func now() -> String {
+    package static func now() -> String { timestamp(Date().timeIntervalSince1970) }
+
+    /// A time given in seconds since 1970 as Algolia writes it.
+    static func timestamp(_ seconds: Double) -> String {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date())
+        return f.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    /// A durable index's sizes in bytes: its store's database (`dataSize`) and that with its
+    /// write-ahead log (`fileSize`), as the files stand.
+    static func storeSizes(_ path: String) -> (data: Int, file: Int) {
+        func size(_ p: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? Int) ?? 0 }
+        let data = size(path)
+        return (data, data + size(path + "-wal"))
     }
 
     /// Writes `changes` to `index` in one atomic batch; the `taskID` or the error.

@@ -59,6 +59,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
         /// Background merges of segments completed, and how long the last one took.
         package var merges = 0
         package var lastMergeMs = 0.0
+        /// When the last write became searchable (seconds since 1970; nil: none since start).
+        package var updatedAt: Double?
+        /// How long the snapshot searched now took to build, in seconds.
+        package var lastBuildSeconds = 0.0
     }
 
     /// The `stats.writes` entry of the index.
@@ -132,6 +136,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
             overrides = o
         }
         let settings = try IndexSettings.decode(Self.merged(configSettings, overrides), path: "\(name).settings")
+        let opened = ContinuousClock.now
         let table = DocumentTable(try store.allDocuments())
         let sequence = store.sequence
         let index = try Self.build(name: name, settings: settings, table: table)
@@ -141,7 +146,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
             store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
         self.current = Mutex(index)
         recordPosition(sequence: sequence, documents: table.count)
-        counters.withLock { $0.publishedSequence = sequence }
+        counters.withLock {
+            $0.publishedSequence = sequence
+            $0.lastBuildSeconds = WriteGroup.milliseconds(.now - opened) / 1000
+        }
         if index.updatesInPlace { BackgroundWorker.merger.async { index.prepareForUpdates() } }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchProtocol
@@ -132,7 +133,12 @@ package enum WriteGroup {
                 } else {
                     index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
                 }
-                index.counters.withLock { $0.publishedSequence = st.store.sequence }
+                let published = ContinuousClock.now
+                index.counters.withLock {
+                    $0.publishedSequence = st.store.sequence
+                    $0.updatedAt = Date().timeIntervalSince1970
+                    $0.lastBuildSeconds = milliseconds(published - committed) / 1000
+                }
                 st.publishedIsStale = false
             } catch {
                 // Only a corpus over the engine's limits gets here; the batches are stored.

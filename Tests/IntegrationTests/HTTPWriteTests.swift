@@ -36,6 +36,14 @@ struct HTTPWriteTests {
         let d = try Self.daemon()
         defer { d.stop() }
         let http = try d.http()
+        func listed() throws -> JSONObject {
+            let items = try http.request("GET", "/1/indexes").json["items"]?.arrayValue ?? []
+            return items.compactMap(\.objectValue).first { $0["name"] == "books" } ?? [:]
+        }
+        let before = try listed()
+        #expect(before["entries"] == 2)
+        #expect((before["dataSize"]?.numberValue ?? 0) > 0 && (before["fileSize"]?.numberValue ?? 0) >= (before["dataSize"]?.numberValue ?? 0))
+        Thread.sleep(forTimeInterval: 0.01)
         let batch = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
             ["action": "addObject", "body": ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"]],
             ["action": "partialUpdateObject", "body": ["objectID": "b2", "title": "Dune Messiah"]],
@@ -49,6 +57,11 @@ struct HTTPWriteTests {
         #expect(status.json["status"] == "published")
         #expect(try Self.ids(http, "") == ["b2", "b3"])
         #expect(try http.request("GET", "/1/indexes/books/b2").json["genre"] == "science fiction", "a partial update keeps the rest")
+        // The index list follows the index: its count and its time of last update.
+        let after = try listed()
+        #expect(after["entries"] == 2)
+        #expect(after["updatedAt"] != before["updatedAt"], "\(before) \(after)")
+        #expect(after["pendingTask"] == false && after["lastBuildTimeS"]?.numberValue != nil)
         // One object at a time: a new one with the daemon's id, a replacement, a partial update, a delete.
         let added = try http.request("POST", "/1/indexes/books", json: ["title": "Silmarillion", "genre": "fantasy"])
         #expect(added.status == 200)
