@@ -71,3 +71,29 @@ public struct SearchableDescription: Sendable, Equatable {
 public protocol ReportsBackendStats: Sendable {
     var backendStats: JSONObject { get }
 }
+
+/// A searchable whose matches can be read whole, page after page, in a stable order: Algolia's
+/// `browse`, which its clients' `browse_objects` helpers follow to the end of an index.
+public protocol Browsable: Searchable {
+    /// Up to `limit` documents matching `query` (its text and filters, no ranking) whose
+    /// `objectID` comes after `cursor` in byte order, in that order, with their attributes as
+    /// `attributesToRetrieve` asks. An object that exists throughout a browse is read exactly
+    /// once, whatever writes land between its pages.
+    func browse(_ query: SearchQuery, after cursor: String?, limit: Int) throws -> BrowsePage
+}
+
+/// One page of a browse.
+public struct BrowsePage: Sendable {
+    /// The documents, each with its `objectID`.
+    public var documents: [JSONObject]
+    /// How many documents match in all.
+    public var nbHits: Int
+    /// Whether documents come after this page's last.
+    public var hasMore: Bool
+
+    public init(documents: [JSONObject], nbHits: Int, hasMore: Bool) {
+        self.documents = documents
+        self.nbHits = nbHits
+        self.hasMore = hasMore
+    }
+}

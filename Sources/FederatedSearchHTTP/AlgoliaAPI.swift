@@ -165,6 +165,7 @@ package struct AlgoliaAPI: Sendable {
         case .searchByURL(let index): return await searchOne(index, body: x, fromURL: true)
         case .facetValues(let index, let facet): return await facetValues(index, facet: facet, x)
         case .listIndices: return listIndices(x)
+        case .browse(let index, let fromURL): return await browse(index, x, fromURL: fromURL)
         case .getObject(let index, let id): return await getObject(index, id: id, x)
         case .getObjects: return await getObjects(x)
         case .getSettings(let index): return await getSettings(index, x)

@@ -10,6 +10,8 @@ package enum AlgoliaRoute: Equatable, Sendable {
     /// `GET /1/indexes/{index}?query=...`: a search with its parameters in the query string.
     case searchByURL(index: String)
     case facetValues(index: String, facet: String)
+    /// `browse`, its parameters in the body (POST) or the query string (GET).
+    case browse(index: String, fromURL: Bool)
     case getObject(index: String, objectID: String)
     case getSettings(index: String)
     case setSettings(index: String)
@@ -73,6 +75,13 @@ package enum AlgoliaRoute: Equatable, Sendable {
         if at("indexes", "_", "task", "_") { return on(.get, .task(index: r[1], taskID: r[3]), else: "GET") }
         if at("indexes", "_", "facets", "_", "query") { return on(.post, .facetValues(index: r[1], facet: r[3]), else: "POST") }
         if at("indexes", "_", "_", "partial") { return on(.post, .partialUpdate(index: r[1], objectID: r[2]), else: "POST") }
+        if at("indexes", "_", "browse") {
+            switch m {
+            case .get: return .browse(index: r[1], fromURL: true)
+            case .post: return .browse(index: r[1], fromURL: false)
+            default: return .methodNotAllowed(allowed: "GET, POST")
+            }
+        }
         if at("indexes", "_", "_") {
             let actions: [String: AlgoliaRoute] = [
                 "query": .search(index: r[1]), "batch": .batch(index: r[1]), "deleteByQuery": .deleteByQuery(index: r[1]),
@@ -97,6 +106,7 @@ package enum AlgoliaRoute: Equatable, Sendable {
         case .getObjects: (.search, nil)
         case .listIndices: (.listIndexes, nil)
         case .search(let i), .searchByURL(let i), .facetValues(let i, _), .getObject(let i, _): (.search, i)
+        case .browse(let i, _): (.browse, i)
         case .getSettings(let i): (.settings, i)
         case .setSettings(let i): (.editSettings, i)
         case .batch(let i), .addObject(let i), .replaceObject(let i, _), .partialUpdate(let i, _): (.addObject, i)

@@ -12,7 +12,7 @@ import Synchronization
 /// immutable in-memory snapshot; writes are queued and applied one group at a time off the
 /// loop (see ``WriteGroup``): committed durably, then a new snapshot is built and published
 /// atomically, so readers never wait and always see whole batches.
-package final class DurableIndex: InlineSearchable, FacetValueSearchable {
+package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsable {
     package let name: String
     /// Where the store lives (removed with the index by `deleteIndex`).
     package let path: String
@@ -264,6 +264,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable {
 
     package var description: SearchableDescription { snapshot.description }
     package var queryDefaults: JSONObject { snapshot.queryDefaults }
+
+    package func browse(_ query: SearchQuery, after cursor: String?, limit: Int) throws -> BrowsePage {
+        try snapshot.browse(query, after: cursor, limit: limit)
+    }
 
     package func search(_ query: SearchQuery) async throws -> SearchResults { try snapshot.searchInline(query) }
 

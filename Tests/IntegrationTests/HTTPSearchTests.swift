@@ -152,6 +152,40 @@ struct HTTPSearchTests {
         #expect(bad.json["code"] == "invalid_filter" || bad.text.contains("invalid_filter"), "\(bad.text)")
     }
 
+    /// browse: the whole index page after page (POST with the cursor in the body, GET with it
+    /// in the query string), with filters and retrieved attributes; a bad cursor is refused.
+    @Test func browseReadsTheWholeIndexWithACursor() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let http = try d.http()
+        var ids: [String] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            var body: JSONObject = ["hitsPerPage": 700, "attributesToRetrieve": ["title"]]
+            if let cursor { body["cursor"] = .string(cursor) }
+            let r = pages % 2 == 0
+                ? try http.request("POST", "/1/indexes/movies/browse", json: .object(body))
+                : try http.request("GET", "/1/indexes/movies/browse?hitsPerPage=700&attributesToRetrieve=title&cursor=\(cursor ?? "")")
+            #expect(r.status == 200, "\(r.text)")
+            #expect(r.json["nbHits"] == 2000)
+            let hits = r.json["hits"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(hits.allSatisfy { Set($0.keys).isSubset(of: ["objectID", "title"]) })
+            ids += hits.compactMap { $0["objectID"]?.stringValue }
+            cursor = r.json["cursor"]?.stringValue
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(pages == 3)
+        #expect(ids.count == 2000 && Set(ids).count == 2000)
+        let filtered = try http.request("POST", "/1/indexes/movies/browse", json: ["params": "filters=year%3C1930&hitsPerPage=1000"])
+        let old = filtered.json["hits"]?.arrayValue ?? []
+        #expect(old.count == 495 && filtered.json["nbHits"] == 495)
+        #expect(!old.isEmpty && filtered.json["cursor"] == nil)
+        #expect(old.allSatisfy { ($0.objectValue?["year"]?.numberValue ?? 9999) < 1930 })
+        let bad = try http.request("POST", "/1/indexes/movies/browse", json: ["cursor": "%%%"])
+        #expect(bad.status == 400 && bad.json["code"] == "invalid_field", "\(bad.text)")
+    }
+
     @Test func facetValuesObjectsIndicesAndSettings() throws {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }

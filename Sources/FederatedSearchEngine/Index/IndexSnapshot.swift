@@ -38,6 +38,8 @@ final class IndexSnapshot: Sendable {
     let stopWords: Set<String>
     /// Numbers of attributes that are not faceting attributes, gathered when a filter names one.
     let lazyNumbers = LazyNumericFields()
+    /// The documents in `objectID` order, sorted when a browse first reads this snapshot.
+    let objectIDOrder = LazyObjectIDOrder()
 
     var documentCount: Int { documents.count }
 

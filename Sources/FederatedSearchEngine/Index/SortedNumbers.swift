@@ -1,5 +1,4 @@
 import FederatedSearchCore
-import Synchronization
 
 /// The numbers of one attribute with the documents holding them, sorted by number (equal
 /// numbers by document): what a numeric filter reads, by bisection, without reading documents.
@@ -71,21 +70,4 @@ struct SortedNumbers: Sendable {
 private struct NumberEntry {
     var number: Double
     var document: UInt32
-}
-
-/// The sorted numbers of attributes that are not faceting attributes, built the first time a
-/// numeric filter names one: Algolia filters numerically on every numeric attribute unless
-/// `numericAttributesForFiltering` lists them, and most indices never do, so none is built
-/// ahead. A snapshot never changes, so an entry, once built, stays right for its life.
-final class LazyNumericFields: Sendable {
-    private let built = Mutex<[String: SortedNumbers]>([:])
-
-    /// The numbers of `attribute` over `documents`, built on first use.
-    func numbers(of attribute: String, documents: [JSONObject]) -> SortedNumbers {
-        if let known = built.withLock({ $0[attribute] }) { return known }
-        // Built outside the lock: two queries may both build it, and both get the same answer.
-        let numbers = SortedNumbers(path: AttributePath(attribute), documents: documents)
-        built.withLock { $0[attribute] = numbers }
-        return numbers
-    }
 }
