@@ -160,7 +160,9 @@ final class EventLoop {
     /// The server core over the current catalog, for a transport's request (each source's
     /// page bounded by `answerByteLimit`): the socket's connections and the HTTP listener.
     func core(answerByteLimit: Int) -> ServerCore {
-        ServerCore(catalog: catalog, stats: stats, health: health, answerByteLimit: answerByteLimit)
+        ServerCore(
+            catalog: catalog, stats: stats, health: health, answerByteLimit: answerByteLimit,
+            administration: LoopAdministration(inbox: inbox))
     }
 
     /// Of ``pendingOutputBytes``, those of lines sent in pieces not yet copied to libevent:
@@ -408,10 +410,12 @@ final class EventLoop {
                 } else {
                     answerWithoutConnection = true
                 }
-            case .indexCreated(let connection, let id, let name, let result):
-                finishCreatingIndex(name, result, connection: connection, id: id)
-            case .indexDeleted(let connection, let id, let name, let result):
-                finishDeletingIndex(name, result, connection: connection, id: id)
+            case .indexCreated(let requester, let name, let result):
+                finishCreatingIndex(name, result, for: requester)
+            case .indexDeleted(let requester, let name, let result):
+                finishDeletingIndex(name, result, for: requester)
+            case .onLoop(let work):
+                work(self)
             case .http(let exchange, let output):
                 httpListener?.deliver(exchange, output)
             }

@@ -22,10 +22,12 @@ enum InboxMessage: Sendable {
     /// A large `getDocuments` answer, read from memory and encoded off the loop.
     case encodedReply(connection: UInt64, bytes: [UInt8])
     /// A `createIndex` finished building its store off the loop (or failed).
-    case indexCreated(connection: UInt64, id: String?, name: String, Result<Catalog.Entry, SearchError>)
+    case indexCreated(IndexRequester, name: String, Result<Catalog.Entry, SearchError>)
     /// A `deleteIndex` removed the store, after the writes queued before it (or, for an index
     /// on another backend, failed to remove its storage: the index stays).
-    case indexDeleted(connection: UInt64, id: String?, name: String, Result<Void, SearchError>)
+    case indexDeleted(IndexRequester, name: String, Result<Void, SearchError>)
+    /// Work a task hands to the loop thread (the HTTP API's index administration).
+    case onLoop(@Sendable (EventLoop) -> Void)
     /// Output of an HTTP exchange (see ``HTTPListener``).
     case http(exchange: UInt64, HTTPOutput)
 }
@@ -58,14 +60,16 @@ final class Inbox: @unchecked Sendable {
     init(wakeEvent: OpaquePointer) { self.wakeEvent = wakeEvent }
 
     /// Queues a message and wakes the loop if the queue was empty and the loop is not draining
-    /// it. After `close()`, drops it.
-    func post(_ message: InboxMessage) {
+    /// it. After `close()`, drops it and returns false.
+    @discardableResult
+    func post(_ message: InboxMessage) -> Bool {
         state.withLock { s in
-            guard !s.closed else { return }
+            guard !s.closed else { return false }
             let wasEmpty = s.messages.isEmpty
             s.messages.append(message)
             // Under the lock, so `close()` cannot slip in between and the event be freed.
             if wasEmpty && !s.draining { event_active(wakeEvent, Int32(EV_READ), 0) }
+            return true
         }
     }
 

@@ -10,30 +10,29 @@ import FederatedSearchServer
 /// the searchable's object checked on the loop, then, off it, the backend's storage made
 /// unless it exists, and the record written (see ``CreatedSearchables``); `deleteIndex`
 /// removes the storage only if `createIndex` made it, then the record.
-extension Connection {
-    func createIndex(_ name: String, on object: JSONObject, in dir: String, id requestID: String?) {
+extension EventLoop {
+    func createBackendIndex(_ name: String, on object: JSONObject, in dir: String, for requester: IndexRequester) -> IndexAdministrationStart {
         let entry: Catalog.Entry
         do {
             guard access("\(dir)/\(name).sqlite", F_OK) != 0, access(CreatedSearchables.path(of: name, in: dir), F_OK) != 0 else {
                 throw SearchError(.indexExists, "index: a store or record of an index '\(name)' exists already in dataDir")
             }
             let searchable = try CreatedSearchables.decode(name: name, object)
-            entry = try CreatedSearchables.entry(searchable, config: loop.config, registry: loop.loader.registry)
+            entry = try CreatedSearchables.entry(searchable, config: config, registry: loader.registry)
         } catch {
-            return write(Frame.error(id: requestID, index: nil, error: Self.searchError(error, name)).line())
+            return .answered(.failure(Self.searchError(error, name)))
         }
         guard let backend = entry.searchable as? any CreatableBackend else {
-            return write(Frame.error(id: requestID, index: nil, error: SearchError(
-                .invalidField, "searchable.backend: a \(entry.kind) index cannot be made by createIndex")).line())
+            return .answered(.failure(SearchError(
+                .invalidField, "searchable.backend: a \(entry.kind) index cannot be made by createIndex")))
         }
-        loop.indexNamesInTransition.insert(name)
-        awaitedReplies += 1
-        let inbox: Inbox = loop.inbox
-        let connection = self.id
+        indexNamesInTransition.insert(name)
+        let inbox: Inbox = self.inbox
         Task.detached {
-            let result = await Connection.make(entry, backend, object, in: dir)
-            inbox.post(.indexCreated(connection: connection, id: requestID, name: name, result))
+            let result = await EventLoop.make(entry, backend, object, in: dir)
+            inbox.post(.indexCreated(requester, name: name, result))
         }
+        return .started
     }
 
     /// Makes the storage, then the record; on failure, leaves nothing behind that no index
@@ -53,27 +52,25 @@ extension Connection {
         }
     }
 
-    func deleteBackendIndex(_ entry: Catalog.Entry, id requestID: String?) {
+    func deleteBackendIndex(_ entry: Catalog.Entry, for requester: IndexRequester) -> IndexAdministrationStart {
         let name = entry.id.index
-        guard let dir = loop.config.dataDirectory, let record = CreatedSearchables.record(name, in: dir) else {
-            return write(Frame.error(id: requestID, index: nil, error: SearchError(
-                .internalError, "index: the record of '\(name)' is missing from dataDir")).line())
+        guard let dir = config.dataDirectory, let record = CreatedSearchables.record(name, in: dir) else {
+            return .answered(.failure(SearchError(.internalError, "index: the record of '\(name)' is missing from dataDir")))
         }
-        loop.indexNamesInTransition.insert(name)
-        awaitedReplies += 1
-        let inbox: Inbox = loop.inbox
-        let connection = self.id
+        indexNamesInTransition.insert(name)
+        let inbox: Inbox = self.inbox
         let backend = entry.searchable as? any CreatableBackend
         // A collection another index still searches stays, whoever made it.
         let shared = backend.map { b in
-            loop.catalog.entries.contains { $0.id.index != name && ($0.searchable as? any CreatableBackend)?.storageIdentity == b.storageIdentity }
+            catalog.entries.contains { $0.id.index != name && ($0.searchable as? any CreatableBackend)?.storageIdentity == b.storageIdentity }
         } ?? false
         if shared { Log.info("deleteIndex \(name): keeping its storage, which another index uses") }
         let removing = shared ? CreatedSearchables.Record(name: record.name, searchable: record.searchable, madeStorage: false) : record
         Task.detached {
-            let result = await Connection.remove(removing, backend, in: dir)
-            inbox.post(.indexDeleted(connection: connection, id: requestID, name: name, result))
+            let result = await EventLoop.remove(removing, backend, in: dir)
+            inbox.post(.indexDeleted(requester, name: name, result))
         }
+        return .started
     }
 
     /// Removes the storage if `createIndex` made it, then the record.

@@ -91,6 +91,11 @@ public final class EmbeddedIndex: Searchable {
         }
     }
 
+    /// Every live document, in the index's order (what copying the index copies).
+    public func allDocuments() -> [JSONObject] {
+        segments.flatMap { $0.liveDocuments() }.sorted { $0.position < $1.position }.map(\.document)
+    }
+
     /// What the `indices` op reports.
     public var description: SearchableDescription {
         SearchableDescription(

@@ -27,13 +27,33 @@ extension AlgoliaAPI {
         return (data, data + size(path + "-wal"))
     }
 
-    /// Writes `changes` to `index` in one atomic batch; the `taskID` or the error.
-    func write(_ index: String, _ operation: IndexOperation, _ x: Exchange) async -> Result<Int, HTTPResponse> {
+    /// Writes `changes` to `index` in one atomic batch; the `taskID` or the error. A write
+    /// that adds records or sets settings makes a missing index first, as Algolia does (see
+    /// ``creatingIfMissing(_:_:)``).
+    func write(_ index: String, _ operation: IndexOperation, _ given: Exchange) async -> Result<Int, HTTPResponse> {
+        var x = given
+        if Self.creates(operation) { await creatingIfMissing(index, &x) }
         switch await indexOperation(index, operation, x) {
         case .failure(let e): return .failure(.error(e))
         case .success(let reply):
             guard case .number(let seq)? = reply["seq"] else { return .failure(.error(500, "no sequence in the reply", code: .internalError)) }
             return .success(Int(seq))
+        }
+    }
+
+    /// Whether Algolia makes a missing index for this write: one that adds or updates records,
+    /// or sets settings.
+    static func creates(_ operation: IndexOperation) -> Bool {
+        switch operation {
+        case .documents(_, let changes):
+            return changes.contains { change in
+                switch change {
+                case .upsert, .merge: true
+                case .delete, .clear, .mergeExisting: false
+                }
+            }
+        case .setSettings: return true
+        default: return false
         }
     }
 
@@ -251,6 +271,8 @@ extension AlgoliaAPI {
             x.allows(.search, index: name, keysConfigured: keyed) || x.allows(.addObject, index: name, keysConfigured: keyed)
         }
         if let index, !visible(index) { return .error(403, "this API key may not see tasks of index '\(index)'", code: .forbidden) }
+        // Deleting, copying and moving answer when done (the index may be gone since).
+        if administeredTasks.contains(task) { return .json(200, ["status": "published", "pendingTask": false]) }
         let writable = x.core.catalog.entries.compactMap { e -> (String, (published: Int64, pending: Int))? in
             guard visible(e.id.index) else { return nil }
             return IndexRequests.writeProgress(of: e.searchable).map { (e.id.index, $0) }

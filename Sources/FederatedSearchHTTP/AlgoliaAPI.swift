@@ -12,6 +12,8 @@ import FederatedSearchServer
 package struct AlgoliaAPI: Sendable {
     package let config: HTTPConfig
     package let sessions: HTTPSessions
+    /// The tasks of index administration (deleting, copying, moving), published when answered.
+    package let administeredTasks = AdministeredTasks()
     /// When the daemon started (Algolia's index list has creation and update dates).
     package let startedAt: String
     /// The largest body accepted, in bytes.
@@ -28,7 +30,7 @@ package struct AlgoliaAPI: Sendable {
     struct Exchange {
         let request: HTTPRequest
         let key: APIKey?
-        let core: ServerCore
+        var core: ServerCore
         /// Where its searches run (nil: on its task).
         let placement: (any SearchPlacement)?
         /// The executor its task prefers (a task it starts prefers it too).
@@ -177,6 +179,8 @@ package struct AlgoliaAPI: Sendable {
         case .deleteObject(let index, let id): return await deleteObject(index, id: id, x)
         case .deleteByQuery(let index): return await deleteByQuery(index, x)
         case .clear(let index): return await clear(index, x)
+        case .deleteIndex(let index): return await deleteIndex(index, x)
+        case .operation(let index): return await copyOrMove(index, x)
         case .task(let index, let id): return task(index, id: id, x)
         case .federated: return await federated(x)
         case .federatedStream, .dashboard, .preflight, .methodNotAllowed, .notFound:

@@ -23,6 +23,10 @@ package enum AlgoliaRoute: Equatable, Sendable {
     case deleteObject(index: String, objectID: String)
     case deleteByQuery(index: String)
     case clear(index: String)
+    /// `DELETE /1/indexes/{index}`.
+    case deleteIndex(index: String)
+    /// `POST /1/indexes/{index}/operation`: copy or move.
+    case operation(index: String)
     case task(index: String?, taskID: String)
     case federated
     case federatedStream
@@ -62,7 +66,8 @@ package enum AlgoliaRoute: Equatable, Sendable {
             switch m {
             case .get: return .searchByURL(index: r[1])
             case .post: return .addObject(index: r[1])
-            default: return .methodNotAllowed(allowed: "GET, POST")
+            case .delete: return .deleteIndex(index: r[1])
+            default: return .methodNotAllowed(allowed: "GET, POST, DELETE")
             }
         }
         if at("indexes", "_", "settings") {
@@ -85,7 +90,7 @@ package enum AlgoliaRoute: Equatable, Sendable {
         if at("indexes", "_", "_") {
             let actions: [String: AlgoliaRoute] = [
                 "query": .search(index: r[1]), "batch": .batch(index: r[1]), "deleteByQuery": .deleteByQuery(index: r[1]),
-                "clear": .clear(index: r[1]),
+                "clear": .clear(index: r[1]), "operation": .operation(index: r[1]),
             ]
             if let action = actions[r[2]], m == .post { return action }
             switch m {
@@ -111,7 +116,8 @@ package enum AlgoliaRoute: Equatable, Sendable {
         case .setSettings(let i): (.editSettings, i)
         case .batch(let i), .addObject(let i), .replaceObject(let i, _), .partialUpdate(let i, _): (.addObject, i)
         case .deleteObject(let i, _): (.deleteObject, i)
-        case .deleteByQuery(let i), .clear(let i): (.deleteIndex, i)
+        case .deleteByQuery(let i), .clear(let i), .deleteIndex(let i): (.deleteIndex, i)
+        case .operation(let i): (.addObject, i)
         case .task, .dashboard, .preflight, .methodNotAllowed, .notFound: nil
         }
     }

@@ -317,7 +317,7 @@ package enum IndexWrite: Sendable {
     package var onlyReads: Bool {
         switch self {
         case .get, .getSettings: true
-        case .documents, .deleteBy, .settings, .reconfigure, .remove: false
+        case .documents, .deleteBy, .settings, .replace, .reconfigure, .remove: false
         }
     }
 
@@ -327,6 +327,10 @@ package enum IndexWrite: Sendable {
     case deleteBy(SearchParameters)
     /// Lay these settings over the current ones (null resets a key); reindexes.
     case settings(JSONObject)
+    /// These settings in force (over the config's: a key they lack is reset) and these
+    /// documents, and no other, in one atomic batch: what moving or copying an index over
+    /// this one makes of it. Reindexes.
+    case replace(settings: JSONObject, documents: [JSONObject])
     /// Stored documents by id (answered in order with the writes around it).
     case get([String])
     /// The settings in force and the overrides stored over the config's.

@@ -112,7 +112,7 @@ package enum IndexRequests {
                 return .success(.written(sequence: r.sequence, documents: r.documents, deleted: r.deleted ?? 0))
             case .get(let ids):
                 return .success(.documents(try await backend.documents(ids)))
-            case .settings, .getSettings, .reconfigure, .remove:
+            case .settings, .replace, .getSettings, .reconfigure, .remove:
                 return .failure(SearchError(
                     .notWritable, "index: the settings of an index served by another engine live in that engine (its schema)"))
             }

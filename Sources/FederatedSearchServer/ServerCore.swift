@@ -30,14 +30,24 @@ package struct ServerCore: Sendable {
     package let health: SourceHealth
     /// `limits.maxAnswerBytes`: each source's page is bounded by it as it is built.
     package let answerByteLimit: Int?
+    /// The daemon's making and removing of indices (nil: a core that cannot, such as the
+    /// in-process driver's).
+    package let administration: (any IndexAdministration)?
 
     package init(
-        catalog: Catalog, stats: DaemonStats = DaemonStats(), health: SourceHealth = SourceHealth(), answerByteLimit: Int? = nil
+        catalog: Catalog, stats: DaemonStats = DaemonStats(), health: SourceHealth = SourceHealth(), answerByteLimit: Int? = nil,
+        administration: (any IndexAdministration)? = nil
     ) {
         self.catalog = catalog
         self.stats = stats
         self.health = health
         self.answerByteLimit = answerByteLimit
+        self.administration = administration
+    }
+
+    /// This core over another catalog (after an index was made).
+    package func with(catalog: Catalog) -> ServerCore {
+        ServerCore(catalog: catalog, stats: stats, health: health, answerByteLimit: answerByteLimit, administration: administration)
     }
 
     /// Answers `request` for `peer` (nil: a peer with no credentials, allowed only what an

@@ -39,13 +39,14 @@ package enum WriteGroup {
 
     private static func isBarrier(_ w: IndexWrite) -> Bool {
         switch w {
-        case .documents, .settings: return false
+        case .documents, .settings, .replace: return false
         case .deleteBy, .get, .getSettings, .reconfigure, .remove: return true
         }
     }
 
     private static func changeCount(_ w: IndexWrite) -> Int {
         if case .documents(let changes) = w { return changes.count }
+        if case .replace(_, let documents) = w { return documents.count + 1 }
         return 1
     }
 
@@ -177,7 +178,7 @@ package enum WriteGroup {
             return .success(.documents(ids.map { st.table[$0] }))
         case .getSettings:
             return .success(.settings(effective: DurableIndex.merged(st.configSettings, st.overrides), overrides: st.overrides))
-        case .documents, .deleteBy, .settings, .reconfigure, .remove:
+        case .documents, .deleteBy, .settings, .replace, .reconfigure, .remove:
             return nil
         }
     }
@@ -233,6 +234,13 @@ package enum WriteGroup {
             planned.settings = try IndexSettings.decode(DurableIndex.merged(configSettings, next), path: "settings")
             planned.overrides = next
             planned.operations = [.setMetadata(key: DurableIndex.overridesKey, value: JSONWriter.string(.object(next)))]
+        case .replace(let desired, let documents):
+            var next = desired
+            for e in configSettings.entries where desired[e.key] == nil { next[e.key] = .null }
+            planned.settings = try IndexSettings.decode(DurableIndex.merged(configSettings, next), path: "settings")
+            planned.overrides = next
+            planned.operations = [.clear] + documents.map { .upsert($0) }
+                + [.setMetadata(key: DurableIndex.overridesKey, value: JSONWriter.string(.object(next)))]
         case .get, .getSettings, .reconfigure, .remove:
             break
         }

@@ -24,6 +24,7 @@ struct WriteQueueTests {
             case .getSettings: "getSettings"
             case .reconfigure: "reconfigure"
             case .remove: "remove"
+            case .replace: "replace"
             }
         }
     }

@@ -64,4 +64,54 @@ struct AlgoliaClientTests {
         #expect(writes["leftAfterDeletes"] == 0, "the saved object deleted, the other deleted by its author")
         #expect(writes["afterClear"] == 0)
     }
+
+    /// What InstantSearch pages and the clients' helpers need beyond search and plain writes,
+    /// through the official client, sync and async (scripts/algolia-client-indices.py): a
+    /// federated refinement only one index facets, browse_objects over a whole index,
+    /// save_objects to a new index, set_settings/get_settings, copy (with and without scope),
+    /// move, replace_all_objects, delete_index, each followed by wait_for_task.
+    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
+          arguments: ["sync", "async"])
+    func theOfficialClientsHelpersManageWholeIndices(mode: String) throws {
+        let root = DaemonProcess.repositoryRoot
+        let data = root.appendingPathComponent("Configs/data")
+        let dir = try DaemonProcess.makeDirectory()
+        let d = try DaemonProcess(config: [
+            "http": ["listen": .string("127.0.0.1:\(try freeTCPPort())")],
+            "dataDir": .string(dir.appendingPathComponent("data").path),
+            "searchables": [
+                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
+                           "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
+                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
+                             "searchableAttributes": ["title", "name", "supplier"], "attributesForFaceting": ["supplier"]],
+            ],
+        ])
+        defer { d.stop() }
+        let run = try runProgram(AlgoliaModelTests.python, [root.appendingPathComponent("scripts/algolia-client-indices.py").path,
+                                                            String(d.httpPort), mode])
+        #expect(run.status == 0, "\(run.err)")
+        guard case .object(let out)? = try? JSONParser.parse(run.out) else {
+            Issue.record("no summary: \(run.out) \(run.err)")
+            return
+        }
+        let federated = out["federated"]?.objectValue ?? [:]
+        #expect(federated["productsHits"] == 0)
+        #expect(federated["allScienceFiction"] == true)
+        #expect((federated["moviesHits"]?.numberValue ?? 0) > 0)
+        #expect((federated["moviesHits"]?.numberValue ?? 0) < (federated["allGenresHits"]?.numberValue ?? 0))
+        #expect(out["browse"] == ["count": 2000, "distinct": 2000])
+        #expect(out["saveObjects"]?.objectValue?["found"] == 25)
+        let settings = out["settings"]?.objectValue ?? [:]
+        #expect(settings["hitsPerPage"] == 5 && settings["indexLanguages"] == ["en"] && settings["replicas"] == [])
+        #expect(settings["renderingContent"] == ["facetOrdering": ["facets": ["order": ["kind"]]]])
+        #expect(out["settingsApplied"] == ["hitsPerPage": 5, "firstTitle": "fresh record 0"])
+        #expect(out["copy"] == ["records": 25, "scopedRecords": 0, "scopedRanking": ["asc(title)"]])
+        #expect(out["move"] == ["sourceGone": true, "records": 25])
+        let replaced = out["replaceAll"]?.objectValue ?? [:]
+        #expect(replaced["count"] == 7)
+        #expect(replaced["ids"] == .array((0..<7).map { .string("r\($0)") }))
+        #expect(replaced["tmpLeft"] == [])
+        #expect(replaced["rankingKept"] == ["asc(title)"])
+        #expect(out["deleteIndex"] == ["gone": true])
+    }
 }
