@@ -41,6 +41,9 @@ let package = Package(
         ),
         // glibc declarations missing from Swift's Glibc module (malloc_trim, struct ucred).
         .systemLibrary(name: "CGlibcExtras"),
+        // OpenSSL's libcrypto (libssl-dev): HMAC-SHA256 of secured API keys. Imported only by the
+        // HTTP module.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // SQLite, for durable storage of embedded indices. Imported only by the storage module.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Durable document storage for embedded indices (SQLite, WAL).
@@ -79,7 +82,8 @@ let package = Package(
         // dashboard (its files built into the binary), on the server core.
         .target(
             name: "FederatedSearchHTTP",
-            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchFederation", "FederatedSearchProtocol"],
+            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchFederation", "FederatedSearchProtocol",
+                           "CCrypto"],
             resources: [.embedInCode("Dashboard")],
             swiftSettings: strict
         ),

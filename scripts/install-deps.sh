@@ -2,12 +2,13 @@
 # Installs the Debian packages FederatedSearch builds against, if they are missing (postgresql:
 # the server the postgres backend tests start on a temporary folder; util-linux gives runuser).
 # libncurses-dev: the terminal dashboard; tmux: the dashboard's tests run it in a real terminal.
+# libssl-dev: libcrypto's HMAC-SHA256, for secured API keys.
 # As root it runs apt-get; otherwise it says what to install.
 set -euo pipefail
 # python3-venv: the Python tools the tests use (the official Algolia client, Selenium) live in
 # .build/python. chromium and chromium-driver: the web dashboard's tests run it in a real browser.
-packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev postgresql pkg-config tmux python3-venv
-  chromium chromium-driver)
+packages=(libevent-dev libsystemd-dev libsqlite3-dev libpq-dev libncurses-dev libssl-dev postgresql pkg-config tmux
+  python3-venv chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

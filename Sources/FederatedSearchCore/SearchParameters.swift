@@ -97,8 +97,10 @@ public struct SearchParameters: Sendable, Equatable {
         return p
     }
 
-    /// Overlays the fields present in `object` (used for per-index overrides).
-    public mutating func apply(_ object: JSONObject, path: String, ignoringUnknownKeys: Bool = false) throws(SearchError) {
+    /// Overlays the fields present in `object` (used for per-index overrides); returns the keys
+    /// it does not know (skipped with `ignoringUnknownKeys`, refused without).
+    @discardableResult
+    public mutating func apply(_ object: JSONObject, path: String, ignoringUnknownKeys: Bool = false) throws(SearchError) -> [String] {
         var r = FieldReader(object, path: path, readsEachKeyOnce: true)
         if let v = try r.int("hitsPerPage", in: 0...Self.maxHitsPerPage) { hitsPerPage = v }
         if let v = try r.int("page", in: 0...1_000_000) { page = v }
@@ -121,9 +123,11 @@ public struct SearchParameters: Sendable, Equatable {
             queryType = q
         }
         if !ignoringUnknownKeys { try r.rejectUnknownKeys() }
+        let unknown = ignoringUnknownKeys ? r.unreadKeys() : []
         filter = try Self.combinedFilter(
             filters: filters, facetFilters: facetFilters, numericFilters: numericFilters, tagFilters: tagFilters,
             path: path)
+        return unknown
     }
 
     /// Parses and combines all filter parameters into one expression.

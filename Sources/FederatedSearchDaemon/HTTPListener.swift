@@ -249,8 +249,16 @@ final class HTTPListener {
                 _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, n) }
             }
         }
+        // The peer's address: libevent keeps it as text on the connection (it owns the string).
+        var clientAddress: String?
+        if let connection = evhttp_request_get_connection(request) {
+            var address: UnsafeMutablePointer<CChar>?
+            var port: UInt16 = 0
+            evhttp_connection_get_peer(connection, &address, &port)
+            clientAddress = address.map { String(cString: $0) }
+        }
         return HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
-                           headers: headers, body: body)
+                           headers: headers, body: body, clientAddress: clientAddress)
     }
 
     /// Output of an exchange's task, on the loop thread.

@@ -33,6 +33,9 @@ extension AlgoliaAPI {
         let decoded: (query: String, raw: JSONObject, params: SearchParameters)
         do { decoded = try AlgoliaParams.decode(object, path: path) } catch { return .error(error) }
         var params = decoded.params
+        if let restriction = x.secured?.restriction {
+            do { params = try restriction.apply(to: decoded.raw, path: path) } catch { return .error(error) }
+        }
         if decoded.raw["hitsPerPage"] == nil { params.hitsPerPage = Self.maxBrowseHits }
         guard let entry = x.core.catalog.entry(index, visibleTo: x.peer) else {
             return .error(x.core.catalog.unknownIndex(index, path: "index", peer: x.peer))

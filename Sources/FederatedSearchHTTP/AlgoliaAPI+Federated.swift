@@ -38,6 +38,7 @@ extension AlgoliaAPI {
                 search.targets = allowed.map { SearchTarget(index: $0) }
             }
         }
+        search.restriction = x.secured?.restriction
         return .success(Request(id: request.id, operation: .search(search)))
     }
 
@@ -48,7 +49,8 @@ extension AlgoliaAPI {
             await x.core.answer(request, peer: x.peer, placement: x.placement, emit: emit)
             return
         }
-        let scope = x.key.map { "key \($0.position)" } ?? ""
+        // Sessions are the key's own: a secured key's are apart from its parent's and its siblings'.
+        let scope = x.key.map { "key \($0.position)" + (x.secured.map { " " + $0.signedQuery } ?? "") } ?? ""
         let superseded = OutgoingLine(FrameWriter.done(id: request.id, status: .superseded, sources: [], ms: 0))
         guard let ticket = sessions.begin(scope: scope, session: session, seq: seq) else { return emit(superseded) }
         defer { sessions.end(scope: scope, session: session, ticket) }

@@ -51,7 +51,9 @@ extension AlgoliaAPI {
     ) -> Result<OutgoingLine, SearchError>? {
         switch Self.searchRequest(index, object, path: path) {
         case .failure(let e): return .failure(e)
-        case .success(let request):
+        case .success(let given):
+            let request: Request
+            do { request = try x.restricted(given) } catch { return .failure(error) }
             return x.core.answerNow(request, peer: x.peer, quick: quick).map { Self.searchAnswer($0, index: index) }
         }
     }
@@ -187,7 +189,8 @@ extension AlgoliaAPI {
         for e in entries {
             switch Self.searchRequest(e.index, e.object, path: e.path) {
             case .failure(let error): return .error(error)
-            case .success(let request): requests.append(request)
+            case .success(let request):
+                do { requests.append(try x.restricted(request)) } catch { return .error(error) }
             }
         }
         guard let answers = x.core.answerNow(requests, peer: x.peer, quick: quick) else { return nil }

@@ -29,7 +29,10 @@ package struct AlgoliaAPI: Sendable {
     /// An exchange being answered: the request, the key that sent it, the core it is answered by.
     struct Exchange {
         let request: HTTPRequest
+        /// The key that sent it (a secured key's parent), when keys are configured.
         let key: APIKey?
+        /// The secured API key that sent it, with its restrictions.
+        var secured: SecuredAPIKey? = nil
         var core: ServerCore
         /// Where its searches run (nil: on its task).
         let placement: (any SearchPlacement)?
@@ -44,7 +47,25 @@ package struct AlgoliaAPI: Sendable {
         /// Whether the exchange's key (if keys are configured) may use `right` on `index`.
         func allows(_ right: APIKey.Right, index: String?, keysConfigured: Bool) -> Bool {
             guard keysConfigured else { return true }
+            if let secured { return secured.allows(right, index: index) }
             return key?.allows(right, index: index) ?? false
+        }
+
+        /// `request` held to a secured key's restrictions: its filters ANDed with every
+        /// search's and facet value search's, its search parameters in force.
+        func restricted(_ request: Request) throws(SearchError) -> Request {
+            guard let restriction = secured?.restriction else { return request }
+            var r = request
+            switch r.operation {
+            case .search(var search):
+                search.restriction = restriction
+                r.operation = .search(search)
+            case .searchForFacetValues(var facets):
+                facets.params = try restriction.apply(to: facets.params)
+                r.operation = .searchForFacetValues(facets)
+            default: break
+            }
+            return r
         }
     }
 
@@ -76,18 +97,23 @@ package struct AlgoliaAPI: Sendable {
         default: break
         }
         if let refused = CORS.refusal(request, config: config) { return done(refused) }
-        let key: APIKey?
+        let credentials: (key: APIKey?, secured: SecuredAPIKey?)
         switch authenticate(request) {
         case .failure(let response): return done(response)
-        case .success(let k): key = k
+        case .success(let c): credentials = c
         }
-        if let (right, index) = route.requirement, !config.keys.isEmpty, key?.allows(right, index: index) != true {
+        var x = Exchange(request: request, key: credentials.key, core: core, placement: placement, executor: executor, headers: cors)
+        x.secured = credentials.secured
+        if let (right, index) = route.requirement, !x.allows(right, index: index, keysConfigured: !config.keys.isEmpty) {
             return done(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")", code: .forbidden))
+        }
+        if x.secured != nil, !route.isSearch {
+            return done(.error(403, "a secured API key may only search and browse", code: .forbidden))
         }
         guard request.body.count <= maxBodyBytes else {
             return done(.error(413, "the body is \(request.body.count) bytes; the limit is \(maxBodyBytes)", code: .bodyTooLarge))
         }
-        return .exchange(route, Exchange(request: request, key: key, core: core, placement: placement, executor: executor, headers: cors))
+        return .exchange(route, x)
     }
 
     /// A response as sent: with the exchange's CORS headers, and no body for HEAD.
@@ -144,8 +170,8 @@ package struct AlgoliaAPI: Sendable {
 
     /// The key a request carries, in its headers or its query string (Algolia's names); nil
     /// when no keys are configured.
-    func authenticate(_ request: HTTPRequest) -> Result<APIKey?, HTTPResponse> {
-        guard !config.keys.isEmpty else { return .success(nil) }
+    func authenticate(_ request: HTTPRequest) -> Result<(key: APIKey?, secured: SecuredAPIKey?), HTTPResponse> {
+        guard !config.keys.isEmpty else { return .success((nil, nil)) }
         var given = request.header("x-algolia-api-key")
         if given == nil {
             given = URLForm.pairs(request.query).first { $0.key.lowercased() == "x-algolia-api-key" }?.value
@@ -153,10 +179,12 @@ package struct AlgoliaAPI: Sendable {
         guard let given, !given.isEmpty else {
             return .failure(.error(403, "an API key is required (the X-Algolia-API-Key header or the x-algolia-api-key query parameter)", code: .forbidden))
         }
-        guard let key = config.keys.first(where: { $0.isValue(given) }) else {
-            return .failure(.error(403, "Invalid Application-ID or API key", code: .forbidden))
+        if let key = config.keys.first(where: { $0.isValue(given) }) { return .success((key, nil)) }
+        switch SecuredAPIKey.verify(given, keys: config.keys, clientAddress: request.clientAddress, referer: request.header("referer")) {
+        case .success(let secured)?: return .success((secured.parent, secured))
+        case .failure(let e)?: return .failure(.error(e))
+        case nil: return .failure(.error(403, "Invalid Application-ID or API key", code: .forbidden))
         }
-        return .success(key)
     }
 
     /// The answer of every route but the stream.
@@ -224,7 +252,11 @@ package struct AlgoliaAPI: Sendable {
     }
 
     /// Runs a request through the server core and returns the lines it answered with.
-    func run(_ request: Request, _ x: Exchange) async -> [OutgoingLine] {
+    func run(_ given: Request, _ x: Exchange) async -> [OutgoingLine] {
+        let request: Request
+        do { request = try x.restricted(given) } catch {
+            return [OutgoingLine(Frame.error(id: given.id, index: nil, error: error).line())]
+        }
         let collector = LineCollector()
         await x.core.answer(request, peer: x.peer, placement: x.placement) { collector.append($0) }
         return collector.lines

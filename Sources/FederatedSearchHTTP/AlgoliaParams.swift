@@ -64,7 +64,10 @@ package enum AlgoliaParams {
         merged["query"] = nil
         // Absent from the daemon's parameters, or meant for another member of the request.
         for key in ["facetQuery", "facetName", "maxFacetHits"] { merged[key] = nil }
-        let params = try SearchParameters.decode(merged, path: path, ignoringUnknownKeys: true)
+        var params = SearchParameters()
+        // The raw parameters keep only those the daemon knows: they are decoded again, strictly,
+        // under an index's query defaults.
+        for key in try params.apply(merged, path: path, ignoringUnknownKeys: true) { merged[key] = nil }
         return (query, merged, params)
     }
 }

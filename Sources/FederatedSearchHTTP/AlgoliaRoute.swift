@@ -103,6 +103,15 @@ package enum AlgoliaRoute: Equatable, Sendable {
         return .notFound
     }
 
+    /// Whether the route only searches (what a secured API key may do): searches, facet values,
+    /// browse, the federated endpoints, and task status.
+    package var isSearch: Bool {
+        switch self {
+        case .multipleQueries, .search, .searchByURL, .facetValues, .browse, .federated, .federatedStream, .task: true
+        default: false
+        }
+    }
+
     /// The right an API key needs for this route, and the index it concerns (nil: none, or
     /// several named in the body, checked one by one).
     package var requirement: (right: APIKey.Right, index: String?)? {

@@ -19,15 +19,22 @@ package struct HTTPRequest: Sendable {
     /// The headers the API reads.
     package static let headersRead = [
         "origin", "host", "x-algolia-api-key", "x-algolia-application-id", "access-control-request-headers", "content-type",
+        "referer",
     ]
     package var body: [UInt8]
+    /// The client's address as text (`127.0.0.1`, `::1`), when the transport knows it.
+    package var clientAddress: String?
 
-    package init(method: Method, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = []) {
+    package init(
+        method: Method, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = [],
+        clientAddress: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// A header's value (`name` lowercased).

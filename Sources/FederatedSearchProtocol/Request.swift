@@ -103,6 +103,9 @@ public struct SearchRequest: Sendable, Equatable {
     public var mergeFacets: JSONObject?
     /// The raw `facetAliases` object, validated by the daemon.
     public var facetAliases: JSONObject?
+    /// What the requester's credentials impose on every source's parameters (a secured API
+    /// key's filters and search parameters). Set by a transport, never sent on the wire.
+    public var restriction: SearchRestriction?
     /// These members but the query, session and seq, already encoded (a cache for
     /// ``Request/line()``, not part of the request's value: see ``EncodedSearchMembers``).
     public var encodedMembers = EncodedSearchMembers()
@@ -134,18 +137,51 @@ public struct SearchRequest: Sendable, Equatable {
     /// overlaying the previous.
     public func parameters(for target: SearchTarget, defaults: JSONObject = [:]) throws(SearchError) -> SearchParameters {
         let overrides = perIndex[target.name]
-        guard overrides != nil || target.params != nil || !defaults.isEmpty else { return params }
+        guard overrides != nil || target.params != nil || !defaults.isEmpty || restriction != nil else { return params }
         var merged = defaults
         for e in rawParams { merged[e.key] = e.value }
         for e in overrides ?? [:] { merged[e.key] = e.value }
         for e in target.params ?? [:] { merged[e.key] = e.value }
         let path = target.params != nil ? "\(target.path).params" : "perIndex.\(target.name)"
-        return try SearchParameters.decode(merged, path: path)
+        guard let restriction else { return try SearchParameters.decode(merged, path: path) }
+        return try restriction.apply(to: merged, path: path)
     }
 
     /// The parameters for an index searched under its own name.
     public func parameters(for index: String) throws(SearchError) -> SearchParameters {
         try parameters(for: SearchTarget(index: index))
+    }
+}
+
+/// What a requester's credentials impose on a search, whatever it asks: a filter ANDed with
+/// the request's, and search parameters that replace the request's (a secured API key's
+/// restrictions).
+public struct SearchRestriction: Sendable, Equatable {
+    /// ANDed with the request's filters.
+    public var filter: FilterExpression?
+    /// Laid over the request's parameters.
+    public var parameters: JSONObject
+
+    public init(filter: FilterExpression?, parameters: JSONObject) {
+        self.filter = filter
+        self.parameters = parameters
+    }
+
+    /// Decoded parameters under this restriction (its parameters were checked when it was made).
+    public func apply(to given: SearchParameters) throws(SearchError) -> SearchParameters {
+        var p = given
+        try p.apply(parameters, path: "restriction", ignoringUnknownKeys: true)
+        p.filter = FilterExpression.allOf([p.filter, filter])
+        return p
+    }
+
+    /// The parameters of `given` (a `params` object) under this restriction.
+    public func apply(to given: JSONObject, path: String) throws(SearchError) -> SearchParameters {
+        var merged = given
+        for e in parameters { merged[e.key] = e.value }
+        var p = try SearchParameters.decode(merged, path: path, ignoringUnknownKeys: true)
+        p.filter = FilterExpression.allOf([p.filter, filter])
+        return p
     }
 }
 

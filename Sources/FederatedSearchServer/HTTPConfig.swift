@@ -147,7 +147,7 @@ public struct APIKey: Sendable {
     }
 
     /// Whether `name` matches `pattern`, where `*` matches any run of characters.
-    static func matches(_ name: String, pattern: String) -> Bool {
+    package static func matches(_ name: String, pattern: String) -> Bool {
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
         guard parts.count > 1 else { return name == pattern }
         var rest = Substring(name)

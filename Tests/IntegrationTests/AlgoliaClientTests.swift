@@ -114,4 +114,47 @@ struct AlgoliaClientTests {
         #expect(replaced["rankingKept"] == ["asc(title)"])
         #expect(out["deleteIndex"] == ["gone": true])
     }
+
+    /// Secured API keys made by the official client's generate_secured_api_key from a
+    /// configured search key (scripts/algolia-secured-key.py): a key restricted by a filter, an
+    /// expiry and an index sees only the filtered records (search, multi-query, browse), reaches
+    /// no other index and may not read objects or write; an expired key, one restricted to
+    /// other addresses, and one signed by another key are refused; forced search parameters hold.
+    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
+    func securedKeysFromTheOfficialClientSeeOnlyWhatTheyAllow() throws {
+        let root = DaemonProcess.repositoryRoot
+        let data = root.appendingPathComponent("Configs/data")
+        let parent = "parent-search-key-\(UInt32.random(in: 0...UInt32.max))"
+        let d = try DaemonProcess(config: [
+            "http": ["listen": .string("127.0.0.1:\(try freeTCPPort())"),
+                     "keys": [["value": ["env": "FEDSEARCH_TEST_PARENT_KEY"], "acl": ["search", "browse"]]]],
+            "searchables": [
+                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
+                           "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
+                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
+                             "searchableAttributes": ["title", "name", "supplier"]],
+            ],
+        ], environment: ["FEDSEARCH_TEST_PARENT_KEY": parent])
+        defer { d.stop() }
+        let run = try runProgram(AlgoliaModelTests.python, [root.appendingPathComponent("scripts/algolia-secured-key.py").path,
+                                                            String(d.httpPort), parent])
+        #expect(run.status == 0, "\(run.err)")
+        guard case .object(let out)? = try? JSONParser.parse(run.out) else {
+            Issue.record("no summary: \(run.out) \(run.err)")
+            return
+        }
+        // The expected counts, from the data file.
+        let movies = try String(contentsOf: data.appendingPathComponent("movies.ndjson"), encoding: .utf8)
+            .split(separator: "\n").compactMap { try? JSONParser.parse(String($0)).objectValue }
+        let comedies = movies.filter { $0["genres"]?.arrayValue?.contains("Comedy") == true }
+        let recent = comedies.filter { ($0["year"]?.numberValue ?? 0) > 1990 }
+        #expect(out["comedy"] == ["nbHits": .number(Double(recent.count)), "allComedy": true, "allAfter1990": true])
+        #expect(out["multi"]?.objectValue?["allComedy"] == true)
+        #expect(out["browse"] == ["count": .number(Double(comedies.count)), "allComedy": true])
+        for refused in ["otherIndex", "getObject", "write", "expired", "elsewhere", "forged"] {
+            #expect(out[refused] == 403, "\(refused): \(out[refused].map { "\($0)" } ?? "missing")")
+        }
+        #expect(out["local"] == ["hitsPerPage": 3], "a search parameter of the key is in force")
+        #expect(out["parentSeesAll"] == .number(Double(movies.count)))
+    }
 }
