@@ -2,12 +2,20 @@
 """Drives fedsearchd's web dashboard in a real headless browser (Debian's chromium and
 chromium-driver, through Selenium).
 
-usage: dashboard-browser-check.py URL QUERY INDEX FACET SCREENSHOT_DIR
+usage: dashboard-browser-check.py URL QUERY INDEX FACET SLOW_INDEX SCREENSHOT_DIR
 
-Opens URL, types QUERY, waits until every index's column has its answer, clicks the first
-value of INDEX's FACET panel and waits for that column to narrow; then does the same on a
-phone-sized window. Saves screenshots (desktop.png, phone.png) in SCREENSHOT_DIR and prints
-one JSON object of what the page showed, for the caller to check; exits 1 on a failure.
+On a desktop window and a phone-sized one (390x844): opens URL and waits for every column to
+answer; then, measuring layout shifts with the Layout Instability API (a PerformanceObserver
+on `layout-shift`, shifts right after an input left out, as the API's cumulative score does),
+types QUERY, checks that SLOW_INDEX (a backend that answers late) shows the previous query's
+hits as pending while the others have answered, waits for it, clicks the first value of
+INDEX's FACET panel (through the filter drawer on the phone) and waits for that column to
+narrow. Saves screenshots (desktop.png, desktop-pending.png, phone.png, phone-pending.png)
+in SCREENSHOT_DIR and prints one JSON object of what the page showed, for the caller to
+check; exits 1 on a failure.
+
+usage: dashboard-browser-check.py --key KEY URL SCREENSHOT_DIR
+Opens URL?key=KEY and reports the columns, the address after load and what was stored.
 """
 import json
 import sys
@@ -19,7 +27,16 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-url, query, index, facet, shots = sys.argv[1:6]
+CLS_OBSERVER = """
+window.__cls = 0; window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__cls += e.value;
+    window.__shifts.push({value: e.value, sources: (e.sources || []).map((s) => s.node ? (s.node.id || s.node.className || s.node.nodeName) : "?")});
+  }
+}).observe({type: "layout-shift", buffered: true});
+"""
 
 
 def browser(width, height):
@@ -27,61 +44,126 @@ def browser(width, height):
     options.binary_location = "/usr/bin/chromium"
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
         options.add_argument(arg)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CLS_OBSERVER})
+    if width < 720:
+        # A phone: the viewport's own size, not the window's.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    return driver
+
+
+COLUMN_STATE = """
+const out = {};
+for (const col of document.querySelectorAll(".column")) {
+  out[col.dataset.index] = {
+    status: col.querySelector(".status").textContent,
+    note: col.querySelector(".note").textContent,
+    stale: col.classList.contains("stale"),
+    ids: [...col.querySelectorAll(".hit")].map((h) => h.dataset.objectId),
+    titles: [...col.querySelectorAll(".hit .title")].map((t) => t.textContent),
+    empty: [...col.querySelectorAll(".empty")].map((e) => e.textContent),
+    more: !col.querySelector(".more").disabled,
+  };
+}
+return out;
+"""
 
 
 def column_state(driver):
-    """Each column's status text and its hits' object ids."""
-    out = {}
-    for col in driver.find_elements(By.CSS_SELECTOR, ".column"):
-        name = col.get_attribute("data-index")
-        out[name] = {
-            "status": col.find_element(By.CSS_SELECTOR, ".status").text,
-            "ids": [h.get_attribute("data-object-id") for h in col.find_elements(By.CSS_SELECTOR, ".hit")],
-            "empty": [e.text for e in col.find_elements(By.CSS_SELECTOR, ".empty")],
-        }
-    return out
+    """Each column's status text, stale note, and its hits' object ids and titles, read at once."""
+    return driver.execute_script(COLUMN_STATE)
 
 
 def settled(driver):
     """Every column's status says it answered (not searching)."""
-    statuses = [s.text for s in driver.find_elements(By.CSS_SELECTOR, ".column .status")]
+    statuses = [c["status"] for c in column_state(driver).values()]
     return statuses and all("searching" not in s and s != "waiting" for s in statuses)
 
 
-def run(width, height, shot):
+def run(url, query, index, facet, slow, shots, width, height, name):
     driver = browser(width, height)
+    phone = width < 720
     try:
         driver.get(url)
-        wait = WebDriverWait(driver, 20)
+        wait = WebDriverWait(driver, 20, poll_frequency=0.05)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".column") and settled(d))
+        time.sleep(0.3)
+        driver.execute_script("window.__cls = 0; window.__shifts = [];")
         box = driver.find_element(By.ID, "q")
         box.send_keys(query)
+        # The fast indices answer first; the slow one still shows the empty search's hits, marked.
+        wait.until(lambda d: all(
+            "searching" not in c["status"] for n, c in column_state(d).items() if n not in (slow, "__merged")))
+        pending = column_state(driver)
+        summary_pending = driver.find_element(By.ID, "summary").text
+        driver.save_screenshot(f"{shots}/{name}-pending.png")
         wait.until(lambda d: settled(d) and any(
-            query.split()[0].lower() in h.text.lower() for h in d.find_elements(By.CSS_SELECTOR, ".column .hit")))
+            query.split()[0].lower() in t.lower() for c in column_state(d).values() for t in c["titles"]))
         before = column_state(driver)
-        panel = wait.until(lambda d: d.find_element(
-            By.CSS_SELECTOR, f'.facet[data-index="{index}"][data-attribute="{facet}"]'))
-        first = panel.find_element(By.CSS_SELECTOR, "li")
-        value = first.get_attribute("data-value")
-        count = int(first.find_element(By.CSS_SELECTOR, ".count").text)
-        first.click()
+        if phone:
+            driver.find_element(By.ID, "open-filters").click()
+            time.sleep(0.3)
+        selector = f'.facet[data-index="{index}"][data-attribute="{facet}"] li'
+        first = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, selector))
+        value, count = driver.execute_script(
+            "const li = document.querySelector(arguments[0]); return [li.dataset.value, li.querySelector('.count').textContent];",
+            selector)
+        count = int(count.replace(",", ""))
+        driver.find_element(By.CSS_SELECTOR, selector).click()
+        if phone:
+            driver.find_element(By.ID, "close-filters").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#filters .chip") and settled(d))
-        # The column's hits once the refined answer is in.
         time.sleep(0.3)
         wait.until(settled)
         after = column_state(driver)
-        chips = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "#filters .chip")]
-        refined = [li.get_attribute("data-value") for li in driver.find_elements(By.CSS_SELECTOR, ".facet li.refined")]
-        driver.save_screenshot(f"{shots}/{shot}")
-        return {"before": before, "after": after, "value": value, "count": count, "chips": chips, "refined": refined,
-                "summary": driver.find_element(By.ID, "summary").text}
+        if phone:
+            # The index's tab, to see its narrowed column.
+            driver.find_element(By.CSS_SELECTOR, f'.tab[data-index="{index}"]').click()
+            time.sleep(0.2)
+        chips, refined, ranges, tabs = driver.execute_script("""
+            const all = (s) => [...document.querySelectorAll(s)];
+            return [all("#filters .chip").map((c) => c.textContent), all(".facet li.refined").map((li) => li.dataset.value),
+                    all(".facet.range").map((p) => p.dataset.index + "." + p.dataset.attribute), all(".tab").map((t) => t.textContent)];
+        """)
+        cls = driver.execute_script("return window.__cls")
+        shifts = driver.execute_script("return window.__shifts")
+        driver.save_screenshot(f"{shots}/{name}.png")
+        return {"pending": pending, "summaryPending": summary_pending, "before": before, "after": after, "value": value,
+                "count": count, "chips": chips, "refined": refined, "ranges": ranges, "tabs": tabs, "cls": cls,
+                "shifts": shifts, "summary": driver.find_element(By.ID, "summary").text}
+    finally:
+        driver.quit()
+
+
+def run_with_key(url, key, shots):
+    driver = browser(1280, 900)
+    try:
+        sep = "&" if "?" in url else "?"
+        driver.get(f"{url}{sep}key={key}")
+        wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".column") and settled(d) or d.find_element(By.ID, "banner").text)
+        time.sleep(0.3)
+        out = {"columns": column_state(driver), "address": driver.current_url,
+               "stored": driver.execute_script("return localStorage.getItem('fedsearch.apiKey')"),
+               "banner": driver.find_element(By.ID, "banner").text}
+        # Reloaded without the key in the address, the stored key still works.
+        driver.get(url)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".column") and settled(d) or d.find_element(By.ID, "banner").text)
+        out["afterReload"] = sorted(column_state(driver).keys())
+        driver.save_screenshot(f"{shots}/key.png")
+        return out
     finally:
         driver.quit()
 
 
 try:
-    result = {"desktop": run(1280, 900, "desktop.png"), "phone": run(390, 844, "phone.png")}
+    if sys.argv[1] == "--key":
+        result = run_with_key(sys.argv[3], sys.argv[2], sys.argv[4])
+    else:
+        url, query, index, facet, slow, shots = sys.argv[1:7]
+        result = {"desktop": run(url, query, index, facet, slow, shots, 1280, 900, "desktop"),
+                  "phone": run(url, query, index, facet, slow, shots, 390, 844, "phone")}
 except Exception as e:
     print(f"{type(e).__name__}: {str(e)[:2000]}", file=sys.stderr)
     sys.exit(1)

@@ -5,6 +5,7 @@ package enum Dashboard {
     static let files: [String: (type: String, bytes: [UInt8])] = [
         "index.html": ("text/html; charset=utf-8", PackageResources.index_html),
         "dashboard.js": ("text/javascript; charset=utf-8", PackageResources.dashboard_js),
+        "render.js": ("text/javascript; charset=utf-8", PackageResources.render_js),
         "dashboard.css": ("text/css; charset=utf-8", PackageResources.dashboard_css),
     ]
 

@@ -22,13 +22,33 @@ struct DashboardBrowserTests {
 
     static let artifacts = DaemonProcess.repositoryRoot.appendingPathComponent(".build/test-artifacts/dashboard")
 
+    /// The demo's two indices and a third that answers 800 ms late (the fault-injecting daemon's
+    /// `test.fault` kind), for the pending state and the layout-shift measure.
+    static func daemon(keys: [JSONValue] = []) throws -> DaemonProcess {
+        let data = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data")
+        var http: JSONObject = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        if !keys.isEmpty { http["keys"] = .array(keys) }
+        return try DaemonProcess(binary: "fedsearchd-faults", config: [
+            "http": .object(http),
+            "searchables": [
+                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
+                           "searchableAttributes": ["title", "cast", "genres", "unordered(extract)"],
+                           "attributesForFaceting": ["genres", "year", "cast"], "customRanking": ["desc(year)"]],
+                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
+                             "searchableAttributes": ["title", "name", "supplier", "unordered(short_description)"],
+                             "attributesForFaceting": ["supplier", "price", "attr_t_product_type"]],
+                "reviews": FaultConfigs.source(delayMs: 800, hits: 3),
+            ],
+        ], environment: ["FEDSEARCH_TEST_KEY": "dashboard-search-key", "FEDSEARCH_TEST_LIST_KEY": "list-only-key"])
+    }
+
     @Test(.enabled(if: browserInstalled, "needs chromium, chromium-driver and Selenium (make deps installs them)"))
-    func typingFillsEachColumnAndAFacetNarrowsTheHits() throws {
-        let d = try DaemonProcess.demo(http: true)
+    func typingFillsEachColumnAndAFacetNarrowsTheHitsWithoutLayoutShift() throws {
+        let d = try Self.daemon()
         defer { d.stop() }
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let script = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/dashboard-browser-check.py").path
-        let run = try runProgram(Self.python, [script, "http://127.0.0.1:\(d.httpPort)/", "star wars", "movies", "genres",
+        let run = try runProgram(Self.python, [script, "http://127.0.0.1:\(d.httpPort)/", "star wars", "movies", "genres", "reviews",
                                                Self.artifacts.path])
         #expect(run.status == 0, "\(run.err)")
         guard case .object(let result)? = try? JSONParser.parse(run.out) else {
@@ -39,7 +59,7 @@ struct DashboardBrowserTests {
         let c = try d.connect()
         var socketIDs: [String: [String]] = [:]
         var socketHits: [String: Int] = [:]
-        for f in try c.roundTrip(["id": "s", "query": "star wars", "params": ["hitsPerPage": 8]]) {
+        for f in try c.roundTrip(["id": "s", "query": "star wars", "indices": ["movies", "products"], "params": ["hitsPerPage": 8]]) {
             if case .results(_, let index, let r) = f {
                 socketIDs[index] = r.hits.map(\.objectID)
                 socketHits[index] = r.nbHits
@@ -47,15 +67,25 @@ struct DashboardBrowserTests {
         }
         for viewport in ["desktop", "phone"] {
             guard case .object(let v)? = result[viewport], case .object(let before)? = v["before"],
-                case .object(let after)? = v["after"]
+                case .object(let after)? = v["after"], case .object(let pending)? = v["pending"]
             else {
                 Issue.record("\(viewport): no columns")
                 continue
             }
+            // While the slow index is pending, its column shows the previous query's hits, marked.
+            let slow = pending["reviews"]?.objectValue ?? [:]
+            #expect(slow["stale"] == true, "\(viewport): \(slow)")
+            #expect(slow["status"]?.stringValue?.contains("searching") == true, "\(viewport): \(slow)")
+            #expect(slow["note"]?.stringValue?.contains("showing results for an empty search") == true, "\(viewport): \(slow)")
+            #expect(pending["movies"]?.objectValue?["stale"] == false, "\(viewport)")
+            #expect(pending["__merged"]?.objectValue?["status"]?.stringValue?.contains("waiting for reviews") == true, "\(viewport): \(pending)")
+            #expect(v["summaryPending"]?.stringValue?.contains("waiting for reviews") == true, "\(viewport)")
             // One column per index and the merged one; each index's hits are the socket's.
-            #expect(Set(before.keys) == ["__merged", "movies", "products"], "\(viewport)")
+            #expect(Set(before.keys) == ["__merged", "movies", "products", "reviews"], "\(viewport)")
             #expect(before["movies"]?.objectValue?["ids"] == .array((socketIDs["movies"] ?? []).map { .string($0) }), "\(viewport)")
             #expect(before["movies"]?.objectValue?["status"]?.stringValue?.hasPrefix("\(socketHits["movies"] ?? -1) hits") == true)
+            #expect(before["movies"]?.objectValue?["more"] == .bool((socketHits["movies"] ?? 0) > 8))
+            #expect(before["reviews"]?.objectValue?["stale"] == false)
             if socketHits["products"] == 0 {
                 #expect(before["products"]?.objectValue?["empty"]?.arrayValue?.first?.stringValue?.contains("No results for 'star wars' in products") == true)
             }
@@ -72,7 +102,56 @@ struct DashboardBrowserTests {
                 if case .results(_, _, let r) = f { filtered = r.hits.map(\.objectID) }
             }
             #expect(after["movies"]?.objectValue?["ids"] == .array(filtered.map { .string($0) }), "\(viewport)")
-            #expect(FileManager.default.fileExists(atPath: Self.artifacts.appendingPathComponent("\(viewport).png").path))
+            // Numeric facets are ranges; nothing moved under the user (cumulative layout shift).
+            #expect(v["ranges"]?.arrayValue?.contains("movies.year") == true, "\(viewport): \(v["ranges"].map { "\($0)" } ?? "")")
+            let cls = v["cls"]?.numberValue ?? 1
+            #expect(cls < 0.1, "\(viewport): cumulative layout shift \(cls): \(v["shifts"].map { "\($0)" } ?? "")")
+            for shot in [viewport, "\(viewport)-pending"] {
+                #expect(FileManager.default.fileExists(atPath: Self.artifacts.appendingPathComponent("\(shot).png").path))
+            }
         }
+        // The phone layout names the indices in tabs.
+        #expect(result["phone"]?.objectValue?["tabs"]?.arrayValue?.count == 4)
+    }
+
+    /// A key given once (in the address or the Key field) is kept in the browser's storage and
+    /// taken out of the address; a key that may search but not list indices or read settings
+    /// gets every index's column all the same (from the first answer).
+    @Test(.enabled(if: browserInstalled, "needs chromium, chromium-driver and Selenium (make deps installs them)"))
+    func aSearchOnlyKeyIsKeptInTheBrowserAndIsEnough() throws {
+        let d = try Self.daemon(keys: [["value": ["env": "FEDSEARCH_TEST_KEY"], "acl": ["search"]],
+                                       ["value": ["env": "FEDSEARCH_TEST_LIST_KEY"], "acl": ["listIndexes"]]])
+        defer { d.stop() }
+        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+        let script = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/dashboard-browser-check.py").path
+        let run = try runProgram(Self.python, [script, "--key", "dashboard-search-key", "http://127.0.0.1:\(d.httpPort)/",
+                                               Self.artifacts.path])
+        #expect(run.status == 0, "\(run.err)")
+        guard case .object(let result)? = try? JSONParser.parse(run.out) else {
+            Issue.record("no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
+            return
+        }
+        #expect(result["stored"] == "dashboard-search-key")
+        #expect(result["address"]?.stringValue?.contains("dashboard-search-key") == false)
+        let columns = result["columns"]?.objectValue ?? [:]
+        #expect(Set(columns.keys) == ["__merged", "movies", "products", "reviews"], "\(columns.keys)")
+        #expect(columns["movies"]?.objectValue?["ids"]?.arrayValue?.count == 8)
+        #expect(result["banner"] == "")
+        #expect(result["afterReload"] == ["__merged", "movies", "products", "reviews"])
+
+        // A secured key made by the official client, restricted to movies: only its column.
+        let make = "from algoliasearch.search.client import SearchClientSync\n"
+            + "c = SearchClientSync('fedsearchd', 'dashboard-search-key')\n"
+            + "print(c.generate_secured_api_key('dashboard-search-key', {'restrictIndices': ['movies'], 'filters': 'genres:Comedy'}))"
+        let secured = try runProgram(Self.python, ["-c", make]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let restricted = try runProgram(Self.python, [script, "--key", secured, "http://127.0.0.1:\(d.httpPort)/", Self.artifacts.path])
+        #expect(restricted.status == 0, "\(restricted.err)")
+        let r = (try? JSONParser.parse(restricted.out))?.objectValue ?? [:]
+        #expect(r["columns"]?.objectValue.map { Set($0.keys) } == ["__merged", "movies"], "\(restricted.out.prefix(300))")
+        // A key that may not search: the page says so.
+        let refused = try runProgram(Self.python, [script, "--key", "list-only-key", "http://127.0.0.1:\(d.httpPort)/", Self.artifacts.path])
+        #expect(refused.status == 0, "\(refused.err)")
+        let banner = (try? JSONParser.parse(refused.out))?.objectValue?["banner"]?.stringValue ?? ""
+        #expect(banner.contains("This key may not do that") && banner.contains("may not search"), "\(banner)")
     }
 }

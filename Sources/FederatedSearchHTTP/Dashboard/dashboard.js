@@ -1,37 +1,63 @@
 // The fedsearchd web dashboard: one search box, a column per index filled in as its answer
-// streams in (POST /1/federated/stream), the merged list, facet panels with disjunctive
-// refinement per index, the current filters, and each source's state and time.
+// streams in (POST /1/federated/stream), the merged list rebuilt as each index answers, facet
+// panels (values, or ranges for numeric attributes) with disjunctive refinement per index, the
+// current filters, and each source's state and time. It needs only a key that may search: the
+// indices come from ?indices=, a secured key's restrictIndices, the index list if the key may
+// read it, or else the first answer; the facets come from the answers (facets: ["*"]).
 "use strict";
 
-const HITS_PER_COLUMN = 8;
-const PRE = "__fs_mark__", POST = "__/fs_mark__";
+const HITS = 8;
 const SLOW_MS = 100;
-const urlParams = new URLSearchParams(location.search);
-// An API key for a daemon with http.keys: open the dashboard as /?key=...
-const apiKey = urlParams.get("key");
-const auth = apiKey ? "?x-algolia-api-key=" + encodeURIComponent(apiKey) : "";
+const KEY_STORAGE = "fedsearch.apiKey";
 
 const state = {
-  indices: [],            // names, in the daemon's order
-  settings: {},           // name -> {facets: [attr], shown: [attr]}
-  refinements: {},        // name -> attr -> Set(values)
-  facetCounts: {},        // name -> attr -> {value: count} (the latest answer's)
-  results: {},            // name -> latest results
+  indices: [],          // the columns' indices, in order
+  indicesKnown: false,  // false until the daemon said which indices the key searches
+  facets: {},           // index -> [attribute], in the order first seen (a panel never goes away)
+  stats: {},            // index -> attribute -> {min, max} (numeric attributes)
+  counts: {},           // index -> attribute -> {value: count}, of the latest answer
+  exhaustive: {},       // index -> whether its counts are exhaustive
+  refinements: {},      // index -> attribute -> Set(values)
+  ranges: {},           // index -> attribute -> {min, max}
+  answers: {},          // column -> {query, hits, nbHits, page} on show
+  pending: new Set(),   // indices the current search still waits for
+  mergedFinal: false,   // whether the merged column holds the daemon's merged list
   query: "",
   seq: 0,
   session: "dash-" + Math.random().toString(36).slice(2),
   controller: null,
+  tab: MERGED,
+  started: 0,
 };
 
-const $ = (id) => document.getElementById(id);
+// ---- The key ----------------------------------------------------------------------------
 
-function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+function apiKey() { return localStorage.getItem(KEY_STORAGE) || ""; }
+
+function headers() {
+  const h = { "Content-Type": "text/plain" };
+  const key = apiKey();
+  if (key) h["X-Algolia-API-Key"] = key;
+  return h;
 }
 
-// Highlighted text: everything escaped, the daemon's match markers turned into <mark>.
-function marked(s) {
-  return escapeHTML(s).split(PRE).join("<mark>").split(POST).join("</mark>");
+// The indices a secured API key is restricted to, when it names them exactly.
+function securedKeyIndices(key) {
+  try {
+    const text = atob(key);
+    if (text.length <= 64 || !/^[0-9a-f]{64}/.test(text)) return null;
+    const value = new URLSearchParams(text.slice(64)).get("restrictIndices");
+    if (!value) return null;
+    const names = value.startsWith("[") ? JSON.parse(value) : value.split(/[,;]/).map((s) => s.trim()).filter((s) => s);
+    return names.some((n) => n.includes("*")) ? null : names;
+  } catch (e) {
+    return null;
+  }
+}
+
+function showKey() {
+  const key = apiKey();
+  $("open-key").textContent = key ? "Key …" + key.slice(-4) : "Key";
 }
 
 function banner(text) {
@@ -40,83 +66,90 @@ function banner(text) {
   b.hidden = !text;
 }
 
-async function getJSON(path) {
-  const r = await fetch(path + auth);
-  if (!r.ok) throw new Error((await r.json().catch(() => ({}))).message || r.statusText);
-  return r.json();
+// What to tell the user about a refused request.
+function refusal(status, body) {
+  const message = (body && body.message) || "HTTP " + status;
+  if (status === 403) return `This key may not do that: ${message}. Give a key that may search (Key, top right).`;
+  return message;
 }
 
-// Attribute names from settings entries such as "unordered(extract)" or "searchable(brand)".
-function attributeName(entry) {
-  const m = /^\w+\((.*)\)$/.exec(entry);
-  return m ? m[1] : entry;
-}
+// ---- Start ------------------------------------------------------------------------------
 
 async function start() {
-  try {
-    const list = await getJSON("/1/indexes");
-    state.indices = list.items.map((i) => i.name);
-  } catch (e) {
-    banner("The daemon is not answering here (" + e.message + "). Start it with: make run");
-    return;
+  const params = new URLSearchParams(location.search);
+  // A key in the address is kept in storage and taken out of the address.
+  if (params.get("key")) {
+    localStorage.setItem(KEY_STORAGE, params.get("key"));
+    params.delete("key");
+    history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : ""));
   }
-  await Promise.all(state.indices.map(async (name) => {
-    let s = {};
-    try { s = await getJSON("/1/indexes/" + encodeURIComponent(name) + "/settings"); } catch (e) { /* a backend without settings */ }
-    const facets = (s.attributesForFaceting || []).filter((a) => !a.startsWith("filterOnly(")).map(attributeName);
-    const shown = (s.searchableAttributes || []).map(attributeName);
-    state.settings[name] = { facets, shown };
-    state.refinements[name] = {};
-  }));
-  buildColumns();
+  showKey();
+  let names = params.get("indices") ? params.get("indices").split(",").map((s) => s.trim()).filter((s) => s) : null;
+  names = names || securedKeyIndices(apiKey());
+  if (!names) {
+    // The index list, if this key may read it (listIndexes); otherwise the first answer says.
+    const r = await fetch("/1/indexes", { headers: headers() }).catch(() => null);
+    if (r && r.ok) names = (await r.json()).items.map((i) => i.name);
+  }
+  if (names) setIndices(names);
   search();
 }
 
-function buildColumns() {
-  const columns = $("columns");
-  columns.innerHTML = "";
-  const names = [["__merged", "All indices (merged)"]].concat(state.indices.map((n) => [n, n]));
-  for (const [id, title] of names) {
-    const col = document.createElement("section");
-    col.className = "column" + (id === "__merged" ? " merged" : "");
-    col.id = "col-" + id;
-    col.dataset.index = id;
-    col.innerHTML = `<header><h2>${escapeHTML(title)}</h2><span class="status waiting">waiting</span></header><ol class="hits"></ol>`;
-    columns.appendChild(col);
-  }
+function setIndices(names) {
+  state.indices = [];
+  state.indicesKnown = true;
+  $("columns").replaceChildren(createColumn(MERGED, "All indices (merged)", () => more(MERGED)));
+  for (const name of names) addIndex(name);
 }
 
-function column(name) { return document.getElementById("col-" + name); }
-
-function setStatus(name, text, kind) {
-  const col = column(name);
-  if (!col) return;
-  const s = col.querySelector(".status");
-  s.textContent = text;
-  s.className = "status " + kind;
+// A column for one more index (at start, or as the first answer names them).
+function addIndex(name) {
+  if (state.indices.includes(name)) return;
+  if (!columnElement(MERGED)) $("columns").appendChild(createColumn(MERGED, "All indices (merged)", () => more(MERGED)));
+  state.indices.push(name);
+  state.facets[name] = state.facets[name] || [];
+  state.refinements[name] = state.refinements[name] || {};
+  state.ranges[name] = state.ranges[name] || {};
+  $("columns").appendChild(createColumn(name, name, () => more(name)));
+  renderTabsNow();
 }
 
-// The request: one query to every index, each with its own facets and refinements.
-function request() {
-  const perIndex = {};
+function renderTabsNow() {
+  const counts = {};
+  for (const [name, a] of Object.entries(state.answers)) counts[name] = state.pending.has(name) ? null : a.nbHits;
+  renderTabs([MERGED, ...state.indices], state.tab, counts, (name) => { state.tab = name; renderTabsNow(); });
+}
+
+// ---- Requests ---------------------------------------------------------------------------
+
+// Each index's own refinements: facet values (ORed within an attribute, disjunctive) and ranges.
+function perIndex() {
+  const out = {};
   for (const name of state.indices) {
-    const refined = state.refinements[name];
-    const facetFilters = [];
-    for (const [attr, values] of Object.entries(refined)) {
-      if (values.size) facetFilters.push([...values].map((v) => attr + ":" + v));
+    const facetFilters = [], numericFilters = [], disjunctive = [];
+    for (const [attr, values] of Object.entries(state.refinements[name] || {})) {
+      if (!values.size) continue;
+      facetFilters.push([...values].map((v) => attr + ":" + v));
+      disjunctive.push(attr);
     }
-    perIndex[name] = {
-      facets: state.settings[name].facets,
-      disjunctiveFacets: Object.keys(refined).filter((a) => refined[a].size),
-      facetFilters,
-    };
+    for (const [attr, r] of Object.entries(state.ranges[name] || {})) {
+      if (r.min != null) numericFilters.push(`${attr}>=${r.min}`);
+      if (r.max != null) numericFilters.push(`${attr}<=${r.max}`);
+    }
+    if (facetFilters.length || numericFilters.length) out[name] = { facetFilters, numericFilters, disjunctiveFacets: disjunctive };
   }
-  return {
-    id: state.seq, query: state.query, indices: state.indices, session: state.session, seq: state.seq,
-    params: { hitsPerPage: HITS_PER_COLUMN, highlightPreTag: PRE, highlightPostTag: POST, maxValuesPerFacet: 10 },
-    perIndex,
-    merge: { limit: HITS_PER_COLUMN },
+  return out;
+}
+
+function searchBody(extra) {
+  const body = {
+    query: state.query,
+    params: { hitsPerPage: HITS, highlightPreTag: PRE, highlightPostTag: POST, facets: ["*"], maxValuesPerFacet: 10 },
+    perIndex: perIndex(),
+    merge: { limit: HITS },
   };
+  if (state.indicesKnown) body.indices = state.indices;
+  return Object.assign(body, extra || {});
 }
 
 async function search() {
@@ -125,217 +158,269 @@ async function search() {
   if (state.controller) state.controller.abort();
   const controller = new AbortController();
   state.controller = controller;
-  for (const name of ["__merged", ...state.indices]) setStatus(name, "searching…", "waiting");
-  renderFilters();
+  state.started = performance.now();
+  state.pending = new Set(state.indices);
+  state.mergedFinal = false;
+  // Until its own answer comes, each column shows the previous query's, marked as such.
+  for (const name of [MERGED, ...state.indices]) {
+    setStatus(name, "searching…", "searching");
+    if (state.answers[name]) setStale(name, state.answers[name].query, "searching");
+  }
+  $("summary").textContent = `Searching ${quoted(state.query)}…`;
+  renderChips();
   let response;
   try {
-    response = await fetch("/1/federated/stream" + auth, {
-      method: "POST", body: JSON.stringify(request()), signal: controller.signal,
-      headers: { "Content-Type": "text/plain" },
+    response = await fetch("/1/federated/stream", {
+      method: "POST", body: JSON.stringify(searchBody({ session: state.session, seq })), signal: controller.signal,
+      headers: headers(),
     });
   } catch (e) {
-    if (e.name !== "AbortError") banner("The daemon is not answering here (" + e.message + "). Start it with: make run");
+    if (e.name !== "AbortError") unreachable(e.message);
     return;
   }
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
-    banner("The search was refused: " + (body.message || response.statusText));
+    banner(refusal(response.status, body));
+    $("summary").textContent = "Refused: " + ((body && body.message) || response.status);
+    for (const name of [MERGED, ...state.indices]) {
+      setStatus(name, "refused", "error");
+      if (state.answers[name]) setStale(name, state.answers[name].query, "refused");
+    }
     return;
   }
   banner("");
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  let pending = "";
+  let buffered = "";
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      pending += decoder.decode(value, { stream: true });
+      buffered += decoder.decode(value, { stream: true });
       let end;
-      while ((end = pending.indexOf("\n\n")) >= 0) {
-        const event = pending.slice(0, end);
-        pending = pending.slice(end + 2);
+      while ((end = buffered.indexOf("\n\n")) >= 0) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
         for (const line of event.split("\n")) {
           if (line.startsWith("data: ") && seq === state.seq) handle(JSON.parse(line.slice(6)));
         }
       }
     }
   } catch (e) {
-    if (e.name !== "AbortError") banner("The answer stream broke off: " + e.message);
+    if (e.name !== "AbortError") unreachable(e.message);
   }
+}
+
+function unreachable(message) {
+  banner(`The daemon is not answering here (${message}). Start it with: make run`);
+  for (const name of [MERGED, ...state.indices]) {
+    setStatus(name, "daemon unreachable", "error");
+    if (state.answers[name]) setStale(name, state.answers[name].query, "daemon unreachable");
+  }
+  $("summary").textContent = "Daemon unreachable";
 }
 
 function handle(frame) {
   switch (frame.type) {
-    case "results":
-      state.results[frame.index] = frame.results;
-      state.facetCounts[frame.index] = frame.results.facets || {};
-      renderHits(frame.index, frame.results.hits, frame.results.nbHits);
-      setStatus(frame.index, frame.results.nbHits + " hits", "ok");
-      renderFacets();
-      break;
+    case "results": return answered(frame.index, frame.results);
     case "error":
-      if (frame.index) {
-        delete state.results[frame.index];
-        const kind = frame.error.code === "timeout" ? "timeout" : frame.error.code === "suspended" ? "skipped" : "error";
-        setStatus(frame.index, kind, kind);
-        emptyColumn(frame.index, frame.index + ": " + frame.error.message);
-      } else {
-        banner(frame.error.message);
-      }
-      break;
+      if (!frame.index) return banner(frame.error.message);
+      if (!state.indicesKnown) addIndex(frame.index);
+      state.pending.delete(frame.index);
+      delete state.answers[frame.index];
+      setStale(frame.index, null);
+      renderError(frame.index, `${frame.index}: ${frame.error.message}`);
+      setMore(frame.index, false);
+      return progress();
     case "merged":
-      renderHits("__merged", frame.hits, frame.nbHits);
-      setStatus("__merged", frame.nbHits + " hits in all", "ok");
-      break;
-    case "done":
-      finish(frame);
-      break;
+      state.mergedFinal = true;
+      state.answers[MERGED] = { query: state.query, hits: frame.hits, nbHits: frame.nbHits, page: 0 };
+      setStale(MERGED, null);
+      renderHits(MERGED, frame.hits, "No results in any index.");
+      setMore(MERGED, frame.hits.length < frame.nbHits);
+      setStatus(MERGED, `${count(frame.nbHits)} hits in all`, "ok");
+      return renderTabsNow();
+    case "done": return finish(frame);
   }
+}
+
+// One index answered the current query: its column, its facets, the merged list so far.
+function answered(name, results) {
+  if (!state.indicesKnown) addIndex(name);
+  state.pending.delete(name);
+  state.answers[name] = { query: state.query, hits: results.hits, nbHits: results.nbHits, page: 0 };
+  state.counts[name] = results.facets || {};
+  state.exhaustive[name] = results.exhaustiveFacetsCount !== false;
+  // A numeric attribute stays a range control when an answer has no statistics for it.
+  state.stats[name] = Object.assign(state.stats[name] || {}, results.facets_stats || {});
+  for (const attr of Object.keys(results.facets || {})) {
+    if (!state.facets[name].includes(attr)) state.facets[name].push(attr);
+  }
+  setStale(name, null);
+  renderHits(name, results.hits, noResults(name));
+  setMore(name, results.hits.length < results.nbHits);
+  setStatus(name, `${count(results.nbHits)} hits`, "ok");
+  renderFacets();
+  progress();
+}
+
+// While indices are pending: the merged list of the answers so far (by ranking score), and
+// the summary of who answered.
+function progress() {
+  if (!state.mergedFinal) {
+    const answered = state.indices.filter((n) => !state.pending.has(n) && state.answers[n] && state.answers[n].query === state.query);
+    const hits = mergeByScore(answered.map((n) => state.answers[n].hits.map((h) => Object.assign({ _index: n }, h))), HITS);
+    const total = answered.reduce((t, n) => t + state.answers[n].nbHits, 0);
+    state.answers[MERGED] = { query: state.query, hits, nbHits: total, page: 0 };
+    renderHits(MERGED, hits, "No results in the indices that answered yet.");
+    setMore(MERGED, false);
+    const waiting = state.indices.filter((n) => state.pending.has(n));
+    if (waiting.length) {
+      setStale(MERGED, null);
+      setStatus(MERGED, `${count(total)} hits so far · waiting for ${waiting.join(", ")}`, "searching");
+    }
+  }
+  const waiting = state.indices.filter((n) => state.pending.has(n));
+  const answeredCount = state.indices.length - waiting.length;
+  if (waiting.length) {
+    $("summary").textContent = `Searching ${quoted(state.query)}: ${answeredCount} of ${state.indices.length} indices answered, waiting for ${waiting.join(", ")}`;
+  }
+  renderTabsNow();
+}
+
+// The first `limit` hits of several ranked lists, each kept in its own order, the list whose
+// next hit has the best ranking score going first (ties to the earlier list).
+function mergeByScore(lists, limit) {
+  const at = lists.map(() => 0);
+  const out = [];
+  while (out.length < limit) {
+    let best = -1;
+    for (let i = 0; i < lists.length; i++) {
+      if (at[i] >= lists[i].length) continue;
+      if (best < 0 || (lists[i][at[i]]._rankingScore || 0) > (lists[best][at[best]]._rankingScore || 0)) best = i;
+    }
+    if (best < 0) break;
+    out.push(lists[best][at[best]++]);
+  }
+  return out;
 }
 
 function finish(done) {
   if (done.status === "superseded") return;
+  if (!state.indicesKnown) {
+    // The first answer named every index this key searches.
+    for (const name of Object.keys(done.sources || {})) addIndex(name);
+    state.indicesKnown = true;
+  }
   let total = 0;
   for (const [name, report] of Object.entries(done.sources || {})) {
+    state.pending.delete(name);
     const ms = report.ms != null ? report.ms.toFixed(1) + " ms" : "";
     if (report.status === "ok") {
       total += report.nbHits || 0;
-      setStatus(name, `${report.nbHits} hits · ${ms}`, report.ms >= SLOW_MS ? "slow" : "ok");
-      if (!report.nbHits) emptyColumn(name, noResults(name));
+      setStatus(name, `${count(report.nbHits)} hits · ${ms}`, report.ms >= SLOW_MS ? "slow" : "ok");
     } else {
-      setStatus(name, `${report.status} · ${ms}`, report.status === "skipped" ? "skipped" : report.status === "timeout" ? "timeout" : "error");
+      setStatus(name, `${report.status} · ${ms}`, ["skipped", "timeout"].includes(report.status) ? report.status : "error");
     }
   }
-  $("summary").textContent = `${total} hits · ${done.status} · ${done.ms.toFixed(1)} ms`;
+  if (!state.mergedFinal) progress();
+  const n = Object.keys(done.sources || {}).length;
+  $("summary").textContent = `${count(total)} hits for ${quoted(state.query)} in ${n} ${n === 1 ? "index" : "indices"} · ${done.status} · ${done.ms.toFixed(1)} ms`;
+  renderTabsNow();
 }
 
-// "no results for 'xyz' in movies; 2 results in products".
+// "No results for 'xyz' in movies; 2 in products."
 function noResults(name) {
-  const others = state.indices.filter((n) => n !== name && state.results[n] && state.results[n].nbHits > 0)
-    .map((n) => `${state.results[n].nbHits} in ${n}`);
-  const q = state.query ? `'${state.query}'` : "this search";
-  return `No results for ${q} in ${name}` + (others.length ? `; ${others.join(", ")}.` : ".");
+  const others = state.indices.filter((n) => n !== name && state.answers[n] && state.answers[n].query === state.query && state.answers[n].nbHits > 0)
+    .map((n) => `${count(state.answers[n].nbHits)} in ${n}`);
+  return `No results for ${quoted(state.query)} in ${name}` + (others.length ? `; ${others.join(", ")}.` : ".");
 }
 
-function emptyColumn(name, text) {
-  const col = column(name);
-  if (!col) return;
-  col.querySelector(".hits").innerHTML = `<li class="empty">${escapeHTML(text)}</li>`;
-}
-
-// A hit's text for `attribute`: its highlighted value where the daemon highlighted it.
-function text(hit, attribute) {
-  const h = hit._highlightResult && hit._highlightResult[attribute];
-  if (h) {
-    if (Array.isArray(h)) return h.map((x) => marked(x.value)).join(", ");
-    if (h.value != null) return marked(h.value);
+// The next page of a column: an index's own next page, or the merged list's next hits.
+async function more(name) {
+  const shown = state.answers[name];
+  if (!shown || shown.query !== state.query) return;
+  const seq = state.seq;
+  setMore(name, false);
+  const body = name === MERGED
+    ? searchBody({ merge: { offset: shown.hits.length, limit: HITS } })
+    : searchBody({ indices: [name], params: Object.assign(searchBody().params, { page: shown.page + 1 }), merge: undefined });
+  if (name !== MERGED) {
+    const own = body.perIndex[name];
+    body.perIndex = own ? { [name]: own } : {};
   }
-  const v = hit[attribute];
-  if (v == null) return "";
-  return escapeHTML(Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v);
+  const r = await fetch("/1/federated", { method: "POST", body: JSON.stringify(body), headers: headers() }).catch(() => null);
+  if (!r || !r.ok || seq !== state.seq) {
+    if (r && !r.ok) banner(refusal(r.status, await r.json().catch(() => ({}))));
+    return setMore(name, true);
+  }
+  const doc = await r.json();
+  const hits = name === MERGED ? (doc.merged && doc.merged.hits) || [] : ((doc.results || {})[name] || {}).hits || [];
+  shown.hits = shown.hits.concat(hits);
+  shown.page += 1;
+  renderHits(name, hits, "", true);
+  setMore(name, hits.length > 0 && shown.hits.length < shown.nbHits);
 }
 
-function renderHits(name, hits, nbHits) {
-  const col = column(name);
-  if (!col) return;
-  const list = col.querySelector(".hits");
-  if (!hits.length) {
-    list.innerHTML = `<li class="empty">${escapeHTML(name === "__merged" ? "No results in any index." : noResults(name))}</li>`;
-    return;
-  }
-  list.innerHTML = hits.map((hit) => {
-    const index = hit._index || name;
-    const shown = (state.settings[index] || { shown: [] }).shown.filter((a) => hit[a] != null);
-    const title = shown.length ? text(hit, shown[0]) : escapeHTML(hit.objectID);
-    const detail = shown.slice(1, 3).map((a) => text(hit, a)).filter((t) => t).join(" · ");
-    const from = name === "__merged" ? `<span class="from">${escapeHTML(index)}</span>` : "";
-    return `<li class="hit" data-object-id="${escapeHTML(hit.objectID)}"><div class="title">${from}${title}</div>` +
-      (detail ? `<div class="detail">${detail}</div>` : "") + "</li>";
-  }).join("");
-}
+// ---- Facets and filters -----------------------------------------------------------------
 
 function renderFacets() {
-  const panel = $("facets");
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
-  panel.innerHTML = "";
+  const panels = [];
+  const actions = { toggle, range: setRange };
   for (const name of state.indices) {
-    for (const attr of state.settings[name].facets) {
-      const counts = (state.facetCounts[name] || {})[attr] || {};
-      const refined = state.refinements[name][attr] || new Set();
-      const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
+    for (const attr of state.facets[name] || []) {
+      const stats = (state.stats[name] || {})[attr];
+      const refined = (state.refinements[name] || {})[attr] || new Set();
+      const counts = (state.counts[name] || {})[attr] || {};
+      const values = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
       // A refined value stays listed when its count falls to zero.
-      for (const v of refined) if (!(v in counts)) entries.push([v, 0]);
-      if (!entries.length) continue;
-      const box = document.createElement("div");
-      box.className = "facet";
-      box.dataset.index = name;
-      box.dataset.attribute = attr;
-      box.innerHTML = `<h3>${escapeHTML(name)} · ${escapeHTML(attr)}</h3><ul></ul>`;
-      const ul = box.querySelector("ul");
-      for (const [value, count] of entries) {
-        const li = document.createElement("li");
-        li.tabIndex = 0;
-        li.dataset.key = name + "\u0000" + attr + "\u0000" + value;
-        li.dataset.value = value;
-        li.className = (refined.has(value) ? "refined" : "") + (count === 0 ? " zero" : "");
-        li.setAttribute("role", "checkbox");
-        li.setAttribute("aria-checked", refined.has(value) ? "true" : "false");
-        li.innerHTML = `<span class="value">${escapeHTML(value)}</span><span class="count">${escapeHTML(count)}</span>`;
-        li.addEventListener("click", () => toggle(name, attr, value));
-        li.addEventListener("keydown", (e) => {
-          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(name, attr, value); }
-        });
-        ul.appendChild(li);
-      }
-      const results = state.results[name];
-      if (results && results.exhaustiveNbHits === false) {
-        box.insertAdjacentHTML("beforeend", `<p class="note">counts are not exhaustive</p>`);
-      }
-      panel.appendChild(box);
+      for (const v of refined) if (!(v in counts)) values.push([v, 0]);
+      panels.push(facetPanel(name, attr, {
+        stats: stats && !refined.size ? stats : null, range: (state.ranges[name] || {})[attr], values, refined,
+        exhaustive: state.exhaustive[name],
+      }, actions));
     }
   }
-  if (focused) {
-    const again = [...panel.querySelectorAll("li")].find((li) => li.dataset.key === focused);
-    if (again) again.focus();
-  }
+  renderFacetPanels(panels);
 }
 
 function toggle(name, attr, value) {
   const refined = state.refinements[name];
   if (!refined[attr]) refined[attr] = new Set();
   if (refined[attr].has(value)) refined[attr].delete(value); else refined[attr].add(value);
+  renderFacets();
   search();
 }
 
-function renderFilters() {
-  const bar = $("filters");
+function setRange(name, attr, min, max) {
+  if (min == null && max == null) delete state.ranges[name][attr]; else state.ranges[name][attr] = { min, max };
+  search();
+}
+
+function renderChips() {
   const chips = [];
   for (const name of state.indices) {
     for (const [attr, values] of Object.entries(state.refinements[name] || {})) {
-      for (const v of values) chips.push([name, attr, v]);
+      for (const v of values) chips.push({ index: name, attr, value: v, label: `${attr}: ${v}` });
+    }
+    for (const [attr, r] of Object.entries(state.ranges[name] || {})) {
+      const label = r.min != null && r.max != null ? `${r.min} ≤ ${attr} ≤ ${r.max}` : r.min != null ? `${attr} ≥ ${r.min}` : `${attr} ≤ ${r.max}`;
+      chips.push({ index: name, attr, range: true, label });
     }
   }
-  bar.hidden = chips.length === 0;
-  bar.innerHTML = "";
-  for (const [name, attr, v] of chips) {
-    const b = document.createElement("button");
-    b.className = "chip";
-    b.textContent = `${name} · ${attr}: ${v} ×`;
-    b.addEventListener("click", () => toggle(name, attr, v));
-    bar.appendChild(b);
-  }
-  if (chips.length) {
-    const clear = document.createElement("button");
-    clear.className = "chip clear";
-    clear.textContent = "Clear all";
-    clear.addEventListener("click", () => {
-      for (const name of state.indices) state.refinements[name] = {};
-      search();
-    });
-    bar.appendChild(clear);
-  }
+  $("open-filters").textContent = chips.length ? `Filters (${chips.length})` : "Filters";
+  renderFilters(chips, (chip) => {
+    if (chip.range) delete state.ranges[chip.index][chip.attr]; else state.refinements[chip.index][chip.attr].delete(chip.value);
+    renderFacets();
+    search();
+  }, () => {
+    for (const name of state.indices) { state.refinements[name] = {}; state.ranges[name] = {}; }
+    renderFacets();
+    search();
+  });
 }
+
+// ---- Controls ---------------------------------------------------------------------------
 
 $("q").addEventListener("input", (e) => {
   state.query = e.target.value;
@@ -343,7 +428,23 @@ $("q").addEventListener("input", (e) => {
 });
 $("search-form").addEventListener("submit", (e) => e.preventDefault());
 document.addEventListener("keydown", (e) => {
-  if (e.key === "/" && document.activeElement !== $("q")) { e.preventDefault(); $("q").focus(); }
-  if (e.key === "Escape") { $("q").value = ""; state.query = ""; search(); }
+  if (e.key === "/" && document.activeElement !== $("q") && !$("key-dialog").open) { e.preventDefault(); $("q").focus(); }
+  if (e.key === "Escape" && !$("key-dialog").open && document.activeElement === $("q")) { $("q").value = ""; state.query = ""; search(); }
+});
+$("open-filters").addEventListener("click", () => $("facets").classList.add("open"));
+$("close-filters").addEventListener("click", () => $("facets").classList.remove("open"));
+$("open-key").addEventListener("click", () => {
+  $("key-input").value = apiKey();
+  $("key-dialog").showModal();
+});
+$("key-cancel").addEventListener("click", () => $("key-dialog").close());
+$("key-forget").addEventListener("click", () => {
+  localStorage.removeItem(KEY_STORAGE);
+  $("key-dialog").close();
+  location.reload();
+});
+$("key-form").addEventListener("submit", () => {
+  localStorage.setItem(KEY_STORAGE, $("key-input").value.trim());
+  location.reload();
 });
 start();
