@@ -16,26 +16,8 @@ extension FilterExpression {
     /// for a backend whose query language would refuse the attribute instead.
     public func resolved(has: (FilterExpression) -> Bool) -> ResolvedFilter {
         switch self {
-        case .and(let parts):
-            var kept: [FilterExpression] = []
-            for part in parts {
-                switch part.resolved(has: has) {
-                case .nothing: return .nothing
-                case .everything: continue
-                case .filter(let f): kept.append(f)
-                }
-            }
-            return kept.isEmpty ? .everything : .filter(kept.count == 1 ? kept[0] : .and(kept))
-        case .or(let parts):
-            var kept: [FilterExpression] = []
-            for part in parts {
-                switch part.resolved(has: has) {
-                case .everything: return .everything
-                case .nothing: continue
-                case .filter(let f): kept.append(f)
-                }
-            }
-            return kept.isEmpty ? .nothing : .filter(kept.count == 1 ? kept[0] : .or(kept))
+        case .and(let parts): return Self.resolved(parts, has: has, absorbing: .nothing, neutral: .everything, joined: FilterExpression.and)
+        case .or(let parts): return Self.resolved(parts, has: has, absorbing: .everything, neutral: .nothing, joined: FilterExpression.or)
         case .not(let inner):
             switch inner.resolved(has: has) {
             case .everything: return .nothing
@@ -45,6 +27,21 @@ extension FilterExpression {
         case .facet, .numeric, .range, .tag:
             return has(self) ? .filter(self) : .nothing
         }
+    }
+
+    /// The parts of an AND (or an OR) resolved: one part that is `absorbing` makes the whole so,
+    /// parts that are `neutral` are left out, and none left is `neutral`.
+    private static func resolved(
+        _ parts: [FilterExpression], has: (FilterExpression) -> Bool, absorbing: ResolvedFilter, neutral: ResolvedFilter,
+        joined: ([FilterExpression]) -> FilterExpression
+    ) -> ResolvedFilter {
+        var kept: [FilterExpression] = []
+        for part in parts {
+            let r = part.resolved(has: has)
+            if r == absorbing { return absorbing }
+            if case .filter(let f) = r { kept.append(f) }
+        }
+        return kept.isEmpty ? neutral : .filter(kept.count == 1 ? kept[0] : joined(kept))
     }
 
     /// The filter with every attribute renamed by `rename` (`_tags` conditions unchanged).

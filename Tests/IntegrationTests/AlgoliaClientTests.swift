@@ -9,30 +9,42 @@ import FederatedSearchProtocol
 /// it makes is answered and decoded into its typed models (scripts/algolia-client-check.py).
 @Suite(.serialized)
 struct AlgoliaClientTests {
-    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
-    func theOfficialClientSearchesReadsAndWrites() throws {
-        let root = DaemonProcess.repositoryRoot
-        let data = root.appendingPathComponent("Configs/data")
-        let dir = try DaemonProcess.makeDirectory()
-        let d = try DaemonProcess(config: [
-            "http": ["listen": .string("127.0.0.1:\(try freeTCPPort())")],
-            "dataDir": .string(dir.appendingPathComponent("data").path),
-            "searchables": [
-                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
-                           "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
-                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
-                             "searchableAttributes": ["title", "name", "supplier"]],
-                "notes": ["searchableAttributes": ["title"], "attributesForFaceting": ["author"]],
-            ],
-        ])
-        defer { d.stop() }
-        let run = try runProgram(AlgoliaModelTests.python, [root.appendingPathComponent("scripts/algolia-client-check.py").path,
-                                                            String(d.httpPort), "notes"])
+    /// The daemon over HTTP on the demo's movies and products (and `extra` searchables), with a
+    /// data folder when `durable`, and `keys`.
+    static func daemon(
+        durable: Bool, keys: [JSONValue] = [], extra: JSONObject = [:], environment: [String: String] = [:]
+    ) throws -> DaemonProcess {
+        let data = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data")
+        var http: JSONObject = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        if !keys.isEmpty { http["keys"] = .array(keys) }
+        var searchables: JSONObject = [
+            "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
+                       "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
+            "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
+                         "searchableAttributes": ["title", "name", "supplier"], "attributesForFaceting": ["supplier"]],
+        ]
+        for e in extra { searchables[e.key] = e.value }
+        var config: JSONObject = ["http": .object(http), "searchables": .object(searchables)]
+        if durable { config["dataDir"] = .string(try DaemonProcess.makeDirectory().appendingPathComponent("data").path) }
+        return try DaemonProcess(config: config, environment: environment)
+    }
+
+    /// Runs one of scripts/ with the official client; its JSON summary (nil, recorded, if none).
+    static func runClient(_ script: String, _ arguments: [String]) throws -> JSONObject? {
+        let path = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/\(script)").path
+        let run = try runProgram(AlgoliaModelTests.python, [path] + arguments)
         #expect(run.status == 0, "\(run.err)")
         guard case .object(let out)? = try? JSONParser.parse(run.out) else {
             Issue.record("no summary: \(run.out) \(run.err)")
-            return
+            return nil
         }
+        return out
+    }
+    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
+    func theOfficialClientSearchesReadsAndWrites() throws {
+        let d = try Self.daemon(durable: true, extra: ["notes": ["searchableAttributes": ["title"], "attributesForFaceting": ["author"]]])
+        defer { d.stop() }
+        guard let out = try Self.runClient("algolia-client-check.py", [String(d.httpPort), "notes"]) else { return }
         // Each answer is the one the socket gives.
         let c = try d.connect()
         func socketHits(_ index: String, _ query: String, _ params: JSONObject) throws -> (Int, [String]) {
@@ -73,27 +85,9 @@ struct AlgoliaClientTests {
     @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
           arguments: ["sync", "async"])
     func theOfficialClientsHelpersManageWholeIndices(mode: String) throws {
-        let root = DaemonProcess.repositoryRoot
-        let data = root.appendingPathComponent("Configs/data")
-        let dir = try DaemonProcess.makeDirectory()
-        let d = try DaemonProcess(config: [
-            "http": ["listen": .string("127.0.0.1:\(try freeTCPPort())")],
-            "dataDir": .string(dir.appendingPathComponent("data").path),
-            "searchables": [
-                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
-                           "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
-                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
-                             "searchableAttributes": ["title", "name", "supplier"], "attributesForFaceting": ["supplier"]],
-            ],
-        ])
+        let d = try Self.daemon(durable: true)
         defer { d.stop() }
-        let run = try runProgram(AlgoliaModelTests.python, [root.appendingPathComponent("scripts/algolia-client-indices.py").path,
-                                                            String(d.httpPort), mode])
-        #expect(run.status == 0, "\(run.err)")
-        guard case .object(let out)? = try? JSONParser.parse(run.out) else {
-            Issue.record("no summary: \(run.out) \(run.err)")
-            return
-        }
+        guard let out = try Self.runClient("algolia-client-indices.py", [String(d.httpPort), mode]) else { return }
         let federated = out["federated"]?.objectValue ?? [:]
         #expect(federated["productsHits"] == 0)
         #expect(federated["allScienceFiction"] == true)
@@ -122,27 +116,13 @@ struct AlgoliaClientTests {
     /// other addresses, and one signed by another key are refused; forced search parameters hold.
     @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
     func securedKeysFromTheOfficialClientSeeOnlyWhatTheyAllow() throws {
-        let root = DaemonProcess.repositoryRoot
-        let data = root.appendingPathComponent("Configs/data")
         let parent = "parent-search-key-\(UInt32.random(in: 0...UInt32.max))"
-        let d = try DaemonProcess(config: [
-            "http": ["listen": .string("127.0.0.1:\(try freeTCPPort())"),
-                     "keys": [["value": ["env": "FEDSEARCH_TEST_PARENT_KEY"], "acl": ["search", "browse"]]]],
-            "searchables": [
-                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
-                           "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
-                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
-                             "searchableAttributes": ["title", "name", "supplier"]],
-            ],
-        ], environment: ["FEDSEARCH_TEST_PARENT_KEY": parent])
+        let d = try Self.daemon(
+            durable: false, keys: [["value": ["env": "FEDSEARCH_TEST_PARENT_KEY"], "acl": ["search", "browse"]]],
+            environment: ["FEDSEARCH_TEST_PARENT_KEY": parent])
         defer { d.stop() }
-        let run = try runProgram(AlgoliaModelTests.python, [root.appendingPathComponent("scripts/algolia-secured-key.py").path,
-                                                            String(d.httpPort), parent])
-        #expect(run.status == 0, "\(run.err)")
-        guard case .object(let out)? = try? JSONParser.parse(run.out) else {
-            Issue.record("no summary: \(run.out) \(run.err)")
-            return
-        }
+        guard let out = try Self.runClient("algolia-secured-key.py", [String(d.httpPort), parent]) else { return }
+        let data = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data")
         // The expected counts, from the data file.
         let movies = try String(contentsOf: data.appendingPathComponent("movies.ndjson"), encoding: .utf8)
             .split(separator: "\n").compactMap { try? JSONParser.parse(String($0)).objectValue }
