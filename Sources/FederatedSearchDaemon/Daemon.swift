@@ -81,6 +81,8 @@ public enum DaemonMain {
                 if !checkOnly { Systemd.notify("STATUS=\(step)") }
             }, beforeBuilding: { config in
                 if serving { try UnixSocket.refuseIfServed(socketOverride ?? config.socketPath) }
+                // Before any store opens: one daemon per data folder (under systemd too).
+                if !checkOnly, let dir = config.dataDirectory { try DataFolderLock.acquire(dir) }
             })
             if levelOverride == nil { Log.setLevel(loaded.config.logLevel) }
             let ms = (clock.now - start).components

@@ -49,10 +49,17 @@ extension AlgoliaAPI {
             await x.core.answer(request, peer: x.peer, placement: x.placement, emit: emit)
             return
         }
-        // Sessions are the key's own: a secured key's are apart from its parent's and its siblings'.
-        let scope = x.key.map { "key \($0.position)" + (x.secured.map { " " + $0.signedQuery } ?? "") } ?? ""
+        // Sessions are a client's own: scoped by its key (a secured key's apart from its parent's
+        // and its siblings') and its address, so no other client can supersede its requests.
+        let key = x.key.map { "key \($0.position)" + (x.secured.map { " " + $0.signedQuery } ?? "") } ?? ""
+        let scope = key + "@" + (x.request.clientAddress ?? "")
         let superseded = OutgoingLine(FrameWriter.done(id: request.id, status: .superseded, sources: [], ms: 0))
-        guard let ticket = sessions.begin(scope: scope, session: session, seq: seq) else { return emit(superseded) }
+        let ticket: HTTPSessions.Ticket
+        switch sessions.begin(scope: scope, session: session, seq: seq) {
+        case .started(let t): ticket = t
+        case .superseded: return emit(superseded)
+        case .refused(let e): return emit(OutgoingLine(Frame.error(id: request.id, index: nil, error: e).line()))
+        }
         defer { sessions.end(scope: scope, session: session, ticket) }
         let core = x.core
         let id = request.id

@@ -104,7 +104,7 @@ extension AlgoliaAPI {
         if x.core.catalog.entry(name) == nil {
             let made = await administration.createIndex(name, settings: settings)
             if case .failure(let e) = made, e.code != .indexExists { return .failure(e) }
-            x.core = x.core.with(catalog: await administration.currentCatalog())
+            x.core = x.core.with(catalog: x.visible(await administration.currentCatalog(), keysConfigured: !config.keys.isEmpty))
         }
         guard let entry = x.core.catalog.entry(name) else { return .failure(x.core.catalog.unknownIndex(name, path: "index", peer: x.peer)) }
         guard let durable = entry.searchable as? DurableIndex else {
@@ -122,7 +122,7 @@ extension AlgoliaAPI {
         else { return }
         let made = await administration.createIndex(index, settings: [:])
         if case .failure(let e) = made, e.code != .indexExists { return }
-        x.core = x.core.with(catalog: await administration.currentCatalog())
+        x.core = x.core.with(catalog: x.visible(await administration.currentCatalog(), keysConfigured: !config.keys.isEmpty))
     }
 
     static let noAdministration = SearchError(.unsupportedOperation, "index administration needs the daemon's event loop")

@@ -51,6 +51,16 @@ package struct AlgoliaAPI: Sendable {
             return key?.allows(right, index: index) ?? false
         }
 
+        /// `catalog` as this exchange's key sees it: with keys configured, only the indices the
+        /// key has some right on, so that no answer (an unknown index's list of names, its
+        /// suggestion) names an index the key may not use.
+        func visible(_ catalog: Catalog, keysConfigured: Bool) -> Catalog {
+            guard keysConfigured else { return catalog }
+            return Catalog(entries: catalog.entries.filter { e in
+                APIKey.Right.allCases.contains { allows($0, index: e.id.index, keysConfigured: true) }
+            })
+        }
+
         /// `request` held to a secured key's restrictions: its filters ANDed with every
         /// search's and facet value search's, its search parameters in force.
         func restricted(_ request: Request) throws(SearchError) -> Request {
@@ -104,6 +114,7 @@ package struct AlgoliaAPI: Sendable {
         }
         var x = Exchange(request: request, key: credentials.key, core: core, placement: placement, executor: executor, headers: cors)
         x.secured = credentials.secured
+        if !config.keys.isEmpty { x.core = core.with(catalog: x.visible(core.catalog, keysConfigured: true)) }
         if let (right, index) = route.requirement, !x.allows(right, index: index, keysConfigured: !config.keys.isEmpty) {
             return done(.error(403, "this API key may not \(right.rawValue)\(index.map { " on index '\($0)'" } ?? "")", code: .forbidden))
         }

@@ -1,3 +1,4 @@
+import FederatedSearchCore
 import FederatedSearchProtocol
 import Synchronization
 
@@ -72,15 +73,31 @@ package final class HTTPSessions: Sendable {
 
     package init(capacity: Int = 10_000) { self.capacity = capacity }
 
-    /// Starts request `seq` of `session` (scoped by `scope`): nil if a newer one of the session
-    /// has started already (this one is superseded before it runs), else its ticket; the
-    /// older running ones are superseded.
-    package func begin(scope: String, session: String, seq: Int) -> Ticket? {
+    /// How far a request's `seq` may pass its session's latest: a session is one client's
+    /// keystrokes, and one `seq` far ahead would make every later request of it superseded.
+    package static let maxSeqJump = 1 << 40
+
+    /// What starting a request of a session came to.
+    package enum Begin {
+        /// It runs, with this ticket; the older running requests of its session are superseded.
+        case started(Ticket)
+        /// A newer request of its session has started already: it is superseded before it runs.
+        case superseded
+        /// Its `seq` jumps more than ``maxSeqJump`` past the session's latest.
+        case refused(SearchError)
+    }
+
+    /// Starts request `seq` of `session` (scoped by `scope`: the key and the client's address,
+    /// so that no other client can supersede its requests).
+    package func begin(scope: String, session: String, seq: Int) -> Begin {
         let key = scope + "\u{0}" + session
         var older: [Ticket] = []
-        let ticket: Ticket? = table.withLock { t in
+        let outcome: Begin = table.withLock { t in
             var entry = t[key] ?? Entry(latest: Int.min, running: [])
-            guard seq >= entry.latest else { return nil }
+            guard seq >= entry.latest else { return .superseded }
+            if entry.latest != Int.min, seq - entry.latest > Self.maxSeqJump {
+                return .refused(SearchError(.invalidField, "seq: \(seq) jumps more than 2^40 past the session's latest (\(entry.latest))"))
+            }
             let ticket = Ticket(seq: seq)
             older = entry.running.filter { $0.seq < seq }
             entry.running.removeAll { $0.seq < seq }
@@ -90,10 +107,10 @@ package final class HTTPSessions: Sendable {
                 t[idle] = nil
             }
             t[key] = entry
-            return ticket
+            return .started(ticket)
         }
         for o in older { o.supersede() }
-        return ticket
+        return outcome
     }
 
     /// The request of `ticket` ended.

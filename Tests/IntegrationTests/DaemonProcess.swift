@@ -99,6 +99,9 @@ final class DaemonProcess {
     /// Sends a signal to the daemon.
     func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
+    /// The daemon's process id.
+    var pid: Int32 { process.processIdentifier }
+
     /// Waits up to `seconds` for the daemon to exit; returns its status, or nil if it still runs.
     func waitForExit(seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)

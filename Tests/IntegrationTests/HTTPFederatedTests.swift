@@ -76,6 +76,25 @@ struct HTTPFederatedTests {
         #expect(unknown.json["code"] == "unknown_field")
     }
 
+    /// Sessions are a client's own: a request from another address with the same session name
+    /// and a far higher seq supersedes nothing of it, and a seq that jumps past 2^40 over the
+    /// session's latest is refused.
+    @Test func anotherClientCannotPoisonASession() throws {
+        let d = try Self.daemon([("fast", FaultConfigs.source())])
+        defer { d.stop() }
+        let body = { (seq: Double) in JSONWriter.string(["query": "s", "indices": ["fast"], "session": "checkout-page", "seq": .number(seq)]) }
+        let poisoner = try HTTPTestClient(port: d.httpPort, from: "127.0.0.2")
+        #expect(try poisoner.request("POST", "/1/federated", body: body(4e15)).json["status"] == "ok")
+        let victim = try d.http()
+        for seq in [1.0, 2.0] {
+            let r = try victim.request("POST", "/1/federated", body: body(seq))
+            #expect(r.json["status"] == "ok", "seq \(seq): \(r.text)")
+        }
+        let jump = try victim.request("POST", "/1/federated", body: body(4e15))
+        #expect(jump.status == 400 && jump.json["code"] == "invalid_field", "\(jump.text)")
+        #expect(try victim.request("POST", "/1/federated", body: body(3)).json["status"] == "ok")
+    }
+
     @Test func aNewerKeystrokeOfTheSessionSupersedesTheRunningOne() throws {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 5000)), ("fast", FaultConfigs.source())])
         defer { d.stop() }

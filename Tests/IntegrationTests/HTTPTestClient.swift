@@ -38,10 +38,19 @@ final class HTTPTestClient {
     private var buffer: [UInt8] = []
 
     /// `receiveBuffer`: a small kernel receive buffer, so a client that does not read leaves
-    /// the server's answer in the server's buffers.
-    init(port: Int, timeoutSeconds: Int = 20, receiveBuffer: Int32? = nil) throws {
+    /// the server's answer in the server's buffers. `from`: the loopback address the client
+    /// connects from (another client, to the server: `127.0.0.2`).
+    init(port: Int, timeoutSeconds: Int = 20, receiveBuffer: Int32? = nil, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

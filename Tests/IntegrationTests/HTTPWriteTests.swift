@@ -224,6 +224,17 @@ struct HTTPWriteTests {
         // A federated search without indices searches those of the key.
         let federated = try http.request("POST", "/1/federated", json: ["query": ""], headers: search)
         #expect(federated.json["results"]?.objectValue?.keys == ["books"])
+        // An index the key may not use is never named to it: not in an unknown index's list of
+        // names, nor as a suggestion, on any route.
+        for (method, target, body) in [("POST", "/1/indexes/bookz/query", "{}"), ("POST", "/1/federated", "{\"indices\": [\"bookz\"]}"),
+                                       ("POST", "/1/indexes/*/queries", "{\"requests\": [{\"indexName\": \"bookz\"}]}"),
+                                       ("GET", "/1/indexes/bookz/browse", nil), ("POST", "/1/indexes/bookz/facets/genre/query", "{}")] {
+            let r = try http.request(method, target, body: body, headers: search)
+            #expect(r.status == 404 || r.status == 403, "\(target): \(r.text)")
+            #expect(!r.text.contains("shelf"), "\(target): \(r.text)")
+        }
+        let unknown = try http.request("POST", "/1/indexes/bookz/query", json: ["query": ""], headers: search)
+        #expect(unknown.json["message"]?.stringValue?.contains("did you mean 'books'") == true, "\(unknown.text)")
         let status = d.stop()
         #expect(status == 0)
         let log = String(decoding: d.stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

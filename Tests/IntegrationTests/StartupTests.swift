@@ -31,6 +31,25 @@ struct StartupTests {
         #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
     }
 
+    /// One daemon per data folder: a second one on another socket but the same dataDir refuses
+    /// to start, naming the holder's pid, before it opens any store; the first keeps serving,
+    /// and once it has stopped the folder is free again.
+    @Test func secondDaemonOnTheSameDataFolderRefusesToStart() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let config: JSONObject = ["dataDir": .string(dataDir), "searchables": ["s": ["backend": "test.fault"]]]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        let (dir, configPath) = try writeConfig(JSONWriter.string(.object(config)))
+        let other = dir.appendingPathComponent("other.sock").path
+        let (status, _, err) = try runDaemon(["--config", configPath, "--socket", other], binary: "fedsearchd-faults")
+        #expect(status != 0)
+        #expect(err.contains("is in use by another fedsearchd (pid \(d.pid))"), "\(err)")
+        #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+        _ = d.stop()
+        let again = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        #expect(try again.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+        _ = again.stop()
+    }
+
     /// The live socket is found before any index is loaded: a second daemon whose index could
     /// not even load is refused for the socket (loading every index first once took as long
     /// as a start).
