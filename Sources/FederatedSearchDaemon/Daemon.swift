@@ -115,6 +115,10 @@ public enum DaemonMain {
         pthread_sigmask(SIG_SETMASK, &none, nil)
         // A client that goes away mid-write must not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
+        // As many descriptors as the system allows us, one kept in reserve for refusing a
+        // connection when they run out (see AcceptBackoff).
+        Log.info("descriptor limit: \(AcceptBackoff.raiseDescriptorLimit())")
+        AcceptBackoff.prepare()
         let loop: EventLoop
         let activated = Systemd.activatedSockets()
         do {

@@ -46,7 +46,12 @@ extension EventLoop {
         // With systemd's sockets, a client connecting now waits in systemd's queue for the
         // next instance: stop accepting. With our own, the socket goes with us: accept, and
         // answer `shutting_down` (see `accept`).
-        if servesSystemdSockets { for l in listeners { evconnlistener_disable(l) } }
+        if servesSystemdSockets {
+            for l in listeners {
+                AcceptBackoff.forget(l)
+                evconnlistener_disable(l)
+            }
+        }
         httpListener?.stopAccepting()
         Log.info("signal \(signal): draining \(runningSearchCount) running searches (at most \(config.drainTimeoutMs) ms)")
         let context = Unmanaged.passUnretained(self).toOpaque()

@@ -83,7 +83,10 @@ final class EventLoop {
 
     deinit {
         httpListener = nil
-        for l in listeners { evconnlistener_free(l) }
+        for l in listeners {
+            AcceptBackoff.forget(l)
+            evconnlistener_free(l)
+        }
         for ev in signalEvents + timerEvents { event_free(ev) }
         if let wakeEvent { event_free(wakeEvent) }
         if let flushEvent { event_free(flushEvent) }
@@ -222,6 +225,7 @@ final class EventLoop {
         guard let l = evconnlistener_new(base, onAccept, context, UInt32(LEV_OPT_CLOSE_ON_FREE), 0, fd) else {
             throw SystemCallError(call: "evconnlistener_new", errno: errno)
         }
+        AcceptBackoff.watch(l)
         listeners.append(l)
     }
 

@@ -90,6 +90,7 @@ final class HTTPListener {
     /// the loop has stopped, while the loop is still alive: its close callbacks run now.
     func shutDown() {
         guard let http else { return }
+        for b in bound { if let l = evhttp_bound_socket_get_listener(b) { AcceptBackoff.forget(l) } }
         tearingDown = true
         self.http = nil
         evhttp_free(http)
@@ -103,6 +104,7 @@ final class HTTPListener {
                 throw SystemCallError(call: "bind(\(address))", errno: errno)
             }
             Self.disableNagle(evhttp_bound_socket_get_fd(handle))
+            if let l = evhttp_bound_socket_get_listener(handle) { AcceptBackoff.watch(l) }
             bound.append(handle)
         case .unix(let path):
             try accept(socket: UnixSocket.listen(path: path, mode: api.config.socketMode))
@@ -122,11 +124,13 @@ final class HTTPListener {
         guard let http, let handle = evhttp_accept_socket_with_handle(http, fd) else {
             throw SystemCallError(call: "evhttp_accept_socket", errno: errno)
         }
+        if let l = evhttp_bound_socket_get_listener(handle) { AcceptBackoff.watch(l) }
         bound.append(handle)
     }
 
     /// Stops accepting connections (a drain); requests of open ones are still answered.
     func stopAccepting() {
+        for b in bound { if let l = evhttp_bound_socket_get_listener(b) { AcceptBackoff.forget(l) } }
         if let http { for b in bound { evhttp_del_accept_socket(http, b) } }
         bound.removeAll()
     }

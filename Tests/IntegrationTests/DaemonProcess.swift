@@ -11,6 +11,9 @@ final class DaemonProcess {
     private(set) var stderrPipe = Pipe()
     private let binary: String
     private let environment: [String: String]
+    /// A command the daemon is started through (`prlimit --nofile=N:N`, which execs it: the
+    /// process is the daemon's); none: the daemon itself.
+    private let launcher: [String]
     /// The config file the daemon reads (tests rewrite it before a reload).
     private(set) var configPath = ""
 
@@ -33,11 +36,12 @@ final class DaemonProcess {
     /// starts `binary` and waits until it answers `ping`.
     init(
         binary: String = "fedsearchd", config: JSONObject, files: [String: String] = [:],
-        environment: [String: String] = [:], waitForReady: Bool = true
+        environment: [String: String] = [:], waitForReady: Bool = true, launcher: [String] = []
     ) throws {
         directory = try Self.makeDirectory()
         self.binary = binary
         self.environment = environment
+        self.launcher = launcher
         socketPath = directory.appendingPathComponent("d.sock").path
         for (name, text) in files {
             try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
@@ -52,8 +56,9 @@ final class DaemonProcess {
     }
 
     private func launch() throws {
-        process.executableURL = Self.binDirectory.appendingPathComponent(binary)
-        process.arguments = ["--config", configPath, "--log-level", "warning"]
+        let daemon = Self.binDirectory.appendingPathComponent(binary)
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? daemon
+        process.arguments = (launcher.isEmpty ? [] : launcher.dropFirst() + [daemon.path]) + ["--config", configPath, "--log-level", "warning"]
         process.standardError = stderrPipe
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
