@@ -74,17 +74,24 @@ import Testing
 /// The query parser splits its text at spaces, tabs and newlines by character; its byte fast
 /// path (ASCII without carriage returns) must give the same chunks as the character split.
 @Suite struct QueryChunkTests {
-    @Test func byteAndCharacterSplitsAgree() {
-        let pieces: [String] = [" ", "\t", "\n", "\r", "\r\n", "a", "bc", "-", "\"", "é", "\u{301}", "東", "  "]
-        var state: UInt64 = 5
-        for _ in 0..<2000 {
+    /// `count` texts of up to `maxPieces - 1` of `pieces` each, from a seeded generator.
+    static func randomTexts(_ pieces: [String], count: Int, maxPieces: UInt64, seed: UInt64) -> [String] {
+        var state = seed
+        return (0..<count).map { _ in
             var text = ""
             state = state &* 6364136223846793005 &+ 1442695040888963407
             var r = state
-            for _ in 0..<Int(r % 9) {
+            for _ in 0..<Int(r % maxPieces) {
                 r = r &* 6364136223846793005 &+ 1
                 text += pieces[Int((r >> 33) % UInt64(pieces.count))]
             }
+            return text
+        }
+    }
+
+    @Test func byteAndCharacterSplitsAgree() {
+        let pieces: [String] = [" ", "\t", "\n", "\r", "\r\n", "a", "bc", "-", "\"", "é", "\u{301}", "東", "  "]
+        for text in Self.randomTexts(pieces, count: 2000, maxPieces: 9, seed: 5) {
             let reference = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
             #expect(QueryParser.chunks(text).map(String.init) == reference, "\(Array(text.unicodeScalars))")
         }
@@ -97,15 +104,7 @@ import Testing
         let analyzer = TextAnalyzer()
         #expect(analyzer.scanner.separatesAtWhitespace)
         #expect(!TextAnalyzer(separatorsToIndex: " ").scanner.separatesAtWhitespace)
-        var state: UInt64 = 11
-        for _ in 0..<2000 {
-            var text = ""
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            var r = state
-            for _ in 0..<Int(r % 10) {
-                r = r &* 6364136223846793005 &+ 1
-                text += pieces[Int((r >> 33) % UInt64(pieces.count))]
-            }
+        for text in Self.randomTexts(pieces, count: 2000, maxPieces: 10, seed: 11) {
             let whole = analyzer.queryTokens(text)
             let chunked = QueryParser.chunks(text).flatMap { analyzer.queryTokens(String($0)) }
             #expect(whole.map(\.term) == chunked.map(\.term), "\(Array(text.unicodeScalars))")

@@ -34,19 +34,6 @@ struct DescriptorLimitTests {
         return fd
     }
 
-    static func connectTCP(_ port: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if ok != 0 { close(fd); return -1 }
-        return fd
-    }
-
     @Test func runningOutOfDescriptorsPausesAcceptingInsteadOfSpinning() throws {
         let d = try DaemonProcess(
             binary: "fedsearchd-faults",
@@ -55,9 +42,14 @@ struct DescriptorLimitTests {
         defer { d.stop() }
         // More connections than descriptors, on both transports, held open.
         var flood: [Int32] = []
+        var httpFlood: [HTTPTestClient] = []
         for i in 0..<240 {
-            let fd = i % 2 == 0 ? Self.connectUnix(d.socketPath) : Self.connectTCP(d.httpPort)
-            if fd >= 0 { flood.append(fd) }
+            if i % 2 == 1 {
+                if let c = try? HTTPTestClient(port: d.httpPort, timeoutSeconds: 1) { httpFlood.append(c) }
+            } else {
+                let fd = Self.connectUnix(d.socketPath)
+                if fd >= 0 { flood.append(fd) }
+            }
         }
         Thread.sleep(forTimeInterval: 0.3)
         let before = Self.cpuSeconds(d.pid)
@@ -65,6 +57,7 @@ struct DescriptorLimitTests {
         let spent = Self.cpuSeconds(d.pid) - before
         #expect(spent < 0.5, "the daemon spent \(spent) s of CPU in 2 s with its descriptors exhausted")
         for fd in flood { close(fd) }
+        httpFlood.removeAll()
         // Served again once the flood is gone.
         var served = false
         for _ in 0..<50 where !served {
