@@ -63,6 +63,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         package var updatedAt: Double?
         /// How long the snapshot searched now took to build, in seconds.
         package var lastBuildSeconds = 0.0
+        /// Why the stored settings could not be applied at start (the index then serves with
+        /// its config's settings until a settings change applies), or nil.
+        package var settingsProblem: String?
     }
 
     /// The `stats.writes` entry of the index.
@@ -77,6 +80,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             "segments": .number(Double(snapshot.segmentCount)), "merges": .number(Double(c.merges)),
             "merging": .bool(runningMerges.withLock { !$0.isEmpty }),
             "lastMergeMs": .number((c.lastMergeMs * 1000).rounded() / 1000),
+            "settingsProblem": c.settingsProblem.map { .string($0) } ?? .null,
         ])
     }
 
@@ -135,7 +139,17 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         if let text = try store.metadata(Self.overridesKey), case .object(let o) = try JSONParser.parse(text) {
             overrides = o
         }
-        let settings = try IndexSettings.decode(Self.merged(configSettings, overrides), path: "\(name).settings")
+        // Settings stored by an earlier version may not be valid now (a limit that came since):
+        // the index still opens, with its config's settings, and says why.
+        var settings: IndexSettings
+        var problem: String?
+        do {
+            settings = try IndexSettings.decode(Self.merged(configSettings, overrides), path: "\(name).settings")
+        } catch {
+            settings = try IndexSettings.decode(configSettings, path: "\(name).settings")
+            problem = error.message
+            Log.error("\(name): its stored settings cannot be applied (\(error.message)); serving with the config's settings until a settings change applies")
+        }
         let opened = ContinuousClock.now
         let table = DocumentTable(try store.allDocuments())
         let sequence = store.sequence
@@ -149,6 +163,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         counters.withLock {
             $0.publishedSequence = sequence
             $0.lastBuildSeconds = WriteGroup.milliseconds(.now - opened) / 1000
+            $0.settingsProblem = problem
         }
         if index.updatesInPlace { BackgroundWorker.merger.async { index.prepareForUpdates() } }
     }

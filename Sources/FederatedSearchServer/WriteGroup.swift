@@ -139,6 +139,7 @@ package enum WriteGroup {
                     $0.publishedSequence = st.store.sequence
                     $0.updatedAt = Date().timeIntervalSince1970
                     $0.lastBuildSeconds = milliseconds(published - committed) / 1000
+                    if settingsChanged { $0.settingsProblem = nil }
                 }
                 st.publishedIsStale = false
             } catch {

@@ -69,6 +69,29 @@ import Testing
         #expect(table.alternatives(of: "phone") == [["mobile", "phone"]])
         #expect(table.alternatives(of: "mobile").isEmpty)
     }
+
+    /// Alternatives gather every group and one-way synonym a word is in, in order, without the
+    /// word itself and without repeats, as the pairwise table did; a large group builds in
+    /// time linear in its words (a 1,000-word group took seconds when every pair was listed).
+    @Test func synonymGroupsBuildInLinearTime() {
+        let table = SynonymTable([
+            Synonym(synonyms: ["a", "b", "c"]), Synonym(synonyms: ["b", "d", "a", "b"]), Synonym(input: "a", synonyms: ["e", "c"]),
+            Synonym(synonyms: ["big apple", "nyc"]), Synonym(synonyms: ["solo"]),
+        ], analyzer: analyzer)
+        #expect(table.alternatives(of: "a") == [["b"], ["c"], ["d"], ["e"]])
+        #expect(table.alternatives(of: "b") == [["a"], ["c"], ["d"]])
+        #expect(table.alternatives(of: "e").isEmpty, "one-way")
+        #expect(table.alternatives(ofGroup: ["big", "apple"]) == [["nyc"]])
+        #expect(table.alternatives(of: "nyc") == [["big", "apple"]])
+        #expect(table.alternatives(of: "solo").isEmpty)
+        #expect(table.longestGroup == 2)
+        let words = (0..<1_000).map { "w\($0)" }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let big = SynonymTable([Synonym(synonyms: words)], analyzer: analyzer)
+        #expect(clock.now - started < .seconds(2))
+        #expect(big.alternatives(of: "w7").count == 999)
+    }
 }
 
 /// The query parser splits its text at spaces, tabs and newlines by character; its byte fast

@@ -25,6 +25,26 @@ import Testing
         #expect(s.distinct == 1 && s.paginationLimitedTo == 50 && s.ignorePlurals)
     }
 
+    /// Every settings collection has a bound (docs/HTTP.md), refused naming the field: past
+    /// them, building the index's structures would stall its writer.
+    @Test func settingsCollectionsAreBounded() throws {
+        func decode(_ o: JSONObject) throws -> IndexSettings { try IndexSettings.decode(o, path: "settings") }
+        let words = (0...IndexSettings.Limits.wordsPerSynonym).map { JSONValue.string("w\($0)") }
+        #expect(throws: SearchError(.invalidField, "settings.synonyms[0]: 1001 words; at most 1000")) {
+            try decode(["synonyms": [.array(words)]])
+        }
+        #expect(throws: SearchError(.invalidField, "settings.synonyms[0]: 1001 words; at most 1000")) {
+            try decode(["synonyms": [["type": "synonym", "synonyms": .array(words)]]])
+        }
+        let many = JSONValue.array((0...IndexSettings.Limits.synonyms).map { _ in ["a", "b"] })
+        #expect(throws: SearchError(.invalidField, "settings.synonyms: 10001 synonyms; at most 10000")) { try decode(["synonyms": many]) }
+        let attributes = JSONValue.array((0...IndexSettings.Limits.attributes).map { .string("a\($0)") })
+        #expect(throws: SearchError(.invalidField, "settings.attributesForFaceting: 1001 entries; at most 1000")) {
+            try decode(["attributesForFaceting": attributes])
+        }
+        #expect(try decode(["synonyms": [.array(Array(words.dropLast()))]]).synonyms[0].synonyms.count == 1000)
+    }
+
     @Test func rejectsUnknownKeysAndWrongTypesByPath() {
         #expect(throws: SearchError(.unknownField, "searchables.movies.searchableAttribute: unknown field")) {
             try IndexSettings.decode(json(#"{"searchableAttribute": ["x"]}"#).objectValue!, path: "searchables.movies")

@@ -114,14 +114,15 @@ struct AlgoliaClientTests {
     /// expiry and an index sees only the filtered records (search, multi-query, browse), reaches
     /// no other index and may not read objects or write; an expired key, one restricted to
     /// other addresses, and one signed by another key are refused; forced search parameters hold.
-    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
-    func securedKeysFromTheOfficialClientSeeOnlyWhatTheyAllow() throws {
+    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
+          arguments: ["sync", "async"])
+    func securedKeysFromTheOfficialClientSeeOnlyWhatTheyAllow(mode: String) throws {
         let parent = "parent-search-key-\(UInt32.random(in: 0...UInt32.max))"
         let d = try Self.daemon(
             durable: false, keys: [["value": ["env": "FEDSEARCH_TEST_PARENT_KEY"], "acl": ["search", "browse"]]],
             environment: ["FEDSEARCH_TEST_PARENT_KEY": parent])
         defer { d.stop() }
-        guard let out = try Self.runClient("algolia-secured-key.py", [String(d.httpPort), parent]) else { return }
+        guard let out = try Self.runClient("algolia-secured-key.py", [String(d.httpPort), parent, mode]) else { return }
         let data = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data")
         // The expected counts, from the data file.
         let movies = try String(contentsOf: data.appendingPathComponent("movies.ndjson"), encoding: .utf8)

@@ -72,6 +72,34 @@ struct IndexOperationTests {
         #expect(books["refused"] == 0, "every refused request failed on decoding")
     }
 
+    /// Settings stored that cannot be applied now (an earlier version took a synonym group past
+    /// today's limit) do not stop a restart: the index serves with its config's settings, the
+    /// log and `stats` say why, and a settings change that applies clears it.
+    @Test func storedSettingsThatCannotApplyDoNotStopARestart() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try start(dataDir)
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        // What an earlier version could store: 1,001 words in one synonym group.
+        let words = (0...1000).map { "\"w\($0)\"" }.joined(separator: ",")
+        let overrides = "{\"synonyms\": [[\(words)]], \"customRanking\": [\"desc(year)\"]}"
+        let script = "import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); "
+            + "c.execute('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', ('settingsOverrides', sys.argv[2])); c.commit()"
+        let wrote = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, "\(dataDir)/books.sqlite", overrides])
+        #expect(wrote.status == 0, "\(wrote.err)")
+        d = try start(dataDir)
+        defer { d.stop() }
+        let c = try d.connect()
+        #expect(try ids(c, "").count == 3, "the index serves")
+        let stats = try pollStats(c) { _ in true }
+        let problem = stats?["writes"]?.objectValue?["books"]?.objectValue?["settingsProblem"]?.stringValue ?? ""
+        #expect(problem.contains("synonyms[0]: 1001 words; at most 1000"), "\(problem)")
+        _ = written(try c.roundTrip(["id": "s", "op": "setSettings", "index": "books", "settings": ["synonyms": .null]]))
+        #expect(try ids(c, "") == ["b3", "b2", "b1"], "the stored customRanking applies again")
+        let after = try pollStats(c) { _ in true }
+        #expect(after?["writes"]?.objectValue?["books"]?.objectValue?["settingsProblem"] == .null)
+    }
+
     @Test func settingsAreStoredReindexedAndKeptAcrossRestarts() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var d = try start(dataDir)

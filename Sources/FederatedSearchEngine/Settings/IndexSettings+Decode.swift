@@ -7,6 +7,11 @@ extension IndexSettings {
     public static func decode(_ object: JSONObject, path: String) throws(SearchError) -> IndexSettings {
         var s = IndexSettings()
         var r = FieldReader(object, path: path)
+        for key in ["searchableAttributes", "attributesForFaceting", "customRanking", "ranking", "unretrievableAttributes",
+                    "numericAttributesForFiltering", "queryLanguages"] {
+            if case .array(let items)? = object[key] { try bound(items.count, Limits.attributes, path: r.path(of: key), of: "entries") }
+        }
+        if case .array(let items)? = object["stopWords"] { try bound(items.count, Limits.stopWords, path: r.path(of: "stopWords"), of: "words") }
         if let list = try r.stringArray("searchableAttributes") {
             s.searchableAttributes = try parseSearchable(list, path: r.path(of: "searchableAttributes"))
         }
@@ -153,7 +158,9 @@ extension IndexSettings {
         guard case .array(let items) = v else {
             throw SearchError(.invalidField, "\(path): expected an array, got \(v.typeName)")
         }
+        try bound(items.count, Limits.synonyms, path: path, of: "synonyms")
         var out: [Synonym] = []
+        var words = 0
         for (i, item) in items.enumerated() {
             let itemPath = "\(path)[\(i)]"
             switch item {
@@ -178,7 +185,28 @@ extension IndexSettings {
             default:
                 throw SearchError(.invalidField, "\(itemPath): expected an object or an array of strings, got \(item.typeName)")
             }
+            try bound(out[out.count - 1].synonyms.count, Limits.wordsPerSynonym, path: itemPath, of: "words")
+            words += out[out.count - 1].synonyms.count
+            try bound(words, Limits.synonymWords, path: path, of: "words in all")
         }
         return out
+    }
+
+    /// The most entries a settings collection takes (docs/HTTP.md lists them): past them,
+    /// building an index's structures would stall its writer and every search of it.
+    public enum Limits {
+        /// Synonym objects, words in one of them, and words in all of them.
+        public static let synonyms = 10_000
+        public static let wordsPerSynonym = 1_000
+        public static let synonymWords = 100_000
+        /// Stop words.
+        public static let stopWords = 10_000
+        /// Every other list (searchable, faceting, ranking, custom ranking, unretrievable and
+        /// numeric attributes, query languages).
+        public static let attributes = 1_000
+    }
+
+    static func bound(_ count: Int, _ limit: Int, path: String, of what: String) throws(SearchError) {
+        guard count <= limit else { throw SearchError(.invalidField, "\(path): \(count) \(what); at most \(limit)") }
     }
 }
