@@ -162,6 +162,11 @@ final class HTTPListener {
             busy.headers.append(("Retry-After", "1"))
             return reply(request, busy, close: false)
         }
+        // Headers libevent accepts that a proxy in front may read otherwise: refused, and the
+        // connection closed, so what follows cannot be read as a request of its own.
+        if let problem = Self.ambiguity(request) {
+            return reply(request, HTTPResponse.error(400, problem, code: .invalidRequest), close: true)
+        }
         guard let parsed = Self.read(request) else {
             return reply(request, HTTPResponse.error(405, "method not allowed", code: .methodNotAllowed), close: false)
         }
@@ -229,6 +234,24 @@ final class HTTPListener {
     }
 
     /// The method, target, headers and body of a request, copied out of libevent's buffers.
+    /// What makes a request's framing ambiguous: a header name with a space or a tab in it
+    /// (`Content-Length : 5`, which libevent ignores and a proxy may not), or two
+    /// `Content-Length` headers that differ (libevent takes the first). Nil: none.
+    static func ambiguity(_ request: OpaquePointer) -> String? {
+        guard let headers = evhttp_request_get_input_headers(request) else { return nil }
+        var lengths: Set<String> = []
+        var entry = headers.pointee.tqh_first
+        while let e = entry {
+            let name = e.pointee.key.map { String(cString: $0) } ?? ""
+            if name.contains(" ") || name.contains("\t") {
+                return "header '\(name)': a header name has no spaces or tabs"
+            }
+            if name.lowercased() == "content-length" { lengths.insert(e.pointee.value.map { String(cString: $0) } ?? "") }
+            entry = e.pointee.next.tqe_next
+        }
+        return lengths.count > 1 ? "Content-Length: the request has several that differ (\(lengths.sorted().joined(separator: ", ")))" : nil
+    }
+
     private static func read(_ request: OpaquePointer) -> HTTPRequest? {
         let methods: [UInt32: HTTPRequest.Method] = [
             EVHTTP_REQ_GET.rawValue: .get, EVHTTP_REQ_POST.rawValue: .post, EVHTTP_REQ_HEAD.rawValue: .head,

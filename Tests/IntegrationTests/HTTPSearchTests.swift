@@ -288,6 +288,27 @@ struct HTTPSearchTests {
         #expect(plain.json["query"] == "alien")
     }
 
+    /// Framing a proxy in front could read otherwise is refused with 400 and the connection
+    /// closed, so the bytes after it are never answered as a request of their own: two
+    /// Content-Length headers that differ, and a header name with a space before its colon.
+    @Test func ambiguousFramingIsRefusedAndNothingIsSmuggled() throws {
+        let d = try DaemonProcess.demo(http: true)
+        defer { d.stop() }
+        let smuggled = "GET /1/indexes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for (headers, mentions) in [("Content-Length: 2\r\nContent-Length: \(2 + smuggled.utf8.count)", "Content-Length"),
+                                    ("Content-Length : 2", "Content-Length ")] {
+            let http = try d.http()
+            try http.sendRaw("POST /1/indexes/movies/query HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n\r\n{}" + smuggled)
+            let r = try http.readResponse()
+            #expect(r.status == 400, "\(headers): \(r.text)")
+            #expect(r.json["code"] == "invalid_request")
+            #expect(r.json["message"]?.stringValue?.contains(mentions) == true, "\(r.text)")
+            #expect(http.serverClosed(), "\(headers): the connection is closed, the smuggled request never answered")
+        }
+        // A well-formed request on a new connection is served.
+        #expect(try d.http().request("POST", "/1/indexes/movies/query", json: ["query": "alien"]).status == 200)
+    }
+
     @Test func aBodyOverTheLimitIsRefused() throws {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }

@@ -88,12 +88,27 @@ final class HTTPTestClient {
         for (k, v) in headers { text += "\(k): \(v)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
+        try sendRaw(text)
+    }
+
+    /// Sends `text` as it is (a request written by hand, malformed on purpose).
+    func sendRaw(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard n > 0 else { throw DaemonProcess.DaemonError(description: "send: errno \(errno)") }
             sent += n
+        }
+    }
+
+    /// Whether the server has closed the connection (after what it sent was read).
+    func serverClosed() -> Bool {
+        do {
+            try fill()
+            return false
+        } catch {
+            return true
         }
     }
 
