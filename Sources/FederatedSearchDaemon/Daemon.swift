@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import CLibevent
 import FederatedSearchServer
 import FederatedSearchHTTP
 import FederatedSearchCore
@@ -24,6 +25,11 @@ public enum DaemonMain {
 
     /// Runs the daemon and returns its exit code.
     public static func run(arguments: [String], registry: BackendRegistry = .standard) -> Int32 {
+        // libevent's locking, set up once, now, before any thread can: the backends' HTTP
+        // client makes its loop on whichever thread first needs it (a Typesense index asks for
+        // its document count while the catalog loads), and two threads setting it up at once
+        // trip libevent's assertion (evthread.c: lock_ == NULL). Later calls return at once.
+        _ = evthread_use_pthreads()
         JournalLog.installIfJournal()
         var configPath = "/etc/fedsearchd/fedsearchd.json"
         var socketOverride: String?
