@@ -47,6 +47,10 @@ final class HTTPListener {
         /// Its output buffer, and the callback that counts it in the daemon's output budget.
         let output: OpaquePointer?
         let counter: OpaquePointer?
+        /// The client's address.
+        let address: String
+        /// When it last sent a request or had one answered (idle ones close first).
+        var lastActive = ContinuousClock.now
     }
     private var connections: [OpaquePointer: Peer] = [:]
     /// Responses being handed to evhttp in steps, by connection (one response at a time each).
@@ -140,10 +144,9 @@ final class HTTPListener {
         loop.turns &+= 1
         let connection = evhttp_request_get_connection(request)
         if let connection, connections[connection] == nil {
-            guard connections.count < loop.config.limits.maxConnections, !loop.draining else {
-                let why = loop.draining ? "the daemon is shutting down" : "too many connections"
-                return reply(request, HTTPResponse.error(503, why, code: loop.draining ? .shuttingDown : .tooManyConnections),
-                             close: true)
+            let address = Self.peerAddress(connection)
+            if let refusal = makeRoom(for: address) {
+                return reply(request, HTTPResponse.error(503, refusal.message, code: refusal.code), close: true)
             }
             // Its unsent output counts toward limits.maxTotalPendingOutputBytes, as a socket's does.
             let context = Unmanaged.passUnretained(self).toOpaque()
@@ -151,7 +154,7 @@ final class HTTPListener {
             let counter = output.flatMap { evbuffer_add_cb($0, onHTTPOutputChange, context) }
             // What libevent queued before (a `100 Continue`) is counted as it drains.
             if let output { outputChanged(by: evbuffer_get_length(output)) }
-            connections[connection] = Peer(output: output, counter: counter)
+            connections[connection] = Peer(output: output, counter: counter, address: address)
             evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, context)
         }
         // While clients leave that much output unread, no new work starts (the socket's
@@ -174,7 +177,10 @@ final class HTTPListener {
         nextExchange += 1
         exchanges[id] = Exchange(request: request, connection: connection)
         byRequest[request] = id
-        if let connection { connections[connection]?.exchanges.insert(id) }
+        if let connection {
+            connections[connection]?.exchanges.insert(id)
+            connections[connection]?.lastActive = .now
+        }
         evhttp_request_set_on_complete_cb(request, onHTTPRequestSent, Unmanaged.passUnretained(self).toOpaque())
         let core = loop.core(answerByteLimit: loop.config.limits.maxAnswerBytes)
         // Alone on the daemon, a small request whose searches are quick is answered at once,
@@ -392,8 +398,47 @@ final class HTTPListener {
         guard let x = exchanges.removeValue(forKey: id) else { return }
         servedCount += 1
         byRequest[x.request] = nil
-        if let c = x.connection { connections[c]?.exchanges.remove(id) }
+        if let c = x.connection {
+            connections[c]?.exchanges.remove(id)
+            connections[c]?.lastActive = .now
+        }
         if !tearingDown, loop.draining { loop.finishDrainIfIdle() }
+    }
+
+    /// Room for one more connection from `address`: at `maxConnectionsPerAddress` from it, or
+    /// at `maxConnections` in all, the oldest idle keep-alive connection (of that address, or
+    /// of any) is closed, as nginx closes idle keep-alive connections first; the refusal if
+    /// none is idle (or the daemon is draining).
+    private func makeRoom(for address: String) -> SearchError? {
+        if loop.draining { return SearchError(.shuttingDown, "the daemon is shutting down") }
+        let limits = loop.config.limits
+        if connections.values.lazy.filter({ $0.address == address }).count >= limits.maxConnectionsPerAddress,
+            !closeOldestIdle(where: { $0.address == address })
+        {
+            return SearchError(.tooManyConnections, "too many connections from \(address) (limits.maxConnectionsPerAddress)")
+        }
+        if connections.count >= limits.maxConnections, !closeOldestIdle(where: { _ in true }) {
+            return SearchError(.tooManyConnections, "too many connections")
+        }
+        return nil
+    }
+
+    /// Closes the connection idle longest (nothing running, no response going out) among those
+    /// `matching`; whether there was one.
+    private func closeOldestIdle(where matching: (Peer) -> Bool) -> Bool {
+        let idle = connections.filter { c, peer in peer.exchanges.isEmpty && piecewise[c] == nil && matching(peer) }
+        guard let oldest = idle.min(by: { $0.value.lastActive < $1.value.lastActive })?.key else { return false }
+        // libevent calls the close callback (`closed`), which forgets it.
+        evhttp_connection_free(oldest)
+        return true
+    }
+
+    /// The address of a connection's client, as text ("" if unknown).
+    private static func peerAddress(_ connection: OpaquePointer) -> String {
+        var address: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        evhttp_connection_get_peer(connection, &address, &port)
+        return address.map { String(cString: $0) } ?? ""
     }
 
     /// Bytes added to or taken from a connection's output buffer.

@@ -42,7 +42,12 @@ public struct DaemonConfig: Sendable {
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
         /// Connections served at once; one more gets `too_many_connections` and is closed.
+        /// (Over HTTP, an idle keep-alive connection is closed first to make room, oldest idle
+        /// first.)
         public var maxConnections = 1024
+        /// HTTP connections from one client address (loopback included) served at once; past
+        /// it, that address's oldest idle one is closed to make room, or the new one refused.
+        public var maxConnectionsPerAddress = 512
         /// Searches in flight at once on one connection (running or waiting for a slot).
         /// While a connection has this many, the daemon stops reading its requests until one
         /// ends: the client is pushed back, not refused.
@@ -77,6 +82,7 @@ public struct DaemonConfig: Sendable {
             var r = FieldReader(object, path: "limits")
             var l = Limits()
             if let v = try r.int("maxConnections", in: 1...1_000_000) { l.maxConnections = v }
+            if let v = try r.int("maxConnectionsPerAddress", in: 1...1_000_000) { l.maxConnectionsPerAddress = v }
             if let v = try r.int("maxRequestsPerConnection", in: 1...100_000) { l.maxRequestsPerConnection = v }
             if let v = try r.int("maxRunningSearches", in: 1...1_000_000) { l.maxRunningSearches = v }
             if let v = try r.int("maxQueuedSearches", in: 0...100_000_000) { l.maxQueuedSearches = v }

@@ -95,6 +95,40 @@ struct HTTPFederatedTests {
         #expect(try victim.request("POST", "/1/federated", body: body(3)).json["status"] == "ok")
     }
 
+    /// At the connection limits, the oldest idle keep-alive connection makes room (of the same
+    /// address for `maxConnectionsPerAddress`, of any for `maxConnections`); only when none is
+    /// idle is a new one refused. One client's parked keep-alive connections cannot lock
+    /// every other client out.
+    @Test func idleKeepAliveConnectionsMakeRoomAtTheLimits() throws {
+        var config = FaultConfigs.config([("fast", FaultConfigs.source()), ("slow", FaultConfigs.source(delayMs: 3000))])
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        config["limits"] = ["maxConnections": 4, "maxConnectionsPerAddress": 3]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        func served(_ c: HTTPTestClient) throws -> Int { try c.request("POST", "/1/indexes/fast/query", json: ["query": "x"]).status }
+        // Three idle keep-alive connections from one address; a fourth closes the oldest.
+        let mine = try (0..<3).map { _ in try d.http() }
+        for c in mine { #expect(try served(c) == 200) }
+        let fourth = try d.http()
+        #expect(try served(fourth) == 200)
+        #expect(mine[0].serverClosed(), "the oldest idle connection of the address made room")
+        #expect(try served(mine[1]) == 200)
+        // Another address at the daemon-wide limit: the oldest idle connection of any makes room.
+        let other = try HTTPTestClient(port: d.httpPort, from: "127.0.0.2")
+        #expect(try served(other) == 200)
+        let another = try HTTPTestClient(port: d.httpPort, from: "127.0.0.2")
+        #expect(try served(another) == 200)
+        // None idle: every connection of the address busy with a slow search, one more is refused.
+        let busy = try (0..<3).map { _ in try d.http() }
+        for c in busy { try c.send("POST", "/1/indexes/slow/query", body: "{\"query\": \"x\"}") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let refused = try d.http().request("POST", "/1/indexes/fast/query", json: ["query": "x"])
+        #expect(refused.status == 503, "\(refused.text)")
+        #expect(refused.json["code"] == "too_many_connections")
+        #expect(refused.json["message"]?.stringValue?.contains("127.0.0.1") == true, "\(refused.text)")
+        for c in busy { #expect(try c.readResponse().status == 200) }
+    }
+
     @Test func aNewerKeystrokeOfTheSessionSupersedesTheRunningOne() throws {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 5000)), ("fast", FaultConfigs.source())])
         defer { d.stop() }
