@@ -7,7 +7,7 @@ import FederatedSearchStorage
 /// Group commit for a durable index: the writes queued while the previous group was being
 /// applied go together into one SQLite transaction, each batch a savepoint of its own (applied
 /// whole or not at all, with its own sequence number), then one sync, then one update of the
-/// snapshot (a segment with the group's documents, or a rebuild; see ARCHITECTURE.md). A
+/// snapshot (a segment with the group's documents, or a rebuild; see docs/ENGINE.md). A
 /// client that keeps several batches in flight so pays for one update per group, not per
 /// batch, and every batch is still acknowledged only once durable and searchable.
 package enum WriteGroup {
