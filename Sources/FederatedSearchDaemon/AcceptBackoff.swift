@@ -40,11 +40,11 @@ enum AcceptBackoff {
 
     /// `listener` is being disabled for good or freed: a pending resume leaves it alone.
     static func forget(_ listener: OpaquePointer) {
-        _ = state.withLock { $0.paused.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(listener)))) }
+        _ = state.withLock { $0.paused.remove(key(listener)) }
     }
 
     fileprivate static func failed(_ listener: OpaquePointer, errno error: Int32) {
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(listener)))
+        let key = key(listener)
         let outOfDescriptors = error == EMFILE || error == ENFILE
         let (spare, log, count) = state.withLock { s -> (Int32, Bool, Int) in
             s.failures += 1
@@ -85,9 +85,11 @@ enum AcceptBackoff {
     }
 
     fileprivate static func resume(_ listener: OpaquePointer) {
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(listener)))
-        if state.withLock({ $0.paused.remove(key) }) != nil { evconnlistener_enable(listener) }
+        if state.withLock({ $0.paused.remove(key(listener)) }) != nil { evconnlistener_enable(listener) }
     }
+
+    /// A listener's address, by which `paused` knows it.
+    private static func key(_ listener: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(listener))) }
 
     /// Raises the soft limit on open descriptors to the hard one (what systemd's LimitNOFILE
     /// or the shell allow); the new soft limit.

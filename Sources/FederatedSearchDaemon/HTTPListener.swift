@@ -282,14 +282,7 @@ final class HTTPListener {
                 _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, n) }
             }
         }
-        // The peer's address: libevent keeps it as text on the connection (it owns the string).
-        var clientAddress: String?
-        if let connection = evhttp_request_get_connection(request) {
-            var address: UnsafeMutablePointer<CChar>?
-            var port: UInt16 = 0
-            evhttp_connection_get_peer(connection, &address, &port)
-            clientAddress = address.map { String(cString: $0) }
-        }
+        let clientAddress = evhttp_request_get_connection(request).map(peerAddress)
         return HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
                            headers: headers, body: body, clientAddress: clientAddress)
     }
@@ -433,7 +426,8 @@ final class HTTPListener {
         return true
     }
 
-    /// The address of a connection's client, as text ("" if unknown).
+    /// The address of a connection's client, as text ("" if unknown): libevent keeps it on the
+    /// connection (and owns the string).
     private static func peerAddress(_ connection: OpaquePointer) -> String {
         var address: UnsafeMutablePointer<CChar>?
         var port: UInt16 = 0

@@ -101,10 +101,8 @@ extension AlgoliaAPI {
     private func existing(
         _ name: String, settings: JSONObject, in x: inout Exchange, _ administration: any IndexAdministration
     ) async -> Result<DurableIndex, SearchError> {
-        if x.core.catalog.entry(name) == nil {
-            let made = await administration.createIndex(name, settings: settings)
-            if case .failure(let e) = made, e.code != .indexExists { return .failure(e) }
-            x.core = x.core.with(catalog: x.visible(await administration.currentCatalog(), keysConfigured: !config.keys.isEmpty))
+        if x.core.catalog.entry(name) == nil, let e = await make(name, settings: settings, in: &x, administration) {
+            return .failure(e)
         }
         guard let entry = x.core.catalog.entry(name) else { return .failure(x.core.catalog.unknownIndex(name, path: "index", peer: x.peer)) }
         guard let durable = entry.searchable as? DurableIndex else {
@@ -120,9 +118,17 @@ extension AlgoliaAPI {
         guard x.core.catalog.entry(index) == nil, let administration = x.core.administration,
             x.allows(.addObject, index: index, keysConfigured: !config.keys.isEmpty)
         else { return }
-        let made = await administration.createIndex(index, settings: [:])
-        if case .failure(let e) = made, e.code != .indexExists { return }
+        _ = await make(index, settings: [:], in: &x, administration)
+    }
+
+    /// Makes index `name` (one another request made meanwhile will do) and has `x`'s core see
+    /// it; the error if it could not be made.
+    private func make(
+        _ name: String, settings: JSONObject, in x: inout Exchange, _ administration: any IndexAdministration
+    ) async -> SearchError? {
+        if case .failure(let e) = await administration.createIndex(name, settings: settings), e.code != .indexExists { return e }
         x.core = x.core.with(catalog: x.visible(await administration.currentCatalog(), keysConfigured: !config.keys.isEmpty))
+        return nil
     }
 
     static let noAdministration = SearchError(.unsupportedOperation, "index administration needs the daemon's event loop")

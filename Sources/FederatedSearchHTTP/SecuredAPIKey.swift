@@ -45,7 +45,7 @@ package struct SecuredAPIKey: Sendable {
         var signer: APIKey?
         for key in keys where key.acl.contains(.search) {
             let expected = Array(HMACSHA256.hex(key: Array(key.value.value.utf8), message: query).utf8)
-            if constantTimeEqual(expected, mac), signer == nil { signer = key }
+            if APIKey.constantTimeEqual(expected, mac), signer == nil { signer = key }
         }
         guard let parent = signer else { return nil }
         let key: SecuredAPIKey
@@ -110,12 +110,6 @@ package struct SecuredAPIKey: Sendable {
     private static func list(_ text: String) -> [String] {
         if case .array(let items)? = try? JSONParser.parse(text) { return items.compactMap(\.stringValue) }
         return text.split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(a.count == b.count ? 0 : 1)
-        for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
-        return difference == 0
     }
 }
 

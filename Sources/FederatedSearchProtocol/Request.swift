@@ -177,11 +177,7 @@ public struct SearchRestriction: Sendable, Equatable {
 
     /// The parameters of `given` (a `params` object) under this restriction.
     public func apply(to given: JSONObject, path: String) throws(SearchError) -> SearchParameters {
-        var merged = given
-        for e in parameters { merged[e.key] = e.value }
-        var p = try SearchParameters.decode(merged, path: path, ignoringUnknownKeys: true)
-        p.filter = FilterExpression.allOf([p.filter, filter])
-        return p
+        try apply(to: SearchParameters.decode(given, path: path, ignoringUnknownKeys: true))
     }
 }
 

@@ -162,7 +162,11 @@ public struct APIKey: Sendable {
 
     /// Whether `candidate` is this key's secret (compared in time independent of where they differ).
     package func isValue(_ candidate: String) -> Bool {
-        let a = Array(value.value.utf8), b = Array(candidate.utf8)
+        Self.constantTimeEqual(Array(value.value.utf8), Array(candidate.utf8))
+    }
+
+    /// Whether `a` and `b` are equal, compared in time independent of where they differ.
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(a.count == b.count ? 0 : 1)
         for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
         return difference == 0
