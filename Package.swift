@@ -27,6 +27,9 @@ let package = Package(
             pkgConfig: "libevent_pthreads",
             providers: [.apt(["libevent-dev"])]
         ),
+        // The one field of a libevent request that 2.1 has no accessor for (its HTTP version),
+        // read from libevent's public http_struct.h in C, so Swift keeps the request opaque.
+        .target(name: "CEventHTTPVersion"),
         // libsystemd: sd_notify, sd_listen_fds, the journal. Imported only by the daemon module.
         .systemLibrary(
             name: "CSystemd",
@@ -93,7 +96,7 @@ let package = Package(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",
                            "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
-                           "FederatedSearchStorage", "CLibevent", "CSystemd",
+                           "FederatedSearchStorage", "CLibevent", "CEventHTTPVersion", "CSystemd",
                            "CGlibcExtras"],
             swiftSettings: strict
         ),

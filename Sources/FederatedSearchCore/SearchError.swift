@@ -49,6 +49,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The client has left more than twice `limits.maxPendingOutputBytes` of earlier answers
     /// unread: this answer is refused (the connection stays open). Read the earlier ones first.
     public static let outputBacklog = ErrorCode(rawValue: "output_backlog")
+    /// A request did not arrive whole within `limits.requestReadTimeoutMs` of its first byte;
+    /// the connection is closed.
+    public static let requestTimeout = ErrorCode(rawValue: "request_timeout")
+    /// Clients together hold `limits.maxTotalPendingInputBytes` of unfinished lines: this
+    /// connection's line is dropped and the connection closed. Send it again.
+    public static let inputBacklog = ErrorCode(rawValue: "input_backlog")
     /// The answer passed `limits.maxAnswerBytes`; ask for fewer hits or attributes.
     public static let answerTooLarge = ErrorCode(rawValue: "answer_too_large")
     /// The operation cannot be answered over this transport (it needs the daemon's socket).

@@ -161,7 +161,62 @@ final class Connection {
             // connection and free the buffer).
             guard let events = socket.takeInputChunk(maxBytes: 16 * 1024, { framer.feed($0) }) else { break }
             waitingLines = events.reversed()
+            guard holdPartialLine(startedNow: !events.isEmpty) else { break }
         }
+    }
+
+    /// Bytes of an unfinished line held in the framer, as counted in the loop's total.
+    private var heldInputBytes = 0
+    /// When the first byte of the unfinished line arrived (nil: none is).
+    private(set) var partialLineSince: ContinuousClock.Instant?
+
+    /// Counts the framer's unfinished line in the daemon's total after a read (`startedNow`:
+    /// the read completed a line, so what is left began in it). Past
+    /// `limits.maxTotalPendingInputBytes`, the line is dropped and the connection closed with
+    /// `input_backlog`; whether it is still read.
+    private func holdPartialLine(startedNow: Bool) -> Bool {
+        let held = framer.pendingCount
+        loop.pendingInputChanged(by: held - heldInputBytes)
+        heldInputBytes = held
+        partialLineSince = held == 0 ? nil : (startedNow ? .now : partialLineSince ?? .now)
+        guard held > 0, loop.pendingInputBytes > limits.maxTotalPendingInputBytes else { return true }
+        dropPartialLine()
+        Log.warning("closing connection \(id): clients hold more than \(limits.maxTotalPendingInputBytes) bytes of unfinished lines (limits.maxTotalPendingInputBytes)")
+        write(Frame.error(id: nil, index: nil, error: SearchError(.inputBacklog, """
+            the daemon holds limits.maxTotalPendingInputBytes (\(limits.maxTotalPendingInputBytes)) of unfinished lines from its \
+            clients: this connection's line of \(held) bytes so far was dropped; connect again and send it again
+            """)).line())
+        closeAfterFlush()
+        return false
+    }
+
+    /// Drops the unfinished line (closing): nothing more is framed.
+    private func dropPartialLine() {
+        framer.abandon()
+        loop.pendingInputChanged(by: -heldInputBytes)
+        heldInputBytes = 0
+        partialLineSince = nil
+    }
+
+    /// Closes the connection if its unfinished line began more than
+    /// `limits.requestReadTimeoutMs` before `now` (a client trickling a line byte by byte
+    /// keeps the idle timer from firing); the loop calls it every second.
+    func closeIfLineTooSlow(now: ContinuousClock.Instant) {
+        let ms = limits.requestReadTimeoutMs
+        guard ms > 0, let since = partialLineSince, !isClosing, let socket else { return }
+        // While the daemon holds the rest of the input back (the connection's searches or
+        // answers must go first), the client is not the one that is slow: its clock restarts.
+        if linesMustWait || searchHeld || !waitingLines.isEmpty || socket.inputLength > 0 {
+            partialLineSince = now
+            return
+        }
+        guard now - since > .milliseconds(ms) else { return }
+        let held = heldInputBytes
+        dropPartialLine()
+        Log.debug("closing connection \(id): a line did not arrive whole within \(ms) ms")
+        write(Frame.error(id: nil, index: nil, error: SearchError(.requestTimeout,
+            "a line did not arrive whole within limits.requestReadTimeoutMs (\(ms) ms): \(held) bytes of it came")).line())
+        closeAfterFlush()
     }
 
     /// Set while the next waiting line is a search held back by `limits.maxRequestsPerConnection`:
@@ -217,6 +272,7 @@ final class Connection {
             payload["queuedSearches"] = .number(Double(loop.queuedSearchCount))
             payload["pendingOutputBytes"] = .number(Double(loop.pendingOutputBytes))
             payload["streamedOutputBytes"] = .number(Double(loop.streamedOutputBytes))
+            payload["pendingInputBytes"] = .number(Double(loop.pendingInputBytes))
             if let http = loop.httpListener {
                 payload["http"] = [
                     "listen": .string(http.address.description), "connections": .number(Double(http.connectionCount)),
@@ -481,6 +537,7 @@ final class Connection {
         loop.streamedOutputChanged(by: -streamedBytes)
         outbox = []
         streamed.removeAll()
+        dropPartialLine()
         socket.free()
         loop.removeConnection(id)
     }

@@ -113,6 +113,14 @@ public enum DaemonMain {
         return serve(config: config, catalog: loaded.catalog, loader: loader)
     }
 
+    /// The config's limits, lowered (with a warning) to fit under the descriptor limit.
+    static func fittedLimits(_ config: DaemonConfig, descriptorLimit: UInt, indices: Int) -> DaemonConfig.Limits {
+        let (limits, warning) = DescriptorBudget.fit(
+            config.limits, descriptorLimit: Int(clamping: descriptorLimit), transports: config.http == nil ? 1 : 2, indices: indices)
+        if let warning { Log.warning(warning) }
+        return limits
+    }
+
     static func serve(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader) -> Int32 {
         // A parent may have started us with signals blocked (the mask is inherited across
         // exec): unblock them all before any thread starts, or SIGTERM would never arrive.
@@ -123,8 +131,11 @@ public enum DaemonMain {
         signal(SIGPIPE, SIG_IGN)
         // As many descriptors as the system allows us, one kept in reserve for refusing a
         // connection when they run out (see AcceptBackoff).
-        Log.info("descriptor limit: \(AcceptBackoff.raiseDescriptorLimit())")
+        let descriptorLimit = AcceptBackoff.raiseDescriptorLimit()
+        Log.info("descriptor limit: \(descriptorLimit)")
         AcceptBackoff.prepare()
+        var config = config
+        config.limits = fittedLimits(config, descriptorLimit: descriptorLimit, indices: catalog.entries.count)
         let loop: EventLoop
         let activated = Systemd.activatedSockets()
         do {
@@ -153,6 +164,7 @@ public enum DaemonMain {
             return 1
         }
         if let interval = Systemd.watchdogInterval() { loop.startWatchdog(every: interval) }
+        loop.startRequestDeadlines()
         let listening = activated.main.isEmpty ? config.socketPath : "\(activated.main.count) socket(s) passed by systemd"
         Log.info("serving \(catalog.entries.map(\.id.index).joined(separator: ", ")) on \(listening)")
         Systemd.notify("READY=1\nSTATUS=serving \(catalog.entries.count) indices")

@@ -27,6 +27,16 @@ extension EventLoop {
         timerEvents.append(ev)
     }
 
+    /// Checks every second for requests that have not arrived whole within
+    /// `limits.requestReadTimeoutMs` (see ``closeSlowRequests()``).
+    func startRequestDeadlines() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let ev = event_new(base, -1, Int16(EV_PERSIST), onRequestDeadlineTick, context) else { return }
+        var tv = Self.timeval(.seconds(1))
+        event_add(ev, &tv)
+        timerEvents.append(ev)
+    }
+
     static func timeval(_ d: Duration) -> Glibc.timeval {
         let c = d.components
         return Glibc.timeval(tv_sec: Int(c.seconds), tv_usec: Int(c.attoseconds / 1_000_000_000_000))
@@ -94,6 +104,10 @@ private func onSignal(_ signal: Int32, _ what: Int16, _ context: UnsafeMutableRa
 
 private func onWatchdog(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
     Systemd.notify("WATCHDOG=1")
+}
+
+private func onRequestDeadlineTick(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().closeSlowRequests()
 }
 
 private func onDrainTimeout(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {

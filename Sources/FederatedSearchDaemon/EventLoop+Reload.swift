@@ -72,6 +72,7 @@ extension EventLoop {
             for r in loaded.reconfigured { r.index.reconfigure(configSettings: r.settings) }
             health.update(loaded.config.circuitBreaker)
             config = loaded.config
+            config.limits = DaemonMain.fittedLimits(loaded.config, descriptorLimit: AcceptBackoff.raiseDescriptorLimit(), indices: catalog.entries.count)
             let summary = "rebuilt [\(loaded.rebuilt.joined(separator: ", "))], kept [\(loaded.kept.joined(separator: ", "))], removed [\(loaded.removed.joined(separator: ", "))]"
             Log.info("reloaded: \(summary)")
             Systemd.notify("READY=1\nSTATUS=serving \(catalog.entries.count) indices")

@@ -160,6 +160,31 @@ final class EventLoop {
         if trimDue { activateFlush() }
     }
 
+    /// Bytes of unfinished lines held for every socket client (see `limits.maxTotalPendingInputBytes`).
+    private(set) var pendingInputBytes = 0
+    /// The most `pendingInputBytes` reached since the heap was last trimmed for it.
+    private var inputPeak = 0
+
+    /// A connection's unfinished line grew (positive), or was completed or dropped (negative).
+    func pendingInputChanged(by delta: Int) {
+        guard delta != 0 else { return }
+        pendingInputBytes += delta
+        inputPeak = max(inputPeak, pendingInputBytes)
+        // Clients that sent large lines and left: their buffers are given back to the system
+        // (glibc keeps freed heap otherwise), off the loop, once per burst.
+        if pendingInputBytes == 0, inputPeak >= Self.trimAfterPeakBytes {
+            inputPeak = 0
+            DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) }
+        }
+    }
+
+    /// Every second: requests that have not arrived whole in time close their connections.
+    func closeSlowRequests() {
+        let now = ContinuousClock.now
+        for c in connections.values { c.closeIfLineTooSlow(now: now) }
+        httpListener?.closeSlowRequests(now: now)
+    }
+
     /// The server core over the current catalog, for a transport's request (each source's
     /// page bounded by `answerByteLimit`): the socket's connections and the HTTP listener.
     func core(answerByteLimit: Int) -> ServerCore {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CEventHTTPVersion
 import CLibevent
 import FederatedSearchCore
 import FederatedSearchHTTP
@@ -51,8 +52,33 @@ final class HTTPListener {
         let address: String
         /// When it last sent a request or had one answered (idle ones close first).
         var lastActive = ContinuousClock.now
+        /// Its input buffer, and the callback that notes the first byte of its next request.
+        let input: OpaquePointer?
+        let inputCounter: OpaquePointer?
+        /// When the first byte of a request not yet whole arrived (`limits.requestReadTimeoutMs`).
+        var requestStarted: ContinuousClock.Instant?
     }
     private var connections: [OpaquePointer: Peer] = [:]
+    /// Connections by their input buffer (for its callback).
+    private var byInput: [OpaquePointer: OpaquePointer] = [:]
+    /// A connection accepted that has not sent a whole request yet. evhttp gives no handle on
+    /// a connection before its first request, so each is known by its socket: the descriptor,
+    /// and the socket's inode, which tells it apart from a later connection that reuses the
+    /// descriptor once evhttp has closed it.
+    private struct Newcomer {
+        let inode: UInt
+        let address: String
+        let accepted: ContinuousClock.Instant
+    }
+    private var newcomers: [Int32: Newcomer] = [:]
+    /// Connections refused at accept, their answer sent and their sending side shut: their
+    /// reading side is shut a second later (so the client reads the answer rather than a reset
+    /// when its request arrives meanwhile), and evhttp frees them. Not counted in the limits.
+    private var refused: [Int32: Newcomer] = [:]
+    /// Buffer events made for connections just accepted (one reference held on each), looked
+    /// at once evhttp has given them their socket, in the same loop turn.
+    private var arriving: [OpaquePointer] = []
+    private var admitEvent: OpaquePointer?
     /// Responses being handed to evhttp in steps, by connection (one response at a time each).
     private var piecewise: [OpaquePointer: PiecewiseReply] = [:]
     private var bound: [OpaquePointer] = []
@@ -63,10 +89,10 @@ final class HTTPListener {
     /// Whether no request is being answered or its response still being sent (a drain waits
     /// for it).
     var isIdle: Bool { exchanges.isEmpty }
-    /// Requests being answered, connections that have sent a request, and requests answered
-    /// since start (for `stats.http`).
+    /// Requests being answered, connections open (those that have sent no request yet
+    /// included), and requests answered since start (for `stats.http`).
     var exchangeCount: Int { exchanges.count }
-    var connectionCount: Int { connections.count }
+    var connectionCount: Int { connections.count + newcomers.count }
     private(set) var servedCount = 0
 
     init(loop: EventLoop, config: HTTPConfig, startedAt: String) throws {
@@ -86,9 +112,15 @@ final class HTTPListener {
         evhttp_set_max_headers_size(server, 64 << 10)
         if limits.idleTimeoutMs > 0 { evhttp_set_timeout(server, Int32(max(1, limits.idleTimeoutMs / 1000))) }
         evhttp_set_gencb(server, onHTTPRequest, Unmanaged.passUnretained(self).toOpaque())
+        // Each accepted connection is counted at once (see `admitArrivals`), not at its first request.
+        evhttp_set_bevcb(server, onHTTPAccepted, Unmanaged.passUnretained(self).toOpaque())
+        admitEvent = event_new(loop.base, -1, 0, onHTTPAdmit, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { if let http { evhttp_free(http) } }
+    deinit {
+        if let http { evhttp_free(http) }
+        if let admitEvent { event_free(admitEvent) }
+    }
 
     /// Frees the HTTP server (every connection, and the requests libevent still holds) when
     /// the loop has stopped, while the loop is still alive: its close callbacks run now.
@@ -98,6 +130,10 @@ final class HTTPListener {
         tearingDown = true
         self.http = nil
         evhttp_free(http)
+        for bev in arriving { bufferevent_decref(bev) }
+        arriving = []
+        newcomers = [:]
+        refused = [:]
     }
 
     /// Listens on the configured address (a TCP host and port, or a Unix socket we create).
@@ -144,19 +180,31 @@ final class HTTPListener {
         loop.turns &+= 1
         let connection = evhttp_request_get_connection(request)
         if let connection, connections[connection] == nil {
-            let address = Self.peerAddress(connection)
-            if let refusal = makeRoom(for: address) {
+            let bev = evhttp_connection_get_bufferevent(connection)
+            // Counted since its accept; one that was not (no descriptor seen then) is counted now.
+            let fd = bev.map { bufferevent_getfd($0) } ?? -1
+            if let r = refused.removeValue(forKey: fd) {
+                let refusal = HTTPResponse.error(503, "too many connections from \(r.address)", code: .tooManyConnections)
+                return reply(request, refusal, close: true)
+            }
+            let newcomer = newcomers.removeValue(forKey: fd)
+            let address = newcomer?.address ?? Self.peerAddress(connection)
+            if newcomer == nil, let refusal = makeRoom(for: address) {
                 return reply(request, HTTPResponse.error(503, refusal.message, code: refusal.code), close: true)
             }
             // Its unsent output counts toward limits.maxTotalPendingOutputBytes, as a socket's does.
             let context = Unmanaged.passUnretained(self).toOpaque()
-            let output = evhttp_connection_get_bufferevent(connection).flatMap { bufferevent_get_output($0) }
+            let output = bev.flatMap { bufferevent_get_output($0) }
             let counter = output.flatMap { evbuffer_add_cb($0, onHTTPOutputChange, context) }
             // What libevent queued before (a `100 Continue`) is counted as it drains.
             if let output { outputChanged(by: evbuffer_get_length(output)) }
-            connections[connection] = Peer(output: output, counter: counter, address: address)
+            let input = bev.flatMap { bufferevent_get_input($0) }
+            let inputCounter = input.flatMap { evbuffer_add_cb($0, onHTTPInputChange, context) }
+            if let input { byInput[input] = connection }
+            connections[connection] = Peer(output: output, counter: counter, address: address, input: input, inputCounter: inputCounter)
             evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, context)
         }
+        if let connection { connections[connection]?.requestStarted = nil }
         // While clients leave that much output unread, no new work starts (the socket's
         // searches wait in their queue; an HTTP client is asked to come back).
         if loop.outputOverBudget {
@@ -239,25 +287,37 @@ final class HTTPListener {
         if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { exchanges[id]?.task?.cancel() }
     }
 
-    /// The method, target, headers and body of a request, copied out of libevent's buffers.
-    /// What makes a request's framing ambiguous: a header name with a space or a tab in it
-    /// (`Content-Length : 5`, which libevent ignores and a proxy may not), or two
-    /// `Content-Length` headers that differ (libevent takes the first). Nil: none.
+    /// What makes a request's framing or target ambiguous: a header name with a space or a tab
+    /// in it (`Content-Length : 5`, which libevent ignores and a proxy may not), two
+    /// `Content-Length` headers that differ (libevent takes the first), or an HTTP/1.1 request
+    /// with no `Host` or several (RFC 9112 §3.2). Nil: none.
     static func ambiguity(_ request: OpaquePointer) -> String? {
         guard let headers = evhttp_request_get_input_headers(request) else { return nil }
         var lengths: Set<String> = []
+        var hosts = 0
         var entry = headers.pointee.tqh_first
         while let e = entry {
             let name = e.pointee.key.map { String(cString: $0) } ?? ""
             if name.contains(" ") || name.contains("\t") {
                 return "header '\(name)': a header name has no spaces or tabs"
             }
-            if name.lowercased() == "content-length" { lengths.insert(e.pointee.value.map { String(cString: $0) } ?? "") }
+            switch name.lowercased() {
+            case "content-length": lengths.insert(e.pointee.value.map { String(cString: $0) } ?? "")
+            case "host": hosts += 1
+            default: break
+            }
             entry = e.pointee.next.tqe_next
         }
-        return lengths.count > 1 ? "Content-Length: the request has several that differ (\(lengths.sorted().joined(separator: ", ")))" : nil
+        if lengths.count > 1 { return "Content-Length: the request has several that differ (\(lengths.sorted().joined(separator: ", ")))" }
+        if hosts > 1 { return "Host: the request has \(hosts); it must have one" }
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        fedsearch_evhttp_request_version(request, &major, &minor)
+        if hosts == 0, major > 1 || (major == 1 && minor >= 1) { return "Host: an HTTP/1.1 request must have a Host header" }
+        return nil
     }
 
+    /// The method, target, headers and body of a request, copied out of libevent's buffers.
     private static func read(_ request: OpaquePointer) -> HTTPRequest? {
         let methods: [UInt32: HTTPRequest.Method] = [
             EVHTTP_REQ_GET.rawValue: .get, EVHTTP_REQ_POST.rawValue: .post, EVHTTP_REQ_HEAD.rawValue: .head,
@@ -391,39 +451,141 @@ final class HTTPListener {
         guard let x = exchanges.removeValue(forKey: id) else { return }
         servedCount += 1
         byRequest[x.request] = nil
-        if let c = x.connection {
+        if let c = x.connection, connections[c] != nil {
             connections[c]?.exchanges.remove(id)
             connections[c]?.lastActive = .now
+            // Bytes of a pipelined request read meanwhile start its clock now.
+            if let input = connections[c]?.input, evbuffer_get_length(input) > 0 { connections[c]?.requestStarted = .now }
         }
         if !tearingDown, loop.draining { loop.finishDrainIfIdle() }
     }
 
     /// Room for one more connection from `address`: at `maxConnectionsPerAddress` from it, or
-    /// at `maxConnections` in all, the oldest idle keep-alive connection (of that address, or
-    /// of any) is closed, as nginx closes idle keep-alive connections first; the refusal if
-    /// none is idle (or the daemon is draining).
+    /// at `maxConnections` in all (connections that have not sent a request included), the
+    /// oldest idle connection (of that address, or of any) is closed, as nginx closes idle
+    /// keep-alive connections first; the refusal if none is idle (or the daemon is draining).
     private func makeRoom(for address: String) -> SearchError? {
         if loop.draining { return SearchError(.shuttingDown, "the daemon is shutting down") }
         let limits = loop.config.limits
-        if connections.values.lazy.filter({ $0.address == address }).count >= limits.maxConnectionsPerAddress,
-            !closeOldestIdle(where: { $0.address == address })
-        {
-            return SearchError(.tooManyConnections, "too many connections from \(address) (limits.maxConnectionsPerAddress)")
+        func fromAddress() -> Int {
+            connections.values.lazy.filter { $0.address == address }.count + newcomers.values.lazy.filter { $0.address == address }.count
         }
-        if connections.count >= limits.maxConnections, !closeOldestIdle(where: { _ in true }) {
-            return SearchError(.tooManyConnections, "too many connections")
+        if fromAddress() >= limits.maxConnectionsPerAddress {
+            forgetClosedNewcomers()
+            if fromAddress() >= limits.maxConnectionsPerAddress, !closeOldestIdle(from: address) {
+                return SearchError(.tooManyConnections, "too many connections from \(address) (limits.maxConnectionsPerAddress)")
+            }
+        }
+        if connections.count + newcomers.count >= limits.maxConnections {
+            forgetClosedNewcomers()
+            if connections.count + newcomers.count >= limits.maxConnections, !closeOldestIdle(from: nil) {
+                return SearchError(.tooManyConnections, "too many connections (limits.maxConnections)")
+            }
         }
         return nil
     }
 
-    /// Closes the connection idle longest (nothing running, no response going out) among those
-    /// `matching`; whether there was one.
-    private func closeOldestIdle(where matching: (Peer) -> Bool) -> Bool {
-        let idle = connections.filter { c, peer in peer.exchanges.isEmpty && piecewise[c] == nil && matching(peer) }
-        guard let oldest = idle.min(by: { $0.value.lastActive < $1.value.lastActive })?.key else { return false }
-        // libevent calls the close callback (`closed`), which forgets it.
-        evhttp_connection_free(oldest)
+    /// Closes the connection idle longest (nothing running, no response going out; or
+    /// accepted and silent since) from `address` (nil: any); whether there was one.
+    private func closeOldestIdle(from address: String?) -> Bool {
+        let idle = connections.filter { c, peer in
+            peer.exchanges.isEmpty && piecewise[c] == nil && (address == nil || peer.address == address)
+        }.min { $0.value.lastActive < $1.value.lastActive }
+        let silent = newcomers.filter { address == nil || $0.value.address == address }.min { $0.value.accepted < $1.value.accepted }
+        if let idle, silent.map({ idle.value.lastActive <= $0.value.accepted }) ?? true {
+            // libevent calls the close callback (`closed`), which forgets it.
+            evhttp_connection_free(idle.key)
+        } else if let silent {
+            dismissNewcomer(silent.key)
+        } else {
+            return false
+        }
         return true
+    }
+
+    /// A connection just accepted: its buffer event is looked at once evhttp has set its socket.
+    fileprivate func accepted(_ bev: OpaquePointer) {
+        bufferevent_incref(bev)
+        arriving.append(bev)
+        if arriving.count == 1, let admitEvent { event_active(admitEvent, 0, 0) }
+    }
+
+    /// Counts the connections accepted this turn, each toward its address's and the daemon's
+    /// limits; one past them (when none idle can be closed for it) is refused at once, its
+    /// descriptor given back rather than held until it sends a request.
+    fileprivate func admitArrivals() {
+        let list = arriving
+        arriving = []
+        for bev in list {
+            defer { bufferevent_decref(bev) }
+            let fd = bufferevent_getfd(bev)
+            var info = stat()
+            guard fd >= 0, fstat(fd, &info) == 0 else { continue }
+            let address = Self.peerAddress(socket: fd)
+            // The descriptor may have been a refused connection's, closed since.
+            refused[fd] = nil
+            if let refusal = makeRoom(for: address) {
+                Self.refuse(socket: fd, HTTPResponse.error(503, refusal.message, code: refusal.code))
+                refused[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
+                continue
+            }
+            newcomers[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
+        }
+    }
+
+    /// Whether the newcomer on `fd` is still that connection (evhttp has not closed its socket).
+    private func isOpen(_ fd: Int32, _ newcomer: Newcomer) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && UInt(info.st_ino) == newcomer.inode
+    }
+
+    /// Forgets newcomers whose connections evhttp has closed (the client left, or its timer fired).
+    private func forgetClosedNewcomers() {
+        for (fd, newcomer) in newcomers where !isOpen(fd, newcomer) { newcomers[fd] = nil }
+    }
+
+    /// Closes a connection that has sent no request: both directions of its socket are shut,
+    /// so evhttp reads its end and frees it.
+    private func dismissNewcomer(_ fd: Int32) {
+        guard let newcomer = newcomers.removeValue(forKey: fd), isOpen(fd, newcomer) else { return }
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// Answers a connection that cannot be served with `response`, written straight to its
+    /// socket (whose output is empty: nothing has been sent on it), and shuts its sending side.
+    private static func refuse(socket fd: Int32, _ response: HTTPResponse) {
+        var text = "HTTP/1.1 \(response.status) Service Unavailable\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+        for h in response.headers { text += "\(h.name): \(h.value)\r\n" }
+        let bytes = Array((text + "\r\n").utf8) + response.body
+        _ = send(fd, bytes, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// A byte arrived on a connection: the first of a request starts its clock.
+    fileprivate func inputArrived(_ buffer: OpaquePointer) {
+        guard let c = byInput[buffer], connections[c]?.requestStarted == nil, connections[c]?.exchanges.isEmpty == true else { return }
+        connections[c]?.requestStarted = .now
+    }
+
+    /// Closes the connections whose request has not arrived whole within
+    /// `limits.requestReadTimeoutMs` of its first byte (of the connection's opening, for one
+    /// that has sent none); the loop calls it every second.
+    func closeSlowRequests(now: ContinuousClock.Instant) {
+        for (fd, r) in refused where now - r.accepted >= .seconds(1) {
+            refused[fd] = nil
+            if isOpen(fd, r) { shutdown(fd, Int32(SHUT_RD)) }
+        }
+        let ms = loop.config.limits.requestReadTimeoutMs
+        guard ms > 0 else { return }
+        let cutoff = now - .milliseconds(ms)
+        for (fd, newcomer) in newcomers where newcomer.accepted < cutoff {
+            Log.debug("closing an HTTP connection from \(newcomer.address): no whole request within \(ms) ms (limits.requestReadTimeoutMs)")
+            dismissNewcomer(fd)
+        }
+        for (c, peer) in connections where peer.exchanges.isEmpty && (peer.requestStarted.map { $0 < cutoff } ?? false) {
+            Log.debug("closing an HTTP connection from \(peer.address): its request was not whole within \(ms) ms (limits.requestReadTimeoutMs)")
+            evhttp_connection_free(c)
+        }
     }
 
     /// The address of a connection's client, as text ("" if unknown): libevent keeps it on the
@@ -433,6 +595,24 @@ final class HTTPListener {
         var port: UInt16 = 0
         evhttp_connection_get_peer(connection, &address, &port)
         return address.map { String(cString: $0) } ?? ""
+    }
+
+    /// The address of a socket's peer as libevent writes it (numeric; "" for a Unix socket's).
+    private static func peerAddress(socket fd: Int32) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard got == 0, storage.ss_family == sa_family_t(AF_INET) || storage.ss_family == sa_family_t(AF_INET6) else { return "" }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let named = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST)
+            }
+        }
+        guard named == 0 else { return "" }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Bytes added to or taken from a connection's output buffer.
@@ -456,6 +636,10 @@ final class HTTPListener {
             if let counter = peer.counter { evbuffer_remove_cb_entry(output, counter) }
             outputChanged(by: -evbuffer_get_length(output))
         }
+        if let input = peer.input {
+            if let inputCounter = peer.inputCounter { evbuffer_remove_cb_entry(input, inputCounter) }
+            byInput[input] = nil
+        }
         for id in peer.exchanges {
             // libevent closes the socket after this callback: no watch may outlive it.
             stopWatching(id)
@@ -473,6 +657,25 @@ final class HTTPListener {
 private func onHTTPRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
     guard let request else { return }
     Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().received(request)
+}
+
+/// evhttp accepted a connection and asks for its buffer event: the socket kind it would make
+/// itself (closing the descriptor when freed), with no descriptor yet, as evhttp requires.
+private func onHTTPAccepted(_ base: OpaquePointer?, _ context: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let bev = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().accepted(bev)
+    return bev
+}
+
+private func onHTTPAdmit(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().admitArrivals()
+}
+
+private func onHTTPInputChange(
+    _ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ context: UnsafeMutableRawPointer?
+) {
+    guard let buffer, let info, info.pointee.n_added > 0 else { return }
+    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().inputArrived(buffer)
 }
 
 private func onHTTPRequestSent(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {

@@ -21,6 +21,12 @@ public struct LineFramer: Sendable {
     /// Bytes received but not yet part of a complete line.
     public var pendingCount: Int { pending.count }
 
+    /// Drops the unfinished line and frames nothing more (the connection is being closed).
+    public mutating func abandon() {
+        pending = []
+        failed = true
+    }
+
     /// Adds received bytes and returns the complete lines (and at most one over-long error,
     /// after which the framer stops producing lines).
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [Event] {

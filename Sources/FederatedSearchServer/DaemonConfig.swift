@@ -61,6 +61,16 @@ public struct DaemonConfig: Sendable {
         public var maxQueuedSearches = 16_384
         /// A connection with nothing running that sends nothing for this long is closed (0: never).
         public var idleTimeoutMs = 300_000
+        /// A request must arrive whole within this long of its first byte (0: never): a socket
+        /// line, or an HTTP request's headers and body (its connection's first request: within
+        /// this long of the connection's opening). A client that trickles a byte at a time
+        /// keeps the idle timer from firing, not this one; it gets `request_timeout` and is closed.
+        public var requestReadTimeoutMs = 60_000
+        /// Bytes of unfinished socket lines held for all clients together. A read that would
+        /// pass it ends its connection with `input_backlog` (the line is dropped, never half
+        /// acted on), so clients that stall mid-line cannot make the daemon hold
+        /// `maxConnections` × `maxLineBytes`.
+        public var maxTotalPendingInputBytes = 64 << 20
         /// Unsent output a connection may hold before the daemon stops reading its requests;
         /// past twice this in complete answers unread, its later searches are refused with
         /// `output_backlog` (the earliest outstanding one still gets its answer).
@@ -87,6 +97,8 @@ public struct DaemonConfig: Sendable {
             if let v = try r.int("maxRunningSearches", in: 1...1_000_000) { l.maxRunningSearches = v }
             if let v = try r.int("maxQueuedSearches", in: 0...100_000_000) { l.maxQueuedSearches = v }
             if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }
+            if let v = try r.int("requestReadTimeoutMs", in: 0...86_400_000) { l.requestReadTimeoutMs = v }
+            if let v = try r.int("maxTotalPendingInputBytes", in: (1 << 20)...(1 << 40)) { l.maxTotalPendingInputBytes = v }
             if let v = try r.int("maxPendingOutputBytes", in: 4096...(1 << 30)) { l.maxPendingOutputBytes = v }
             if let v = try r.int("writeTimeoutMs", in: 0...86_400_000) { l.writeTimeoutMs = v }
             if let v = try r.int("maxTotalPendingOutputBytes", in: (1 << 20)...(1 << 40)) { l.maxTotalPendingOutputBytes = v }

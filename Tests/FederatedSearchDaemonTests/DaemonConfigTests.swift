@@ -57,3 +57,23 @@ struct DaemonConfigTests {
         #expect(throws: SearchError.self) { try Catalog.build(bad, registry: registry) }
     }
 }
+
+/// The connection limits fit under the descriptor limit, with room kept for the daemon's own files.
+struct DescriptorBudgetTests {
+    @Test func limitsThatFitAreKept() {
+        let (limits, warning) = DescriptorBudget.fit(DaemonConfig.Limits(), descriptorLimit: 524_288, transports: 2, indices: 3)
+        #expect(limits == DaemonConfig.Limits())
+        #expect(warning == nil)
+    }
+
+    @Test func limitsPastTheDescriptorLimitAreLoweredWithAWarning() {
+        // 1,024 descriptors, two transports, two indices: (1024 - 64 - 32) / 2 = 464 each.
+        let (limits, warning) = DescriptorBudget.fit(DaemonConfig.Limits(), descriptorLimit: 1024, transports: 2, indices: 2)
+        #expect(limits.maxConnections == 464)
+        #expect(limits.maxConnectionsPerAddress == 464)
+        #expect(warning?.contains("LimitNOFILE") == true)
+        #expect(warning?.contains("1024 to 464") == true, "\(warning ?? "")")
+        // A limit too small for the reserve still leaves one connection.
+        #expect(DescriptorBudget.fit(DaemonConfig.Limits(), descriptorLimit: 10, transports: 1, indices: 0).0.maxConnections == 1)
+    }
+}

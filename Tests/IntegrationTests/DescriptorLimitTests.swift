@@ -56,6 +56,11 @@ struct DescriptorLimitTests {
         Thread.sleep(forTimeInterval: 2)
         let spent = Self.cpuSeconds(d.pid) - before
         #expect(spent < 0.5, "the daemon spent \(spent) s of CPU in 2 s with its descriptors exhausted")
+        // While the flood holds its connections: HTTP connections count from their accept, under
+        // limits fitted below the descriptor limit, so a new HTTP client gets a descriptor, and
+        // the oldest silent connection makes room for it.
+        let during = try HTTPTestClient(port: d.httpPort, timeoutSeconds: 5).request("POST", "/1/indexes/s/query", json: ["query": "x"])
+        #expect(during.status == 200, "\(during.text)")
         for fd in flood { close(fd) }
         httpFlood.removeAll()
         // Served again once the flood is gone.

@@ -129,6 +129,56 @@ struct HTTPFederatedTests {
         for c in busy { #expect(try c.readResponse().status == 200) }
     }
 
+    /// A connection counts from its accept, not from its first request: connections that
+    /// send nothing take their address's slots like any other (the oldest silent one makes
+    /// room), so a flood of them holds at most `maxConnectionsPerAddress` descriptors, and a
+    /// request from that address still gets in.
+    @Test func silentConnectionsCountFromTheirAccept() throws {
+        var config = FaultConfigs.config([("fast", FaultConfigs.source())])
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        config["limits"] = ["maxConnections": 8, "maxConnectionsPerAddress": 3]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let silent = try (0..<6).map { _ in try d.http() }
+        let c = try d.connect()
+        let stats = try pollStats(c) { $0["http"]?.objectValue?["connections"]?.intValue == 3 }
+        #expect(stats?["http"]?.objectValue?["connections"] == 3, "\(String(describing: stats?["http"]))")
+        for s in silent.prefix(3) { #expect(s.serverCloses(within: 5), "the oldest silent connections made room") }
+        for s in silent.suffix(3) { #expect(!s.serverCloses(within: 0.2), "the three newest are kept") }
+        let r = try d.http().request("POST", "/1/indexes/fast/query", json: ["query": "x"])
+        #expect(r.status == 200, "\(r.text)")
+    }
+
+    /// A request must arrive whole within `limits.requestReadTimeoutMs` of its first byte (of
+    /// the connection's opening, for its first), however steadily its bytes trickle in.
+    @Test func aRequestThatTricklesInIsCutAtItsDeadline() throws {
+        var config = FaultConfigs.config([("fast", FaultConfigs.source())])
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        config["limits"] = ["requestReadTimeoutMs": 1500]
+        let d = try DaemonProcess(binary: "fedsearchd-faults", config: config)
+        defer { d.stop() }
+        let silent = try d.http()
+        let trickle = try d.http()
+        // A keep-alive connection that was served, then trickles its next request.
+        let served = try d.http()
+        #expect(try served.request("POST", "/1/indexes/fast/query", json: ["query": "x"]).status == 200)
+        let start = Date()
+        try trickle.sendRaw("POST /1/indexes/fast/query HTTP/1.1\r\n")
+        try served.sendRaw("POST /1/indexes/fast/query HTTP/1.1\r\n")
+        var cut = false
+        while Date().timeIntervalSince(start) < 6 {
+            guard (try? trickle.sendRaw("X-Slow: a\r\n")) != nil, (try? served.sendRaw("X-Slow: a\r\n")) != nil else {
+                cut = true
+                break
+            }
+            usleep(250_000)
+        }
+        #expect(cut || (trickle.serverCloses(within: 1) && served.serverCloses(within: 1)), "both trickling requests were cut")
+        #expect(Date().timeIntervalSince(start) < 5, "within the deadline and a second")
+        #expect(silent.serverCloses(within: 1), "a connection that sent nothing is closed too")
+        #expect(try d.http().request("POST", "/1/indexes/fast/query", json: ["query": "x"]).status == 200)
+    }
+
     @Test func aNewerKeystrokeOfTheSessionSupersedesTheRunningOne() throws {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 5000)), ("fast", FaultConfigs.source())])
         defer { d.stop() }

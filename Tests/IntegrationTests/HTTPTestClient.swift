@@ -112,6 +112,19 @@ final class HTTPTestClient {
         }
     }
 
+    /// Whether the server closes the connection within `seconds` (unlike ``serverClosed()``,
+    /// a wait that times out is not taken for a close). Bytes that come first are dropped.
+    func serverCloses(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&p, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000))) > 0 {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT))
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return true }
+        }
+        return false
+    }
+
     /// Sends a request and reads its whole response.
     func request(_ method: String, _ target: String, body: String? = nil, headers: [String: String] = [:]) throws -> Response {
         try send(method, target, body: body, headers: headers)

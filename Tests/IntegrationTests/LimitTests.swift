@@ -144,6 +144,48 @@ struct LimitTests {
         #expect(try collect(waiting, id: "w").last?.type == "done", "a connection waiting for its answer stays")
     }
 
+    /// A line must arrive whole within `requestReadTimeoutMs` of its first byte: a client that
+    /// trickles a byte now and then (which keeps the idle timer from firing) is told and closed.
+    @Test func aLineThatTricklesInIsCutAtItsDeadline() throws {
+        let d = try daemon(limits: ["requestReadTimeoutMs": 1500, "idleTimeoutMs": 60_000])
+        defer { d.stop() }
+        let c = try d.connect(timeoutSeconds: 10)
+        // Three seconds of a byte every quarter of one: twice the deadline, far from the idle timeout.
+        try c.sendRaw(Array("{\"id\": \"slow\", ".utf8))
+        for _ in 0..<12 {
+            guard (try? c.sendRaw([0x20])) != nil else { break }
+            usleep(250_000)
+        }
+        let frame = try c.readFrame()
+        #expect(errorCode(frame) == "request_timeout", "\(String(describing: frame))")
+        #expect(try c.readLine() == nil, "closed")
+        #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
+    }
+
+    /// Unfinished lines of all clients together are bounded: past
+    /// `maxTotalPendingInputBytes`, the connection whose read passes it is told and closed (its
+    /// line dropped); the one already holding its share finishes its line, and the bytes held
+    /// are given back when clients close.
+    @Test func unfinishedLinesAreBoundedDaemonWide() throws {
+        let d = try daemon(limits: ["maxTotalPendingInputBytes": .number(Double(1 << 20))])
+        defer { d.stop() }
+        let padding = String(repeating: "a", count: 700_000)
+        let first = try d.connect()
+        try first.sendRaw(Array("{\"id\": \"big\", \"op\": \"ping\", \"note\": \"\(padding)".utf8))
+        let observer = try d.connect()
+        let holding = try pollStats(observer) { ($0["pendingInputBytes"]?.intValue ?? 0) >= 700_000 }
+        #expect((holding?["pendingInputBytes"]?.intValue ?? 0) >= 700_000, "\(String(describing: holding?["pendingInputBytes"]))")
+        let second = try d.connect()
+        try second.sendRaw(Array("{\"id\": \"big2\", \"op\": \"ping\", \"note\": \"\(padding)".utf8))
+        #expect(errorCode(try second.readFrame()) == "input_backlog")
+        #expect(try second.readLine() == nil, "closed")
+        try first.sendRaw(Array("\"}\n".utf8))
+        let answer = try first.readFrame()
+        #expect(answer?.id == "big", "the first line was kept whole and answered: \(String(describing: answer))")
+        let after = try pollStats(observer) { $0["pendingInputBytes"]?.intValue == 0 }
+        #expect(after?["pendingInputBytes"] == 0)
+    }
+
     @Test func clientThatNeverReadsIsStoppedAndDisconnected() throws {
         let d = try daemon(limits: ["maxPendingOutputBytes": 8192, "writeTimeoutMs": 500], hits: 200)
         defer { d.stop() }
