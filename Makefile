@@ -83,6 +83,7 @@ probe: release
 	python3 scripts/probes/memory.py $(RELEASE_BIN_DIR) slow-readers
 	python3 scripts/probes/memory.py $(RELEASE_BIN_DIR) pipelined
 	python3 scripts/probes/memory.py $(RELEASE_BIN_DIR) demo-slow-readers
+	python3 scripts/probes/memory.py $(RELEASE_BIN_DIR) partial-lines
 	python3 scripts/probes/abuse.py $(RELEASE_BIN_DIR)
 
 # The engine side by side with tantivy, SQLite FTS5 and Typesense (../shared/bench).

@@ -19,7 +19,7 @@ package enum EmbeddedBackend {
             for (i, file) in files.enumerated() {
                 let field = files.count == 1 ? "\(context.path).data" : "\(context.path).data[\(i)]"
                 let path = context.resolvePath(file)
-                documents += try DocumentLoader.parse(try FileReader.read(path, field: field), file: path, field: field)
+                documents += try DocumentLoader.load(path: path, field: field)
             }
             return documents
         }

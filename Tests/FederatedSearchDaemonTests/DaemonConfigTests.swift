@@ -50,6 +50,59 @@ struct DaemonConfigTests {
         #expect((try? DocumentLoader.parse(array, file: "f.json", field: "d"))?.count == 2)
     }
 
+    /// Fed a chunk at a time, at every split, a file gives the documents it gives whole: strings
+    /// holding `,` `]` `}` and escaped quotes, nested arrays and objects, CRLF and blank lines.
+    @Test func documentLoaderGivesTheSameDocumentsAtEveryChunkSplit() throws {
+        let items = [#"{"objectID":"1","t":"a, b ] } \" [","n":[1,[2,{"x":"]"}]]}"#, #"{ "objectID" : "2" , "o" : {"k":[]} }"#, "{}"]
+        let array = Array(("  [" + items.joined(separator: " ,\n") + "]\n ").utf8)
+        let lines = Array((items.joined(separator: "\r\n\n") + "\n").utf8)
+        for text in [array, lines] {
+            let whole = try DocumentLoader.parse(text, file: "f", field: "d")
+            #expect(whole.count == 3)
+            for split in 1..<text.count {
+                var loader = DocumentLoader(file: "f", field: "d")
+                try loader.feed(text[..<split])
+                try loader.feed(text[split...])
+                #expect(try loader.finish() == whole, "split at \(split)")
+            }
+        }
+        #expect(try DocumentLoader.parse(Array("[ ]".utf8), file: "f", field: "d").isEmpty)
+        #expect(try DocumentLoader.parse(Array(" \n".utf8), file: "f", field: "d").isEmpty)
+    }
+
+    /// A file that cannot be documents is refused at its first wrong byte, before the rest is
+    /// read; each error names the line or item.
+    @Test(arguments: [
+        ("\u{0}\u{1}junk", "line 1: expected an object"),
+        ("[1, 2]", "item 0: expected an object, got '1'"),
+        ("[{\"a\":1}, \"x\"]", "item 1: expected an object"),
+        ("{\"a\":1}\n[1]", "line 2: expected an object"),
+    ])
+    func documentLoaderRefusesAtTheFirstWrongByte(text: String, expected: String) {
+        var loader = DocumentLoader(file: "f", field: "d")
+        do {
+            try loader.feed(Array(text.utf8)[...])
+            Issue.record("the first chunk was taken: \(text)")
+        } catch {
+            #expect(error.message.contains(expected), "\(error.message)")
+        }
+    }
+
+    @Test(arguments: [
+        ("[{\"a\":1},{\"a\":2,}]", "item 1:"),
+        ("[{\"a\":1}", "not closed"),
+        ("[{\"a\":1}] x", "after the array's end"),
+        ("[{\"a\":1},]", "item 1:"),
+    ])
+    func documentLoaderNamesTheItem(text: String, expected: String) {
+        do {
+            _ = try DocumentLoader.parse(Array(text.utf8), file: "f", field: "d")
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.message.contains(expected), "\(error.message)")
+        }
+    }
+
     @Test func catalogBuildsEmbeddedIndicesAndRejectsUnknownKinds() throws {
         var registry = BackendRegistry()
         registry.register("embedded") { ctx in try EmbeddedBackend.make(ctx) }

@@ -10,6 +10,9 @@ slow-readers: an index of 1,000 documents of 95 KB; 40 clients each send
 demo-slow-readers: the demo config; 1,000 clients each ask {"query":"","params":{"hitsPerPage":1000}}
   and never read.
 pipelined: the demo config; 1,000 connections send 20 searches each and read slowly.
+partial-lines: the demo config; 300 clients each send 1 MB of a line without its newline and
+  stall. The daemon must hold at most limits.maxTotalPendingInputBytes of them (the rest get
+  input_backlog), and give the memory back once they close.
 
 Prints one JSON line: the baseline, peak and after RSS in MiB, and how clients were answered.
 """
@@ -211,6 +214,50 @@ def pipelined(bin_dir, folder):
             "answered": result["answered"], "requests": result["requests"], "outcomes": result["outcomes"]}
 
 
+def partial_lines(bin_dir, folder):
+    config = demo_config(folder)
+    daemon = start_daemon(bin_dir, config, folder)
+    baseline = rss_mib(daemon.pid)
+    pinger = Pinger(config["socket"])
+    pinger.start()
+    chunk = b'{"id":"x","op":"ping","note":"' + b"a" * 1_000_000
+    clients = []
+    for _ in range(300):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(config["socket"])
+        s.settimeout(2)
+        try:
+            s.sendall(chunk)
+        except OSError:
+            pass
+        s.setblocking(False)
+        clients.append(s)
+    # Let the daemon read what the kernel holds for each.
+    peak = baseline
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        peak = max(peak, rss_mib(daemon.pid))
+        time.sleep(0.05)
+    held = stats(config["socket"]).get("pendingInputBytes")
+    backlog = 0
+    for s in clients:
+        try:
+            if b"input_backlog" in s.recv(4096):
+                backlog += 1
+        except OSError:
+            pass
+        s.close()
+    time.sleep(2)
+    after = rss_mib(daemon.pid)
+    left = stats(config["socket"]).get("pendingInputBytes")
+    pinger.stop()
+    daemon.terminate()
+    daemon.wait()
+    return {"probe": "partial-lines", "clients": len(clients), "baselineMiB": round(baseline), "peakMiB": round(peak),
+            "afterMiB": round(after), "pendingInputBytesHeld": held, "pendingInputBytesAfter": left,
+            "inputBacklog": backlog, "slowestPingMs": round(pinger.slowest * 1000, 1)}
+
+
 def failures(result):
     """What the result shows going wrong (the probe exits 1 if anything): a client answered
     nothing or cut off, output left pending, memory not given back, a request not answered."""
@@ -218,7 +265,12 @@ def failures(result):
     if result["probe"] == "slow-readers":
         if result["firstFrames"].get("nothing"):
             problems.append(f"{result['firstFrames']['nothing']} clients got nothing")
-    if result["probe"] in ("slow-readers", "demo-slow-readers"):
+    if result["probe"] == "partial-lines":
+        if result["pendingInputBytesHeld"] is None or result["pendingInputBytesHeld"] > 64 << 20:
+            problems.append(f"the daemon held {result['pendingInputBytesHeld']} bytes of unfinished lines")
+        if result["pendingInputBytesAfter"] != 0:
+            problems.append(f"{result['pendingInputBytesAfter']} bytes of unfinished lines held after the clients left")
+    elif result["probe"] in ("slow-readers", "demo-slow-readers"):
         if result.get("pendingOutputBytesAtEnd", result.get("pendingOutputBytes")) is None:
             problems.append("no stats")
     else:
@@ -235,7 +287,8 @@ if __name__ == "__main__":
     bin_dir = sys.argv[1]
     which = sys.argv[2] if len(sys.argv) > 2 else "slow-readers"
     with tempfile.TemporaryDirectory() as folder:
-        probes = {"slow-readers": slow_readers, "demo-slow-readers": demo_slow_readers, "pipelined": pipelined}
+        probes = {"slow-readers": slow_readers, "demo-slow-readers": demo_slow_readers, "pipelined": pipelined,
+                  "partial-lines": partial_lines}
         result = probes[which](bin_dir, folder)
     print(json.dumps(result))
     problems = failures(result)
