@@ -9,20 +9,24 @@ import Synchronization
 /// its own, not a dispatch queue, because an unprivileged process may lower a thread's
 /// priority but not raise it back, and dispatch reuses its threads for other work.
 package final class BackgroundWorker: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private struct Jobs {
+        var queued: [@Sendable () -> Void] = []
+        var stopped = false
+    }
+    private let jobs = Mutex(Jobs())
     private let wakeUp = DispatchSemaphore(value: 0)
 
     /// The nice value of the worker threads.
     package static let niceValue: Int32 = 10
 
-    /// Starts the thread (it lives as long as the process: workers are few and long-lived).
+    /// Starts the thread; it runs until ``stop()`` (the shared workers: as long as the process).
     package init(name: String) {
         let thread = Thread { [self] in
             _ = fedsearch_set_thread_nice(Self.niceValue)
             while true {
                 wakeUp.wait()
-                let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                job?()
+                let (job, stopped) = jobs.withLock { j in (j.queued.isEmpty ? nil : j.queued.removeFirst(), j.stopped) }
+                if let job { job() } else if stopped { return }
             }
         }
         thread.name = name
@@ -31,12 +35,15 @@ package final class BackgroundWorker: Sendable {
 
     /// Queues a job.
     package func async(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.append(job) }
+        jobs.withLock { $0.queued.append(job) }
         wakeUp.signal()
     }
 
-    /// The worker that applies the writes of every durable index.
-    package static let writer = BackgroundWorker(name: "fedsearchd-write")
+    /// Ends the thread once the jobs queued before have run.
+    package func stop() {
+        jobs.withLock { $0.stopped = true }
+        wakeUp.signal()
+    }
 
     /// The workers that merge the segments of durable indices updated in place: small
     /// segments, and the long merges into a new base (so those never hold up the small).

@@ -23,9 +23,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
     /// Writes waiting for the writer, in arrival order.
     private let queued = Mutex(WriteQueueState())
     /// The writer runs here: off the loop and off the concurrency pool (a commit waits for
-    /// the disk, a rebuild takes a while), at a lower priority than searches. One thread
-    /// for all durable indices: a second rebuild at once would only take the searches' core.
-    private var writer: BackgroundWorker { BackgroundWorker.writer }
+    /// the disk, a rebuild takes a while), at a lower priority than searches. A thread per
+    /// index, so that no index's writes wait behind another's rebuild (a settings change, or
+    /// a whole rebuild after each write); ended with the index.
+    private let writer: BackgroundWorker
     /// Set by `deleteIndex`: later writes are refused.
     private let removed = Atomic<Bool>(false)
     /// The merges of its segments being built, by lane.
@@ -156,6 +157,13 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         let index = try Self.build(name: name, settings: settings, table: table)
         self.name = name
         self.path = path
+        // Linux keeps 15 bytes of a thread's name: "write " and the index name's first 9.
+        var short = ""
+        for c in name {
+            if short.utf8.count + c.utf8.count > 9 { break }
+            short.append(c)
+        }
+        self.writer = BackgroundWorker(name: "write " + short)
         self.state = Mutex(WriterState(
             store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
         self.current = Mutex(index)
@@ -269,6 +277,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
 
     package var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
+    deinit { writer.stop() }
+
     /// Refuses every later write and unlinks the store's files (the writer calls it, holding
     /// the state lock, in turn with the writes).
     package func removeStore(_ store: DocumentStore) {
@@ -310,9 +320,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         if start { writer.async { self.drain() } }
     }
 
-    /// Applies the next group, then queues itself again if more is waiting: the writer
-    /// thread is shared, so indices take turns group by group and a busy one cannot starve
-    /// the others.
+    /// Applies the next group, then queues itself again if more is waiting (a group at a
+    /// time, so that writes queued meanwhile join the next group).
     private func drain() {
         let group: [PendingWrite] = queued.withLock { q in
             let group = WriteGroup.take(from: &q.items)

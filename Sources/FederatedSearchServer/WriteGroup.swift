@@ -15,9 +15,11 @@ package enum WriteGroup {
     package static let maxBatches = 64
     package static let maxChanges = 64_000
 
-    /// Takes the next group off the queue: a run of document and settings batches, or a
-    /// single write that must see everything before it published (`deleteBy` evaluates its
-    /// filter on the snapshot; `get` and `getSettings` read what the writes before them left).
+    /// Takes the next group off the queue: a run of document batches, or a single write that
+    /// must see everything before it published (`deleteBy` evaluates its filter on the
+    /// snapshot; `get` and `getSettings` read what the writes before them left), or whose
+    /// snapshot is built before it is committed (a settings change, a replacement), so that
+    /// one that cannot be built is refused alone.
     package static func take(from items: inout [PendingWrite]) -> [PendingWrite] {
         guard let first = items.first else { return [] }
         if isBarrier(first.write) {
@@ -39,8 +41,8 @@ package enum WriteGroup {
 
     private static func isBarrier(_ w: IndexWrite) -> Bool {
         switch w {
-        case .documents, .settings, .replace: return false
-        case .deleteBy, .get, .getSettings, .reconfigure, .remove: return true
+        case .documents: return false
+        case .settings, .replace, .deleteBy, .get, .getSettings, .reconfigure, .remove: return true
         }
     }
 
@@ -68,6 +70,8 @@ package enum WriteGroup {
             var settingsChanged = false
             let configSettings = st.configSettings
             var replies: [Result<WriteReply, SearchError>] = []
+            /// A settings change's snapshot and table, built before it is committed.
+            var prebuilt: (index: EmbeddedIndex, table: DocumentTable)?
             let started = ContinuousClock.now
             do {
                 // A second reference to the table, for reading only, gone before the table changes
@@ -79,7 +83,15 @@ package enum WriteGroup {
                             let change = try plan(
                                 w, current: { id in pending.document(id, in: table) },
                                 configSettings: configSettings, overrides: overrides, index: index)
+                            var built: (index: EmbeddedIndex, table: DocumentTable)?
+                            if let s = change.settings {
+                                // Built first: a change whose index cannot be built is refused, not stored.
+                                var next = table
+                                for op in pending.operations + change.operations { apply(op, to: &next) }
+                                built = (try DurableIndex.build(name: index.name, settings: s, table: next), next)
+                            }
                             let sequence = try g.apply(change.operations)
+                            if let built { prebuilt = built }
                             pending.apply(change.operations, table: table)
                             if let s = change.settings {
                                 settings = s
@@ -103,7 +115,7 @@ package enum WriteGroup {
                 Log.error("commit to \(index.name) failed: \(error)")
                 return writes.map { _ in .failure(SearchError(.internalError, "\(index.name): the batch was not written: \(error)")) }
             }
-            for op in pending.operations { apply(op, to: &st.table) }
+            if let prebuilt { st.table = prebuilt.table } else { for op in pending.operations { apply(op, to: &st.table) } }
             st.overrides = overrides
             st.settings = settings
             index.recordPosition(sequence: st.store.sequence, documents: st.table.count)
@@ -119,7 +131,9 @@ package enum WriteGroup {
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
             do {
                 let current = index.snapshot
-                if !settingsChanged && !pending.cleared && !st.publishedIsStale && current.updatesInPlace {
+                if let prebuilt {
+                    index.publish(prebuilt.index)
+                } else if !settingsChanged && !pending.cleared && !st.publishedIsStale && current.updatesInPlace {
                     // Only what the group changed: a new segment and deletions in the others.
                     var adding: [(position: Int64, document: JSONObject)] = []
                     var deleting: [String] = []

@@ -27,6 +27,35 @@ struct WriteTests {
         return []
     }
 
+    /// Each index has a writer of its own: a write to one index is acknowledged while another
+    /// index rebuilds for a settings change (with one writer for all, it waited behind it).
+    @Test func anIndexsRebuildDoesNotHoldUpAnotherIndexsWrites() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let words = ["river", "stone", "harbor", "lantern", "meadow", "copper", "willow", "ember", "falcon", "quartz"]
+        let big = (0..<20_000).map { i in
+            "{\"objectID\":\"\(i)\",\"title\":\"\((0..<12).map { words[($0 * 7 + i) % words.count] + String(i % 97) }.joined(separator: " "))\",\"n\":\(i)}"
+        }.joined(separator: "\n")
+        let config: JSONObject = [
+            "dataDir": .string(dataDir),
+            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title"]],
+                            "small": ["data": "small.ndjson", "searchableAttributes": ["title"]]],
+        ]
+        let d = try DaemonProcess(config: config, files: ["big.ndjson": big, "small.ndjson": Self.initial])
+        defer { d.stop() }
+        let rebuilding = try d.connect()
+        let writing = try d.connect()
+        let start = Date()
+        try rebuilding.send(["id": "s", "op": "setSettings", "index": "big", "settings": ["searchableAttributes": ["title", "n"]]])
+        usleep(50_000)
+        let ack = try writing.roundTrip(["id": "w", "op": "addDocuments", "index": "small", "documents": [["objectID": "b9", "title": "Emma"]]])
+        let smallDone = Date().timeIntervalSince(start)
+        guard case .info(_, "written", _)? = ack.first else { Issue.record("\(ack)"); return }
+        let settings = try rebuilding.readFrame()
+        let bigDone = Date().timeIntervalSince(start)
+        guard case .info(_, "written", _)? = settings else { Issue.record("\(String(describing: settings))"); return }
+        #expect(smallDone < bigDone, "the small index's write (\(smallDone) s) waited for the big one's rebuild (\(bigDone) s)")
+    }
+
     @Test func writesAreVisibleAtOnceAndSurviveRestart() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
