@@ -4,12 +4,15 @@
 /// Wide terminals (at least ``wideColumns`` columns) show the search box on top, the facet
 /// panes stacked on the left, the index columns and the merged list side by side, and the
 /// filters, status and keys lines at the bottom. Narrower ones show one content pane at a time
-/// (the focused one), full width, so nothing is squeezed past reading.
+/// (the focused one), full width, so nothing is squeezed past reading, under a line of tabs
+/// that names every pane.
 public struct DashboardLayout: Sendable, Equatable {
     /// The width from which panes are shown side by side.
     public static let wideColumns = 90
 
     public var search: Rect
+    /// The line of tabs (narrow layouts only; height 0 otherwise).
+    public var tabs: Rect
     /// One rectangle per content pane (facets first, then index columns, then the merged
     /// list), nil for a pane not shown at this size.
     public var content: [Rect?]
@@ -25,11 +28,12 @@ public struct DashboardLayout: Sendable, Equatable {
     public static func compute(rows: Int, cols: Int, facetPanes: Int, mainPanes: Int, focusedContent: Int?) -> DashboardLayout {
         let searchHeight = rows >= 8 ? 3 : 1
         let bottom = min(3, max(0, rows - searchHeight))
-        let contentTop = searchHeight
-        let contentHeight = max(0, rows - searchHeight - bottom)
+        let narrow = cols < wideColumns
+        let tabsHeight = narrow && rows - searchHeight - bottom > 2 ? 1 : 0
+        let contentTop = searchHeight + tabsHeight
+        let contentHeight = max(0, rows - contentTop - bottom)
         let total = facetPanes + mainPanes
         var content = [Rect?](repeating: nil, count: total)
-        let narrow = cols < wideColumns
         if narrow {
             let shown = focusedContent.map { min(max(0, $0), total - 1) } ?? facetPanes
             if total > 0 { content[shown] = Rect(y: contentTop, x: 0, height: contentHeight, width: cols) }
@@ -54,7 +58,8 @@ public struct DashboardLayout: Sendable, Equatable {
         }
         let line = { (n: Int) in Rect(y: contentTop + contentHeight + n, x: 0, height: n < bottom ? 1 : 0, width: cols) }
         return DashboardLayout(
-            search: Rect(y: 0, x: 0, height: searchHeight, width: cols), content: content, filters: line(0), status: line(1),
+            search: Rect(y: 0, x: 0, height: searchHeight, width: cols),
+            tabs: Rect(y: searchHeight, x: 0, height: tabsHeight, width: cols), content: content, filters: line(0), status: line(1),
             footer: line(2), isNarrow: narrow)
     }
 }

@@ -45,7 +45,20 @@ struct RenderingTests {
         let canvas = TextCanvas(rows: 6, cols: 30)
         view.draw(on: canvas, in: Rect(y: 0, x: 0, height: 6, width: 30), focused: false)
         #expect(canvas.line(0).hasPrefix("┌─ movies ─"))
-        #expect(canvas.line(1) == "│2 results in 0.4 ms  ok 0.4…│", "cut with an ellipsis at the border")
+        #expect(canvas.line(1) == "│2 results  ok 0.4 ms        │", "the count and the source's state and time")
+        // Narrower, the header keeps the time: the word goes first, then "ok".
+        let narrow = TextCanvas(rows: 3, cols: 14)
+        view.draw(on: narrow, in: Rect(y: 0, x: 0, height: 3, width: 14), focused: false)
+        #expect(narrow.line(1) == "│2  ok 0.4 ms│")
+        let narrower = TextCanvas(rows: 3, cols: 12)
+        view.draw(on: narrower, in: Rect(y: 0, x: 0, height: 3, width: 12), focused: false)
+        #expect(narrower.line(1) == "│2  0.4 ms │")
+        view.staleReason = "daemon unreachable"
+        let stale = TextCanvas(rows: 4, cols: 30)
+        view.draw(on: stale, in: Rect(y: 0, x: 0, height: 4, width: 30), focused: false)
+        #expect(stale.line(1) == "│2 results  stale            │")
+        #expect(stale.style(y: 2, x: 1) == .dim, "stale hits are dimmed")
+        view.staleReason = nil
         #expect(canvas.line(2) == "│Star Wars                   │")
         #expect(canvas.style(y: 2, x: 1) == .highlight && canvas.style(y: 2, x: 6) == .normal)
         #expect(canvas.line(3).hasPrefix("│千と千尋の神隠し"))
@@ -90,20 +103,55 @@ struct RenderingTests {
         view.setItem(state)
         let c2 = TextCanvas(rows: 1, cols: 120)
         view.draw(on: c2, in: Rect(y: 0, x: 0, height: 1, width: 120), focused: false)
-        #expect(c2.line(0).hasPrefix("daemon unreachable (retrying in 400 ms): start it with `make run` — cannot connect"))
+        #expect(c2.line(0).hasPrefix("stale: daemon unreachable, retrying in 400 ms — is fedsearchd running? (`make run` starts the demo) — cannot connect"))
+    }
+
+    /// Text cut to fit ends with "…", also where the cut falls at the end of a highlight.
+    @Test func textCutOnAHighlightEndsWithAnEllipsis() {
+        let canvas = TextCanvas(rows: 1, cols: 20)
+        canvas.putRuns([("Star ", .normal), ("Wars", .highlight), (" and more", .normal)], y: 0, x: 0, width: 9)
+        #expect(canvas.line(0).hasPrefix("Star War… "))
+        #expect(canvas.style(y: 0, x: 8) == .highlight)
+        let fits = TextCanvas(rows: 1, cols: 20)
+        #expect(fits.putRuns([("Star ", .normal), ("Wars", .highlight)], y: 0, x: 0, width: 9) == 9)
+        #expect(fits.line(0).hasPrefix("Star Wars "))
+    }
+
+    /// The footer keeps how to quit and how to get help at any width; other keys as they fit.
+    @Test func keyHintsKeepTheEssentialOnes() {
+        let hints = [KeyHint("↑↓", "move"), KeyHint("Space", "toggle"), KeyHint("Tab", "next pane"), KeyHint("Esc", "clear filters")]
+        let essential = [KeyHint("?", "help"), KeyHint("q", "quit")]
+        for width in [20, 40, 60, 80, 200] {
+            let text = KeyHints.runs(hints, essential: essential, width: width).map(\.0).joined()
+            #expect(text.contains("? help") && text.contains("q quit"), "\(width): \(text)")
+            #expect(width < 20 || TextWidth.of(text) <= max(width, 16), "\(width): \(text)")
+        }
+        #expect(KeyHints.runs(hints, essential: essential, width: 40).map(\.0).joined() == "↑↓ move  Space toggle  ? help  q quit  ")
+    }
+
+    /// A list longer than its pane says where it is and whether more is above or below.
+    @Test func aListSaysItsPosition() {
+        var cursor = ListCursor()
+        #expect(cursor.position(first: 0, visible: 10, count: 8, focused: true) == nil, "a list that fits says nothing")
+        #expect(cursor.position(first: 0, visible: 10, count: 48, focused: true) == "1/48 ↓")
+        cursor.move(20, count: 48)
+        let first = cursor.firstVisible(visible: 10, count: 48)
+        #expect(cursor.position(first: first, visible: 10, count: 48, focused: true) == "↑ 21/48 ↓")
+        #expect(cursor.position(first: 38, visible: 10, count: 2000, focused: false) == "↑ 39/2,000 ↓")
     }
 
     @Test func theLayoutFitsEverySize() {
         for cols in [20, 40, 69, 89, 90, 120, 200] {
             for rows in [5, 10, 24, 50] {
                 let l = DashboardLayout.compute(rows: rows, cols: cols, facetPanes: 2, mainPanes: 3, focusedContent: 3)
-                let rects = [l.search, l.filters, l.status, l.footer] + l.content.compactMap { $0 }
+                let rects = [l.search, l.tabs, l.filters, l.status, l.footer] + l.content.compactMap { $0 }
                 for r in rects where r.height > 0 {
                     #expect(r.x >= 0 && r.x + r.width <= cols && r.y >= 0 && r.y + r.height <= rows, "\(cols)x\(rows): \(r)")
                 }
                 #expect(l.isNarrow == (cols < DashboardLayout.wideColumns))
                 if l.isNarrow {
                     #expect(l.content.compactMap { $0 }.count == 1 && l.content[3] != nil, "narrow: the focused pane only")
+                    if rows >= 10 { #expect(l.tabs.height == 1 && l.content[3]!.y == l.tabs.y + 1, "narrow: the tabs above the pane") }
                 } else {
                     #expect(l.content.allSatisfy { $0 != nil })
                     let widths = l.content.compactMap { $0 }.filter { $0.x > 0 }.reduce(0) { $0 + $1.width }

@@ -94,6 +94,7 @@ final class FakeStatsController: StatsController, LoadingController, PaginationC
     var pages: (Int, Int) = (0, 0)
     var status: SourceStatusInteractor.State?
     var merged: [String] = []
+    var hitsSource: MergedHitsInteractor?
     func setItem(_ stats: SearchStats?) { self.stats = stats }
     func setItem(_ isLoading: Bool) { loading.append(isLoading) }
     func setPages(current: Int, count: Int) { pages = (current, count) }

@@ -188,4 +188,29 @@ struct InteractorTests {
         #expect(view.status?.last?.sources.first?.report.status == .timeout)
         #expect(view.status?.isLoading == false)
     }
+
+    /// The merged list scrolls on: a row near the end of those loaded asks for the next page
+    /// (once), which joins the list if it answers the same query and follows it.
+    @Test func theMergedListLoadsItsNextPage() {
+        let merged = MergedHitsInteractor()
+        final class Asked { var offsets: [Int] = [] }
+        let record = Asked()
+        merged.onPageRequested.subscribe(with: record) { r, offset in r.offsets.append(offset) }
+        var asked: [Int] { record.offsets }
+        let hits = (0..<20).map { MergedHit(index: "movies", hit: Hit(objectID: "m\($0)", attributes: [:], rankingScore: 1)) }
+        merged.update(MergedResults(hits: hits, nbHits: 50), query: "star")
+        _ = merged.hit(atIndex: 3)
+        #expect(asked.isEmpty)
+        _ = merged.hit(atIndex: 16)
+        _ = merged.hit(atIndex: 17)
+        #expect(asked == [20], "asked once")
+        let more = (20..<40).map { MergedHit(index: "products", hit: Hit(objectID: "p\($0)", attributes: [:], rankingScore: 1)) }
+        merged.append(MergedPage(query: "other", offset: 20, results: MergedResults(hits: more, nbHits: 50)))
+        #expect(merged.hits.count == 20, "a page of another query is dropped")
+        merged.append(MergedPage(query: "star", offset: 20, results: MergedResults(hits: more, nbHits: 50)))
+        #expect(merged.hits.count == 40 && merged.hits[20].hit.objectID == "p20")
+        merged.update(MergedResults(hits: [], nbHits: 0), query: "zz")
+        _ = merged.hit(atIndex: 0)
+        #expect(asked == [20], "nothing to load in an empty list")
+    }
 }

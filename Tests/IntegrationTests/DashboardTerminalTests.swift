@@ -12,10 +12,10 @@ import FederatedSearchCore
 /// 5. q quits.
 @Suite(.serialized, .enabled(if: TerminalSession.tmuxPath != nil, "tmux is not installed (apt-get install tmux)"))
 struct DashboardTerminalTests {
-    /// The number before "results" in the first line that has one (the movies column's stats).
+    /// The number before "results" in the first line that has one (the movies column's header).
     static func firstCount(_ screen: [String]) -> Int? {
         for line in screen {
-            guard let r = line.range(of: " results in") ?? line.range(of: " result in") else { continue }
+            guard let r = line.range(of: " results  ") ?? line.range(of: " result  ") else { continue }
             let digits = line[..<r.lowerBound].reversed().prefix { $0.isNumber || $0 == "," }.reversed().filter(\.isNumber)
             return Int(String(digits))
         }
@@ -50,7 +50,9 @@ struct DashboardTerminalTests {
         #expect(cleared.ok, "Esc did not clear the filters:\n\(cleared.screen.joined(separator: "\n"))")
 
         try t.resize(cols: 70, rows: 20)
-        let narrow = try t.waitFor { s in s.first?.hasPrefix("┌─ Search ─") == true && s.first?.count == 70 && s.contains { $0.contains("pane ") } }
+        let narrow = try t.waitFor { s in
+            s.first?.hasPrefix("┌─ Search ─") == true && s.first?.count == 70 && s.contains { $0.hasPrefix("search · genres · supplier · movies") }
+        }
         #expect(narrow.ok, "the narrow terminal was not redrawn:\n\(narrow.screen.joined(separator: "\n"))")
         try t.resize(cols: 140, rows: 40)
         let wide = try t.waitFor { s in s.first?.count == 140 && s.contains { $0.contains("─ Merged ─") } }
@@ -69,6 +71,117 @@ struct DashboardTerminalTests {
         try t.send(["Tab"])
         try t.send(["q"], literal: true)
         #expect(poll(seconds: 10) { !t.isRunning }, "q did not quit")
+    }
+
+    /// The footer follows the focus and, at every width from 60 columns, says how to quit and
+    /// how to get help; `?` lists every key; a narrow terminal names its panes in a line of tabs
+    /// with each index's hit count, so a toggled facet shows its effect there.
+    @Test func keysHelpAndTabsAtEightyColumns() throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard"], cols: 80, rows: 24)
+        let ready = try t.waitFor { s in s.joined().contains("movies ok") && s.contains { $0.hasPrefix("search · genres · supplier · movies 2,000") } }
+        #expect(ready.ok, "no tabs naming the panes:\n\(ready.screen.joined(separator: "\n"))")
+        let footer = { (s: [String]) in s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "" }
+        // Typing: Space types, so no "Space toggle"; quit and help by keys that do not type.
+        #expect(footer(ready.screen).contains("^C quit") && footer(ready.screen).contains("F1 help"), "\(footer(ready.screen))")
+        #expect(!footer(ready.screen).contains("Space toggle"))
+        try t.send(["Tab"])
+        let facet = try t.waitFor { s in footer(s).contains("Space toggle") && footer(s).contains("q quit") && footer(s).contains("? help") }
+        #expect(facet.ok, "the footer of a facet pane: \(footer(facet.screen))")
+        // Toggling a genre: the movies tab's count changes, and the filters line says what is on.
+        try t.send(["Down", "Space"])
+        let toggled = try t.waitFor { s in
+            s.contains { $0.hasPrefix("filters: genres: Comedy") } && s.contains { $0.hasPrefix("search · genres · supplier · movies 619") }
+        }
+        #expect(toggled.ok, "a toggle's effect is not shown:\n\(toggled.screen.joined(separator: "\n"))")
+        try t.send(["?"], literal: true)
+        let help = try t.waitFor { s in s.contains { $0.contains("Keys — any key closes") } && s.contains { $0.contains("toggle the facet value") } }
+        #expect(help.ok, "? did not open the keys:\n\(help.screen.joined(separator: "\n"))")
+        try t.send(["x"], literal: true)
+        let closed = try t.waitFor { s in !s.contains { $0.contains("Keys — any key closes") } }
+        #expect(closed.ok)
+        #expect(t.isRunning, "a key closes the overlay and does nothing else")
+        for cols in [60, 72, 89] {
+            try t.resize(cols: cols, rows: 24)
+            let fitted = try t.waitFor { s in s.first?.count == cols && footer(s).contains("q quit") && footer(s).contains("? help") }
+            #expect(fitted.ok, "at \(cols) columns: \(footer(fitted.screen))")
+        }
+        try t.send(["q"], literal: true)
+        #expect(poll(seconds: 10) { !t.isRunning }, "q did not quit")
+    }
+
+    /// A facet list keeps its order while the user works in it (a toggled value stays under
+    /// the cursor), shows its position, and shows its top once the focus leaves.
+    @Test func facetListsKeepTheirOrderAndShowTheirPosition() throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
+                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
+        #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok)
+        try t.send(["Tab"])
+        for _ in 0..<25 { try t.send(["Down"]) }
+        let moved = try t.waitFor { s in s.contains { $0.contains("26/41 ↓") } }
+        #expect(moved.ok, "the list's position is not shown:\n\(moved.screen.joined(separator: "\n"))")
+        // The value under the cursor, then toggled: it stays on its row.
+        let row = try #require(moved.screen.firstIndex { $0.contains("↑ 26/41") }) - 1
+        // The genres pane's row ("│[ ] Western   252│", 28 cells wide at 140 columns), less its count.
+        var value = String(moved.screen[row].prefix(28).dropFirst(5).dropLast())
+        while let last = value.last, last.isNumber || last == "," || last == " " { value.removeLast() }
+        try t.send(["Space"])
+        let toggled = try t.waitFor { s in s.count > row && s[row].contains("[x] \(value)") }
+        #expect(toggled.ok, "'\(value)' left its row when toggled:\n\(toggled.screen.joined(separator: "\n"))")
+        // Focus elsewhere: the list shows its top (the selected value first), Drama and Comedy in view.
+        try t.send(["Tab"])
+        let top = try t.waitFor { s in
+            s.contains { $0.contains("[x] \(value)") } && s.contains { $0.contains("[ ] Drama") } && s.contains { $0.contains("1/41 ↓") }
+        }
+        #expect(top.ok, "the unfocused list does not show its top:\n\(top.screen.joined(separator: "\n"))")
+        try t.send(["C-c"])
+        #expect(poll(seconds: 10) { !t.isRunning })
+    }
+
+    /// The merged list pages like the columns; a daemon that goes away leaves the columns
+    /// marked stale with the socket named; started before the daemon, the dashboard waits for it.
+    @Test func mergedPagingStaleResultsAndWaitingForTheDaemon() throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        d.halt()
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard"], cols: 140, rows: 40)
+        let waiting = try t.waitFor { s in s.contains { $0.contains("waiting for fedsearchd on \(d.socketPath)") } }
+        #expect(waiting.ok, "no waiting screen:\n\(waiting.screen.joined(separator: "\n"))")
+        #expect(t.isRunning, "it waits instead of exiting")
+        try d.start()
+        #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok, "it did not come up once the daemon started")
+        // Tab to the merged list (search, genres, supplier, movies, products, merged) and page down.
+        for _ in 0..<5 { try t.send(["Tab"]) }
+        // The merged pane's position ("↑ 31/4,000 ↓" in its border) passes its first page of 20.
+        func mergedPosition(_ s: [String]) -> Int {
+            s.compactMap { line -> Int? in
+                guard let r = line.range(of: "/4,000") else { return nil }
+                return Int(String(line[..<r.lowerBound].reversed().prefix { $0.isNumber || $0 == "," }.reversed().filter(\.isNumber)))
+            }.max() ?? 0
+        }
+        var paged = (ok: false, screen: [String]())
+        for _ in 0..<10 where !paged.ok {
+            try t.send(["PageDown"])
+            paged = try t.waitFor(seconds: 1) { mergedPosition($0) > 30 }
+        }
+        #expect(paged.ok, "the merged list stopped at its first page:\n\(paged.screen.joined(separator: "\n"))")
+        try t.send(["/"])
+        try t.send(["zzqqxv"], literal: true)
+        let empty = try t.waitFor { s in s.contains { $0.contains("no results in any index") } }
+        #expect(empty.ok, "the empty merged list does not say so:\n\(empty.screen.joined(separator: "\n"))")
+        d.halt(kill: true)
+        let stale = try t.waitFor { s in
+            s.contains { $0.contains("stale: daemon unreachable") && $0.contains(d.socketPath) } && s.contains { $0.contains("stale") && $0.contains("results") }
+        }
+        #expect(stale.ok, "results of a lost daemon are not marked stale:\n\(stale.screen.joined(separator: "\n"))")
+        try t.send(["C-c"])
+        #expect(poll(seconds: 10) { !t.isRunning })
     }
 
     @Test func wideAndAccentedTitlesKeepTheColumnsAligned() throws {

@@ -4,9 +4,17 @@ extension MergedHitsInteractor {
     public func connectSearcher(_ searcher: FederatedSearcher) -> any Connection {
         keep(ClosureConnection(connect: { [weak self, weak searcher] connection in
             guard self != nil, let searcher else { return }
-            searcher.onMergedResults.subscribePast(with: connection) { [weak self] _, merged in self?.item = merged }
-        }, disconnect: { [weak searcher] connection in
+            searcher.onMergedResults.subscribePast(with: connection) { [weak self, weak searcher] _, merged in
+                self?.update(merged, query: searcher?.query)
+            }
+            searcher.onMergedPage.subscribe(with: connection) { [weak self] _, page in self?.append(page) }
+            self?.onPageRequested.subscribe(with: connection) { [weak searcher] _, offset in
+                searcher?.loadMergedPage(offset: offset, limit: searcher?.parameters.hitsPerPage ?? 20)
+            }
+        }, disconnect: { [weak self, weak searcher] connection in
             searcher?.onMergedResults.cancelSubscription(for: connection)
+            searcher?.onMergedPage.cancelSubscription(for: connection)
+            self?.onPageRequested.cancelSubscription(for: connection)
         }))
     }
 
@@ -15,6 +23,7 @@ extension MergedHitsInteractor {
     public func connectController(_ controller: some MergedHitsController) -> any Connection {
         keep(ClosureConnection(connect: { [weak self, weak controller] connection in
             guard let self, let controller else { return }
+            controller.hitsSource = self
             controller.setHits(self.hits, nbHits: self.nbHits)
             self.onItemChanged.subscribe(with: connection) { [weak controller] _, merged in
                 controller?.setHits(merged?.hits ?? [], nbHits: merged?.nbHits ?? 0)

@@ -151,6 +151,8 @@ public final class FederatedSearcher: Searcher {
     public let onSearch = Observer<String?>()
     public let onIndexResults = Observer<IndexResults>()
     public let onMergedResults = Observer<MergedResults>()
+    /// Fired with a later page of the merged list (``loadMergedPage(offset:limit:)``).
+    public let onMergedPage = Observer<MergedPage>()
     public let onStatus = Observer<Status>()
     /// The state of the link to the daemon, as it changes.
     public let onConnectionState = Observer<ConnectionState>()
@@ -249,6 +251,32 @@ public final class FederatedSearcher: Searcher {
         waiters = [:]
         sequencer.abandonAll()
         isLoading.fire(false)
+    }
+
+    /// Asks for `limit` hits of the current query's merged list from position `offset` (a
+    /// merged list that scrolls on); they come by ``onMergedPage``. The per-index answers of
+    /// that request are not delivered (the columns keep what they show), and a keystroke does
+    /// not cancel it: the interactor ignores a page of an old query.
+    public func loadMergedPage(offset: Int, limit: Int) {
+        var request = makeRequest(seq: 0)
+        var merge = self.merge ?? ["strategy": "score"]
+        merge["offset"] = .number(Double(offset))
+        merge["limit"] = .number(Double(limit))
+        request.merge = merge
+        request.session = nil
+        request.seq = nil
+        request.encodedMembers = EncodedSearchMembers()
+        let text = query ?? ""
+        do {
+            _ = try transport.send(.search(request)) { [weak self] event in
+                guard case .frames(let frames) = event else { return }
+                for case .merged(_, let merged) in frames {
+                    self?.onMergedPage.fire(MergedPage(query: text, offset: offset, results: merged))
+                }
+            }
+        } catch {
+            onError.fire(SearcherError(error))
+        }
     }
 
     /// Sends one source's page request (``Source/search(page:)``) and delivers its results.
@@ -420,5 +448,18 @@ public struct SourceStatusItem: Sendable, Equatable {
     public init(name: String, report: SourceReport) {
         self.name = name
         self.report = report
+    }
+}
+
+/// Hits of a merged list from a position on, for the query they answer.
+public struct MergedPage: Sendable, Equatable {
+    public let query: String
+    public let offset: Int
+    public let results: MergedResults
+
+    public init(query: String, offset: Int, results: MergedResults) {
+        self.query = query
+        self.offset = offset
+        self.results = results
     }
 }

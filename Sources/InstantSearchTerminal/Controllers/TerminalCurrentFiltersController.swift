@@ -9,6 +9,8 @@ public final class TerminalCurrentFiltersController: CurrentFiltersController, T
     public let title = "Filters"
     public var isFocusable: Bool { false }
     private(set) var items: [FilterAndID] = []
+    /// Whether no filter is in force.
+    public var isEmpty: Bool { items.isEmpty }
 
     public init() {}
 

@@ -10,16 +10,24 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     public var onNeedsDisplay: (() -> Void)?
     public var title: String
     public var isFocusable: Bool { true }
+    public var keyHints: [KeyHint] { [KeyHint("↑↓", "move"), KeyHint("PgDn", "page")] }
     /// The attributes tried, in order, for a hit's line.
     public var labelAttributes: [String]
     /// The source's state beside the stats (`ok 0.4 ms`, `timeout`), set by the dashboard.
     public var sourceState: (text: String, style: Style)? {
         didSet { onNeedsDisplay?() }
     }
+    /// Why the hits shown no longer answer the query (`daemon unreachable`): they are drawn
+    /// dimmed, under this word in place of the source's state. Nil: they are current.
+    public var staleReason: String? {
+        didSet { if staleReason != oldValue { onNeedsDisplay?() } }
+    }
     /// Shown when the answer has no hit.
     public var emptyText: (String) -> String
     private var stats: SearchStats?
     private var cursor = ListCursor()
+    /// The first row shown at the last draw, and where the rows start (for clicks).
+    private var shownFirst: Int?
 
     public init(title: String, labelAttributes: [String] = ["title", "name"], emptyText: ((String) -> String)? = nil) {
         self.title = title
@@ -43,11 +51,34 @@ public final class TerminalHitsController: HitsController, StatsController, Term
         return true
     }
 
+    /// A click on row `row` of the list (0: the first hit shown): the hit there gets the cursor.
+    public func click(row: Int) -> Bool {
+        guard let first = shownFirst, let hits = hitsSource, hits.hits.indices.contains(first + row) else { return false }
+        cursor.select(first + row, count: hits.numberOfHits)
+        _ = hits.hit(atIndex: cursor.row)
+        onNeedsDisplay?()
+        return true
+    }
+
+    /// The header: the count and the source's state, as much of them as `width` takes (the
+    /// time is kept longest: `482 results  ok 0.3 ms`, `482  ok 0.3 ms`, `482 0.3 ms`).
+    func header(width: Int) -> [(String, Style)] {
+        guard let stats else { return [("waiting…", .dim)] }
+        let count = (stats.exhaustiveNbHits ? "" : "~") + DisplayFormat.count(stats.nbHits)
+        let words = count + " result" + (stats.nbHits == 1 ? "" : "s")
+        let state: (text: String, style: Style) = staleReason.map { _ in ("stale", .error) }
+            ?? sourceState ?? ("\(DisplayFormat.milliseconds(stats.processingTimeMS)) ms", .dim)
+        let short = state.text.hasPrefix("ok ") ? String(state.text.dropFirst(3)) : state.text
+        for (a, b) in [(words, state.text), (count, state.text), (count, short)] where TextWidth.of(a) + 2 + TextWidth.of(b) <= width {
+            return [(a, .dim), ("  ", .normal), (b, state.style)]
+        }
+        return [(count, .dim), (" ", .normal), (short, state.style)]
+    }
+
     public func draw(on canvas: any Canvas, in rect: Rect, focused: Bool) {
+        shownFirst = nil
         guard let inner = canvas.pane(rect, title: title, focused: focused) else { return }
-        var header: [(String, Style)] = [(stats?.text ?? "waiting…", .dim)]
-        if let s = sourceState { header += [("  ", .normal), (s.text, s.style)] }
-        canvas.putRuns(header, y: inner.y, x: inner.x, width: inner.width)
+        canvas.putRuns(header(width: inner.width), y: inner.y, x: inner.x, width: inner.width)
         guard let hits = hitsSource, inner.height > 1 else { return }
         let rows = inner.height - 1
         if hits.numberOfHits == 0 {
@@ -55,16 +86,23 @@ public final class TerminalHitsController: HitsController, StatsController, Term
             return
         }
         let first = cursor.firstVisible(visible: rows, count: hits.numberOfHits)
+        shownFirst = first
         for row in 0..<min(rows, hits.numberOfHits - first) {
             let i = first + row
             let hit = hits.hits[i]
             let y = inner.y + 1 + row
+            let label = HighlightedText.label(hit, attributes: labelAttributes)
             if focused, i == cursor.row {
-                let plain = HighlightedText.label(hit, attributes: labelAttributes).map(\.0).joined()
-                canvas.put(TextWidth.fit(plain, to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
+                canvas.put(TextWidth.fit(label.map(\.0).joined(), to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
+            } else if staleReason != nil {
+                canvas.putRuns(label.map { ($0.0, Style.dim) }, y: y, x: inner.x, width: inner.width)
             } else {
-                canvas.putRuns(HighlightedText.label(hit, attributes: labelAttributes), y: y, x: inner.x, width: inner.width)
+                canvas.putRuns(label, y: y, x: inner.x, width: inner.width)
             }
+        }
+        let total = max(hits.numberOfHits, stats?.nbHits ?? 0)
+        if let note = cursor.position(first: first, visible: rows, count: total, focused: focused) {
+            canvas.boxNote(rect, note, focused: focused)
         }
     }
 }

@@ -1,3 +1,5 @@
+import InstantSearch
+
 /// A part of a terminal screen that draws itself in the rectangle it is given and may take
 /// keys while it has the focus. Every built-in terminal controller is one.
 @MainActor
@@ -12,6 +14,12 @@ public protocol TerminalPane: AnyObject {
     func handle(_ key: Key) -> Bool
     /// Set by whoever shows the pane: call it when the pane must be drawn again.
     var onNeedsDisplay: (() -> Void)? { get set }
+    /// The keys it takes while focused, for the footer and the help overlay.
+    var keyHints: [KeyHint] { get }
+}
+
+extension TerminalPane {
+    public var keyHints: [KeyHint] { [] }
 }
 
 /// A pane's list: a cursor and the first row shown, kept in view as the cursor moves.
@@ -25,6 +33,18 @@ struct ListCursor {
     }
 
     mutating func reset() { (row, top) = (0, 0) }
+
+    /// Moves the cursor to `row` (a click), within `count` rows.
+    mutating func select(_ row: Int, count: Int) { move(row - self.row, count: count) }
+
+    /// What a list of `count` rows shows from `first` in `visible` rows says of its position,
+    /// for its border: the cursor's row (`12/48`), and arrows when more is above or below;
+    /// nil when the list fits.
+    func position(first: Int, visible: Int, count: Int, focused: Bool) -> String? {
+        guard count > visible else { return nil }
+        let at = focused ? row + 1 : first + 1
+        return (first > 0 ? "↑ " : "") + "\(DisplayFormat.count(at))/\(DisplayFormat.count(count))" + (first + visible < count ? " ↓" : "")
+    }
 
     /// The first row to show in `visible` rows, so the cursor is in view.
     mutating func firstVisible(visible: Int, count: Int) -> Int {

@@ -14,7 +14,9 @@ public final class TerminalSourceStatusController: SourceStatusController, Termi
     public var unreachableHint: String
     public private(set) var state = SourceStatusInteractor.State()
 
-    public init(unreachableHint: String = "start it with `make run`") { self.unreachableHint = unreachableHint }
+    public init(unreachableHint: String = "is fedsearchd running? (`make run` starts the demo)") {
+        self.unreachableHint = unreachableHint
+    }
 
     public func setItem(_ state: SourceStatusInteractor.State) {
         self.state = state
@@ -47,7 +49,8 @@ public final class TerminalSourceStatusController: SourceStatusController, Termi
         var runs: [(String, Style)] = []
         switch state.connection {
         case .disconnected(let reason, let retry):
-            runs = [("daemon unreachable", .error), (" (retrying in \(retry) ms): \(unreachableHint) — ", .normal), (reason, .dim)]
+            let wait = retry < 1000 ? "\(retry) ms" : "\(DisplayFormat.number((Double(retry) / 100).rounded() / 10)) s"
+            runs = [("stale: daemon unreachable", .error), (", retrying in \(wait) — \(unreachableHint) — ", .normal), (reason, .dim)]
         case .closed:
             runs = [("connection closed", .error)]
         default:

@@ -46,15 +46,24 @@ public protocol Canvas: AnyObject {
 extension Canvas {
     /// Draws runs of text one after another on a line, within `width` cells; returns the
     /// cells used.
+    /// Text cut to fit ends with `…`, in the style of the run where the cut falls.
     @discardableResult
     public func putRuns(_ runs: [(String, Style)], y: Int, x: Int, width: Int) -> Int {
+        guard width > 0 else { return 0 }
+        let total = runs.reduce(0) { $0 + TextWidth.of($1.0) }
+        let room = total > width ? width - 1 : width
         var used = 0
+        var lastStyle = runs.first?.1 ?? .normal
         for (text, style) in runs {
-            let room = width - used
-            guard room > 0 else { break }
-            let shown = TextWidth.truncate(text, to: room)
-            put(shown, y: y, x: x + used, maxWidth: room, style: style)
+            guard used < room else { break }
+            let shown = TextWidth.prefix(text, to: room - used)
+            put(shown, y: y, x: x + used, maxWidth: room - used, style: style)
             used += TextWidth.of(shown)
+            lastStyle = style
+        }
+        if total > width {
+            put("…", y: y, x: x + used, maxWidth: 1, style: lastStyle)
+            used += 1
         }
         return used
     }
@@ -65,6 +74,13 @@ extension Canvas {
         box(r, title: title, focused: focused)
         let inner = r.inset(1)
         return inner.height > 0 && inner.width > 0 ? inner : nil
+    }
+
+    /// Writes `text` into the bottom edge of box `r`, at its right (a list's position).
+    public func boxNote(_ r: Rect, _ text: String, focused: Bool) {
+        guard r.height >= 2, r.width >= 6 else { return }
+        let label = TextWidth.truncate(" \(text) ", to: r.width - 4)
+        put(label, y: r.y + r.height - 1, x: r.x + r.width - 2 - TextWidth.of(label), maxWidth: r.width - 4, style: focused ? .bold : .dim)
     }
 
     /// A box's border with `title` in its top edge; `focused` draws it bold.

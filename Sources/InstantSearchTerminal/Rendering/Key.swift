@@ -5,6 +5,8 @@ public enum Key: Sendable, Equatable {
     case control(Character)
     case tab, backTab, enter, escape, backspace, delete
     case up, down, left, right, pageUp, pageDown, home, end
+    /// A function key (`function(1)` is F1).
+    case function(Int)
     /// The terminal changed size.
     case resize
 }

@@ -97,6 +97,7 @@ public final class Screen: Canvas {
             case KEY_DC: return .delete
             case KEY_BTAB: return .backTab
             case KEY_ENTER: return .enter
+            case (KEY_F0 + 1)...(KEY_F0 + 12): return .function(Int(Int32(c) - KEY_F0))
             default: return readKey()
             }
         }

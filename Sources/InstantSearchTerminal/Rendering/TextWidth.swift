@@ -36,6 +36,19 @@ public enum TextWidth {
         return out + "…"
     }
 
+    /// The longest start of `s` that takes at most `width` cells (no `…`).
+    public static func prefix(_ s: String, to width: Int) -> String {
+        var out = ""
+        var used = 0
+        for c in s {
+            let w = of(c)
+            if used + w > width { break }
+            out.append(c)
+            used += w
+        }
+        return out
+    }
+
     /// `s` with its control characters (newlines, tabs, escapes) made spaces: they would move
     /// the cursor or restyle the terminal instead of taking one cell.
     public static func printable(_ s: String) -> String {

@@ -50,16 +50,22 @@ final class Dashboard {
 
     /// The panes Tab stops on: the search box, then the facets, the columns, the merged list.
     private var focusables: [any TerminalPane] = []
+    /// Their names, for the narrow layout's tabs.
+    private var paneNames: [String] = []
     private var focus = 0
     private var renderScheduled = false
     private var quit = false
+    /// Whether the help overlay is shown (any key closes it).
+    private var helpShown = false
     private let screen: Screen
 
     /// The panes of `indices` (with their facet attributes, from the daemon's `indices`) and
-    /// of `facetNames`.
-    init(connection: DaemonConnection, indices: [IndexInfo], facetNames: [String], hitsPerPage: Int) {
+    /// of `facetNames`, drawn on `screen`; `socketPath` is named when the daemon cannot be reached.
+    init(connection: DaemonConnection, indices: [IndexInfo], facetNames: [String], hitsPerPage: Int, screen: Screen,
+         socketPath: String) {
         searcher = FederatedSearcher(transport: connection, indices: indices.map { SearcherId(index: $0.name) })
-        screen = Screen()
+        self.screen = screen
+        statusView.unreachableHint = "is fedsearchd running on \(socketPath)? (`make run` starts the demo)"
         for (source, info) in zip(searcher.sources, indices) {
             source.parameters.hitsPerPage = hitsPerPage
             source.filterableAttributes = info.filterable
@@ -98,11 +104,10 @@ final class Dashboard {
         status.connectController(statusView)
         counter.connectSearcher(searcher)
         counter.connectController(counterView)
-        status.onItemChanged.subscribe(with: self) { dashboard, _ in
-            for c in dashboard.columns { c.view.sourceState = dashboard.statusView.sourceState(c.name) }
-        }
+        status.onItemChanged.subscribe(with: self) { dashboard, state in dashboard.statusChanged(state) }
 
         focusables = [searchBoxView] + facets.map(\.view) + columns.map(\.view) + (columns.count > 1 ? [mergedView] : [])
+        paneNames = ["search"] + facets.map(\.attribute) + columns.map(\.name) + (columns.count > 1 ? ["merged"] : [])
         let panes: [any TerminalPane] = focusables + [currentFiltersView, statusView, counterView]
         for pane in panes { pane.onNeedsDisplay = { [weak self] in self?.scheduleRender() } }
     }
@@ -122,10 +127,34 @@ final class Dashboard {
         screen.close()
     }
 
+    /// The columns' state follows the searcher's: while the daemon cannot be reached, what they
+    /// show no longer answers the query, and says so until a search answers again.
+    private func statusChanged(_ state: SourceStatusInteractor.State) {
+        let stale: String? = if case .disconnected = state.connection { "daemon unreachable" } else { nil }
+        for c in columns {
+            c.view.sourceState = statusView.sourceState(c.name)
+            if let stale { c.view.staleReason = stale } else if !state.isLoading, state.last != nil { c.view.staleReason = nil }
+        }
+        if let stale { mergedView.staleReason = stale } else if !state.isLoading, state.last != nil { mergedView.staleReason = nil }
+    }
+
+    /// Whether the search box has the focus (keys type into it: `q` and `?` are letters there).
+    private var typing: Bool { focus == 0 }
+
     private func handle(_ key: Key) {
+        if helpShown {
+            // Any key closes the overlay (Ctrl-C still quits).
+            helpShown = false
+            if key == .control("c") { quit = true }
+            render()
+            return
+        }
         switch key {
         case .control("c"):
             quit = true
+        case .function(1):
+            helpShown = true
+            render()
         case .tab, .backTab:
             focus = (focus + (key == .tab ? 1 : focusables.count - 1)) % focusables.count
             render()
@@ -138,6 +167,9 @@ final class Dashboard {
             if counterView.handle(key) { return }
             switch key {
             case .character("q"): quit = true
+            case .character("?"):
+                helpShown = true
+                render()
             case .character("/"):
                 focus = 0
                 render()
@@ -165,31 +197,80 @@ final class Dashboard {
             rows: rows, cols: cols, facetPanes: facets.count, mainPanes: main.count, focusedContent: shown)
         screen.begin()
         searchBoxView.draw(on: screen, in: layout.search, focused: focus == 0)
+        if layout.tabs.height > 0 { drawTabs(layout.tabs, shown: shown + 1) }
         for (pane, rect) in zip(content, layout.content) {
             guard let rect else { continue }
             pane.draw(on: screen, in: rect, focused: focusables[focus] === pane)
         }
         currentFiltersView.draw(on: screen, in: layout.filters, focused: false)
         statusView.draw(on: screen, in: layout.status, focused: false)
-        drawFooter(layout.footer, narrow: layout.isNarrow, shown: shown, total: content.count)
+        drawFooter(layout.footer)
+        if helpShown { drawHelp(rows: rows, cols: cols) }
         screen.show()
     }
 
-    private func drawFooter(_ rect: Rect, narrow: Bool, shown: Int, total: Int) {
+    /// The narrow layout's tabs: every pane by name (an index with its hit count, so a toggled
+    /// facet shows its effect), the one shown highlighted, the focused one bold.
+    private func drawTabs(_ rect: Rect, shown: Int) {
+        var runs: [(String, Style)] = []
+        for (i, name) in paneNames.enumerated() {
+            if i > 0 { runs.append((" · ", .dim)) }
+            var label = name
+            if let column = columns.first(where: { $0.name == name }), let n = column.stats.item?.nbHits {
+                label += " " + DisplayFormat.count(n)
+            } else if name == "merged", merged.item != nil {
+                label += " " + DisplayFormat.count(merged.nbHits)
+            }
+            runs.append((label, i == focus ? .selected : (i == shown ? .bold : .normal)))
+        }
+        screen.putRuns(runs, y: rect.y, x: rect.x, width: rect.width)
+    }
+
+    /// The keys the focused pane takes, then the dashboard's, as many as fit; how to get help
+    /// and how to quit always (Ctrl-C and F1 while typing, where `q` and `?` are letters).
+    private func drawFooter(_ rect: Rect) {
         guard rect.height > 0 else { return }
         let counterWidth = 34
-        var keys: [(String, Style)] = []
-        if narrow {
-            keys.append(("pane \(shown + 1)/\(total) ", .bold))
+        let showCounter = rect.width >= 110
+        var hints = focusables[focus].keyHints
+        if typing {
+            hints += [KeyHint("^U", "clear query"), KeyHint("Tab", "next pane")]
+        } else {
+            hints += [KeyHint("Tab", "next pane"), KeyHint("/", "search box")]
         }
-        for (k, what) in [("Tab", "pane"), ("Space", "toggle"), ("Esc", "clear filters"), ("↑↓", "move"),
-                          ("^U", "clear query"), ("q", "quit")] {
-            keys += [(k, .bold), (" \(what)  ", .dim)]
-        }
-        screen.putRuns(keys, y: rect.y, x: rect.x, width: max(0, rect.width - counterWidth - 1))
-        if rect.width > counterWidth + 10 {
+        if !currentFiltersView.isEmpty { hints.append(KeyHint("Esc", "clear filters")) }
+        let essential = typing ? [KeyHint("F1", "help"), KeyHint("^C", "quit")] : [KeyHint("?", "help"), KeyHint("q", "quit")]
+        let width = showCounter ? rect.width - counterWidth - 1 : rect.width
+        screen.putRuns(KeyHints.runs(hints, essential: essential, width: width), y: rect.y, x: rect.x, width: width)
+        if showCounter {
             counterView.draw(on: screen, in: Rect(y: rect.y, x: rect.width - counterWidth, height: 1, width: counterWidth),
                              focused: false)
+        }
+    }
+
+    /// Every key, in a box over the middle of the screen.
+    static let helpLines: [(String, String)] = [
+        ("typing", "search as you type (in the search box)"),
+        ("Backspace ^U ^W", "delete a character, the query, a word"),
+        ("Tab  Shift-Tab", "next pane, previous pane"),
+        ("/", "back to the search box"),
+        ("↑ ↓  j k", "move in a list"),
+        ("PgUp PgDn Home End", "move by a page, to the ends (more hits load)"),
+        ("Space  Enter", "toggle the facet value under the cursor"),
+        ("Esc", "clear every filter"),
+        ("^R", "reset the search counter"),
+        ("?  F1", "this help (F1 in the search box)"),
+        ("q  ^C", "quit (^C in the search box)"),
+    ]
+
+    private func drawHelp(rows: Int, cols: Int) {
+        let width = min(cols, 72)
+        let height = min(rows, Self.helpLines.count + 4)
+        let rect = Rect(y: max(0, (rows - height) / 2), x: max(0, (cols - width) / 2), height: height, width: width)
+        for y in rect.y..<(rect.y + rect.height) { screen.put(String(repeating: " ", count: rect.width), y: y, x: rect.x, maxWidth: rect.width, style: .normal) }
+        guard let inner = screen.pane(rect, title: "Keys — any key closes", focused: true) else { return }
+        for (i, (keys, what)) in Self.helpLines.enumerated() where i < inner.height {
+            screen.putRuns([(TextWidth.fit(keys, to: 20), .bold), (what, .normal)], y: inner.y + i, x: inner.x, width: inner.width)
         }
     }
 }

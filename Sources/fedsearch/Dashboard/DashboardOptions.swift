@@ -15,7 +15,8 @@ struct DashboardOptions {
 
           keys: type to search · Tab / Shift-Tab next / previous pane · ↑ ↓ PgUp PgDn move
                 Space toggle the facet value · Esc clear the filters · Ctrl-U clear the query
-                Ctrl-R reset the search counter · q quit (outside the search box) · Ctrl-C quit
+                Ctrl-R reset the search counter · ? or F1 every key · q quit (outside the
+                search box) · Ctrl-C quit. Started before the daemon, it waits for it.
         """
 
     var indices: [String]?
