@@ -41,6 +41,8 @@ public final class NormalizingSearchBoxController: SearchBoxController, Terminal
     // TerminalPane: what the built-in one does.
     public var title: String { base.title }
     public var isFocusable: Bool { base.isFocusable }
+    public var capturesTyping: Bool { base.capturesTyping }
+    public var keyHints: [KeyHint] { base.keyHints }
     public var onNeedsDisplay: (() -> Void)? {
         get { base.onNeedsDisplay }
         set { base.onNeedsDisplay = newValue }

@@ -41,3 +41,23 @@ static inline int fs_erase(void) { return erase(); }
 static inline int fs_refresh(void) { return refresh(); }
 static inline int fs_get_wch(wint_t *c) { return get_wch(c); }
 static inline int fs_addnwstr(const wchar_t *s, int n) { return addnwstr(s, n); }
+
+// The mouse: clicks of the first button and the wheel (buttons 4 and 5), reported at once (no
+// double-click wait). Returns whether the terminal reports any.
+static inline int fs_mouse_on(void) {
+    mouseinterval(0);
+    return mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL) != 0;
+}
+static inline int fs_key_mouse(void) { return KEY_MOUSE; }
+// The mouse event behind a KEY_MOUSE: 1 a click, 2 the wheel up, 3 the wheel down, 0 none
+// (or another button); its cell in *y, *x.
+static inline int fs_read_mouse(int *y, int *x) {
+    MEVENT e;
+    if (getmouse(&e) != OK) return 0;
+    *y = e.y;
+    *x = e.x;
+    if (e.bstate & BUTTON4_PRESSED) return 2;
+    if (e.bstate & BUTTON5_PRESSED) return 3;
+    if (e.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    return 0;
+}

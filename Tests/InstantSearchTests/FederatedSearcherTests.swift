@@ -311,4 +311,34 @@ struct FederatedSearcherTests {
         await settle()
         #expect(log.events == ["Hewlett 3"])
     }
+
+    /// A facet's values are counted as if none of them were selected (its own `or` group is
+    /// left out), and under the other filters the index can apply only; while no facet query
+    /// is typed, a filter change asks nothing. A connected facet list shows what is found in
+    /// place of its counts until the query is emptied.
+    @Test func facetSearchIgnoresItsOwnRefinementsAndFeedsTheList() async {
+        let t = FakeTransport()
+        let f = FacetSearcher(transport: t, index: SearcherId(index: "products"), facetName: "supplier")
+        f.filterableAttributes = ["supplier", "price"]
+        let fs = FilterState()
+        f.connectFilterState(fs)
+        let list = FacetListInteractor()
+        list.connectFacetSearcher(f)
+        list.update([Facet(value: "HP", count: 285), Facet(value: "Hewlett", count: 3)])
+        fs.add(.facet(attribute: "supplier", value: "HP"), toGroupWithID: .or("supplier"))
+        fs.add(.facet(attribute: "genres", value: "Drama"), toGroupWithID: .and("genres"))
+        #expect(t.requests.isEmpty, "no facet query typed: nothing asked")
+        fs.add(.numeric(attribute: "price", op: .lessThan, value: 1000), toGroupWithID: .and("price"))
+        f.query = "hew"
+        f.search()
+        guard case .searchForFacetValues(let r) = t.requests.last?.operation else { Issue.record("no facet request"); return }
+        #expect(r.params.filters == "price < 1000", "neither its own refinement nor another index's attribute")
+        t.answer(t.requests.count - 1, [.info(id: nil, type: "facetHits", payload: [
+            "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
+        ])])
+        await settle()
+        #expect(list.items.map(\.value) == ["Hewlett"])
+        f.query = ""
+        #expect(list.items.map(\.value) == ["HP", "Hewlett"], "the counted values again")
+    }
 }

@@ -62,7 +62,7 @@ struct DashboardTerminalTests {
         let gone = try t.waitFor { $0.contains { $0.contains("daemon unreachable") } }
         #expect(gone.ok, "a dead daemon is not shown:\n\(gone.screen.joined(separator: "\n"))")
         try d.start()
-        try t.send(["/"])
+        try t.send(["BTab"])  // from the genres pane back to the search box
         try t.send(["r"], literal: true)
         let back = try t.waitFor { s in s.contains { $0.contains("> star war") } && s.contains { $0.contains("movies ok") } }
         #expect(back.ok, "the dashboard did not reach the restarted daemon:\n\(back.screen.joined(separator: "\n"))")
@@ -139,6 +139,42 @@ struct DashboardTerminalTests {
             s.contains { $0.contains("[x] \(value)") } && s.contains { $0.contains("[ ] Drama") } && s.contains { $0.contains("1/41 ↓") }
         }
         #expect(top.ok, "the unfocused list does not show its top:\n\(top.screen.joined(separator: "\n"))")
+        try t.send(["C-c"])
+        #expect(poll(seconds: 10) { !t.isRunning })
+    }
+
+    /// `/` in a facet pane searches its values on the daemon; Enter toggles the one found;
+    /// Esc ends the search. A click focuses a pane and toggles the value under it.
+    @Test func facetValueSearchAndTheMouse() throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
+                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
+        #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok)
+        try t.send(["Tab", "/"])
+        try t.send(["sci"], literal: true)
+        let found = try t.waitFor { s in s.contains { $0.hasPrefix("│/ sci") } && s.contains { $0.hasPrefix("│[ ] Science Fiction") } }
+        #expect(found.ok, "the facet search found nothing:\n\(found.screen.joined(separator: "\n"))")
+        // The genres pane (from its top border to its bottom one) lists only what starts with "sci".
+        let top = found.screen.firstIndex { $0.hasPrefix("┌─ genres") } ?? 0
+        let pane = found.screen[top...].prefix { !$0.hasPrefix("└") }
+        #expect(pane.filter { $0.hasPrefix("│[ ] ") }.allSatisfy { $0.contains("Science") }, "only values starting with 'sci': \(pane)")
+        try t.send(["Enter"])
+        let toggled = try t.waitFor { s in s.contains { $0.hasPrefix("filters: genres: Science Fiction") } && s.contains { $0.contains("64 results") } }
+        #expect(toggled.ok, "Enter did not toggle the value found:\n\(toggled.screen.joined(separator: "\n"))")
+        try t.send(["Escape"])
+        let ended = try t.waitFor { s in !s.contains { $0.hasPrefix("│/ sci") } && s.contains { $0.hasPrefix("│[ ] Drama") } }
+        #expect(ended.ok, "Esc did not end the search:\n\(ended.screen.joined(separator: "\n"))")
+        #expect(ended.screen.contains { $0.hasPrefix("filters: genres: Science Fiction") }, "Esc in a search keeps the filters")
+        // A click (X10 mouse report: button, column, row, each + 32, 1-based) on the row of Drama.
+        try t.send(["Tab"])
+        let unfocused = try t.waitFor { s in s.contains { $0.hasPrefix("│[ ] Drama") } && s.last { !$0.isEmpty }?.contains("q quit") == true }
+        let row = try #require(unfocused.screen.firstIndex { $0.hasPrefix("│[ ] Drama") })
+        func report(_ button: Int, x: Int, y: Int) -> String { "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y))) }
+        try t.send([report(0, x: 6, y: row) + report(3, x: 6, y: row)], literal: true)
+        let clicked = try t.waitFor { s in s.contains { $0.contains("filters: genres: Science Fiction · genres: Drama") || $0.contains("filters: genres: Drama · genres: Science Fiction") } }
+        #expect(clicked.ok, "the click did not toggle Drama:\n\(clicked.screen.joined(separator: "\n"))")
         try t.send(["C-c"])
         #expect(poll(seconds: 10) { !t.isRunning })
     }

@@ -46,14 +46,19 @@ public final class FacetListInteractor {
     public let onSelectionsComputed = Observer<Set<String>>()
     public var connections: [any Connection] = []
     private var lastCounts: [String: Int] = [:]
+    /// While a facet search is typed: the values it found, shown in place of the counted ones
+    /// (``connectFacetSearcher(_:)``); nil otherwise.
+    public private(set) var searchedFacets: [Facet]?
 
     public init(selectionMode: SelectionMode = .multiple, sortBy: [FacetSortCriterion] = [.isRefined, .count, .alphabetical]) {
         self.selectionMode = selectionMode
         self.sortBy = sortBy
     }
 
-    /// The values to show: the counted ones and every selected one, in ``sortBy`` order.
+    /// The values to show: the counted ones and every selected one, in ``sortBy`` order; while
+    /// a facet search is typed, the values it found, in its order.
     public var items: [Facet] {
+        if let searchedFacets { return searchedFacets }
         var list = facets
         let present = Set(facets.map(\.value))
         for s in selections where !present.contains(s) { list.append(Facet(value: s, count: 0)) }
@@ -78,6 +83,12 @@ public final class FacetListInteractor {
         self.facets = facets
         isExhaustive = exhaustive
         for f in facets { lastCounts[f.value] = f.count }
+        onItemsChanged.fire(items)
+    }
+
+    /// Shows the values a facet search found (nil: the search ended; the counted values again).
+    public func updateSearch(_ facets: [Facet]?) {
+        searchedFacets = facets
         onItemsChanged.fire(items)
     }
 

@@ -40,8 +40,12 @@ public final class FacetSearcher: Searcher {
     public let onSearch = Observer<String?>()
     /// The connections made by `connect...` (kept as long as the searcher lives).
     public var connections: [any Connection] = []
-    /// The filter state whose filters the counts respect.
+    /// The filter state whose filters the counts respect (but the facet's own `or` group:
+    /// a disjunctive facet's values are counted as if none of them were selected).
     weak var filterState: FilterState?
+    /// The attributes the index can filter on: the filter state's other filters are dropped
+    /// (nil keeps every one), as ``FederatedSearcher/Source/filterableAttributes``.
+    public var filterableAttributes: Set<String>?
     /// Only the order of answers (`searchForFacetValues` has no daemon session).
     private var sequencer = KeystrokeSequencer(session: "")
     private var running: [Int: RequestHandle] = [:]
@@ -55,7 +59,14 @@ public final class FacetSearcher: Searcher {
     public func search() {
         let seq = sequencer.issue()
         var p = parameters
-        if let extra = filterState?.filters.expression() {
+        var filters = filterState?.filters.restricted(to: filterableAttributes)
+        if var f = filters {
+            for i in f.groups.indices {
+                if case .or = f.groups[i].id { f.groups[i].filters.removeAll { $0.attribute == facetName } }
+            }
+            filters = f
+        }
+        if let extra = filters?.expression() {
             let combined = FilterExpression.allOf([p.filter, extra])
             p.filter = combined
             p.filters = combined?.description
@@ -98,13 +109,16 @@ public final class FacetSearcher: Searcher {
         isLoading.fire(false)
     }
 
-    /// Applies `filterState`'s filters to the counts, searching again when they change.
+    /// Applies `filterState`'s filters to the counts, searching again when they change (while
+    /// a facet query is typed).
     @discardableResult
     public func connectFilterState(_ filterState: FilterState) -> any Connection {
         let connection = ClosureConnection(connect: { [weak self, weak filterState] connection in
             guard let self, let filterState else { return }
             self.filterState = filterState
-            filterState.onChange.subscribe(with: connection) { [weak self] _, _ in self?.search() }
+            filterState.onChange.subscribe(with: connection) { [weak self] _, _ in
+                if let self, !(self.query ?? "").isEmpty { self.search() }
+            }
         }, disconnect: { [weak self, weak filterState] connection in
             self?.filterState = nil
             filterState?.onChange.cancelSubscription(for: connection)

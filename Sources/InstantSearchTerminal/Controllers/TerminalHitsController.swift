@@ -26,8 +26,8 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     public var emptyText: (String) -> String
     private var stats: SearchStats?
     private var cursor = ListCursor()
-    /// The first row shown at the last draw, and where the rows start (for clicks).
-    private var shownFirst: Int?
+    /// The first hit shown at the last draw, and the screen line it is on (for clicks).
+    private var shownFirst: (first: Int, top: Int)?
 
     public init(title: String, labelAttributes: [String] = ["title", "name"], emptyText: ((String) -> String)? = nil) {
         self.title = title
@@ -51,9 +51,11 @@ public final class TerminalHitsController: HitsController, StatsController, Term
         return true
     }
 
-    /// A click on row `row` of the list (0: the first hit shown): the hit there gets the cursor.
-    public func click(row: Int) -> Bool {
-        guard let first = shownFirst, let hits = hitsSource, hits.hits.indices.contains(first + row) else { return false }
+    /// A click on screen line `y`: the hit shown there gets the cursor; false when none is.
+    public func click(y: Int) -> Bool {
+        guard let (first, top) = shownFirst, y >= top else { return false }
+        let row = y - top
+        guard let hits = hitsSource, hits.hits.indices.contains(first + row) else { return false }
         cursor.select(first + row, count: hits.numberOfHits)
         _ = hits.hit(atIndex: cursor.row)
         onNeedsDisplay?()
@@ -86,7 +88,7 @@ public final class TerminalHitsController: HitsController, StatsController, Term
             return
         }
         let first = cursor.firstVisible(visible: rows, count: hits.numberOfHits)
-        shownFirst = first
+        shownFirst = (first, inner.y + 1)
         for row in 0..<min(rows, hits.numberOfHits - first) {
             let i = first + row
             let hit = hits.hits[i]

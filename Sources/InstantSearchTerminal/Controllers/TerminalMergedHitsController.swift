@@ -21,7 +21,7 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
     private var nbHits = 0
     private var received = false
     private var cursor = ListCursor()
-    private var shownFirst: Int?
+    private var shownFirst: (first: Int, top: Int)?
 
     public init(title: String = "Merged", labelAttributes: [String] = ["title", "name"]) {
         self.title = title
@@ -45,9 +45,11 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
         return true
     }
 
-    /// A click on row `row` of the list (0: the first hit shown): the hit there gets the cursor.
-    public func click(row: Int) -> Bool {
-        guard let first = shownFirst, hits.indices.contains(first + row) else { return false }
+    /// A click on screen line `y`: the hit shown there gets the cursor; false when none is.
+    public func click(y: Int) -> Bool {
+        guard let (first, top) = shownFirst, y >= top else { return false }
+        let row = y - top
+        guard hits.indices.contains(first + row) else { return false }
         cursor.select(first + row, count: hits.count)
         _ = hitsSource?.hit(atIndex: cursor.row)
         onNeedsDisplay?()
@@ -71,7 +73,7 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
         guard rows > 0, !hits.isEmpty else { return }
         let tagWidth = min(12, (hits.map { TextWidth.of($0.index) }.max() ?? 0) + 1)
         let first = cursor.firstVisible(visible: rows, count: hits.count)
-        shownFirst = first
+        shownFirst = (first, inner.y + 1)
         for row in 0..<min(rows, hits.count - first) {
             let i = first + row
             let m = hits[i]

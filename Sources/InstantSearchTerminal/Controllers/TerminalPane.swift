@@ -16,10 +16,18 @@ public protocol TerminalPane: AnyObject {
     var onNeedsDisplay: (() -> Void)? { get set }
     /// The keys it takes while focused, for the footer and the help overlay.
     var keyHints: [KeyHint] { get }
+    /// Whether typed characters go to it (a text field): then it sees every key first, and
+    /// letters such as `q` are text, not commands.
+    var capturesTyping: Bool { get }
+    /// A click on screen line `y` of the pane (a list selects, or toggles, the row there);
+    /// false when nothing is there.
+    func click(y: Int) -> Bool
 }
 
 extension TerminalPane {
     public var keyHints: [KeyHint] { [] }
+    public var capturesTyping: Bool { false }
+    public func click(y: Int) -> Bool { false }
 }
 
 /// A pane's list: a cursor and the first row shown, kept in view as the cursor moves.

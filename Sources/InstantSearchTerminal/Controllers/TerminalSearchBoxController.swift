@@ -9,6 +9,7 @@ public final class TerminalSearchBoxController: SearchBoxController, TerminalPan
     public var onNeedsDisplay: (() -> Void)?
     public let title: String
     public var isFocusable: Bool { true }
+    public var capturesTyping: Bool { true }
     /// Shown when the query is empty.
     public var placeholder: String
     /// The text in the box.

@@ -27,6 +27,7 @@ public final class Screen: Canvas {
         nodelay(fs_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
+        _ = fs_mouse_on()
         if has_colors() {
             start_color()
             use_default_colors()
@@ -98,6 +99,15 @@ public final class Screen: Canvas {
             case KEY_BTAB: return .backTab
             case KEY_ENTER: return .enter
             case (KEY_F0 + 1)...(KEY_F0 + 12): return .function(Int(Int32(c) - KEY_F0))
+            case fs_key_mouse():
+                var y: Int32 = 0
+                var x: Int32 = 0
+                switch fs_read_mouse(&y, &x) {
+                case 1: return .mouse(MouseEvent(.click, y: Int(y), x: Int(x)))
+                case 2: return .mouse(MouseEvent(.wheelUp, y: Int(y), x: Int(x)))
+                case 3: return .mouse(MouseEvent(.wheelDown, y: Int(y), x: Int(x)))
+                default: return readKey()
+                }
             default: return readKey()
             }
         }

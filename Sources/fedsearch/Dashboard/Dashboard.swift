@@ -25,11 +25,12 @@ final class Dashboard {
         let view: TerminalHitsController
     }
 
-    /// One facet panel.
+    /// One facet panel, and the search of its values (`/` in the pane).
     struct FacetPanel {
         let attribute: String
         let list: FacetListInteractor
         let view: TerminalFacetListController
+        let search: FacetSearcher
     }
 
     let searcher: FederatedSearcher
@@ -95,7 +96,17 @@ final class Dashboard {
             list.connectSearcher(source, attribute: attribute)
             list.connectFilterState(filterState, attribute: attribute, operator: .or)
             list.connectController(view)
-            facets.append(FacetPanel(attribute: attribute, list: list, view: view))
+            let search = FacetSearcher(transport: connection, index: SearcherId(index: first), facetName: attribute)
+            search.filterableAttributes = indices.first { $0.name == first }?.filterable
+            search.connectFilterState(filterState)
+            list.connectFacetSearcher(search)
+            view.onSearchChanged = { [weak self, weak search] text in
+                guard let search else { return }
+                search.searchQuery = self?.searcher.query ?? ""
+                search.query = text
+                if let text, !text.isEmpty { search.search() }
+            }
+            facets.append(FacetPanel(attribute: attribute, list: list, view: view, search: search))
         }
         currentFilters.connectFilterState(filterState)
         currentFilters.connectController(currentFiltersView)
@@ -138,8 +149,9 @@ final class Dashboard {
         if let stale { mergedView.staleReason = stale } else if !state.isLoading, state.last != nil { mergedView.staleReason = nil }
     }
 
-    /// Whether the search box has the focus (keys type into it: `q` and `?` are letters there).
-    private var typing: Bool { focus == 0 }
+    /// Whether the focused pane takes typing (the search box, a facet search): `q` and `?` are
+    /// letters there.
+    private var typing: Bool { focusables[focus].capturesTyping }
 
     private func handle(_ key: Key) {
         if helpShown {
@@ -149,9 +161,15 @@ final class Dashboard {
             render()
             return
         }
-        switch key {
-        case .control("c"):
+        if key == .control("c") {
             quit = true
+            return
+        }
+        // A text field sees every key first (Esc ends a facet search before it clears filters).
+        if typing, focusables[focus].handle(key) { return }
+        switch key {
+        case .mouse(let event):
+            handleMouse(event)
         case .function(1):
             helpShown = true
             render()
@@ -178,6 +196,24 @@ final class Dashboard {
         }
     }
 
+    /// Where each pane was drawn last, for the mouse.
+    private var drawn: [(pane: any TerminalPane, rect: Rect)] = []
+
+    /// A click focuses the pane under it and acts on the row there (selects a hit, toggles a
+    /// facet value); the wheel focuses the pane under it and moves its cursor.
+    private func handleMouse(_ event: MouseEvent) {
+        guard let target = drawn.last(where: { d in
+            event.y >= d.rect.y && event.y < d.rect.y + d.rect.height && event.x >= d.rect.x && event.x < d.rect.x + d.rect.width
+        }), let index = focusables.firstIndex(where: { $0 === target.pane }) else { return }
+        focus = index
+        switch event.kind {
+        case .click: _ = target.pane.click(y: event.y)
+        case .wheelUp: for _ in 0..<3 { _ = target.pane.handle(.up) }
+        case .wheelDown: for _ in 0..<3 { _ = target.pane.handle(.down) }
+        }
+        render()
+    }
+
     private func scheduleRender() {
         guard !renderScheduled else { return }
         renderScheduled = true
@@ -197,10 +233,12 @@ final class Dashboard {
             rows: rows, cols: cols, facetPanes: facets.count, mainPanes: main.count, focusedContent: shown)
         screen.begin()
         searchBoxView.draw(on: screen, in: layout.search, focused: focus == 0)
+        drawn = [(searchBoxView, layout.search)]
         if layout.tabs.height > 0 { drawTabs(layout.tabs, shown: shown + 1) }
         for (pane, rect) in zip(content, layout.content) {
             guard let rect else { continue }
             pane.draw(on: screen, in: rect, focused: focusables[focus] === pane)
+            drawn.append((pane, rect))
         }
         currentFiltersView.draw(on: screen, in: layout.filters, focused: false)
         statusView.draw(on: screen, in: layout.status, focused: false)
@@ -235,10 +273,12 @@ final class Dashboard {
         var hints = focusables[focus].keyHints
         if typing {
             hints += [KeyHint("^U", "clear query"), KeyHint("Tab", "next pane")]
+            if focus == 0, !currentFiltersView.isEmpty { hints.append(KeyHint("Esc", "clear filters")) }
         } else {
-            hints += [KeyHint("Tab", "next pane"), KeyHint("/", "search box")]
+            hints.append(KeyHint("Tab", "next pane"))
+            if !currentFiltersView.isEmpty { hints.append(KeyHint("Esc", "clear filters")) }
+            if !hints.contains(where: { $0.key == "/" }) { hints.append(KeyHint("/", "search box")) }
         }
-        if !currentFiltersView.isEmpty { hints.append(KeyHint("Esc", "clear filters")) }
         let essential = typing ? [KeyHint("F1", "help"), KeyHint("^C", "quit")] : [KeyHint("?", "help"), KeyHint("q", "quit")]
         let width = showCounter ? rect.width - counterWidth - 1 : rect.width
         screen.putRuns(KeyHints.runs(hints, essential: essential, width: width), y: rect.y, x: rect.x, width: width)
@@ -253,10 +293,12 @@ final class Dashboard {
         ("typing", "search as you type (in the search box)"),
         ("Backspace ^U ^W", "delete a character, the query, a word"),
         ("Tab  Shift-Tab", "next pane, previous pane"),
-        ("/", "back to the search box"),
+        ("/", "back to the search box (outside a facet pane)"),
         ("↑ ↓  j k", "move in a list"),
         ("PgUp PgDn Home End", "move by a page, to the ends (more hits load)"),
         ("Space  Enter", "toggle the facet value under the cursor"),
+        ("/", "in a facet pane: search its values (Esc ends)"),
+        ("mouse", "click a pane, a hit, a value; the wheel scrolls"),
         ("Esc", "clear every filter"),
         ("^R", "reset the search counter"),
         ("?  F1", "this help (F1 in the search box)"),
