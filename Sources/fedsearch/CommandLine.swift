@@ -5,6 +5,8 @@ import Glibc
 struct ParsedArguments {
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of each option given more than once (in order); `options` holds the last.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
 }
 
@@ -41,6 +43,7 @@ func parseArguments(_ args: ArraySlice<String>, valueOptions: Set<String>, flags
                     guard i < args.endIndex else { throw UsageError(message: "--\(name) needs a value") }
                     parsed.options[name] = args[i]
                 }
+                parsed.repeated[name, default: []].append(parsed.options[name]!)
             } else {
                 throw UsageError(message: "unknown option '\(a)'")
             }

@@ -106,6 +106,27 @@ struct RenderingTests {
         #expect(c2.line(0).hasPrefix("stale: daemon unreachable, retrying in 400 ms — is fedsearchd running? (`make run` starts the demo) — cannot connect"))
     }
 
+    /// The line under a hit says why it matched: the best-matching attribute other than the
+    /// label's (a full match over a partial one), an array's matched elements, from a little
+    /// before the first match; `among` picks the attributes (the first one as it is when none
+    /// matched).
+    @Test func theDetailLineSaysWhyAHitMatched() {
+        let hit = Hit(objectID: "1", attributes: ["title": "Julius Caesar", "genres": ["Drama", "History"]], highlightResult: [
+            "title": ["value": "Julius Caesar", "matchLevel": "none", "matchedWords": []],
+            "cast": [["value": "Harold <em>Star</em>k", "matchLevel": "partial", "matchedWords": ["star"]],
+                     ["value": "Charlton Heston", "matchLevel": "none", "matchedWords": []]],
+            "extract": ["value": "Julius Caesar is a 1950 film adaptation of the play; it <em>wa</em>s a <em>star</em> turn", "matchLevel": "full",
+                        "matchedWords": ["star", "wa"]],
+        ], rankingScore: 1)
+        let best = HighlightedText.detail(hit)
+        #expect(best?.map(\.0).joined() == "…of the play; it was a star turn", "from a word about 24 characters before the first match")
+        #expect(best?.first { $0.0 == "wa" }?.1 == .highlight)
+        #expect(HighlightedText.detail(hit, among: ["cast"])?.map(\.0).joined() == "Harold Stark", "an array's matched elements")
+        #expect(HighlightedText.detail(hit, among: ["genres"])?.map(\.0).joined() == "Drama, History", "unmatched: the first asked, as it is")
+        let none = Hit(objectID: "2", attributes: [:], highlightResult: ["title": ["value": "X", "matchLevel": "none", "matchedWords": []]], rankingScore: 1)
+        #expect(HighlightedText.detail(none) == nil)
+    }
+
     /// Text cut to fit ends with "…", also where the cut falls at the end of a highlight.
     @Test func textCutOnAHighlightEndsWithAnEllipsis() {
         let canvas = TextCanvas(rows: 1, cols: 20)

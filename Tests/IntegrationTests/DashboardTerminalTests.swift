@@ -179,6 +179,26 @@ struct DashboardTerminalTests {
         #expect(poll(seconds: 10) { !t.isRunning })
     }
 
+    /// Under each hit, the line that says why it matched: "Julius Caesar" for "star wa"
+    /// matched in its extract; `--show movies:genres` picks the attribute.
+    @Test func aSecondLineSaysWhyAHitMatched() throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        for (show, expected) in [([String](), "wa"), (["--show", "movies:genres"], "Drama")] {
+            let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies"] + show, cols: 120, rows: 50)
+            #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok)
+            try t.send(["star wa"], literal: true)
+            let shown = try t.waitFor { s in
+                guard let i = s.firstIndex(where: { $0.contains("│Julius Caesar ") }), i + 1 < s.count else { return false }
+                return s[i + 1].contains("│  ") && s[i + 1].contains(expected)
+            }
+            #expect(shown.ok, "\(show): no line saying why Julius Caesar matched:\n\(shown.screen.joined(separator: "\n"))")
+            try t.send(["C-c"])
+            #expect(poll(seconds: 10) { !t.isRunning })
+        }
+    }
+
     /// The merged list pages like the columns; a daemon that goes away leaves the columns
     /// marked stale with the socket named; started before the daemon, the dashboard waits for it.
     @Test func mergedPagingStaleResultsAndWaitingForTheDaemon() throws {

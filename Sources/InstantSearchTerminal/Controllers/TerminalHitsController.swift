@@ -2,8 +2,9 @@ import FederatedSearchCore
 import InstantSearch
 
 /// The built-in list of one index's hits in a terminal pane: a line of stats and the source's
-/// state, then one line per hit with the query's words highlighted; with the focus, the
-/// arrows (or j/k) move a cursor, and the next page loads as it nears the end.
+/// state, then each hit's label with the query's words highlighted and, under it, why it
+/// matched (``HighlightedText/detail(_:labelAttributes:among:)``); with the focus, the arrows
+/// (or j/k) move a cursor, and the next page loads as it nears the end.
 @MainActor
 public final class TerminalHitsController: HitsController, StatsController, TerminalPane {
     public var hitsSource: HitsInteractor?
@@ -13,6 +14,10 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     public var keyHints: [KeyHint] { [KeyHint("↑↓", "move"), KeyHint("PgDn", "page")] }
     /// The attributes tried, in order, for a hit's line.
     public var labelAttributes: [String]
+    /// Whether each hit has a second line saying why it matched.
+    public var showsDetail = true
+    /// The attributes that line is chosen from (the best-matching one; nil: any but the label's).
+    public var detailAttributes: [String]?
     /// The source's state beside the stats (`ok 0.4 ms`, `timeout`), set by the dashboard.
     public var sourceState: (text: String, style: Style)? {
         didSet { onNeedsDisplay?() }
@@ -28,6 +33,8 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     private var cursor = ListCursor()
     /// The first hit shown at the last draw, and the screen line it is on (for clicks).
     private var shownFirst: (first: Int, top: Int)?
+    /// Lines each hit took at the last draw.
+    private var linesPerHit = 1
 
     public init(title: String, labelAttributes: [String] = ["title", "name"], emptyText: ((String) -> String)? = nil) {
         self.title = title
@@ -54,7 +61,7 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     /// A click on screen line `y`: the hit shown there gets the cursor; false when none is.
     public func click(y: Int) -> Bool {
         guard let (first, top) = shownFirst, y >= top else { return false }
-        let row = y - top
+        let row = (y - top) / linesPerHit
         guard let hits = hitsSource, hits.hits.indices.contains(first + row) else { return false }
         cursor.select(first + row, count: hits.numberOfHits)
         _ = hits.hit(atIndex: cursor.row)
@@ -82,7 +89,9 @@ public final class TerminalHitsController: HitsController, StatsController, Term
         guard let inner = canvas.pane(rect, title: title, focused: focused) else { return }
         canvas.putRuns(header(width: inner.width), y: inner.y, x: inner.x, width: inner.width)
         guard let hits = hitsSource, inner.height > 1 else { return }
-        let rows = inner.height - 1
+        // A hit per line when its detail would leave fewer than 4 in view.
+        linesPerHit = showsDetail && inner.height - 1 >= 8 ? 2 : 1
+        let rows = (inner.height - 1) / linesPerHit
         if hits.numberOfHits == 0 {
             if let stats { canvas.put(emptyText(stats.query), y: inner.y + 1, x: inner.x, maxWidth: inner.width, style: .dim) }
             return
@@ -92,7 +101,7 @@ public final class TerminalHitsController: HitsController, StatsController, Term
         for row in 0..<min(rows, hits.numberOfHits - first) {
             let i = first + row
             let hit = hits.hits[i]
-            let y = inner.y + 1 + row
+            let y = inner.y + 1 + row * linesPerHit
             let label = HighlightedText.label(hit, attributes: labelAttributes)
             if focused, i == cursor.row {
                 canvas.put(TextWidth.fit(label.map(\.0).joined(), to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
@@ -100,6 +109,13 @@ public final class TerminalHitsController: HitsController, StatsController, Term
                 canvas.putRuns(label.map { ($0.0, Style.dim) }, y: y, x: inner.x, width: inner.width)
             } else {
                 canvas.putRuns(label, y: y, x: inner.x, width: inner.width)
+            }
+            if linesPerHit == 2, let detail = HighlightedText.detail(
+                hit, labelAttributes: labelAttributes, among: detailAttributes, lead: max(4, inner.width / 4))
+            {
+                // Dimmed, its matches still marked.
+                let runs = detail.map { ($0.0, $0.1 == .highlight && staleReason == nil ? Style.highlight : Style.dim) }
+                canvas.putRuns([("  ", .dim)] + runs, y: y + 1, x: inner.x, width: inner.width)
             }
         }
         let total = max(hits.numberOfHits, stats?.nbHits ?? 0)

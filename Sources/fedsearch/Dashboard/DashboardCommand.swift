@@ -45,6 +45,9 @@ enum DashboardCommand {
             indices.append(info)
         }
         guard !indices.isEmpty else { refuse("the daemon serves no index") }
+        for name in options.show.keys where !indices.contains(where: { $0.name == name }) {
+            refuse("--show: no index '\(name)' is shown; shown: \(indices.map(\.name).joined(separator: ", "))")
+        }
         var facetNames: [String] = []
         if let asked = options.facets {
             let all = Set(indices.flatMap(\.facets))
@@ -57,6 +60,10 @@ enum DashboardCommand {
         }
         let dashboard = Dashboard(connection: connection, indices: indices, facetNames: facetNames, hitsPerPage: options.hitsPerPage,
                                   screen: screen ?? Screen(), socketPath: options.socketPath)
+        for column in dashboard.columns {
+            guard let attributes = options.show[column.name] else { continue }
+            if attributes.isEmpty { column.view.showsDetail = false } else { column.view.detailAttributes = attributes }
+        }
         await dashboard.run()
         connection.close()
         return 0

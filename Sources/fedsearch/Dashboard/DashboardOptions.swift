@@ -3,7 +3,7 @@ import FederatedSearchCore
 /// `fedsearch dashboard`'s options.
 struct DashboardOptions {
     static let usage = """
-        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--socket PATH]
+        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--show index:a,b]... [--socket PATH]
 
           A live multi-index search screen: type a query, watch a column per index fill in as
           each answers, the merged list beside them, facet panels whose counts follow the
@@ -12,6 +12,9 @@ struct DashboardOptions {
           --index a,b    indices to search, one column each (default: every index)
           --facets f,g   facet panels (default: the first facet of each index)
           --hits N       hits asked of each index per page (default 20)
+          --show i:a,b   the attributes the line under each hit of index i is chosen from
+                         (the best-matching one; default: any but the title); `i:` alone
+                         shows no such line; may be given once per index
 
           keys: type to search · Tab / Shift-Tab next / previous pane · ↑ ↓ PgUp PgDn move
                 Space toggle the facet value · Esc clear the filters · Ctrl-U clear the query
@@ -22,10 +25,12 @@ struct DashboardOptions {
     var indices: [String]?
     var facets: [String]?
     var hitsPerPage = 20
+    /// Per index, the attributes of the line under each hit (empty: no line).
+    var show: [String: [String]] = [:]
     var socketPath: String
 
     init(_ args: ArraySlice<String>, socketPath: String) {
-        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "socket"], usage: Self.usage)
+        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "show", "socket"], usage: Self.usage)
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: Self.usage) }
         func list(_ name: String) -> [String]? {
             parsed.options[name].map { $0.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty } }
@@ -35,6 +40,14 @@ struct DashboardOptions {
         do { hitsPerPage = try intOption(parsed, "hits", range: 1...100) ?? 20 } catch let e as UsageError {
             fail(e.message, usage: Self.usage)
         } catch { fail("\(error)") }
+        for value in parsed.repeated["show"] ?? [] {
+            guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else {
+                fail("--show '\(value)': expected index:attribute,attribute", usage: Self.usage)
+            }
+            show[String(value[..<colon])] = value[value.index(after: colon)...].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+        }
         self.socketPath = parsed.options["socket"] ?? socketPath
     }
 }
