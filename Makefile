@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-http bench-cluster bench-writes bench-engine probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
+.PHONY: all deps build release run test test-backends bench bench-http bench-cluster bench-writes bench-engine bench-dashboard probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
 
 all: build
 
@@ -87,6 +87,13 @@ probe: release
 	python3 scripts/probes/abuse.py $(RELEASE_BIN_DIR)
 
 # The engine side by side with tantivy, SQLite FTS5 and Typesense (../shared/bench).
+# Keystroke to screen in the terminal dashboard (tmux): the demo, then the 100k corpus.
+bench-dashboard: release
+	@command -v tmux >/dev/null || { echo "bench-dashboard needs tmux: apt-get install tmux"; exit 1; }
+	python3 scripts/bench-dashboard.py $(RELEASE_BIN_DIR) demo
+	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
+	python3 scripts/bench-dashboard.py $(RELEASE_BIN_DIR) corpus
+
 bench-engine: release
 	python3 ../shared/bench/compare.py --runs 3 -- $(RELEASE_BIN_DIR)/fedsearch-bench-engine
 

@@ -103,6 +103,10 @@ let package = Package(
         // Client library: socket client and streaming API.
         .target(name: "FederatedSearchClient", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
                 swiftSettings: strict),
+        // The blocking one-request-at-a-time socket client of the tests and the benchmark's raw
+        // sets: not part of the library's API.
+        .target(name: "SocketTestClient", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
+                swiftSettings: strict),
         // ncursesw (libncurses-dev, installed by scripts/install-deps.sh), for the terminal
         // controllers. Imported only by InstantSearchTerminal. No pkgConfig: its cflags are ones
         // SwiftPM refuses, and the module map names the libraries.
@@ -122,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "fedsearch-bench",
             dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchServer", "InstantSearch",
-                           "FederatedSearchProtocol"],
+                           "FederatedSearchProtocol", "SocketTestClient"],
             swiftSettings: strict
         ),
         // The real daemon plus fault-injecting backend kinds, for the integration tests only.
@@ -164,7 +168,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchDaemonTests",
-            dependencies: ["FederatedSearchDaemon", "FederatedSearchServer", "FederatedSearchClient", "FederatedSearchEngine"],
+            dependencies: ["FederatedSearchDaemon", "FederatedSearchServer", "FederatedSearchClient", "FederatedSearchEngine",
+                           "SocketTestClient"],
             swiftSettings: strict
         ),
         // The test HTTP search service (a Python script) and its launcher, for the backend tests.
@@ -178,7 +183,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "BackendTestSupport", "InstantSearch"],
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "BackendTestSupport", "InstantSearch",
+                           "SocketTestClient"],
             swiftSettings: strict
         ),
     ]

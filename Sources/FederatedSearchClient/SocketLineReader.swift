@@ -3,15 +3,16 @@ import Glibc
 #endif
 
 /// Reads newline-terminated lines from a connected socket: the one reading loop of the client
-/// module, used by the blocking ``SocketConnection`` and by ``DaemonConnection``'s reader thread.
+/// module, used by ``DaemonConnection``'s reader thread and by the blocking `SocketConnection`
+/// of the tests (`SocketTestClient`, hence `package`).
 ///
 /// Received bytes land in one reused buffer; `storage[start..<end]` is what has not been read
 /// yet. The socket is read straight into the room after `end` (answers are tens of KiB, and
 /// copying each through a second buffer showed in the benchmark's figures). It does not own
 /// the descriptor: whoever made it closes it.
-struct SocketLineReader {
-    let fd: Int32
-    private(set) var storage = [UInt8](repeating: 0, count: 1 << 16)
+package struct SocketLineReader {
+    package let fd: Int32
+    package private(set) var storage = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
     /// How long one wait for input may take (-1: no limit).
@@ -23,11 +24,11 @@ struct SocketLineReader {
     private var failed: Failure?
 
     /// A failure reading the socket (errno's text) or a timeout.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    init(fd: Int32, timeoutMilliseconds: Int32 = -1, busyPoll: Duration = .zero) {
+    package init(fd: Int32, timeoutMilliseconds: Int32 = -1, busyPoll: Duration = .zero) {
         self.fd = fd
         self.timeoutMilliseconds = timeoutMilliseconds
         self.busyPoll = busyPoll
@@ -35,7 +36,7 @@ struct SocketLineReader {
 
     /// Finds the next line, receiving as needed, and consumes it: its range in `storage`,
     /// valid until the next call. Nil at end of stream.
-    mutating func nextLine() throws(Failure) -> Range<Int>? {
+    package mutating func nextLine() throws(Failure) -> Range<Int>? {
         var scanned = 0  // bytes after `start` known to hold no newline (`start` may move)
         while true {
             if let nl = newline(from: start + scanned) {
@@ -146,7 +147,7 @@ struct SocketLineReader {
 
 /// Writes all of `bytes` to the socket `fd` (retrying after EINTR; no SIGPIPE). Returns
 /// errno's text on failure.
-func sendAll(_ bytes: [UInt8], to fd: Int32) -> String? {
+package func sendAll(_ bytes: [UInt8], to fd: Int32) -> String? {
     var offset = 0
     return sendBytes(bytes, from: &offset, to: fd, blocking: true)
 }

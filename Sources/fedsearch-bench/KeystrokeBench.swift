@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FederatedSearchClient
 import FederatedSearchCore
+import SocketTestClient
 
 /// Measures what server-side cancellation of superseded keystrokes saves: the daemon's CPU
 /// time for typing sequences sent a few milliseconds apart, once in a session (each keystroke supersedes

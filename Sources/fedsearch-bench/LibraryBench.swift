@@ -5,6 +5,7 @@ import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
 import InstantSearch
+import SocketTestClient
 
 /// The InstantSearch library's own cost per keystroke: the same queries, over both indices of
 /// the config, sent by a ``FederatedSearcher`` feeding a Hits and a Stats interactor per

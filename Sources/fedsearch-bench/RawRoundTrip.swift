@@ -1,5 +1,6 @@
 import FederatedSearchClient
 import FederatedSearchCore
+import SocketTestClient
 
 /// A request as the line sent for it, encoded before any clock starts.
 func encodedLine(_ request: JSONValue) -> [UInt8] {

@@ -5,6 +5,7 @@ import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
 import Synchronization
+import SocketTestClient
 
 /// `fedsearch-bench --updates`: how a durable index of the benchmark corpus takes writes
 /// once it is large. The daemon imports the corpus file at start (one build), then:

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
+import SocketTestClient
 
 /// `fedsearch-bench --writes`: durable import throughput (documents/s through the real
 /// `fedsearch import`, batches of 1,000, for the products, movies and 100k benchmark corpus

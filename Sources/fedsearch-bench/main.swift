@@ -8,6 +8,7 @@ import FederatedSearchProtocol
 import FederatedSearchServer
 import FederatedSearchEngine
 import Synchronization
+import SocketTestClient
 
 /// `fedsearch-bench`: end-to-end latency over the daemon's socket with 1, 4 and 16 clients,
 /// against the same queries called in-process. Medians of `--runs` runs (default 3).

@@ -341,4 +341,54 @@ struct FederatedSearcherTests {
         f.query = ""
         #expect(list.items.map(\.value) == ["HP", "Hewlett"], "the counted values again")
     }
+
+    /// A facet merged across indices: the searcher asks for merged facets and each source for
+    /// its own attribute (through the aliases); the values come from the merged frame, and a
+    /// toggle filters every index that has the attribute. A merge strategy widget sets
+    /// `merge.strategy` and searches again.
+    @Test func mergedFacetsAndTheMergeStrategy() async {
+        let t = FakeTransport()
+        let fed = FederatedSearcher(transport: t, indices: [SearcherId(index: "products"), SearcherId(index: "phones")])
+        fed.facetAliases = ["brand": ["products": "supplier"]]
+        fed.sources[0].filterableAttributes = ["supplier"]
+        fed.sources[1].filterableAttributes = ["brand"]
+        let fs = FilterState()
+        fed.connectFilterState(fs)
+        let view = FakeFacetListController()
+        let connector = MergedFacetListConnector(searcher: fed, filterState: fs, attribute: "brand", controller: view)
+        #expect(fed.mergeFacets != nil)
+        #expect(fed.sources[0].parameters.facets == ["supplier"] && fed.sources[1].parameters.facets == ["brand"])
+        fed.search()
+        t.answer(t.requests.count - 1, [.merged(id: nil, results: MergedResults(hits: [], nbHits: 10, extra: [
+            "facets": ["brand": ["values": ["HP": 6, "Apple": 4], "indices": ["products", "phones"]]],
+        ])), .done(id: nil, status: .ok, sources: [], ms: 1)])
+        await settle()
+        #expect(view.shown == ["HP 6", "Apple 4"])
+        view.click("HP")
+        await settle()
+        #expect(fs.filters.text() == "brand:HP")
+        guard case .search(let refined) = t.requests.last?.operation else { Issue.record("no search after the toggle"); return }
+        let filters = (refined.targets ?? []).map { $0.params?["filters"]?.stringValue ?? "" }
+        #expect(filters == ["supplier:HP", "brand:HP"], "each index filtered on its own attribute: \(filters)")
+        _ = connector
+        let strategy = FakeMergeStrategyController()
+        let sort = MergeStrategyConnector(searcher: fed, controller: strategy)
+        #expect(strategy.selected == "score" && strategy.items.count == 4)
+        let before = t.requests.count
+        strategy.onSelect?("rrf")
+        guard case .search(let r) = t.requests.last?.operation else { Issue.record("no search"); return }
+        #expect(t.requests.count == before + 1 && r.merge?["strategy"] == "rrf")
+        #expect(strategy.selected == "rrf" && sort.interactor.item == "rrf")
+    }
+}
+
+@MainActor
+final class FakeMergeStrategyController: MergeStrategyController {
+    var items: [MergeStrategyInteractor.Item] = []
+    var selected = ""
+    var onSelect: ((String) -> Void)?
+    func setItems(_ items: [MergeStrategyInteractor.Item], selected: String) {
+        self.items = items
+        self.selected = selected
+    }
 }

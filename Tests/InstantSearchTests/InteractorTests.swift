@@ -213,4 +213,28 @@ struct InteractorTests {
         _ = merged.hit(atIndex: 0)
         #expect(asked == [20], "nothing to load in an empty list")
     }
+
+    /// Records of your own type: each page decoded once as it arrives, a joined page alone; a
+    /// hit that does not decode is counted, not shown.
+    @Test func hitsDecodeAsRecordsOfYourOwnType() {
+        struct Movie: Decodable, Sendable, Equatable {
+            let objectID: String
+            let title: String
+            let year: Int?
+        }
+        let hits = HitsInteractor(infiniteScrolling: true)
+        let movies = HitRecords<Movie>(hits)
+        func page(_ n: Int, _ docs: [JSONObject]) -> SearchResults {
+            SearchResults(hits: docs.map { Hit(objectID: $0["objectID"]?.stringValue ?? "", attributes: $0, rankingScore: 1) },
+                          nbHits: 5, page: n, nbPages: 2, hitsPerPage: 3, processingTimeMS: 1, query: "q", index: "movies")
+        }
+        hits.update(page(0, [["objectID": "1", "title": "Alien", "year": 1979], ["objectID": "2", "title": "Heat"],
+                             ["objectID": "3", "year": 1999]]))
+        #expect(movies.records == [Movie(objectID: "1", title: "Alien", year: 1979), Movie(objectID: "2", title: "Heat", year: nil)])
+        #expect(movies.undecodable == 1, "no title")
+        hits.update(page(1, [["objectID": "4", "title": "Ran"], ["objectID": "5", "title": "Up"]]))
+        #expect(movies.records.map(\.title) == ["Alien", "Heat", "Ran", "Up"])
+        hits.update(page(0, [["objectID": "9", "title": "Jaws"]]))
+        #expect(movies.records.map(\.title) == ["Jaws"] && movies.undecodable == 0, "a new first page replaces")
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// The real daemon binary, started on a temporary socket and config for one test.
 final class DaemonProcess {

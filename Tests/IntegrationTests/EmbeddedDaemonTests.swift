@@ -3,6 +3,7 @@ import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// The shipped daemon on small embedded indices: real engine, real socket, real binary.
 @Suite(.serialized)

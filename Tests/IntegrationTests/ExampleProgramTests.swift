@@ -33,6 +33,30 @@ struct ExampleProgramTests {
         #expect(second.contains("products (") && second.contains("Lamp"), "\(text)")
     }
 
+    /// The pipe's exit status says whether every query was answered by every index: 1 for an
+    /// unknown index or a daemon that is not there, 2 for a usage error; `--help` answers.
+    @Test(arguments: [(["movies", "nosuchindex"], true, 1), (["movies"], false, 1), (["--frobnicate"], true, 2), (["--help"], true, 0)])
+    func thePipesExitStatusSaysWhatHappened(args: [String], daemonUp: Bool, expected: Int32) throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        if !daemonUp { d.halt() }
+        let p = Process()
+        p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearch-pipe")
+        p.arguments = ["--socket", d.socketPath] + args
+        let input = Pipe()
+        let output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = Pipe()
+        try p.run()
+        input.fileHandleForWriting.write(Data("star wars\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == expected, "\(args): \(text)")
+        if args == ["--help"] { #expect(text.contains("usage: fedsearch-pipe") && text.contains("Exit status")) }
+    }
+
     @Test func theSmallProgramOfTheGuideRuns() throws {
         let d = try DaemonProcess.demo()
         defer { d.stop() }

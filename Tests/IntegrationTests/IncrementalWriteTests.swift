@@ -3,6 +3,7 @@ import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// Writes to a durable index with `searchableAttributes` update it in place (a segment per
 /// write group, merged in the background), and it answers exactly as the index rebuilt whole

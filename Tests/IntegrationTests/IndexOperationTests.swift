@@ -3,6 +3,7 @@ import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// deleteBy, setSettings/getSettings, createIndex/deleteIndex and group commit, against the
 /// real daemon on real SQLite files, across restarts.

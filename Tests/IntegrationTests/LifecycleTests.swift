@@ -3,6 +3,7 @@ import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// Graceful stop, reload (SIGHUP and the `reload` op), and the admin check.
 @Suite(.serialized)

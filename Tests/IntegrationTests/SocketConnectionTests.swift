@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FederatedSearchClient
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// The client library's line reading over a real Unix socket: lines split across reads, lines
 /// larger than its buffer, several lines in one read, prefixes, end of stream; with a client

@@ -3,6 +3,7 @@ import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// Socket set-up and config validation, through the real binary's exit codes and messages.
 @Suite(.serialized)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FederatedSearchClient
 import FederatedSearchCore
+import SocketTestClient
 
 /// The systemd protocols, checked the way systemd would see them: a NOTIFY_SOCKET datagram
 /// listener for readiness, reload, stop and watchdog messages, and systemd-socket-activate

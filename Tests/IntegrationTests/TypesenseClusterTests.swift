@@ -4,6 +4,7 @@ import BackendTestSupport
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// An index served by a real three-node Typesense 0.24.1 cluster (`scripts/typesense_cluster.py`,
 /// the demo products on every node) through the real daemon: searches equal the cluster's own

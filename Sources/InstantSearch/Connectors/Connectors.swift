@@ -82,3 +82,148 @@ public final class SourceStatusConnector {
         interactor.connectController(controller)
     }
 }
+
+/// The merged list of a federated search, scrolling on as it nears its end.
+@MainActor
+public final class MergedHitsConnector {
+    public let interactor = MergedHitsInteractor()
+    public let controller: any MergedHitsController
+
+    public init(searcher: FederatedSearcher, controller: some MergedHitsController) {
+        self.controller = controller
+        interactor.connectSearcher(searcher)
+        interactor.connectController(controller)
+    }
+}
+
+/// A refinement list of a facet merged across a federated search's indices.
+@MainActor
+public final class MergedFacetListConnector {
+    public let interactor: FacetListInteractor
+    public let controller: any FacetListController
+
+    public init(searcher: FederatedSearcher, filterState: FilterState, attribute: String, operator op: RefinementOperator = .or,
+                controller: some FacetListController) {
+        self.controller = controller
+        interactor = FacetListInteractor()
+        interactor.connectMergedFacets(of: searcher, attribute: attribute)
+        interactor.connectFilterState(filterState, attribute: attribute, operator: op)
+        interactor.connectController(controller)
+    }
+}
+
+/// A refinement list whose values can be searched ("search in brands"): the counted values,
+/// or while a facet query is typed, the values a facet search finds.
+@MainActor
+public final class FacetSearchConnector {
+    public let facetSearcher: FacetSearcher
+    public let interactor: FacetListInteractor
+    public let controller: any FacetListController
+
+    public init(source: some SearchResultsSource, facetSearcher: FacetSearcher, filterState: FilterState,
+                operator op: RefinementOperator = .or, controller: some FacetListController) {
+        self.facetSearcher = facetSearcher
+        self.controller = controller
+        interactor = FacetListInteractor()
+        interactor.connectSearcher(source, attribute: facetSearcher.facetName)
+        interactor.connectFacetSearcher(facetSearcher)
+        interactor.connectFilterState(filterState, attribute: facetSearcher.facetName, operator: op)
+        interactor.connectController(controller)
+        facetSearcher.connectFilterState(filterState)
+    }
+}
+
+/// The filters in force, each removable.
+@MainActor
+public final class CurrentFiltersConnector {
+    public let interactor = CurrentFiltersInteractor()
+    public let controller: any CurrentFiltersController
+
+    public init(filterState: FilterState, groups: Set<FilterGroupID>? = nil, controller: some CurrentFiltersController) {
+        self.controller = controller
+        interactor.connectFilterState(filterState, groups: groups)
+        interactor.connectController(controller)
+    }
+}
+
+/// A button that clears filters.
+@MainActor
+public final class FilterClearConnector {
+    public let interactor = FilterClearInteractor()
+    public let controller: any FilterClearController
+
+    public init(filterState: FilterState, clearMode: ClearMode = .except([]), controller: some FilterClearController) {
+        self.controller = controller
+        interactor.connectFilterState(filterState, clearMode: clearMode)
+        interactor.connectController(controller)
+    }
+}
+
+/// A switch that adds or removes one filter.
+@MainActor
+public final class FilterToggleConnector {
+    public let interactor: FilterToggleInteractor
+    public let controller: any FilterToggleController
+
+    public init(filterState: FilterState, filter: Filter, groupID: FilterGroupID? = nil, controller: some FilterToggleController) {
+        self.controller = controller
+        interactor = FilterToggleInteractor(filter: filter)
+        interactor.connectFilterState(filterState, groupID: groupID)
+        interactor.connectController(controller)
+    }
+}
+
+/// A numeric range of one attribute, its bounds from the results' `facets_stats`.
+@MainActor
+public final class NumberRangeConnector {
+    public let interactor = NumberRangeInteractor()
+    public let controller: any NumberRangeController
+
+    public init(source: some SearchResultsSource, filterState: FilterState, attribute: String, controller: some NumberRangeController) {
+        self.controller = controller
+        interactor.connectSearcher(source, attribute: attribute)
+        interactor.connectFilterState(filterState, attribute: attribute)
+        interactor.connectController(controller)
+    }
+}
+
+/// Whether a search is running.
+@MainActor
+public final class LoadingConnector {
+    public let interactor = LoadingInteractor()
+    public let controller: any LoadingController
+
+    public init(searcher: some Searcher, controller: some LoadingController) {
+        self.controller = controller
+        interactor.connectSearcher(searcher)
+        interactor.connectController(controller)
+    }
+}
+
+/// Pages of one index's results.
+@MainActor
+public final class PaginationConnector {
+    public let interactor = PaginationInteractor()
+    public let controller: any PaginationController
+
+    public init(source: some SearchResultsSource, controller: some PaginationController) {
+        self.controller = controller
+        interactor.connectSearcher(source)
+        interactor.connectController(controller)
+    }
+}
+
+/// How the merged list is built (InstantSearch's SortBy, for a federated search).
+@MainActor
+public final class MergeStrategyConnector {
+    public let interactor: MergeStrategyInteractor
+    public let controller: any MergeStrategyController
+
+    public init(searcher: FederatedSearcher, items: [MergeStrategyInteractor.Item] = MergeStrategyInteractor.Item.all,
+                controller: some MergeStrategyController) {
+        self.controller = controller
+        interactor = MergeStrategyInteractor(items: items, selected: searcher.merge?["strategy"]?.stringValue ?? "score")
+        interactor.connectSearcher(searcher)
+        interactor.connectController(controller)
+    }
+}

@@ -59,6 +59,14 @@ final class Dashboard {
     /// Whether the help overlay is shown (any key closes it).
     private var helpShown = false
     private let screen: Screen
+    /// `--trace`: keystroke-to-screen times.
+    var trace: KeystrokeTrace? {
+        didSet {
+            searchBox.onQueryChanged.subscribe(with: self) { dashboard, query in
+                dashboard.trace?.queryChanged(query ?? "", indices: dashboard.columns.map(\.name))
+            }
+        }
+    }
 
     /// The panes of `indices` (with their facet attributes, from the daemon's `indices`) and
     /// of `facetNames`, drawn on `screen`; `socketPath` is named when the daemon cannot be reached.
@@ -129,6 +137,7 @@ final class Dashboard {
         render()
         for await _ in KeyboardInput.ticks() {
             while let key = screen.readKey() {
+                trace?.keyWasRead()
                 handle(key)
                 if quit { break }
             }
@@ -245,6 +254,11 @@ final class Dashboard {
         drawFooter(layout.footer)
         if helpShown { drawHelp(rows: rows, cols: cols) }
         screen.show()
+        if let trace {
+            var shown: [String: String] = [:]
+            for c in columns { if let q = c.stats.item?.query { shown[c.name] = q } }
+            trace.refreshed(shownQueries: shown)
+        }
     }
 
     /// The narrow layout's tabs: every pane by name (an index with its hit count, so a toggled

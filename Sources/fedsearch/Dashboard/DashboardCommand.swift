@@ -58,8 +58,14 @@ enum DashboardCommand {
         } else {
             for i in indices { if let f = i.facets.first, !facetNames.contains(f) { facetNames.append(f) } }
         }
+        var trace: KeystrokeTrace?
+        if let path = options.tracePath {
+            guard let opened = KeystrokeTrace(path: path) else { refuse("--trace: cannot write '\(path)'") }
+            trace = opened
+        }
         let dashboard = Dashboard(connection: connection, indices: indices, facetNames: facetNames, hitsPerPage: options.hitsPerPage,
                                   screen: screen ?? Screen(), socketPath: options.socketPath)
+        dashboard.trace = trace
         for column in dashboard.columns {
             guard let attributes = options.show[column.name] else { continue }
             if attributes.isEmpty { column.view.showsDetail = false } else { column.view.detailAttributes = attributes }

@@ -3,7 +3,8 @@ import FederatedSearchCore
 /// `fedsearch dashboard`'s options.
 struct DashboardOptions {
     static let usage = """
-        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--show index:a,b]... [--socket PATH]
+        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--show index:a,b]... [--trace FILE]
+                                  [--socket PATH]
 
           A live multi-index search screen: type a query, watch a column per index fill in as
           each answers, the merged list beside them, facet panels whose counts follow the
@@ -12,6 +13,8 @@ struct DashboardOptions {
           --index a,b    indices to search, one column each (default: every index)
           --facets f,g   facet panels (default: the first facet of each index)
           --hits N       hits asked of each index per page (default 20)
+          --trace FILE   writes, for each keystroke, the time from reading the key to the
+                         refresh that first shows each index's results for it (JSON lines)
           --show i:a,b   the attributes the line under each hit of index i is chosen from
                          (the best-matching one; default: any but the title); `i:` alone
                          shows no such line; may be given once per index
@@ -27,10 +30,12 @@ struct DashboardOptions {
     var hitsPerPage = 20
     /// Per index, the attributes of the line under each hit (empty: no line).
     var show: [String: [String]] = [:]
+    /// `--trace`: where keystroke-to-screen times go.
+    var tracePath: String?
     var socketPath: String
 
     init(_ args: ArraySlice<String>, socketPath: String) {
-        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "show", "socket"], usage: Self.usage)
+        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "show", "trace", "socket"], usage: Self.usage)
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: Self.usage) }
         func list(_ name: String) -> [String]? {
             parsed.options[name].map { $0.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty } }
@@ -48,6 +53,7 @@ struct DashboardOptions {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
         }
+        tracePath = parsed.options["trace"]
         self.socketPath = parsed.options["socket"] ?? socketPath
     }
 }
