@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FederatedSearchCore
 
 /// Loads documents from data files: NDJSON (one object per line) or a JSON array of objects.
@@ -41,22 +38,8 @@ package struct DocumentLoader {
 
     /// Reads the file at `path` a chunk at a time and returns its documents.
     package static func load(path: String, field: String) throws(SearchError) -> [JSONObject] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SearchError(.invalidField, "\(field): cannot open '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
         var loader = DocumentLoader(file: path, field: field)
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SearchError(.invalidField, "\(field): cannot read '\(path)': \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            try loader.feed(chunk[0..<n])
-        }
+        try FileReader.forEachChunk(path, field: field, chunkBytes: 1 << 20) { chunk throws(SearchError) in try loader.feed(chunk) }
         return try loader.finish()
     }
 

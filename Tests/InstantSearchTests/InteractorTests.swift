@@ -237,4 +237,36 @@ struct InteractorTests {
         hits.update(page(0, [["objectID": "9", "title": "Jaws"]]))
         #expect(movies.records.map(\.title) == ["Jaws"] && movies.undecodable == 0, "a new first page replaces")
     }
+
+    /// A hierarchical menu shows the first level and the children of the selected path;
+    /// selecting a value selects its path (a filter per level in one hierarchical group, the
+    /// deepest applied), selecting a selected one goes back to its parent.
+    @Test func aHierarchicalMenuFollowsItsPath() {
+        final class View: HierarchicalMenuController {
+            var items: [HierarchicalItem] = []
+            var onClick: ((String) -> Void)?
+            func setItems(_ items: [HierarchicalItem]) { self.items = items }
+            var shown: [String] { items.map { String(repeating: "  ", count: $0.level) + "\($0.label) \($0.count)\($0.isSelected ? " *" : "")" } }
+        }
+        let menu = HierarchicalMenuInteractor(attributes: ["cat.lvl0", "cat.lvl1", "cat.lvl2"])
+        let fs = FilterState()
+        let view = View()
+        menu.connectFilterState(fs)
+        menu.connectController(view)
+        menu.update(levels: [
+            [Facet(value: "Electronics", count: 10), Facet(value: "Books", count: 4)],
+            [Facet(value: "Electronics > TV", count: 6), Facet(value: "Electronics > Audio", count: 4), Facet(value: "Books > Poetry", count: 4)],
+            [Facet(value: "Electronics > TV > OLED", count: 2)],
+        ])
+        #expect(view.shown == ["Electronics 10", "Books 4"])
+        view.onClick?("Electronics")
+        #expect(view.shown == ["Electronics 10 *", "  TV 6", "  Audio 4", "Books 4"])
+        view.onClick?("Electronics > TV")
+        #expect(view.shown == ["Electronics 10 *", "  TV 6 *", "    OLED 2", "  Audio 4", "Books 4"])
+        #expect(fs.filters.text() == "cat.lvl1:\"Electronics > TV\"", "the deepest filter applies")
+        view.onClick?("Electronics > TV")
+        #expect(view.shown == ["Electronics 10 *", "  TV 6", "  Audio 4", "Books 4"], "back to its parent")
+        fs.removeAll()
+        #expect(view.shown == ["Electronics 10", "Books 4"], "cleared from the filter state")
+    }
 }

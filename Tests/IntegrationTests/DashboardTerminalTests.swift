@@ -22,6 +22,17 @@ struct DashboardTerminalTests {
         return nil
     }
 
+    /// `fedsearch dashboard` on the movies and products of `d`, with their genres and supplier
+    /// facets, at 140×40, once the movies column has answered.
+    static func twoIndexDashboard(_ d: DaemonProcess) throws -> TerminalSession {
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
+                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
+        let ready = try t.waitFor { $0.joined().contains("movies ok") }
+        #expect(ready.ok, "the dashboard did not come up:\n\(ready.screen.joined(separator: "\n"))")
+        return t
+    }
+
     @Test func typingFacetingResizingAndADaemonThatGoesAway() throws {
         let d = try DaemonProcess.demo()
         defer { d.stop() }
@@ -117,10 +128,7 @@ struct DashboardTerminalTests {
     @Test func facetListsKeepTheirOrderAndShowTheirPosition() throws {
         let d = try DaemonProcess.demo()
         defer { d.stop() }
-        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
-        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
-                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
-        #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok)
+        let t = try Self.twoIndexDashboard(d)
         try t.send(["Tab"])
         for _ in 0..<25 { try t.send(["Down"]) }
         let moved = try t.waitFor { s in s.contains { $0.contains("26/41 ↓") } }
@@ -148,10 +156,7 @@ struct DashboardTerminalTests {
     @Test func facetValueSearchAndTheMouse() throws {
         let d = try DaemonProcess.demo()
         defer { d.stop() }
-        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
-        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
-                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
-        #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok)
+        let t = try Self.twoIndexDashboard(d)
         try t.send(["Tab", "/"])
         try t.send(["sci"], literal: true)
         let found = try t.waitFor { s in s.contains { $0.hasPrefix("│/ sci") } && s.contains { $0.hasPrefix("│[ ] Science Fiction") } }

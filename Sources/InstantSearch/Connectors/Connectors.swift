@@ -227,3 +227,19 @@ public final class MergeStrategyConnector {
         interactor.connectController(controller)
     }
 }
+
+/// A hierarchical menu over one attribute per level, its path kept in a filter state.
+@MainActor
+public final class HierarchicalMenuConnector {
+    public let interactor: HierarchicalMenuInteractor
+    public let controller: any HierarchicalMenuController
+
+    public init(source: some SearchResultsSource, filterState: FilterState, attributes: [String], separator: String = " > ",
+                controller: some HierarchicalMenuController) {
+        self.controller = controller
+        interactor = HierarchicalMenuInteractor(attributes: attributes, separator: separator)
+        interactor.connectSearcher(source)
+        interactor.connectFilterState(filterState)
+        interactor.connectController(controller)
+    }
+}

@@ -19,12 +19,19 @@ public enum TextWidth {
     }
 
     /// The cells `s` takes.
-    public static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
+    public static func of(_ s: String) -> Int {
+        isPrintableASCII(s) ? s.utf8.count : s.reduce(0) { $0 + of($1) }
+    }
+
+    /// Whether `s` is printable ASCII only: a cell per byte, nothing to replace (most titles,
+    /// counts and keys; the character-by-character path costs most of a frame's drawing).
+    private static func isPrintableASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
 
     /// `s` cut to at most `width` cells, ending with `…` when cut.
     public static func truncate(_ s: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard of(s) > width else { return s }
+        if isPrintableASCII(s) { return String(s.utf8.prefix(width - 1))! + "…" }
         var out = ""
         var used = 0
         for c in s {
@@ -38,6 +45,7 @@ public enum TextWidth {
 
     /// The longest start of `s` that takes at most `width` cells (no `…`).
     public static func prefix(_ s: String, to width: Int) -> String {
+        if isPrintableASCII(s) { return s.utf8.count <= width ? s : String(s.utf8.prefix(max(0, width)))! }
         var out = ""
         var used = 0
         for c in s {
@@ -52,6 +60,7 @@ public enum TextWidth {
     /// `s` with its control characters (newlines, tabs, escapes) made spaces: they would move
     /// the cursor or restyle the terminal instead of taking one cell.
     public static func printable(_ s: String) -> String {
+        if isPrintableASCII(s) { return s }
         guard s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return s }
         return String(String.UnicodeScalarView(s.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
