@@ -21,11 +21,3 @@ public final class PaginationInteractor: ItemInteractor<PaginationInteractor.Pag
     public func next() { select(page: item.current + 1) }
     public func previous() { select(page: item.current - 1) }
 }
-
-/// A view of the pages.
-@MainActor
-public protocol PaginationController: AnyObject {
-    /// Set by the connection: call it with the page the user picks.
-    var onClick: ((Int) -> Void)? { get set }
-    func setPages(current: Int, count: Int)
-}
