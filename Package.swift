@@ -152,6 +152,9 @@ let package = Package(
                 path: "Examples/CustomSearchBox", swiftSettings: strict),
         .executableTarget(name: "fedsearch-pipe", dependencies: ["CustomSearchBox", "InstantSearch", "FederatedSearchClient"],
                           path: "Examples/fedsearch-pipe", swiftSettings: strict),
+        .executableTarget(name: "fedsearch-movies", dependencies: ["InstantSearch", "InstantSearchTerminal", "FederatedSearchClient",
+                                                               "FederatedSearchCore"],
+                          path: "Examples/movie-browser", swiftSettings: strict),
         .executableTarget(name: "fedsearch-two-indices", dependencies: ["InstantSearch", "FederatedSearchClient", "FederatedSearchCore"],
                           path: "Examples/two-indices", swiftSettings: strict),
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).

@@ -245,6 +245,28 @@ struct DashboardTerminalTests {
         #expect(poll(seconds: 10) { !t.isRunning })
     }
 
+    /// docs/CLIENT.md's whole small app (`Examples/movie-browser`): typed records drawn by a
+    /// terminal controller of its own, the selected movie's cast, a click, and `?`.
+    @Test func theMovieBrowserOfTheGuide() throws {
+        let d = try DaemonProcess.demo()
+        defer { d.stop() }
+        let app = DaemonProcess.binDirectory.appendingPathComponent("fedsearch-movies").path
+        let t = try TerminalSession([app, "--socket", d.socketPath], cols: 100, rows: 20)
+        try t.send(["alien"], literal: true)
+        let typed = try t.waitFor { s in s.contains { $0.contains("│Annihilation (2018)  Horror, Science Fiction") } }
+        #expect(typed.ok, "the typed records are not shown:\n\(typed.screen.joined(separator: "\n"))")
+        let row = try #require(typed.screen.firstIndex { $0.contains("│Annihilation (2018)") })
+        try t.send(["\u{1B}[M \(UnicodeScalar(UInt8(33 + 5)))\(UnicodeScalar(UInt8(33 + row)))\u{1B}[M#\(UnicodeScalar(UInt8(33 + 5)))\(UnicodeScalar(UInt8(33 + row)))"],
+                   literal: true)
+        let clicked = try t.waitFor { s in s.contains { $0.hasPrefix("selected: Annihilation (2018) with Natalie Portman") } }
+        #expect(clicked.ok, "the click did not select the movie:\n\(clicked.screen.joined(separator: "\n"))")
+        try t.send(["?"], literal: true)
+        #expect(try t.waitFor { s in s.contains { $0.contains("Keys — any key closes") } }.ok, "? in the list shows the keys")
+        try t.send(["x"], literal: true)
+        try t.send(["q"], literal: true)
+        #expect(poll(seconds: 10) { !t.isRunning }, "q in the list quits")
+    }
+
     @Test func wideAndAccentedTitlesKeepTheColumnsAligned() throws {
         // Titles with accents, CJK (two cells each) and emoji, in a tiny index.
         let docs = [

@@ -3,11 +3,16 @@ import Foundation
 import Glibc
 #endif
 
-/// Ticks of the dashboard's loop: one when the terminal has input, and one every 200 ms
+/// Ticks of a terminal program's loop: one when the terminal has input, and one every 200 ms
 /// anyway (a resize is noticed by ncurses' signal handler, and read as a key on the next
-/// look). The thread only polls the descriptor: ncurses itself is called on the main actor.
-enum KeyboardInput {
-    static func ticks() -> AsyncStream<Void> {
+/// look). The thread only polls the descriptor: ncurses itself is called on the main actor,
+/// where the loop reads the keys waiting (``Screen/readKey()``) at each tick:
+///
+///     for await _ in KeyboardInput.ticks() {
+///         while let key = screen.readKey() { handle(key) }
+///     }
+public enum KeyboardInput {
+    public static func ticks() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let thread = Thread {
             var stopped = false
