@@ -199,13 +199,10 @@ public final class DaemonConnection: Sendable {
     /// Sends `operation` under a fresh id and calls `handler` on the main actor with its
     /// frames, each batch that arrived together in one call, then with how it ended.
     ///
-    /// This is the cheapest way to a main-actor consumer: while the main actor is idle, the
-    /// reader thread runs the handler itself (a synchronous block on the main queue, once
-    /// `dispatchMain()` has run), where a task awaiting a ``Response`` there is scheduled
-    /// twice. While the main actor is busy, the reader waits for it, and reads nothing more
-    /// meanwhile: the handler, and any main-actor code, must not block waiting for an answer
-    /// on this connection, and a consumer off the main actor that must not wait behind the
-    /// main actor uses a connection of its own.
+    /// This is the cheapest way to a main-actor consumer: each batch is one block queued on
+    /// the main queue (the main actor's executor), where a task awaiting a ``Response`` there
+    /// is scheduled twice. The main queue must run (an `async` `main`, or a run loop that
+    /// serves it), and the handler must not block waiting for an answer on this connection.
     public func send(
         _ operation: Request.Operation, onMainActor handler: @escaping @MainActor @Sendable (ResponseEvent) -> Void
     ) throws(ClientError) -> RequestHandle {

@@ -44,23 +44,12 @@ public final class RequestHandle: Sendable {
 
 /// A request's main-actor handler, as the connection's reader thread reaches it.
 ///
-/// The reader hands each batch to the main queue synchronously (`DispatchQueue.main.sync`), in
-/// a block that runs the handler on the main actor (`MainActor.assumeIsolated`: blocks of the
-/// main queue run there). Once `dispatchMain()` has run (Swift's `async` `main` calls it), the
-/// main queue belongs to no thread, and while the main actor is idle, as it is while a UI
-/// waits for a keystroke's answer, the block runs at once on the reader's own thread: no
-/// thread is woken for it. While the main actor is busy, the reader waits for it, and the
-/// daemon's later frames wait in the socket meanwhile. An asynchronous block would wake a
-/// second thread per batch, whose CPU time the daemon, answering the rest of the request on
-/// the same few cores, would miss; a task resumed from another thread would wake two.
-///
-/// Where a run loop binds the main queue to the main thread (a UI framework's, XCTest's), a
-/// synchronous block would wake the main thread and then the waiting reader: the first block
-/// that runs on another thread than the one handing it over turns the hand-off asynchronous
-/// for the rest of the process.
-///
-/// Only the reader thread delivers (it is never the main thread, so the synchronous hand-off
-/// cannot wait for itself); failures from other threads go asynchronously.
+/// The reader hands each batch to the main queue asynchronously (`DispatchQueue.main.async`),
+/// in a block that runs the handler on the main actor (`MainActor.assumeIsolated`: the main
+/// actor's executor is the main dispatch queue). Blocks of the main queue run one at a time, in
+/// the order they were queued, so a request's batches and its end reach the handler in order.
+/// The main queue must run: an `async` `main` (which Swift ends with `dispatchMain()`), or a
+/// run loop that serves it (a UI framework's, XCTest's).
 final class MainActorRoute: Sendable {
     let handle: RequestHandle
     private let handler: @MainActor @Sendable (ResponseEvent) -> Void
@@ -77,23 +66,10 @@ final class MainActorRoute: Sendable {
         self.handler = handler
     }
 
-    /// Whether a main-queue block handed over synchronously runs on the handing thread (see
-    /// above); false once one has not.
-    static let handsOverInline = Atomic(true)
-
-    /// Hands `frames` over (`ends`: then the end), unless the request is cancelled by then,
-    /// and returns once the handler has had them (unless the hand-off is asynchronous, see
-    /// above). Called on the reader thread only.
+    /// Hands `frames` over (`ends`: then the end), unless the request is cancelled by then.
+    /// Called on the reader thread only.
     func deliver(_ frames: [Frame], ends: Bool) {
-        guard Self.handsOverInline.load(ordering: .relaxed) else {
-            DispatchQueue.main.async { [self] in run(frames, ends: ends) }
-            return
-        }
-        let reader = pthread_self()
-        DispatchQueue.main.sync { [self] in
-            if pthread_equal(pthread_self(), reader) == 0 { Self.handsOverInline.store(false, ordering: .relaxed) }
-            run(frames, ends: ends)
-        }
+        DispatchQueue.main.async { [self] in run(frames, ends: ends) }
     }
 
     /// The handler's part of a hand-off, in a block of the main queue.
