@@ -25,12 +25,12 @@ public struct DaemonConfig: Sendable {
     /// Where embedded indices keep their durable stores (`dataDir`, resolved); nil: in memory only.
     public var dataDirectory: String?
     /// How long the loop keeps polling for events after the last one before it sleeps, while
-    /// polling pays off (`busyPollMicros`, default 100, 0: never polls). A trade of CPU for
-    /// latency that the daemon's loop (its `SpinPolicy`) makes only for clients that send back
-    /// to back.
+    /// polling pays off (`busyPollMicros`, default 0: never polls, the daemon does not spin).
+    /// A trade of CPU for latency that the daemon's loop (its `SpinPolicy`) makes only for
+    /// clients that send back to back (docs/PERFORMANCE.md).
     public var busyPollMicros = DaemonConfig.defaultBusyPollMicros
     /// The default `busyPollMicros`.
-    public static let defaultBusyPollMicros = 100
+    public static let defaultBusyPollMicros = 0
     /// The HTTP listener (nil: none).
     public var http: HTTPConfig?
     /// How long after its last write a durable index counts as at rest and is folded into
