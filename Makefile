@@ -30,6 +30,7 @@ run: release
 # time: the integration tests block on sockets, which would starve the concurrency pool (2
 # threads here) that the fan-out tests need for their timers.
 test: deps
+	./scripts/check-unchecked-sendable.sh
 	$(SWIFT) build --build-tests
 	FEDSEARCH_BIN_DIR=$(BIN_DIR) $(SWIFT) test --skip-build --no-parallel
 
