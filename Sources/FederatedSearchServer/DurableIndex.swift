@@ -12,6 +12,13 @@ import Synchronization
 /// immutable in-memory snapshot; writes are queued and applied one group at a time off the
 /// loop (see ``WriteGroup``): committed durably, then a new snapshot is built and published
 /// atomically, so readers never wait and always see whole batches.
+///
+/// Locks: `state` (the writer's) is the only one held while another is taken: a group, a
+/// reconfiguration or a merge's swap publishes the snapshot (`current`) and updates
+/// `counters` under it. `current`, `counters`, `queued` and `runningMerges` are leaves: each
+/// is held only for a read or an assignment, never while taking another lock, so there is no
+/// order between them to keep. The atomics (`removed`, `writeGeneration`,
+/// `settledGeneration`) are read and written without any lock.
 package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsable {
     package let name: String
     /// Where the store lives (removed with the index by `deleteIndex`).
