@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FederatedSearchCore
 
 /// Reads newline-terminated lines from a connected socket: the one reading loop of the client
 /// module, used by ``DaemonConnection``'s reader thread and by the blocking `SocketConnection`
@@ -58,17 +59,14 @@ package struct SocketLineReader {
             // waits for), and on a VM that spurious wake-up is an inter-processor interrupt
             // sent from the daemon's thread while it is answering.
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, timeoutMilliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "poll: \(String(cString: strerror(errno)))")
-            }
+            let ready: Int32
+            do { ready = try systemCall { poll(&p, 1, timeoutMilliseconds) } } catch { throw Failure(description: "poll: \(error)") }
             if ready == 0 { throw Failure(description: "timed out waiting for the daemon") }
-            let n = receive(flags: 0)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure(description: "timed out waiting for the daemon") }
-                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+            let n: Int
+            do { n = try systemCall { receive(flags: 0) } } catch where error.wouldBlock {
+                throw Failure(description: "timed out waiting for the daemon")
+            } catch {
+                throw Failure(description: "recv: \(error)")
             }
             if n == 0 { return nil }
         }
@@ -87,13 +85,10 @@ package struct SocketLineReader {
     /// of stream is met again by the next ``nextLine()``; an error (reported once by the
     /// socket) is kept for it to throw.
     mutating func receiveWaiting() -> Bool {
-        while true {
-            let n = receive(flags: Int32(MSG_DONTWAIT))
-            if n > 0 { return true }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { failed = Failure(description: "recv: \(String(cString: strerror(errno)))") }
-            }
+        do {
+            return try systemCall { receive(flags: Int32(MSG_DONTWAIT)) } > 0
+        } catch {
+            if !error.wouldBlock { failed = Failure(description: "recv: \(error)") }
             return false
         }
     }
@@ -123,12 +118,12 @@ package struct SocketLineReader {
         let clock = ContinuousClock()
         let until = clock.now.advanced(by: busyPoll)
         repeat {
-            let n = receive(flags: Int32(MSG_DONTWAIT))
-            if n > 0 { return true }
-            if n == 0 { return nil }
-            if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
-            }
+            do {
+                let n = try systemCall { receive(flags: Int32(MSG_DONTWAIT)) }
+                return n > 0 ? true : nil
+            } catch where !error.wouldBlock {
+                throw Failure(description: "recv: \(error)")
+            } catch {}
         } while clock.now < until
         return false
     }
@@ -159,13 +154,11 @@ func sendBytes(_ bytes: [UInt8], from offset: inout Int, to fd: Int32, blocking:
     while offset < bytes.count {
         // The pointer lives only for the call; `offset < count` keeps it inside the buffer.
         let start = offset
-        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + start, $0.count - start, flags) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            if !blocking, errno == EAGAIN || errno == EWOULDBLOCK { return nil }
-            return String(cString: strerror(errno))
+        do {
+            offset += try systemCall { bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + start, $0.count - start, flags) } }
+        } catch {
+            return !blocking && error.wouldBlock ? nil : error.description
         }
-        offset += n
     }
     return nil
 }

@@ -7,9 +7,9 @@ public func writeToStandardError(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0, errno == EINTR { continue }
-        if n <= 0 { return }
+        let start = offset
+        guard let n = try? systemCall({ bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + start, $0.count - start) } }), n > 0
+        else { return }
         offset += n
     }
 }

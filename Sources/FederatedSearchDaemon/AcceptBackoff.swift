@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibevent
+import FederatedSearchCore
 import FederatedSearchServer
 import Synchronization
 
@@ -77,7 +78,7 @@ enum AcceptBackoff {
         }
         if log {
             Log.warning("""
-                accept failed: \(String(cString: strerror(error))) (\(count) time\(count == 1 ? "" : "s") since the last such line); \
+                accept failed: \(Errno(error)) (\(count) time\(count == 1 ? "" : "s") since the last such line); \
                 new connections wait \(pause.components.attoseconds / 1_000_000_000_000_000) ms\
                 \(outOfDescriptors ? ", and one was refused: raise the descriptor limit (LimitNOFILE) or lower limits.maxConnections" : "")
                 """)

@@ -283,8 +283,9 @@ final class HTTPListener {
         guard let id = watched[fd] else { return }
         stopWatching(id)
         var byte: UInt8 = 0
-        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { exchanges[id]?.task?.cancel() }
+        let closed: Bool
+        do { closed = try systemCall { recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) } == 0 } catch { closed = !error.wouldBlock }
+        if closed { exchanges[id]?.task?.cancel() }
     }
 
     /// What makes a request's framing or target ambiguous: a header name with a space or a tab

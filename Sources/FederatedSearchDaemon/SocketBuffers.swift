@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibevent
+import FederatedSearchCore
 
 /// A connection's libevent bufferevent: its socket, input and output buffers, timeouts and
 /// watermarks, behind the few operations `Connection` needs. Every call into libevent's
@@ -63,14 +64,11 @@ struct SocketBuffers {
         let fd = descriptor
         var sent = offset
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-            if n > 0 {
-                sent += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
+            let start = sent
+            guard let n = try? systemCall({ bytes.withUnsafeBytes { send(fd, $0.baseAddress! + start, $0.count - start, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) } }),
+                n > 0
+            else { break }
+            sent += n
         }
         return sent - offset
     }

@@ -126,8 +126,8 @@ final class PGConnection {
     private func wait(events: Int16, timeout: Int32) throws(SearchError) {
         var fd = pollfd(fd: PQsocket(handle), events: events, revents: 0)
         guard fd.fd >= 0 else { throw connectionError("waiting for the server") }
-        let n = poll(&fd, 1, timeout)
-        guard n >= 0 || errno == EINTR else { throw connectionError("waiting for the server") }
+        // Interrupted by a signal: the caller's loop waits again.
+        do { _ = try systemCall { poll(&fd, 1, timeout) } } catch { throw connectionError("waiting for the server") }
     }
 
     /// The next wait: one slice, or less when the deadline is nearer.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FederatedSearchCore
 
 /// The protocol's transport: a Unix stream socket. One place builds `sockaddr_un` for the
 /// daemon (bind), the client library, and the `fedsearchd` backend (connect).
@@ -41,15 +42,16 @@ public enum UnixSocketTransport {
         guard path.utf8.count <= maxPathBytes, !path.isEmpty else {
             throw Failure(description: "socket path '\(path)' is empty or longer than \(maxPathBytes) bytes")
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        while true {
-            let r = withAddress(path) { Glibc.connect(fd, $0, $1) } ?? -1
-            if r == 0 { return fd }
-            if errno == EINTR { continue }
-            let message = String(cString: strerror(errno))
+        let fd: Int32
+        do { fd = try systemCall { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) } } catch {
+            throw Failure(description: "socket: \(error)")
+        }
+        do {
+            try systemCall { withAddress(path) { Glibc.connect(fd, $0, $1) } ?? -1 }
+            return fd
+        } catch {
             close(fd)
-            throw Failure(description: "cannot connect to \(path): \(message)")
+            throw Failure(description: "cannot connect to \(path): \(error)")
         }
     }
 }

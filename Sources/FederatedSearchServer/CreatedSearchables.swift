@@ -110,7 +110,7 @@ package enum CreatedSearchables {
     }
 
     private static func failure(_ what: String) -> SearchError {
-        SearchError(.internalError, "\(what): \(String(cString: strerror(errno)))")
+        SearchError(.internalError, "\(what): \(Errno.current)")
     }
 
     private static func syncFolder(_ directory: String) {

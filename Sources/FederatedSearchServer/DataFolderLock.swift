@@ -20,19 +20,18 @@ package enum DataFolderLock {
     package static func acquire(_ folder: String) throws {
         try Folders.makeParent(of: "\(folder)/\(fileName)")
         let path = "\(folder)/\(fileName)"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SearchError(.invalidField, "dataDir: cannot open '\(path)': \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do { fd = try systemCall { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) } } catch {
+            throw SearchError(.invalidField, "dataDir: cannot open '\(path)': \(error)")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let why = errno
+        do { try systemCall { flock(fd, LOCK_EX | LOCK_NB) } } catch {
             let holder = readPID(fd)
             close(fd)
-            if why == EWOULDBLOCK {
+            if error.wouldBlock {
                 throw SearchError(.invalidField,
                     "dataDir: '\(folder)' is in use by another fedsearchd\(holder.map { " (pid \($0))" } ?? ""); one daemon per data folder")
             }
-            throw SearchError(.invalidField, "dataDir: cannot lock '\(path)': \(String(cString: strerror(why)))")
+            throw SearchError(.invalidField, "dataDir: cannot lock '\(path)': \(error)")
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)

@@ -16,17 +16,16 @@ package enum FileReader {
     package static func forEachChunk(
         _ path: String, field: String, chunkBytes: Int = 1 << 16, _ body: (ArraySlice<UInt8>) throws(SearchError) -> Void
     ) throws(SearchError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SearchError(.invalidField, "\(field): cannot open '\(path)': \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do { fd = try systemCall { open(path, O_RDONLY | O_CLOEXEC) } } catch {
+            throw SearchError(.invalidField, "\(field): cannot open '\(path)': \(error)")
         }
         defer { close(fd) }
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SearchError(.invalidField, "\(field): cannot read '\(path)': \(String(cString: strerror(errno)))")
+            let n: Int
+            do { n = try systemCall { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } } } catch {
+                throw SearchError(.invalidField, "\(field): cannot read '\(path)': \(error)")
             }
             if n == 0 { return }
             try body(chunk[0..<n])

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FederatedSearchCore
 
 /// Folders the daemon creates (a socket's, an index store's).
 package enum Folders {
@@ -15,9 +16,10 @@ package enum Folders {
         var current = path.hasPrefix("/") ? "" : "."
         while !parts.isEmpty {
             current += "/" + parts.removeFirst()
-            if mkdir(current, 0o755) != 0, errno != EEXIST {
-                throw CreationError(description: "cannot create folder '\(current)': \(String(cString: strerror(errno)))")
-            }
+            let folder = current
+            do { try systemCall { mkdir(folder, 0o755) } } catch where error.code != EEXIST {
+                throw CreationError(description: "cannot create folder '\(current)': \(error)")
+            } catch {}
         }
     }
 }

@@ -26,7 +26,7 @@ final class DocumentSource {
     }
 
     init(path: String) throws {
-        guard let f = fopen(path, "r") else { throw UsageError(message: String(cString: strerror(errno))) }
+        guard let f = fopen(path, "r") else { throw UsageError(message: Errno.current.description) }
         var st = stat()
         let regular = fstat(fileno(f), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         guard regular else {

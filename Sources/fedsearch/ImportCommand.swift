@@ -190,7 +190,7 @@ enum ImportCommand {
 
     /// A whole file's bytes.
     static func readFile(_ path: String) throws -> [UInt8] {
-        guard let f = fopen(path, "r") else { throw UsageError(message: String(cString: strerror(errno))) }
+        guard let f = fopen(path, "r") else { throw UsageError(message: Errno.current.description) }
         defer { fclose(f) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibevent
+import FederatedSearchCore
 import Foundation
 import Synchronization
 
@@ -264,7 +265,7 @@ final class EventHTTPLoop: @unchecked Sendable {
                 return send(p.token, p.exchange, p.continuation, retried: true, on: p.owner)
             }
             let why = [ECONNREFUSED, ECONNRESET, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EPIPE].contains(code)
-                ? String(cString: strerror(code)) : "could not connect, or the connection closed before the answer"
+                ? Errno(code).description : "could not connect, or the connection closed before the answer"
             return p.continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed(why))
         }
         p.owner.answered += 1
@@ -351,7 +352,7 @@ final class EventHTTPLoop: @unchecked Sendable {
         case EVREQ_HTTP_INVALID_HEADER, EVREQ_HTTP_DATA_TOO_LONG: .badResponse
         // errno is left over from earlier calls by then (EINPROGRESS): not the reason.
         case EVREQ_HTTP_EOF: .connectionFailed("the connection closed before the answer")
-        default: .connectionFailed(code == 0 || code == EINPROGRESS ? "the connection failed" : String(cString: strerror(code)))
+        default: .connectionFailed(code == 0 || code == EINPROGRESS ? "the connection failed" : Errno(code).description)
         }
     }
 }
