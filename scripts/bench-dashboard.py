@@ -13,14 +13,14 @@ Targets (#40): first index p99 <= 16 ms, p50 <= 4 ms.
 """
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, "probes"))
+from memory import demo_config, start_daemon  # noqa: E402  (the probes' daemon start)
 
 DEMO_QUERIES = ["star wars", "batman", "lamp", "toner", "the godfather", "love", "printer", "night", "alien",
                 "hp ink", "comedy", "cable", "spider", "jones", "usb", "war", "canon", "king", "paper", "ghost"]
@@ -46,33 +46,16 @@ def main():
     bin_dir = sys.argv[1]
     which = sys.argv[2] if len(sys.argv) > 2 else "demo"
     folder = tempfile.mkdtemp()
-    sock = os.path.join(folder, "d.sock")
     if which == "demo":
-        with open(os.path.join(ROOT, "Configs", "fedsearchd.json")) as f:
-            config = json.load(f)
-        for s in config["searchables"].values():
-            if "data" in s:
-                s["data"] = os.path.join(ROOT, "Configs", s["data"])
+        config = demo_config(folder)
         indices, queries = "movies,products", DEMO_QUERIES
     else:
-        config = {"searchables": {"corpus": {"data": "/tmp/fedsearch-bench/corpus/docs.ndjson",
+        config = {"socket": os.path.join(folder, "d.sock"),
+                  "searchables": {"corpus": {"data": "/tmp/fedsearch-bench/corpus/docs.ndjson",
                                              "searchableAttributes": ["title"], "attributesForFaceting": ["category"]}}}
         indices, queries = "corpus", corpus_queries()
-    config["socket"] = sock
-    config.pop("logLevel", None)
-    path = os.path.join(folder, "config.json")
-    with open(path, "w") as f:
-        json.dump(config, f)
-    daemon = subprocess.Popen([os.path.join(bin_dir, "fedsearchd"), "--config", path],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(sock)
-            s.close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    sock = config["socket"]
+    daemon = start_daemon(bin_dir, config, folder)
     trace = os.path.join(folder, "trace.jsonl")
     server = f"bench-{os.getpid()}"
     tmux = ["tmux", "-L", server, "-f", "/dev/null"]
