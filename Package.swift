@@ -72,13 +72,13 @@ let package = Package(
             name: "FederatedSearchPostgres", dependencies: ["FederatedSearchCore", "FederatedSearchBackends", "CLibpq"],
             swiftSettings: strict
         ),
-        // The server core, with no socket: config, catalog, access rules, search planning and
-        // execution, durable indices and their writers, and the in-process request driver.
+        // The server core, with no socket and no network module: config, catalog, access rules,
+        // search planning and execution, durable indices and their writers, and the in-process
+        // request driver.
         .target(
             name: "FederatedSearchServer",
             dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
-                           "FederatedSearchStorage", "CGlibcExtras"],
+                           "FederatedSearchProtocol", "FederatedSearchStorage", "CGlibcExtras"],
             swiftSettings: strict
         ),
         // The HTTP API with no socket: Algolia's REST API, the federated endpoints and the web
@@ -95,8 +95,8 @@ let package = Package(
         .target(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",
-                           "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchBackends", "FederatedSearchPostgres",
-                           "FederatedSearchStorage", "CLibevent", "CEventHTTPVersion", "CSystemd",
+                           "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchClient", "FederatedSearchBackends",
+                           "FederatedSearchPostgres", "FederatedSearchStorage", "CLibevent", "CEventHTTPVersion", "CSystemd",
                            "CGlibcExtras"],
             swiftSettings: strict
         ),
@@ -125,8 +125,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "fedsearch-bench",
-            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchServer", "InstantSearch",
-                           "FederatedSearchProtocol", "SocketTestClient"],
+            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchServer", "FederatedSearchDaemon",
+                           "InstantSearch", "FederatedSearchProtocol", "SocketTestClient"],
             swiftSettings: strict
         ),
         // The real daemon plus fault-injecting backend kinds, for the integration tests only.
@@ -186,8 +186,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "BackendTestSupport", "InstantSearch",
-                           "SocketTestClient"],
+            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "FederatedSearchDaemon",
+                           "BackendTestSupport", "InstantSearch", "SocketTestClient"],
             swiftSettings: strict
         ),
     ]
@@ -200,7 +200,8 @@ if Context.environment["FEDSEARCH_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fedsearch-fuzz",
         dependencies: [
-            "FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchEngine", "FederatedSearchProtocol", "FederatedSearchCore",
+            "FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchDaemon", "FederatedSearchEngine", "FederatedSearchProtocol",
+            "FederatedSearchCore",
         ],
         path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
     ))

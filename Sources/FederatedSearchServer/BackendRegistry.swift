@@ -1,6 +1,4 @@
-import FederatedSearchBackends
 import FederatedSearchCore
-import FederatedSearchPostgres
 
 /// Builds a searchable of one backend kind from its config.
 public typealias BackendFactory = @Sendable (BackendContext) throws -> any Searchable
@@ -17,29 +15,22 @@ public struct BackendContext: Sendable {
     /// The config's `dataDir`, where durable indices keep their stores (nil: none).
     public var dataDirectory: String? = nil
 
-    /// The same fields as the backends module's ``BackendConfig``, for its factories.
-    public var backendConfig: BackendConfig {
-        BackendConfig(name: name, options: options, path: path, resolvePath: resolvePath)
-    }
 }
 
 /// The backend kinds the daemon can build, by the name used in the config's `backend` field.
 ///
-/// `standard` holds the kinds shipped to users; tests and embedders register more (a
-/// Swift-coded backend is named in the config like the built-in ones).
+/// The daemon's `BackendRegistry.standard` holds the kinds shipped to users; tests and embedders
+/// register more (a Swift-coded backend is named in the config like the built-in ones).
 public struct BackendRegistry: Sendable {
     private var factories: [String: BackendFactory] = [:]
 
     public init() {}
 
-    /// The kinds shipped with fedsearchd.
-    public static var standard: BackendRegistry {
+    /// The daemon's own kind alone, `embedded`, which the server core builds without any I/O
+    /// module; the daemon's `standard` registry adds the network kinds.
+    public static var embedded: BackendRegistry {
         var r = BackendRegistry()
         r.register("embedded", EmbeddedBackend.make)
-        r.register("http") { context in try HTTPBackend(context.backendConfig) }
-        r.register("fedsearchd") { context in try RemoteDaemonBackend(context.backendConfig) }
-        r.register("postgres") { context in try PostgresBackend(context.backendConfig) }
-        r.register(Typesense.kind) { context in try Typesense.make(context.backendConfig) }
         return r
     }
 

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import FederatedSearchBackends
 import FederatedSearchCore
 
 /// Indices on other backends made by `createIndex` (today: `typesense`). Each is kept as a

@@ -1,5 +1,4 @@
 import Foundation
-import FederatedSearchBackends
 import FederatedSearchCore
 
 /// The HTTP listener's configuration, the config's `http` object (no object: no listener):
@@ -123,7 +122,7 @@ public struct APIKey: Sendable {
         var r = FieldReader(object, path: path)
         let value = try HeaderValue.decode(
             try r.required("value"), path: "\(path).value", environment: ProcessInfo.processInfo.environment,
-            resolvePath: resolve)
+            resolvePath: resolve, readFile: { FileManager.default.contents(atPath: $0).map(Array.init) })
         guard !value.value.isEmpty else { throw SearchError(.invalidField, "\(path).value: must not be empty") }
         var acl: Set<Right> = []
         for (i, name) in (try r.stringArray("acl") ?? ["search"]).enumerated() {

@@ -1,4 +1,3 @@
-import FederatedSearchBackends
 import FederatedSearchCore
 import FederatedSearchEngine
 import FederatedSearchProtocol

@@ -5,6 +5,7 @@ import Foundation
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
+import FederatedSearchDaemon
 import FederatedSearchServer
 import FederatedSearchEngine
 import Synchronization

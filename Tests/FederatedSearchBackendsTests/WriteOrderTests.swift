@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import FederatedSearchBackends
+import FederatedSearchProtocol
 
 @Suite struct WriteOrderNumberingTests {
     @Test func batchNumbersGrowByOneAndStartAboveThoseOfAnEarlierStart() {

@@ -1,5 +1,6 @@
 import Dispatch
 import FederatedSearchCore
+import FederatedSearchDaemon
 import FederatedSearchServer
 import FederatedSearchEngine
 import FederatedSearchProtocol

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FederatedSearchCore
+import FederatedSearchDaemon
 import FederatedSearchServer
 
 /// One server core, several transports: the daemon's socket and the in-process driver

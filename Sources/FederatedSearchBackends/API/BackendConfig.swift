@@ -1,3 +1,4 @@
+import Foundation
 import FederatedSearchCore
 
 /// What a backend is built from: the searchable's name and its options from the JSON config.
@@ -23,4 +24,10 @@ public struct BackendConfig: Sendable {
         self.path = path
         self.resolvePath = resolvePath
     }
+}
+
+extension BackendConfig {
+    /// A secret file's bytes for ``HeaderValue/decode(_:path:environment:resolvePath:readFile:)``;
+    /// nil when it cannot be read.
+    public static func readFile(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map(Array.init) }
 }

@@ -54,7 +54,8 @@ public struct HTTPBackendConfig: Sendable {
         headers = []
         for e in try r.objectValue("headers") ?? [:] {
             let value = try HeaderValue.decode(
-                e.value, path: "\(r.path(of: "headers")).\(e.key)", environment: environment, resolvePath: config.resolvePath)
+                e.value, path: "\(r.path(of: "headers")).\(e.key)", environment: environment, resolvePath: config.resolvePath,
+                readFile: BackendConfig.readFile)
             headers.append((e.key, value))
         }
         let response = try r.objectValue("response") ?? [:]

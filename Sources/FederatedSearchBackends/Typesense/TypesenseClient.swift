@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import FederatedSearchCore
+import FederatedSearchProtocol
 
 /// The `typesense` backend as a ``SearchClient``: a collection of a Typesense server or
 /// cluster searched through its REST API (`GET /collections/{collection}/documents/search`).

@@ -101,7 +101,7 @@ public struct TypesenseConfig: Sendable {
         }
         apiKey = try HeaderValue.decode(
             try r.required("apiKey"), path: r.path(of: "apiKey"), environment: environment,
-            resolvePath: config.resolvePath)
+            resolvePath: config.resolvePath, readFile: BackendConfig.readFile)
         queryBy = try Self.fields("queryBy", &r) ?? []
         guard !queryBy.isEmpty else {
             throw SearchError(.missingField, "\(r.path(of: "queryBy")): expected at least one field to search")

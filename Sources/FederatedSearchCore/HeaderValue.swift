@@ -1,23 +1,23 @@
-import Foundation
-import FederatedSearchCore
-
-/// One request header's value: written in the config, or a secret read from an environment
-/// variable or a file when the backend is built (and again on reload).
+/// One request header's value (or an API key): written in the config, or a secret read from an
+/// environment variable or a file when the backend is built (and again on reload). The
+/// caller reads the file (the core model does no I/O).
 ///
 /// A secret's value is never written to logs or error messages: ``description`` redacts it,
 /// and errors about it name the variable or file, not its content.
 public struct HeaderValue: Sendable, Equatable, CustomStringConvertible {
     /// The value sent.
-    package let value: String
+    public let value: String
     /// Whether it came from a secret source.
     public let isSecret: Bool
 
     public var description: String { isSecret ? "<redacted>" : value }
 
     /// Decodes `"text"`, `{"env": "NAME", "prefix": "Bearer "}` or `{"file": "path", "prefix": ...}`.
-    /// A file's content is used without its trailing newline.
+    /// A file's content (`readFile` of the path `resolvePath` makes of it; nil when it cannot be
+    /// read) is used without its trailing newlines.
     public static func decode(
-        _ v: JSONValue, path: String, environment: [String: String], resolvePath: (String) -> String
+        _ v: JSONValue, path: String, environment: [String: String], resolvePath: (String) -> String,
+        readFile: (String) -> [UInt8]?
     ) throws(SearchError) -> HeaderValue {
         switch v {
         case .string(let s):
@@ -37,10 +37,11 @@ public struct HeaderValue: Sendable, Equatable, CustomStringConvertible {
                 secret = s
             case (nil, let f?):
                 let resolved = resolvePath(f)
-                guard let data = FileManager.default.contents(atPath: resolved) else {
+                guard var bytes = readFile(resolved) else {
                     throw SearchError(.invalidField, "\(r.path(of: "file")): cannot read \(resolved)")
                 }
-                secret = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+                while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+                secret = String(decoding: bytes, as: UTF8.self)
             default:
                 throw SearchError(.invalidField, "\(path): expected exactly one of env and file")
             }

@@ -1,5 +1,4 @@
 import FederatedSearchCore
-import FederatedSearchProtocol
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -40,12 +39,6 @@ public struct DocumentWriteResult: Sendable, Equatable {
     }
 }
 
-extension ClientSearchable: DocumentWritable where Client: DocumentWritable {
-    public var writeOrder: WriteOrder { client.writeOrder }
-    public func apply(_ changes: [DocumentChange]) async throws -> DocumentWriteResult { try await client.apply(changes) }
-    public func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult { try await client.deleteBy(parameters) }
-    public func documents(_ ids: [String]) async throws -> [JSONObject?] { try await client.documents(ids) }
-}
 
 /// Runs a backend's writes one after another, in the order they were handed over, however many
 /// tasks hand them over, and numbers the batches acknowledged.
