@@ -39,8 +39,7 @@ extension Connection {
         let alone = loop.requesters.record(id)
         let placement = QueryPlacement.decide(
             quick: QueryPlacement.areQuick(sources, stats: stats), searchesOnLoop: loop.searchesOnLoop,
-            runningSearches: running, alone: alone, lineIsLast: lineIsLastOfRead,
-            spreads: QueryPlacement.spreads(sources, stats: stats))
+            runningSearches: running, alone: alone, lineIsLast: lineIsLastOfRead)
         loop.placements.count(placement)
         if placement == .direct {
             loop.runningSearchCount += 1
@@ -135,10 +134,9 @@ extension Connection {
         // searches send through the inbox, which keeps their frames in order.
         let direct = placement.deliversOnLoop ? LoopBound(loop) : nil
         let inline = placement.inline
-        let spreadExecutor = loop.spreadExecutor
         let probes = HeldProbes()
         let task = Task(executorPreference: onLoop ? loop.executor : nil) {
-            let done = await core.run(search, probes: probes, inline: inline, spreadExecutor: spreadExecutor) { line, more in
+            let done = await core.run(search, probes: probes, inline: inline) { line, more in
                 if let loop = direct?.onLoopThread {
                     loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
                 } else {

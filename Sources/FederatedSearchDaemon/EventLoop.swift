@@ -15,8 +15,6 @@ final class EventLoop {
     private(set) var inbox: Inbox!
     /// Runs fast in-memory queries' tasks on this thread.
     private(set) var executor: LoopExecutor!
-    /// Runs the sources a spread hands to other threads (nil: the global executor does).
-    private(set) var spreadExecutor: SpreadExecutor?
     private var wakeEvent: OpaquePointer?
     /// Activated when a connection has answers to send; runs at the end of the loop turn.
     private var flushEvent: OpaquePointer?
@@ -70,14 +68,6 @@ final class EventLoop {
         flushEvent = flush
         inbox = Inbox(wakeEvent: wake)
         executor = LoopExecutor(inbox: inbox)
-        // A thread per core beyond the loop's (a few at most) for spread fan-outs, polling as the
-        // loop does (with polling off, or a single core, spreads use the global executor's).
-        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        spreadExecutor = config.busyPollMicros > 0 && cores > 1
-            ? SpreadExecutor(
-                threads: min(cores - 1, SpreadExecutor.maxThreads),
-                window: .microseconds(SpreadExecutor.windowFactor * config.busyPollMicros))
-            : nil
         try installSignals()
     }
 
@@ -91,7 +81,6 @@ final class EventLoop {
         if let wakeEvent { event_free(wakeEvent) }
         if let flushEvent { event_free(flushEvent) }
         if let settleTimer { event_free(settleTimer) }
-        spreadExecutor?.stop()
         event_base_free(base)
     }
 
@@ -364,11 +353,6 @@ final class EventLoop {
         o.appendUnchecked("windows", .number(Double(pollCounts.windows)))
         o.appendUnchecked("idleCaught", .number(Double(pollCounts.caught)))
         o.appendUnchecked("idleMissed", .number(Double(pollCounts.missed)))
-        if let spreadExecutor {
-            let counts = spreadExecutor.pollCounts
-            o.appendUnchecked("spreadWindows", .number(Double(counts.windows)))
-            o.appendUnchecked("spreadCaught", .number(Double(counts.caught)))
-        }
         return o
     }
 

@@ -4,27 +4,26 @@ import FederatedSearchFederation
 
 /// How many searches ran where (`stats.placement`), by ``QueryPlacement/Kind``.
 struct PlacementCounts {
-    var direct = 0, loop = 0, spread = 0, inTurn = 0, parallel = 0
+    var direct = 0, loop = 0, inTurn = 0, parallel = 0
 
     mutating func count(_ kind: QueryPlacement.Kind) {
         switch kind {
         case .direct: direct += 1
         case .loop: loop += 1
-        case .spread: spread += 1
         case .inTurn: inTurn += 1
         case .parallel: parallel += 1
         }
     }
 
     var json: JSONObject {
-        ["direct": .number(Double(direct)), "loop": .number(Double(loop)), "spread": .number(Double(spread)),
-         "inTurn": .number(Double(inTurn)), "parallel": .number(Double(parallel))]
+        ["direct": .number(Double(direct)), "loop": .number(Double(loop)), "inTurn": .number(Double(inTurn)),
+         "parallel": .number(Double(parallel))]
     }
 }
 
-/// Decides where a search runs: on the loop thread (no hand-off), spread over the loop and
-/// the spread threads, or on the global executor (both cores, no blocking of the loop); and
-/// there, whether its sources run one after another or each in its own task.
+/// Decides where a search runs: on the loop thread (no hand-off), or on the global executor
+/// (both cores, no blocking of the loop); and there, whether its sources run one after another
+/// or each in its own task.
 enum QueryPlacement {
     /// Where a search runs.
     enum Kind: Equatable {
@@ -32,27 +31,22 @@ enum QueryPlacement {
         case direct
         /// In a task on the loop's executor, its sources one after another.
         case loop
-        /// On the loop, its sources but the slowest handed to the spread threads.
-        case spread
         /// Off the loop, its sources one after another on its task (the cores are busy already).
         case inTurn
         /// Off the loop, a task per source.
         case parallel
 
         /// Whether the search's task (or the search itself) runs on the loop thread.
-        var isOnLoop: Bool { self == .direct || self == .loop || self == .spread }
+        var isOnLoop: Bool { self == .direct || self == .loop }
 
         /// Whether the search hands its frames to the connection on the loop thread itself,
-        /// rather than through the inbox: it runs whole on the loop, one source after another
-        /// (not a spread: the client woken early would take the core the spread's other sources
-        /// run on, and the request's last frame would come later).
-        var deliversOnLoop: Bool { self == .direct || self == .loop }
+        /// rather than through the inbox: it runs whole on the loop, one source after another.
+        var deliversOnLoop: Bool { isOnLoop }
 
         /// How the fan-out runs the search's in-memory sources.
         var inline: FanOut.InlineMode {
             switch self {
             case .direct, .loop, .inTurn: .sequential
-            case .spread: .spread(keep: 0)
             case .parallel: .parallel
             }
         }
@@ -64,10 +58,8 @@ enum QueryPlacement {
     ///   searches running anywhere.
     /// - `alone`: the client is alone (``RecentRequesters``).
     /// - `lineIsLast`: the search's line is the last one read, with nothing after it.
-    /// - `spreads`: ``spreads(_:stats:)`` of its sources (evaluated only when it matters).
     ///
-    /// Quick sources run on the loop unless a search is there already. On the loop with nothing
-    /// else running and the client alone, sources with enough work are spread. A search on the
+    /// Quick sources run on the loop unless a search is there already. A search on the
     /// loop whose client waits for it alone (its line the last read, nothing else running)
     /// runs at once with no task: nothing can cancel it while it runs (a `cancel`, a newer
     /// keystroke or the client's going away is read after it), and it saves the task's
@@ -77,14 +69,12 @@ enum QueryPlacement {
     /// run there too, one after another on one core, leaving the other core idle. Off the
     /// loop, see ``offLoopMode(quick:runningSearches:)``.
     static func decide(
-        quick: Bool, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool,
-        spreads: @autoclosure () -> Bool
+        quick: Bool, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool
     ) -> Kind {
         guard quick && searchesOnLoop == 0 else {
             return offLoopMode(quick: quick, runningSearches: runningSearches) == .sequential ? .inTurn : .parallel
         }
         guard runningSearches == 0 && alone else { return .loop }
-        if spreads() { return .spread }
         return lineIsLast ? .direct : .loop
     }
 
@@ -123,22 +113,5 @@ enum QueryPlacement {
     /// `quick`: ``areQuick(_:stats:)`` of the request's sources.
     static func offLoopMode(quick: Bool, runningSearches: Int) -> FanOut.InlineMode {
         runningSearches > 0 && quick ? .sequential : .parallel
-    }
-
-    /// A request on the idle loop hands its sources other than the slowest to other threads
-    /// only when they recently took at least this long together (ms): waking a sleeping pool
-    /// thread costs more than running a small index on the loop, so small indices run in turn
-    /// and only indices with real work are spread. The same holds with the spread threads
-    /// polling for work (``SpreadExecutor``): a lower minimum gave no better latency for
-    /// twice the daemon CPU per request, since two vCPUs running two searches at once do not
-    /// run each as fast as one alone.
-    static let spreadMinimumMs = 0.06
-
-    /// Whether the sources but the slowest (by recent mean latency) have work enough to be
-    /// worth handing to other threads (see ``spreadMinimumMs``).
-    static func spreads(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
-        guard sources.count > 1 else { return false }
-        let means = sources.map { stats.meanLatency($0.index) }
-        return means.reduce(0, +) - (means.max() ?? 0) >= spreadMinimumMs
     }
 }

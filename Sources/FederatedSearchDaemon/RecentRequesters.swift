@@ -2,13 +2,10 @@ import FederatedSearchServer
 /// Which connections started the last few searches: whether one client is alone, waiting for
 /// each answer, or several share the cores.
 ///
-/// A spread (``QueryPlacement/spreads(_:stats:)``) hands sources to other threads so that one
-/// waiting client gets every core. With several clients the cores are busy with their
-/// searches already: a spread then only adds hand-offs, and its threads' polling takes CPU
-/// from the other searches (fewer queries/s and more daemon CPU per request). A search that
-/// finds nothing running
-/// is not proof of being alone: between two of its requests, each of four clients often finds
-/// the daemon idle. Loop thread only.
+/// A search of a client alone that waits for it runs at once on the loop with no task
+/// (``QueryPlacement/Kind/direct``); with several clients it would take the loop from the
+/// others' requests. A search that finds nothing running is not proof of being alone: between
+/// two of its requests, each of four clients often finds the daemon idle. Loop thread only.
 struct RecentRequesters {
     /// How many of the latest searches must all come from one connection.
     static let window = 8

@@ -12,10 +12,8 @@ import Synchronization
 /// sources (in-memory indices) run one after another on the calling task while the children
 /// work: a search of a few microseconds is cheaper than the thread hand-offs a child costs.
 /// ``InlineMode`` says how in-memory sources run: one after another on the calling task (the
-/// default), each in a child task (for ones that have been slow, so a slow index never holds
-/// back a fast one's frame), or spread: shared between the calling task and child tasks on
-/// other threads (the caller's `spreadExecutor`, else the global executor's), so an idle loop
-/// thread uses the other cores too.
+/// default), or each in a child task (for ones that have been slow, so a slow index never holds
+/// back a fast one's frame).
 public enum FanOut {
     /// How ``InlineSearchable`` sources run.
     public enum InlineMode: Sendable, Equatable {
@@ -23,22 +21,14 @@ public enum FanOut {
         case sequential
         /// Each in a child task.
         case parallel
-        /// Shared between the calling task and one child task per other source on the spread
-        /// executor (default: the global concurrent executor, whatever the calling task's
-        /// executor): each takes the next source nobody has taken, the one at this position
-        /// first. A child that starts late (waking a sleeping thread takes tens of
-        /// microseconds) finds its work done by the calling task and ends, so the calling task
-        /// never waits for a thread that has not started.
-        case spread(keep: Int)
     }
 
-    /// Runs the sources; a spread's child tasks run on `spreadExecutor` (default: the global
-    /// concurrent executor). `prepare`, if given, sees each completion first, on the thread
-    /// that ran the source, as soon as it ends: work done there per source (encoding its
-    /// answer, say) runs in parallel for sources that ran in parallel, instead of one after
-    /// another on the calling task in `onCompletion`.
+    /// Runs the sources. `prepare`, if given, sees each completion first, on the thread that
+    /// ran the source, as soon as it ends: work done there per source (encoding its answer,
+    /// say) runs in parallel for sources that ran in parallel, instead of one after another on
+    /// the calling task in `onCompletion`.
     public static func run(
-        _ sources: [FederatedSource], inline mode: InlineMode = .sequential, spreadExecutor: (any TaskExecutor)? = nil,
+        _ sources: [FederatedSource], inline mode: InlineMode = .sequential,
         prepare: (@Sendable (SourceCompletion) -> Void)? = nil,
         onCompletion: @Sendable (SourceCompletion) -> Void
     ) async -> [SourceCompletion] {
@@ -51,60 +41,26 @@ public enum FanOut {
         let runStart = clock.now
         var done: [SourceCompletion?] = Array(repeating: nil, count: sources.count)
         let parallel = mode == .parallel && sources.count > 1
-        var kept: Int? = nil
-        if case .spread(let keep) = mode, sources.count > 1, sources.indices.contains(keep),
-            sources[keep].inline != nil
-        {
-            kept = keep
-        }
-        let remote = sources.indices.filter {
-            parallel || sources[$0].inline == nil || (kept != nil && $0 != kept)
-        }
-        let inline = sources.indices.filter {
-            !parallel && sources[$0].inline != nil && (kept == nil || $0 == kept)
-        }
-        func runInlineSources() {
-            for position in inline {
-                let c = prepared(runInline(sources[position], position: position, clock: clock, runStart: runStart))
-                onCompletion(c)
-                done[position] = c
-            }
-        }
+        let remote = sources.indices.filter { parallel || sources[$0].inline == nil }
+        let inline = sources.indices.filter { !parallel && sources[$0].inline != nil }
         if remote.isEmpty {  // every source in memory, on this task: `inline` holds them all, in order
             return runNow(sources, prepare: prepare, onCompletion: onCompletion)
         }
-        // Spread: the in-memory sources in the order they are taken, the kept one first.
-        let shared = kept.map { k in
-            SharedSources(order: [k] + remote.filter { $0 != k && sources[$0].inline != nil })
-        }
-        // The calling task takes its first source before any child can start.
-        let first = shared?.take()
-        return await withTaskGroup(of: SourceCompletion?.self) { group in
+        return await withTaskGroup(of: SourceCompletion.self) { group in
             for position in remote {
                 let source = sources[position]
-                if let shared, source.inline != nil {
-                    group.addTask(executorPreference: spreadExecutor ?? globalConcurrentExecutor) {
-                        shared.take().map { prepared(runInline(sources[$0], position: $0, clock: clock, runStart: runStart)) }
-                    }
-                } else if source.inline != nil {
+                if source.inline != nil {
                     group.addTask { prepared(runInline(source, position: position, clock: clock, runStart: runStart)) }
                 } else {
                     group.addTask { prepared(await runRemote(source, position: position, clock: clock)) }
                 }
             }
-            if let shared {
-                var next = first
-                while let position = next {
-                    next = shared.take()
-                    let c = prepared(runInline(sources[position], position: position, clock: clock, runStart: runStart))
-                    onCompletion(c)
-                    done[position] = c
-                }
-            } else {
-                runInlineSources()
+            for position in inline {
+                let c = prepared(runInline(sources[position], position: position, clock: clock, runStart: runStart))
+                onCompletion(c)
+                done[position] = c
             }
             for await completion in group {
-                guard let completion else { continue }
                 onCompletion(completion)
                 done[completion.position] = completion
             }
@@ -113,7 +69,7 @@ public enum FanOut {
     }
 
     /// Runs sources that all answer from memory one after another on the calling thread, and
-    /// returns when they are done: what ``run(_:inline:spreadExecutor:prepare:onCompletion:)``
+    /// returns when they are done: what ``run(_:inline:prepare:onCompletion:)``
     /// does with `.sequential`, for a caller that is not in a task (nothing can cancel it).
     public static func runNow(
         _ sources: [FederatedSource], prepare: ((SourceCompletion) -> Void)? = nil,
@@ -130,19 +86,6 @@ public enum FanOut {
         }
     }
 
-    /// The sources of a spread, taken one at a time by whichever task is free first.
-    final class SharedSources: Sendable {
-        private let order: [Int]
-        private let next = Atomic<Int>(0)
-
-        init(order: [Int]) { self.order = order }
-
-        /// The position of the next source nobody has taken, or nil when all are.
-        func take() -> Int? {
-            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            return i < order.count ? order[i] : nil
-        }
-    }
 
     /// Runs an in-memory source on the calling task. Its deadline counts from `runStart`, the
     /// fan-out's start, so a source that waited for others on the same task (one after

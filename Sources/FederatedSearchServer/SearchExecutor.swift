@@ -64,17 +64,16 @@ package enum SearchExecutor {
     package static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
         probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
-        spreadExecutor: (any TaskExecutor)? = nil,
         send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) async -> Frame {
         let run = SearchRun(
             id: id, sources: sources, plan: plan, stats: stats, health: health, probes: probes, inline: inline, send: send)
         let completions = await FanOut.run(
-            run.asked, inline: run.mode, spreadExecutor: spreadExecutor, prepare: run.prepare, onCompletion: run.completed)
+            run.asked, inline: run.mode, prepare: run.prepare, onCompletion: run.completed)
         return run.finish(completions, cancelled: Task.isCancelled)
     }
 
-    /// ``run(id:sources:plan:stats:health:probes:inline:spreadExecutor:send:)`` for sources that all
+    /// ``run(id:sources:plan:stats:health:probes:inline:send:)`` for sources that all
     /// answer from memory, run one after another on the calling thread before it returns, with
     /// no task: for the loop thread, where nothing can cancel a search while it runs (a
     /// `cancel`, a newer keystroke or the client's going away is read only after it).

@@ -18,7 +18,7 @@ package struct SearchRun: Sendable {
     package let askedPositions: [Int]
     /// Sources suspended by their breaker: position → ms until the next probe.
     package let skipped: [Int: Double]
-    /// How the asked sources run (a spread keeps the slowest on the calling task).
+    /// How the asked sources run.
     package let mode: FanOut.InlineMode
     /// Work done on the thread that ran a source, if any (encoding its frame).
     package let prepare: (@Sendable (SourceCompletion) -> Void)?
@@ -57,16 +57,10 @@ package struct SearchRun: Sendable {
         let encoded = EncodedHits(count: sources.count)
         let asked = askedSources
         let askedPositions = askedSourcePositions
-        // A spread keeps the slowest asked source on this task (positions shift when a breaker
-        // skips a source, so the caller's choice is by index name).
-        var mode = inline
-        if case .spread = inline {
-            let slowest = asked.indices.max { stats.meanLatency(asked[$0].index) < stats.meanLatency(asked[$1].index) }
-            mode = slowest.map { .spread(keep: $0) } ?? .sequential
-        }
-        // Each source's results frame is encoded on the thread that ran the source (in a spread,
-        // the other sources' frames are not encoded one after another on this task). Not when
-        // every source runs on this task: there it would only add a hand-over.
+        let mode = inline
+        // Each source's results frame is encoded on the thread that ran the source (sources run
+        // in parallel are not encoded one after another on this task). Not when every source
+        // runs on this task: there it would only add a hand-over.
         let runsElsewhere = mode != .sequential || asked.contains { $0.inline == nil }
         let frames = runsElsewhere ? ResultFrames(count: asked.count) : nil
         var prepare: (@Sendable (SourceCompletion) -> Void)? = nil

@@ -24,15 +24,14 @@ extension ServerCore {
     }
 
     /// Runs a planned search: `send` gets every frame but the last, which is returned (see
-    /// ``SearchExecutor/run(id:sources:plan:stats:health:probes:inline:spreadExecutor:send:)``).
+    /// ``SearchExecutor/run(id:sources:plan:stats:health:probes:inline:send:)``).
     package func run(
         _ search: PlannedSearch, probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
-        spreadExecutor: (any TaskExecutor)? = nil,
         send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) async -> Frame {
         await SearchExecutor.run(
             id: search.id, sources: search.sources, plan: search.plan, stats: stats, health: health, probes: probes,
-            inline: inline, spreadExecutor: spreadExecutor, send: send)
+            inline: inline, send: send)
     }
 
     /// Runs a planned search whose sources all answer from memory on the calling thread, with

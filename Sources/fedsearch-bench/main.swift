@@ -382,8 +382,8 @@ for (label, queries) in [("single-index", singleQueries), ("all-index", multiQue
     report.append(("\(label) server core in process", LatencySummary.median(core)))
     // The polling client (last) waits for its answers without sleeping: its figure leaves out
     // the wake-up of the client's own thread, which is the client's cost, not the daemon's.
-    // Single-index only: a search over several indices spreads them over the cores, and a
-    // client spinning on one of them takes it from the daemon (on 2 cores, p50 x2).
+    // Single-index only: a search over several indices may run a task per index, and a
+    // client spinning on a core takes it from the daemon (on 2 cores, p50 x2).
     let polling = label == "single-index" ? [(1, true)] : []
     for (clients, polling) in [(1, false), (4, false), (16, false)] + polling {
         let before = KeystrokeBench.cpuMilliseconds(pid: daemon.processIdentifier)

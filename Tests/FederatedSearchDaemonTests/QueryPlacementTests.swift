@@ -19,21 +19,6 @@ struct QueryPlacementTests {
         names.map { FederatedSource(name: $0, searchable: Idle(), query: SearchQuery(text: "q"), timeout: .seconds(1)) }
     }
 
-    @Test func spreadsOnlyWhenTheOthersHaveEnoughWork() {
-        let stats = DaemonStats()
-        for _ in 0..<50 {
-            stats.recordSource("big", ms: 0.08)
-            stats.recordSource("small", ms: 0.03)
-            stats.recordSource("medium", ms: 0.05)
-        }
-        // The slowest stays on the loop: what would move is the rest.
-        #expect(!QueryPlacement.spreads(sources(["big", "small"]), stats: stats))
-        #expect(QueryPlacement.spreads(sources(["big", "small", "medium"]), stats: stats))
-        #expect(!QueryPlacement.spreads(sources(["big"]), stats: stats))
-        // Unknown indices (no latency yet) are not spread.
-        #expect(!QueryPlacement.spreads(sources(["new", "other"]), stats: stats))
-    }
-
     /// The embedded index: answers from memory, so it can run on the request's own task.
     func inMemory(_ names: [String]) throws -> [FederatedSource] {
         let index = try EmbeddedIndex(name: "m", settings: IndexSettings(), documents: [["objectID": "1", "title": "a"]])
@@ -81,50 +66,32 @@ struct QueryPlacementTests {
     /// The decision table, one situation at a time from a base where a lone waiting client's
     /// quick search finds the daemon idle (it runs at once, with no task).
     @Test func placementFollowsWhatTheLoopKnows() {
-        func place(
-            quick: Bool = true, onLoop: Int = 0, running: Int = 0, alone: Bool = true, lineIsLast: Bool = true,
-            spreads: Bool = false
-        ) -> QueryPlacement.Kind {
-            QueryPlacement.decide(
-                quick: quick, searchesOnLoop: onLoop, runningSearches: running, alone: alone, lineIsLast: lineIsLast,
-                spreads: spreads)
+        func place(quick: Bool = true, onLoop: Int = 0, running: Int = 0, alone: Bool = true, lineIsLast: Bool = true) -> QueryPlacement.Kind {
+            QueryPlacement.decide(quick: quick, searchesOnLoop: onLoop, runningSearches: running, alone: alone, lineIsLast: lineIsLast)
         }
         #expect(place() == .direct)
         // Another request follows in the same read (a pipelining client): a task on the loop.
         #expect(place(lineIsLast: false) == .loop)
-        // Other clients are active, or another search runs: a task on the loop, never spread.
+        // Other clients are active, or another search runs: a task on the loop.
         #expect(place(alone: false) == .loop)
-        #expect(place(alone: false, spreads: true) == .loop)
         #expect(place(running: 1) == .loop)
-        #expect(place(running: 1, spreads: true) == .loop)
-        // Idle, alone, and the sources have work enough: spread (pipelined or not).
-        #expect(place(spreads: true) == .spread)
-        #expect(place(lineIsLast: false, spreads: true) == .spread)
         // A search on the loop already: off the loop, in turn under load, else a task per source.
         #expect(place(onLoop: 1, running: 1) == .inTurn)
         #expect(place(onLoop: 1, running: 0) == .parallel)
         // Sources that are not quick never run on the loop, nor in turn.
         #expect(place(quick: false) == .parallel)
         #expect(place(quick: false, running: 3) == .parallel)
-        // The spread check is not even made where it cannot matter.
-        var asked = false
-        _ = QueryPlacement.decide(
-            quick: true, searchesOnLoop: 0, runningSearches: 2, alone: true, lineIsLast: true,
-            spreads: { asked = true; return true }())
-        #expect(!asked)
     }
 
     @Test func eachPlacementRunsWhereItSays() {
         #expect(QueryPlacement.Kind.direct.isOnLoop && QueryPlacement.Kind.direct.deliversOnLoop)
         #expect(QueryPlacement.Kind.loop.isOnLoop && QueryPlacement.Kind.loop.deliversOnLoop)
-        #expect(QueryPlacement.Kind.spread.isOnLoop && !QueryPlacement.Kind.spread.deliversOnLoop)
         #expect(!QueryPlacement.Kind.inTurn.isOnLoop && !QueryPlacement.Kind.parallel.isOnLoop)
-        #expect(QueryPlacement.Kind.spread.inline == .spread(keep: 0))
         #expect(QueryPlacement.Kind.inTurn.inline == .sequential && QueryPlacement.Kind.parallel.inline == .parallel)
         var counts = PlacementCounts()
-        for kind in [QueryPlacement.Kind.direct, .loop, .loop, .spread, .inTurn, .parallel, .parallel, .parallel] {
+        for kind in [QueryPlacement.Kind.direct, .loop, .loop, .inTurn, .parallel, .parallel, .parallel] {
             counts.count(kind)
         }
-        #expect([counts.direct, counts.loop, counts.spread, counts.inTurn, counts.parallel] == [1, 2, 1, 1, 3])
+        #expect([counts.direct, counts.loop, counts.inTurn, counts.parallel] == [1, 2, 1, 3])
     }
 }

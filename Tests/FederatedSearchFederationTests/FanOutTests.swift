@@ -113,10 +113,8 @@ struct SpinningInline: InlineSearchable {
     }
 }
 
-/// The inline modes: spread shares the sources between the calling task (the kept one first)
-/// and other threads; sequential runs them one after another on the calling task. Serialized:
-/// a kept source that waits for the others holds a thread of the global pool (two here) until
-/// a spread child starts, so two such tests at once could hold both.
+/// The inline modes: sequential runs the sources one after another on the calling task,
+/// parallel in a child task each.
 @Suite(.serialized) struct FanOutInlineModeTests {
     func sources(_ count: Int, keptWaits: Bool, _ r: Rendezvous) -> [FederatedSource] {
         (0..<count).map { i in
@@ -126,75 +124,12 @@ struct SpinningInline: InlineSearchable {
         }
     }
 
-    @Test func spreadRunsTheOthersWhileTheKeptOneWorks() async {
-        let r = Rendezvous()
-        let order = Mutex<[String]>([])
-        let result = await FanOut.run(sources(3, keptWaits: true, r), inline: .spread(keep: 0)) { c in order.withLock { $0.append(c.name) } }
-        let sawOthers = r.keptSawOthers.load(ordering: .acquiring)
-        #expect(sawOthers, "another source started while the kept one was running")
-        #expect(result.map(\.name) == ["s0", "s1", "s2"])
-        #expect(result.allSatisfy { if case .results = $0.outcome { true } else { false } })
-        #expect(order.withLock { $0 }.first == "s0", "the kept source is reported first: the caller is busy with it until then")
-        #expect(Set(order.withLock { $0 }) == ["s0", "s1", "s2"])
-    }
-
-    /// Every source of a spread runs exactly once, whoever takes it, and is reported once.
-    @Test func spreadRunsEverySourceOnceWhoeverTakesIt() async {
-        let r = Rendezvous()
-        let reported = Mutex<[String]>([])
-        let result = await FanOut.run(sources(8, keptWaits: false, r), inline: .spread(keep: 3)) { c in
-            reported.withLock { $0.append(c.name) }
-        }
-        #expect(result.map(\.name) == (0..<8).map { "s\($0)" })
-        #expect(reported.withLock { $0 }.sorted() == (0..<8).map { "s\($0)" }.sorted())
-        #expect(reported.withLock { $0 }.first == "s3", "the kept source is taken first, by the calling task")
-    }
-
-    /// A spread whose kept source does I/O runs it once, as a remote source, and shares the
-    /// in-memory ones.
-    @Test func spreadKeepingARemoteSourceRunsItOnce() async {
-        let r = Rendezvous()
-        var all = sources(3, keptWaits: false, r)
-        all.insert(FederatedSource(
-            name: "remote", searchable: ScriptedSearchable(behaviour: .answer(after: .milliseconds(1))),
-            query: SearchQuery(text: "q"), timeout: .seconds(30)), at: 1)
-        let reported = Mutex<[String]>([])
-        let result = await FanOut.run(all, inline: .spread(keep: 1)) { c in reported.withLock { $0.append(c.name) } }
-        #expect(result.map(\.name) == ["s0", "remote", "s1", "s2"])
-        #expect(reported.withLock { $0 }.sorted() == ["remote", "s0", "s1", "s2"])
-        #expect(result.allSatisfy { if case .results = $0.outcome { true } else { false } })
-    }
-
-    /// The shared cursor hands each position out once, in order, across concurrent takers.
-    @Test func sharedSourcesAreTakenOnce() async {
-        let shared = FanOut.SharedSources(order: Array((0..<1000).reversed()))
-        let taken = await withTaskGroup(of: [Int].self) { group in
-            for _ in 0..<4 {
-                group.addTask {
-                    var mine: [Int] = []
-                    while let p = shared.take() { mine.append(p) }
-                    return mine
-                }
-            }
-            var all: [Int] = []
-            for await part in group {
-                #expect(part == part.sorted(by: >), "each taker sees positions in the shared order")
-                all += part
-            }
-            return all
-        }
-        #expect(taken.sorted() == Array(0..<1000))
-        #expect(shared.take() == nil)
-    }
-
     /// `prepare` sees every completion exactly once, before `onCompletion` does, in every
     /// mode, for in-memory and remote sources alike.
-    @Test(arguments: [FanOut.InlineMode.sequential, .parallel, .spread(keep: 0)])
+    @Test(arguments: [FanOut.InlineMode.sequential, .parallel])
     func prepareSeesEachCompletionOnceAndFirst(mode: FanOut.InlineMode) async {
         let r = Rendezvous()
-        // In a spread the kept source waits until another thread has started one, so the
-        // spread's own threads run (and prepare) some.
-        var all = sources(4, keptWaits: mode != .sequential && mode != .parallel, r)
+        var all = sources(4, keptWaits: false, r)
         all.append(FederatedSource(
             name: "remote", searchable: ScriptedSearchable(behaviour: .answer(after: .milliseconds(1))),
             query: SearchQuery(text: "q"), timeout: .seconds(30)))
