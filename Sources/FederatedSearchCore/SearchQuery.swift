@@ -7,9 +7,6 @@ public struct SearchQuery: Sendable, Equatable {
     /// When the answer stops being useful. Backends should give up by then (and long engine
     /// loops check it along with task cancellation); nil means no deadline.
     public var deadline: ContinuousClock.Instant?
-    /// Shared by the sources of one federated request (see ``QueryMemo``); nil for a query
-    /// asked alone. Not part of the query's identity (`==` ignores it).
-    public var memo: QueryMemo?
     /// The most bytes the page's hits may take as JSON (their attributes and highlights), or
     /// nil for no bound. An engine that builds hits stops once it knows they pass it and fails
     /// with `answer_too_large`, so an answer too large to send is never built whole. Not part
@@ -17,13 +14,11 @@ public struct SearchQuery: Sendable, Equatable {
     public var answerByteLimit: Int?
 
     public init(
-        text: String, parameters: SearchParameters = SearchParameters(), deadline: ContinuousClock.Instant? = nil,
-        memo: QueryMemo? = nil
+        text: String, parameters: SearchParameters = SearchParameters(), deadline: ContinuousClock.Instant? = nil
     ) {
         self.text = text
         self.parameters = parameters
         self.deadline = deadline
-        self.memo = memo
     }
 
     public static func == (a: SearchQuery, b: SearchQuery) -> Bool {

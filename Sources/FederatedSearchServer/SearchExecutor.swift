@@ -34,8 +34,6 @@ package enum SearchExecutor {
             throw SearchError(.invalidField, "perIndex.\(name): '\(name)' is not one of the searched indices")
         }
         var sources: [FederatedSource] = []
-        // One memo for the request's sources: they share what depends on the query alone.
-        let memo = QueryMemo()
         for target in targets {
             guard let entry = catalog.entry(target.index, visibleTo: peer) else {
                 let path = request.targets == nil ? "indices" : target.path
@@ -48,7 +46,7 @@ package enum SearchExecutor {
             let ms = target.timeoutMs ?? request.timeoutMs
             let timeout = ms.map { Duration.milliseconds($0) } ?? entry.defaultTimeout
             var source = FederatedSource(
-                name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params, memo: memo),
+                name: target.name, searchable: entry.searchable, query: SearchQuery(text: request.query, parameters: params),
                 timeout: timeout, weight: target.weight, index: target.index)
             source.timeoutIsTheIndexs = timeout >= entry.defaultTimeout
             sources.append(source)

@@ -13,8 +13,8 @@ import SocketTestClient
 
 /// `fedsearch-bench`: end-to-end latency over the daemon's socket with 1, 4 and 16 clients,
 /// against the same queries called in-process. Medians of `--runs` runs (default 3).
-/// In process, a request's indices are searched one after another with one ``QueryMemo``,
-/// as the daemon's fan-out gives its sources one.
+/// In process, a request's indices are searched one after another, as the daemon's fan-out
+/// runs in-memory sources.
 ///
 /// usage: fedsearch-bench --bin-dir DIR [--config FILE] [--runs N] [--queries N] [--params JSON]
 ///        [--client-poll-micros N] [--dump-requests FILE | --in-process-only]
@@ -190,13 +190,12 @@ if !dumpRequests.isEmpty {
     exit(0)
 }
 
-/// One request in process: its indices one after another with one ``QueryMemo``, as the
-/// daemon's fan-out gives its sources one.
+/// One request in process: its indices one after another, as the daemon's fan-out runs
+/// in-memory sources.
 @Sendable func searchInProcess(_ q: QuerySet.Query) throws {
-    let memo = QueryMemo()
     for name in q.indices {
         guard let index = catalog.entry(name)?.searchable as? EmbeddedIndex else { continue }
-        _ = try index.searchSync(SearchQuery(text: q.text, parameters: params, memo: memo))
+        _ = try index.searchSync(SearchQuery(text: q.text, parameters: params))
     }
 }
 

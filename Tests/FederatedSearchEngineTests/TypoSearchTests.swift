@@ -107,37 +107,6 @@ import FederatedSearchCore
     }
 }
 
-/// The sources of one federated request share a word's automaton through the request's
-/// memo: a walk over another dictionary starts from the states the first one computed, and
-/// finds exactly what a walk of its own would.
-@Suite struct TypoAutomatonSharingTests {
-    @Test func aSharedAutomatonFindsWhatAFreshOneFinds() throws {
-        var g = TypoSearchTests.Generator(state: 77)
-        let dictionaries = (0..<3).map { _ in
-            TermDictionary(sortedTerms: Array(Set((0..<300).map { _ in g.word(1...9) }))
-                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        }
-        for _ in 0..<10 {
-            let query = g.word(4...9)
-            for prefix in [false, true] {
-                let memo = QueryMemo()
-                var states = 0
-                for dictionary in dictionaries {
-                    var alone = TypoSearch(dictionary: dictionary, query: Array(query.utf8), maxTypos: 2, prefix: prefix)
-                    alone.run()
-                    var shared = TypoSearch(dictionary: dictionary, query: Array(query.utf8), maxTypos: 2, prefix: prefix)
-                    shared.run(memo: memo)
-                    #expect(shared.spans == alone.spans, "query \(query) prefix \(prefix)")
-                    let kept = try #require(memo.value(for: "typos2:\(query)") as? TypoAutomaton)
-                    #expect(kept.stateCount >= states)
-                    states = kept.stateCount
-                }
-                #expect(states > 1)
-            }
-        }
-    }
-}
-
 /// Words the automaton cannot take (more than 255 distinct characters) are still searched,
 /// by the edit enumeration, without crashing.
 @Suite struct TypoSearchLimitTests {

@@ -4,7 +4,7 @@ extension IndexSnapshot {
     /// The term ranges a word matches: the word itself, its prefix range, typo variants,
     /// English inflections and single-word synonyms; disjoint and ascending, each term with
     /// its best flags (see ``TermSpan/normalized(_:)``).
-    func spans(of word: QueryWord, typos: Bool, memo: QueryMemo? = nil) -> [TermSpan] {
+    func spans(of word: QueryWord, typos: Bool) -> [TermSpan] {
         let dict = text.dictionary
         let key = Array(word.term.utf8)
         var spans: [TermSpan] = []
@@ -21,7 +21,7 @@ extension IndexSnapshot {
         }
         if typos && word.maxTypos > 0 {
             var search = TypoSearch(dictionary: dict, query: key, maxTypos: word.maxTypos, prefix: word.isPrefix)
-            search.run(memo: memo)
+            search.run()
             spans += search.spans
         }
         let alternative = MatchFlags.make(typos: 0, exact: false)
@@ -40,14 +40,14 @@ extension IndexSnapshot {
 
     /// What a word matches, before its documents are gathered: its term spans, synonym
     /// phrases, and how many postings they hold (an upper bound of its documents).
-    func plan(_ word: QueryWord, typos: Bool, memo: QueryMemo? = nil) -> WordPlan {
+    func plan(_ word: QueryWord, typos: Bool) -> WordPlan {
         if word.isPhrase { return WordPlan(word: word, spans: [], phrases: [], postings: 0) }
         if word.isGroup {
             var plan = WordPlan(word: word, spans: [], phrases: [], postings: 0)
-            plan.members = word.members.map { self.plan($0, typos: typos, memo: memo) }
+            plan.members = word.members.map { self.plan($0, typos: typos) }
             return plan
         }
-        let spans = spans(of: word, typos: typos, memo: memo)
+        let spans = spans(of: word, typos: typos)
         let phrases = synonyms.alternatives(of: word.term).filter { $0.count > 1 }.map { phraseMatches($0) }
         var postings = phrases.reduce(0) { $0 + $1.count }
         for s in spans { postings += Int(text.postings.termStart[s.hi] &- text.postings.termStart[s.lo]) }

@@ -114,7 +114,7 @@ extension QueryExecutor {
     /// The plans of a query's words.
     func plans(_ parsed: ParsedQuery) -> [WordPlan] {
         let typos = typoMode != .disabled
-        return parsed.words.map { index.plan($0, typos: typos, memo: query.memo) }
+        return parsed.words.map { index.plan($0, typos: typos) }
     }
 
     /// Which words are deferred: a required many-term word (not a phrase or synonym input)

@@ -97,11 +97,7 @@ struct TypoSearch {
 
     /// Runs the search; matches with at least one typo are in ``spans`` (exact and plain
     /// prefix matches are the caller's). A budget of one goes to ``EditSearch``.
-    ///
-    /// The automaton depends on the word alone, not on the dictionary: with a `memo` (the
-    /// sources of one federated request), a walk starts from the states an earlier source's
-    /// walk computed, and leaves its own for the next.
-    mutating func run(memo: QueryMemo? = nil) {
+    mutating func run() {
         let m = query.count
         guard m > 0, dictionary.count > 0, !dictionary.bytes.isEmpty else { return }
         if maxTypos != 2 || !TypoAutomaton.serves(query, maxTypos: maxTypos) {
@@ -114,14 +110,11 @@ struct TypoSearch {
             spans = edits.spans
             return
         }
-        let key = memo.map { _ in "typos\(maxTypos):" + String(decoding: queryBytes, as: UTF8.self) }
-        let shared = key.flatMap { memo?.value(for: $0) as? TypoAutomaton }
         var walk = Walk(
             bytes: dictionary.bytes, offsets: dictionary.offsets, maxTypos: Int32(maxTypos), prefix: prefix,
-            trie: dictionary.trie, automaton: shared ?? TypoAutomaton(query: query, maxTypos: maxTypos))
+            trie: dictionary.trie, automaton: TypoAutomaton(query: query, maxTypos: maxTypos))
         walk.descend(lo: 0, hi: dictionary.count, depth: 0, state: 0, partial: 0, pending: 0, node: 0)
         spans = walk.spans
-        if let key, let memo, walk.automaton.stateCount > shared?.stateCount ?? 0 { memo.set(walk.automaton, for: key) }
     }
 
     /// The trie walk over the dictionary's arrays.
