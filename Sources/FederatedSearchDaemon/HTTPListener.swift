@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CEventHTTPVersion
 import CLibevent
 import FederatedSearchCore
 import FederatedSearchHTTP
@@ -175,7 +174,7 @@ final class HTTPListener {
         bound.removeAll()
     }
 
-    fileprivate func received(_ request: OpaquePointer) {
+    func received(_ request: OpaquePointer) {
         // Activity, for the loop's polling (a request answered at once posts nothing to the inbox).
         loop.turns &+= 1
         let connection = evhttp_request_get_connection(request)
@@ -215,7 +214,7 @@ final class HTTPListener {
         }
         // Headers libevent accepts that a proxy in front may read otherwise: refused, and the
         // connection closed, so what follows cannot be read as a request of its own.
-        if let problem = Self.ambiguity(request) {
+        if let problem = HTTPFraming.ambiguity(request) {
             return reply(request, HTTPResponse.error(400, problem, code: .invalidRequest), close: true)
         }
         guard let parsed = Self.read(request) else {
@@ -279,43 +278,13 @@ final class HTTPListener {
     }
 
     /// The socket of an exchange still being answered is readable or closed.
-    fileprivate func peerClosed(_ fd: Int32) {
+    func peerClosed(_ fd: Int32) {
         guard let id = watched[fd] else { return }
         stopWatching(id)
         var byte: UInt8 = 0
         let closed: Bool
         do { closed = try systemCall { recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) } == 0 } catch { closed = !error.wouldBlock }
         if closed { exchanges[id]?.task?.cancel() }
-    }
-
-    /// What makes a request's framing or target ambiguous: a header name with a space or a tab
-    /// in it (`Content-Length : 5`, which libevent ignores and a proxy may not), two
-    /// `Content-Length` headers that differ (libevent takes the first), or an HTTP/1.1 request
-    /// with no `Host` or several (RFC 9112 §3.2). Nil: none.
-    static func ambiguity(_ request: OpaquePointer) -> String? {
-        guard let headers = evhttp_request_get_input_headers(request) else { return nil }
-        var lengths: Set<String> = []
-        var hosts = 0
-        var entry = headers.pointee.tqh_first
-        while let e = entry {
-            let name = e.pointee.key.map { String(cString: $0) } ?? ""
-            if name.contains(" ") || name.contains("\t") {
-                return "header '\(name)': a header name has no spaces or tabs"
-            }
-            switch name.lowercased() {
-            case "content-length": lengths.insert(e.pointee.value.map { String(cString: $0) } ?? "")
-            case "host": hosts += 1
-            default: break
-            }
-            entry = e.pointee.next.tqe_next
-        }
-        if lengths.count > 1 { return "Content-Length: the request has several that differ (\(lengths.sorted().joined(separator: ", ")))" }
-        if hosts > 1 { return "Host: the request has \(hosts); it must have one" }
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        fedsearch_evhttp_request_version(request, &major, &minor)
-        if hosts == 0, major > 1 || (major == 1 && minor >= 1) { return "Host: an HTTP/1.1 request must have a Host header" }
-        return nil
     }
 
     /// The method, target, headers and body of a request, copied out of libevent's buffers.
@@ -388,7 +357,7 @@ final class HTTPListener {
     }
 
     /// libevent sent a response whole.
-    fileprivate func sent(_ request: OpaquePointer) {
+    func sent(_ request: OpaquePointer) {
         if let id = byRequest[request] { finish(id) }
     }
 
@@ -431,7 +400,7 @@ final class HTTPListener {
     }
 
     /// Hands the next step of a piecewise response to evhttp; after the last, ends it.
-    fileprivate func sendNextStep(_ connection: OpaquePointer) {
+    func sendNextStep(_ connection: OpaquePointer) {
         guard var reply = piecewise[connection], let buffer = evbuffer_new() else { return }
         defer { evbuffer_free(buffer) }
         let copied = reply.copy(into: buffer, maxBytes: loop.config.limits.maxPendingOutputBytes)
@@ -505,7 +474,7 @@ final class HTTPListener {
     }
 
     /// A connection just accepted: its buffer event is looked at once evhttp has set its socket.
-    fileprivate func accepted(_ bev: OpaquePointer) {
+    func accepted(_ bev: OpaquePointer) {
         bufferevent_incref(bev)
         arriving.append(bev)
         if arriving.count == 1, let admitEvent { event_active(admitEvent, 0, 0) }
@@ -514,7 +483,7 @@ final class HTTPListener {
     /// Counts the connections accepted this turn, each toward its address's and the daemon's
     /// limits; one past them (when none idle can be closed for it) is refused at once, its
     /// descriptor given back rather than held until it sends a request.
-    fileprivate func admitArrivals() {
+    func admitArrivals() {
         let list = arriving
         arriving = []
         for bev in list {
@@ -522,11 +491,11 @@ final class HTTPListener {
             let fd = bufferevent_getfd(bev)
             var info = stat()
             guard fd >= 0, fstat(fd, &info) == 0 else { continue }
-            let address = Self.peerAddress(socket: fd)
+            let address = HTTPFraming.peerAddress(socket: fd)
             // The descriptor may have been a refused connection's, closed since.
             refused[fd] = nil
             if let refusal = makeRoom(for: address) {
-                Self.refuse(socket: fd, HTTPResponse.error(503, refusal.message, code: refusal.code))
+                HTTPFraming.refuse(socket: fd, HTTPResponse.error(503, refusal.message, code: refusal.code))
                 refused[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
                 continue
             }
@@ -552,18 +521,8 @@ final class HTTPListener {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// Answers a connection that cannot be served with `response`, written straight to its
-    /// socket (whose output is empty: nothing has been sent on it), and shuts its sending side.
-    private static func refuse(socket fd: Int32, _ response: HTTPResponse) {
-        var text = "HTTP/1.1 \(response.status) Service Unavailable\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
-        for h in response.headers { text += "\(h.name): \(h.value)\r\n" }
-        let bytes = Array((text + "\r\n").utf8) + response.body
-        _ = send(fd, bytes, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-        shutdown(fd, Int32(SHUT_WR))
-    }
-
     /// A byte arrived on a connection: the first of a request starts its clock.
-    fileprivate func inputArrived(_ buffer: OpaquePointer) {
+    func inputArrived(_ buffer: OpaquePointer) {
         guard let c = byInput[buffer], connections[c]?.requestStarted == nil, connections[c]?.exchanges.isEmpty == true else { return }
         connections[c]?.requestStarted = .now
     }
@@ -598,32 +557,14 @@ final class HTTPListener {
         return address.map { String(cString: $0) } ?? ""
     }
 
-    /// The address of a socket's peer as libevent writes it (numeric; "" for a Unix socket's).
-    private static func peerAddress(socket fd: Int32) -> String {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let got = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
-        }
-        guard got == 0, storage.ss_family == sa_family_t(AF_INET) || storage.ss_family == sa_family_t(AF_INET6) else { return "" }
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        let named = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST)
-            }
-        }
-        guard named == 0 else { return "" }
-        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// Bytes added to or taken from a connection's output buffer.
-    fileprivate func outputChanged(by delta: Int) {
+    func outputChanged(by delta: Int) {
         if !tearingDown { loop.outputChanged(by: delta) }
     }
 
     /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
     /// their tasks stop).
-    fileprivate func closed(_ connection: OpaquePointer) {
+    func closed(_ connection: OpaquePointer) {
         // A response handed over in steps goes with the connection. Cut short by the client,
         // its request is detached from the connection (libevent frees an attached one, as at
         // shutdown): ending it frees it.
@@ -658,50 +599,4 @@ final class HTTPListener {
 private func onHTTPRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
     guard let request else { return }
     Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().received(request)
-}
-
-/// evhttp accepted a connection and asks for its buffer event: the socket kind it would make
-/// itself (closing the descriptor when freed), with no descriptor yet, as evhttp requires.
-private func onHTTPAccepted(_ base: OpaquePointer?, _ context: UnsafeMutableRawPointer?) -> OpaquePointer? {
-    guard let bev = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().accepted(bev)
-    return bev
-}
-
-private func onHTTPAdmit(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().admitArrivals()
-}
-
-private func onHTTPInputChange(
-    _ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ context: UnsafeMutableRawPointer?
-) {
-    guard let buffer, let info, info.pointee.n_added > 0 else { return }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().inputArrived(buffer)
-}
-
-private func onHTTPRequestSent(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-    guard let request else { return }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().sent(request)
-}
-
-private func onHTTPOutputChange(
-    _ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ context: UnsafeMutableRawPointer?
-) {
-    guard let info else { return }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().outputChanged(by: info.pointee.n_added - info.pointee.n_deleted)
-}
-
-/// evhttp wrote the last step of a piecewise response to the socket.
-private func onHTTPStepSent(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-    guard let connection else { return }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().sendNextStep(connection)
-}
-
-private func onHTTPPeerClosed(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().peerClosed(fd)
-}
-
-private func onHTTPConnectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-    guard let connection else { return }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().closed(connection)
 }
