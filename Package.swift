@@ -20,8 +20,7 @@ let package = Package(
         .library(name: "FederatedSearchPostgres", targets: ["FederatedSearchPostgres"]),
     ],
     targets: [
-        // C library, reached through one system-library target; imported by the daemon module (its loop)
-        // and by the backends' HTTP client (a loop of its own for outgoing requests).
+        // C library, reached through one system-library target; imported only by the event-loop module.
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent_pthreads",
@@ -59,11 +58,18 @@ let package = Package(
         .target(name: "FederatedSearchFederation", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         // Wire protocol: request and frame types, NDJSON framing.
         .target(name: "FederatedSearchProtocol", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
+        // The event loop: libevent's loop, events, the one hand-off into a loop from other threads,
+        // buffered sockets, listeners, the HTTP server's glue and the outgoing HTTP client's loop.
+        // The only importer of CLibevent.
+        .target(
+            name: "FederatedSearchEventLoop", dependencies: ["FederatedSearchCore", "CLibevent", "CEventHTTPVersion"],
+            swiftSettings: strict
+        ),
         // Custom backends: the SearchClient mapping API, the http, typesense and fedsearchd kinds, and
-        // their HTTP client (evhttp on a loop thread of its own; URLSession for https).
+        // their HTTP client (the event loop's outgoing HTTP for http://; URLSession for https).
         .target(
             name: "FederatedSearchBackends",
-            dependencies: ["FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchClient", "CLibevent"],
+            dependencies: ["FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchClient", "FederatedSearchEventLoop"],
             swiftSettings: strict
         ),
         // The `postgres` kind: full-text search of a PostgreSQL table over a libpq connection pool.
@@ -96,7 +102,7 @@ let package = Package(
             name: "FederatedSearchDaemon",
             dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",
                            "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchClient", "FederatedSearchBackends",
-                           "FederatedSearchPostgres", "FederatedSearchStorage", "CLibevent", "CEventHTTPVersion", "CSystemd",
+                           "FederatedSearchPostgres", "FederatedSearchStorage", "FederatedSearchEventLoop", "CSystemd",
                            "CGlibcExtras"],
             swiftSettings: strict
         ),

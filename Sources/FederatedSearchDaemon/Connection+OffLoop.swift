@@ -1,4 +1,3 @@
-import CLibevent
 import Dispatch
 import FederatedSearchServer
 import FederatedSearchCore

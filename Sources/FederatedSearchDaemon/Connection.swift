@@ -2,18 +2,18 @@
 import Glibc
 #endif
 import CGlibcExtras
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchServer
 import FederatedSearchFederation
 import FederatedSearchCore
 import FederatedSearchProtocol
 
-/// One client connection, owned by the loop thread: its bufferevent, framer, protocol state
+/// One client connection, owned by the loop thread: its socket, framer, protocol state
 /// and running tasks. Tasks never see this object; they address frames by `id`.
 final class Connection {
     let id: UInt64
-    /// The socket and libevent's buffers for it; nil once closed.
-    private(set) var socket: SocketBuffers?
+    /// The socket and libevent's buffers for it; nil until attached, and once closed.
+    private(set) var socket: BufferedSocket?
     private var framer: LineFramer
     var machine = ConnectionStateMachine()
     /// Searches running for this connection, by request key.
@@ -56,14 +56,10 @@ final class Connection {
 
     let limits: DaemonConfig.Limits
 
-    init(
-        id: UInt64, bufferEvent: OpaquePointer, loop: EventLoop, limits: DaemonConfig.Limits, maxLineBytes: Int,
-        peer: PeerCredentials?
-    ) {
+    init(id: UInt64, loop: EventLoop, limits: DaemonConfig.Limits, maxLineBytes: Int, peer: PeerCredentials?) {
         self.id = id
         self.limits = limits
         self.peer = peer
-        self.socket = SocketBuffers(bufferEvent)
         self.loop = loop
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
         lifecycle = ConnectionLifecycle(maxPendingOutputBytes: limits.maxPendingOutputBytes)
@@ -308,22 +304,13 @@ final class Connection {
         }
     }
 
-    /// The callback that keeps ``EventLoop/pendingOutputBytes`` true as libevent's output
-    /// buffer grows and drains (removed before the buffer is freed).
-    private var outputCallback: OpaquePointer?
-
-    /// Starts counting this connection's output in the daemon's total.
-    func trackOutput() {
-        guard let socket, outputCallback == nil else { return }
-        // Safe: the connection outlives the callback, which close() removes before the
-        // bufferevent (and the buffer with it) is freed; libevent calls it on the loop thread.
-        outputCallback = socket.addOutputCallback(onOutputChange, context: Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// Sets the idle and write timeouts and the output watermark (the write callback fires
-    /// once the output drains to half the limit, which resumes reading a throttled client).
-    func applyLimits() {
-        guard let socket else { return }
+    /// Takes its socket (made with this connection as its handler): its output counts in the
+    /// daemon's total (``EventLoop/pendingOutputBytes``), with the idle and write timeouts and
+    /// the output watermark set (the write callback fires once the output drains to half the
+    /// limit, which resumes reading a throttled client).
+    func attach(_ socket: BufferedSocket) {
+        self.socket = socket
+        socket.countOutput()
         socket.setTimeouts(readMs: limits.idleTimeoutMs, writeMs: limits.writeTimeoutMs)
         socket.setWriteLowWatermark(limits.maxPendingOutputBytes / 2)
     }
@@ -532,7 +519,6 @@ final class Connection {
         tasks.removeAll()
         loop.queuedSearchCount -= queuedSearches.count
         queuedSearches.removeAll()
-        if let outputCallback { socket.removeOutputCallback(outputCallback) }
         loop.outputChanged(by: -(outbox.count + socket.outputLength))
         loop.streamedOutputChanged(by: -streamedBytes)
         outbox = []
@@ -543,9 +529,25 @@ final class Connection {
     }
 }
 
-/// libevent's output buffer of a connection changed size (see ``Connection/trackOutput()``).
-private func onOutputChange(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ context: UnsafeMutableRawPointer?) {
-    guard let info, let context else { return }
-    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-    connection.loop.outputChanged(by: info.pointee.n_added - info.pointee.n_deleted)
+/// The socket's events, on the loop thread.
+extension Connection: BufferedSocketHandler {
+    func socketReadable() {
+        loop.turns &+= 1
+        readAvailable()
+    }
+
+    func socketWritable() { wrote() }
+
+    func socketEvent(_ event: BufferedSocket.Event) {
+        switch event {
+        case .failed: close()
+        case .readTimedOut: readTimedOut()
+        case .writeTimedOut: writeTimedOut()
+        case .endOfInput:
+            readAvailable()
+            peerEndedInput()
+        }
+    }
+
+    func socketOutputChanged(by delta: Int) { loop.outputChanged(by: delta) }
 }

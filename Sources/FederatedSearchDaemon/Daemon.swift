@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchServer
 import FederatedSearchHTTP
 import FederatedSearchCore
@@ -25,11 +25,9 @@ public enum DaemonMain {
 
     /// Runs the daemon and returns its exit code.
     public static func run(arguments: [String], registry: BackendRegistry = .standard) -> Int32 {
-        // libevent's locking, set up once, now, before any thread can: the backends' HTTP
-        // client makes its loop on whichever thread first needs it (a Typesense index asks for
-        // its document count while the catalog loads), and two threads setting it up at once
-        // trip libevent's assertion (evthread.c: lock_ == NULL). Later calls return at once.
-        _ = evthread_use_pthreads()
+        // Before any thread can: the backends' HTTP client makes its loop on whichever thread
+        // first needs it (a Typesense index asks for its document count while the catalog loads).
+        EventBase.prepareThreads()
         JournalLog.installIfJournal()
         var configPath = "/etc/fedsearchd/fedsearchd.json"
         var socketOverride: String?
@@ -133,7 +131,7 @@ public enum DaemonMain {
         // connection when they run out (see AcceptBackoff).
         let descriptorLimit = AcceptBackoff.raiseDescriptorLimit()
         Log.info("descriptor limit: \(descriptorLimit)")
-        AcceptBackoff.prepare()
+        AcceptBackoff.prepare { Log.warning($0) }
         var config = config
         config.limits = fittedLimits(config, descriptorLimit: descriptorLimit, indices: catalog.entries.count)
         let loop: EventLoop

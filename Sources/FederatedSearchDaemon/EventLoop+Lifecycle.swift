@@ -1,45 +1,41 @@
 #if canImport(Glibc)
 import Glibc
-import FederatedSearchServer
 #endif
-import CLibevent
+import FederatedSearchEventLoop
+import FederatedSearchServer
 
 /// Signals, graceful shutdown and the systemd watchdog.
 extension EventLoop {
     func installSignals() throws {
-        let context = Unmanaged.passUnretained(self).toOpaque()
         for signal in [SIGINT, SIGTERM, SIGHUP] {
-            guard let ev = event_new(base, signal, Int16(EV_SIGNAL | EV_PERSIST), onSignal, context) else {
+            let handler = { [unowned self] in
+                if signal == SIGHUP { startReload(requester: nil) } else { beginShutdown(signal: signal) }
+            }
+            guard let event = LoopEvent(on: base, .signal(signal), handler) else {
                 throw SystemCallError(call: "event_new(signal \(signal))", errno: errno)
             }
-            event_add(ev, nil)
-            signalEvents.append(ev)
+            event.schedule()
+            events.append(event)
         }
+    }
+
+    /// Runs `body` every `interval` on the loop thread.
+    private func every(_ interval: Duration, _ body: @escaping () -> Void) {
+        guard let timer = LoopEvent(on: base, .timer(repeating: true), body) else { return }
+        timer.schedule(after: interval)
+        events.append(timer)
     }
 
     /// Sends `WATCHDOG=1` every `interval` from the loop itself, so a stuck loop stops the
     /// pings and systemd restarts the daemon.
     func startWatchdog(every interval: Duration) {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let ev = event_new(base, -1, Int16(EV_PERSIST), onWatchdog, context) else { return }
-        var tv = Self.timeval(interval)
-        event_add(ev, &tv)
-        timerEvents.append(ev)
+        every(interval) { Systemd.notify("WATCHDOG=1") }
     }
 
     /// Checks every second for requests that have not arrived whole within
     /// `limits.requestReadTimeoutMs` (see ``closeSlowRequests()``).
     func startRequestDeadlines() {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let ev = event_new(base, -1, Int16(EV_PERSIST), onRequestDeadlineTick, context) else { return }
-        var tv = Self.timeval(.seconds(1))
-        event_add(ev, &tv)
-        timerEvents.append(ev)
-    }
-
-    static func timeval(_ d: Duration) -> Glibc.timeval {
-        let c = d.components
-        return Glibc.timeval(tv_sec: Int(c.seconds), tv_usec: Int(c.attoseconds / 1_000_000_000_000))
+        every(.seconds(1)) { [unowned self] in closeSlowRequests() }
     }
 
     /// SIGTERM or SIGINT: let running searches finish within the drain timeout, flush, exit;
@@ -57,18 +53,13 @@ extension EventLoop {
         // next instance: stop accepting. With our own, the socket goes with us: accept, and
         // answer `shutting_down` (see `accept`).
         if servesSystemdSockets {
-            for l in listeners {
-                AcceptBackoff.forget(l)
-                evconnlistener_disable(l)
-            }
+            for l in listeners { l.stopAccepting() }
         }
         httpListener?.stopAccepting()
         Log.info("signal \(signal): draining \(runningSearchCount) running searches (at most \(config.drainTimeoutMs) ms)")
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        if let ev = event_new(base, -1, 0, onDrainTimeout, context) {
-            var tv = Self.timeval(.milliseconds(config.drainTimeoutMs))
-            event_add(ev, &tv)
-            timerEvents.append(ev)
+        if let timeout = LoopEvent(on: base, .timer(repeating: false), { [unowned self] in drainTimedOut() }) {
+            timeout.schedule(after: .milliseconds(config.drainTimeoutMs))
+            events.append(timeout)
         }
         finishDrainIfIdle()
     }
@@ -87,29 +78,8 @@ extension EventLoop {
         for c in Array(connections.values) { c.closeAfterFlush() }
     }
 
-    fileprivate func drainTimedOut() {
+    private func drainTimedOut() {
         Log.warning("drain timeout: stopping with \(runningSearchCount) searches still running")
         stop()
     }
-}
-
-private func onSignal(_ signal: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue()
-    if signal == SIGHUP {
-        loop.startReload(requester: nil)
-    } else {
-        loop.beginShutdown(signal: signal)
-    }
-}
-
-private func onWatchdog(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Systemd.notify("WATCHDOG=1")
-}
-
-private func onRequestDeadlineTick(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().closeSlowRequests()
-}
-
-private func onDrainTimeout(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().drainTimedOut()
 }

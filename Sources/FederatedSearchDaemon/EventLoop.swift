@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CGlibcExtras
 import Dispatch
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchProtocol
@@ -11,18 +11,17 @@ import FederatedSearchProtocol
 /// The libevent loop: the listeners, every connection, the inbox, signals and timers.
 /// Everything here runs on the one loop thread; other threads reach it only through ``Inbox``.
 final class EventLoop {
-    let base: OpaquePointer
+    let base: EventBase
     private(set) var inbox: Inbox!
     /// Runs fast in-memory queries' tasks on this thread.
     private(set) var executor: LoopExecutor!
-    private var wakeEvent: OpaquePointer?
     /// Activated when a connection has answers to send; runs at the end of the loop turn.
-    private var flushEvent: OpaquePointer?
+    private var flushEvent: LoopEvent?
     /// Connections with answers waiting in their outbox (see ``Connection/flushOutbox()``).
     private var connectionsToFlush: [UInt64] = []
-    var signalEvents: [OpaquePointer] = []
-    var timerEvents: [OpaquePointer] = []
-    var listeners: [OpaquePointer] = []
+    /// Signals and timers, freed with the loop.
+    var events: [LoopEvent] = []
+    var listeners: [SocketListener] = []
     /// The HTTP listener, if the config has one.
     var httpListener: HTTPListener?
     private(set) var connections: [UInt64: Connection] = [:]
@@ -47,41 +46,37 @@ final class EventLoop {
     var indexNamesInTransition: Set<String> = []
 
     init(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, stats: DaemonStats) throws {
-        // Must precede event_base_new: makes event_active safe from other threads.
-        guard evthread_use_pthreads() == 0, let base = event_base_new() else {
-            throw SystemCallError(call: "event_base_new", errno: errno)
-        }
-        self.base = base
+        base = try EventBase()
         self.catalog = catalog
         self.config = config
         self.loader = loader
         self.stats = stats
         self.health = SourceHealth(settings: config.circuitBreaker)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let wake = event_new(base, -1, 0, onWake, context) else {
-            throw SystemCallError(call: "event_new(wake)", errno: errno)
+        inbox = try Inbox(on: base, maxRounds: Self.inboxRounds) { [unowned self] in
+            turns &+= 1
+            drainInbox()
         }
-        wakeEvent = wake
-        guard let flush = event_new(base, -1, 0, onFlush, context) else {
+        guard let flush = LoopEvent(on: base, .trigger, { [unowned self] in flushConnections() }) else {
             throw SystemCallError(call: "event_new(flush)", errno: errno)
         }
         flushEvent = flush
-        inbox = Inbox(wakeEvent: wake)
         executor = LoopExecutor(inbox: inbox)
         try installSignals()
     }
 
+    /// How many times one wake-up hands out messages posted while it runs: a search task
+    /// running on the loop posts its frames and its end from inside, and they go out in the
+    /// same turn instead of waking the loop again for each.
+    static let inboxRounds = 8
+
     deinit {
+        // Everything made on the base goes before it.
         httpListener = nil
-        for l in listeners {
-            AcceptBackoff.forget(l)
-            evconnlistener_free(l)
-        }
-        for ev in signalEvents + timerEvents { event_free(ev) }
-        if let wakeEvent { event_free(wakeEvent) }
-        if let flushEvent { event_free(flushEvent) }
-        if let settleTimer { event_free(settleTimer) }
-        event_base_free(base)
+        listeners = []
+        events = []
+        flushEvent = nil
+        settleTimer = nil
+        inbox?.close()
     }
 
     var connectionCount: Int { connections.count }
@@ -198,17 +193,14 @@ final class EventLoop {
     /// After a burst's trim, searches whose clients left may still end (cancelled, their
     /// pages built meanwhile) and free more: the heap is trimmed again a second later, and
     /// each second after while searches still run (a few times at most).
-    private var settleTimer: OpaquePointer?
+    private var settleTimer: LoopEvent?
     private var settleTrimsLeft = 0
 
-    fileprivate func settleTrim() {
+    private func settleTrim() {
         // Off the loop: on a large heap a trim takes a while, and glibc's is thread-safe.
         if pendingOutputBytes == 0 { DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) } }
         settleTrimsLeft -= 1
-        if settleTrimsLeft > 0, runningSearchCount > 0 || pendingOutputBytes > 0, let settleTimer {
-            var second = Glibc.timeval(tv_sec: 1, tv_usec: 0)
-            event_add(settleTimer, &second)
-        }
+        if settleTrimsLeft > 0, runningSearchCount > 0 || pendingOutputBytes > 0 { settleTimer?.schedule(after: .seconds(1)) }
     }
 
     /// A large burst has been read (or dropped) whole: the heap is to be trimmed.
@@ -232,15 +224,7 @@ final class EventLoop {
 
     /// Starts accepting on a listening socket (the loop owns and closes it).
     func serve(listeningSocket fd: Int32) throws {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        // LEV_OPT_CLOSE_ON_FREE: the listener closes the socket when freed. Backlog 0: the
-        // socket listens already (ours with its backlog, or systemd's with Backlog=); a
-        // negative one would make libevent call listen(2) again with its default of 128.
-        guard let l = evconnlistener_new(base, onAccept, context, UInt32(LEV_OPT_CLOSE_ON_FREE), 0, fd) else {
-            throw SystemCallError(call: "evconnlistener_new", errno: errno)
-        }
-        AcceptBackoff.watch(l)
-        listeners.append(l)
+        listeners.append(try SocketListener(on: base, descriptor: fd) { [unowned self] in accept($0) })
     }
 
     /// Runs the loop until it is stopped; returns on the loop thread.
@@ -255,13 +239,13 @@ final class EventLoop {
     /// setting is read at start.
     func run() {
         if config.busyPollMicros == 0 {
-            event_base_dispatch(base)
+            base.run()
         } else {
             let window = Duration.microseconds(config.busyPollMicros)
             // event_base_loop returns non-zero on an error or when no event is left, where
             // event_base_dispatch would have returned too.
             polling: while !stopping {
-                if event_base_loop(base, EVLOOP_ONCE) != 0 { break }
+                if !base.runOnce(blocking: true) { break }
                 guard spin.shouldPoll(searching: runningSearchCount > 0) else { continue }
                 pollCounts.windows &+= 1
                 // Only windows that start with no search running are scored (see SpinPolicy).
@@ -269,7 +253,7 @@ final class EventLoop {
                 var until = ContinuousClock.now + window
                 while !stopping && ContinuousClock.now < until {
                     let before = turns
-                    if event_base_loop(base, EVLOOP_NONBLOCK) != 0 { break polling }
+                    if !base.runOnce(blocking: false) { break polling }
                     if turns != before {
                         if idle {
                             spin.caught()
@@ -300,9 +284,7 @@ final class EventLoop {
     }
 
     /// Makes the end-of-turn callback run (searches to start, outboxes to send).
-    private func activateFlush() {
-        if let flushEvent { event_active(flushEvent, Int32(EV_READ), 0) }
-    }
+    private func activateFlush() { flushEvent?.activate() }
 
     /// A frame of a search running on the loop thread, handed over by its task at once (see
     /// ``LoopBound``). Unless more frames follow at once, it is sent now when this search is
@@ -314,17 +296,14 @@ final class EventLoop {
         if !moreSoon && runningSearchCount == 1 { connection.flushOutbox() }
     }
 
-    fileprivate func flushConnections() {
+    private func flushConnections() {
         if queuedSearchCount > 0 { startQueuedSearches() }
         if trimDue {
             outputPeak = 0
             malloc_trim(0)
-            if settleTimer == nil { settleTimer = event_new(base, -1, 0, onSettleTimer, Unmanaged.passUnretained(self).toOpaque()) }
-            if let settleTimer {
-                settleTrimsLeft = 10
-                var second = Glibc.timeval(tv_sec: 1, tv_usec: 0)
-                event_add(settleTimer, &second)
-            }
+            if settleTimer == nil { settleTimer = LoopEvent(on: base, .timer(repeating: false)) { [unowned self] in settleTrim() } }
+            settleTrimsLeft = 10
+            settleTimer?.schedule(after: .seconds(1))
         }
         let list = connectionsToFlush
         connectionsToFlush = []
@@ -334,7 +313,7 @@ final class EventLoop {
     /// Makes the loop return at once.
     func stop() {
         stopping = true
-        event_base_loopbreak(base)
+        base.stop()
     }
 
     private var stopping = false
@@ -356,27 +335,16 @@ final class EventLoop {
         return o
     }
 
-    fileprivate func accept(_ fd: Int32) {
-        guard let bev = bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
-            Glibc.close(fd)
-            return
-        }
+    private func accept(_ fd: Int32) {
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, bufferEvent: bev, loop: self, limits: config.limits, maxLineBytes: config.maxLineBytes,
-            peer: PeerCredentials(socket: fd))
+            id: id, loop: self, limits: config.limits, maxLineBytes: config.maxLineBytes, peer: PeerCredentials(socket: fd))
+        // The connection holds its socket, which tells it of its events until it is freed.
+        guard let socket = try? BufferedSocket(on: base, descriptor: fd, handler: connection) else { return }
         let full = connections.values.lazy.filter { !$0.isClosing }.count >= config.limits.maxConnections
         connections[id] = connection
-        let context = Unmanaged.passUnretained(connection).toOpaque()
-        bufferevent_setcb(bev, onRead, onWrite, onEvent, context)
-        // libevent writes at most 16 KiB per writev by default, then waits for the next
-        // EPOLLOUT: a 60 KiB answer took four loop turns. Let one turn write it all.
-        bufferevent_set_max_single_write(bev, 1 << 20)
-        bufferevent_set_max_single_read(bev, 1 << 16)
-        bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
-        connection.trackOutput()
-        connection.applyLimits()
+        connection.attach(socket)
         if draining {
             // Accepted only to say why: a client that connects while the daemon stops gets an
             // answer, not a silent wait in the listen queue.
@@ -397,7 +365,7 @@ final class EventLoop {
         if draining { finishDrainIfIdle() }
     }
 
-    fileprivate func drainInbox() {
+    private func drainInbox() {
         // An answer whose connection has gone may have been what a drain was waiting for.
         var answerWithoutConnection = false
         defer { if answerWithoutConnection && draining { finishDrainIfIdle() } }
@@ -453,52 +421,5 @@ final class EventLoop {
             return .object(o)
         }
         return JSONObject([("indices", .array(list))])
-    }
-}
-
-// C callbacks: file-scope functions that get their object back through Unmanaged. The
-// objects outlive their events: connections are freed only after `bufferevent_free`, and the
-// loop only after its events.
-
-private func onWake(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue()
-    loop.turns &+= 1
-    loop.drainInbox()
-}
-
-private func onSettleTimer(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().settleTrim()
-}
-
-private func onFlush(_ fd: Int32, _ what: Int16, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().flushConnections()
-}
-
-private func onAccept(
-    _ listener: OpaquePointer?, _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32,
-    _ context: UnsafeMutableRawPointer?
-) {
-    Unmanaged<EventLoop>.fromOpaque(context!).takeUnretainedValue().accept(fd)
-}
-
-private func onRead(_ bev: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-    let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
-    connection.loop.turns &+= 1
-    connection.readAvailable()
-}
-
-private func onWrite(_ bev: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-    Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue().wrote()
-}
-
-private func onEvent(_ bev: OpaquePointer?, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
-    let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
-    if Int32(events) & BEV_EVENT_ERROR != 0 {
-        connection.close()
-    } else if Int32(events) & BEV_EVENT_TIMEOUT != 0 {
-        if Int32(events) & BEV_EVENT_WRITING != 0 { connection.writeTimedOut() } else { connection.readTimedOut() }
-    } else if Int32(events) & BEV_EVENT_EOF != 0 {
-        connection.readAvailable()
-        connection.peerEndedInput()
     }
 }

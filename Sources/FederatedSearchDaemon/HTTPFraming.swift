@@ -1,8 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CEventHTTPVersion
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchHTTP
 
 /// What the HTTP listener checks and writes at the socket's level, with no state of its own:
@@ -13,29 +12,22 @@ enum HTTPFraming {
     /// in it (`Content-Length : 5`, which libevent ignores and a proxy may not), two
     /// `Content-Length` headers that differ (libevent takes the first), or an HTTP/1.1 request
     /// with no `Host` or several (RFC 9112 §3.2). Nil: none.
-    static func ambiguity(_ request: OpaquePointer) -> String? {
-        guard let headers = evhttp_request_get_input_headers(request) else { return nil }
+    static func ambiguity(headers: [(name: String, value: String)], version: (major: Int, minor: Int)) -> String? {
         var lengths: Set<String> = []
         var hosts = 0
-        var entry = headers.pointee.tqh_first
-        while let e = entry {
-            let name = e.pointee.key.map { String(cString: $0) } ?? ""
+        for (name, value) in headers {
             if name.contains(" ") || name.contains("\t") {
                 return "header '\(name)': a header name has no spaces or tabs"
             }
             switch name.lowercased() {
-            case "content-length": lengths.insert(e.pointee.value.map { String(cString: $0) } ?? "")
+            case "content-length": lengths.insert(value)
             case "host": hosts += 1
             default: break
             }
-            entry = e.pointee.next.tqe_next
         }
         if lengths.count > 1 { return "Content-Length: the request has several that differ (\(lengths.sorted().joined(separator: ", ")))" }
         if hosts > 1 { return "Host: the request has \(hosts); it must have one" }
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        fedsearch_evhttp_request_version(request, &major, &minor)
-        if hosts == 0, major > 1 || (major == 1 && minor >= 1) { return "Host: an HTTP/1.1 request must have a Host header" }
+        if hosts == 0, version.major > 1 || (version.major == 1 && version.minor >= 1) { return "Host: an HTTP/1.1 request must have a Host header" }
         return nil
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchCore
 import FederatedSearchHTTP
 import FederatedSearchProtocol
@@ -12,7 +12,7 @@ import FederatedSearchServer
 /// back through the inbox addressed by exchange id; a request whose connection has gone is
 /// still ended (libevent keeps it until then) but its task is cancelled. Loop thread only.
 final class HTTPListener {
-    private var http: OpaquePointer?
+    private var http: EventHTTPServer!
     private unowned let loop: EventLoop
     /// Set by ``shutDown()``: libevent is freeing every connection, and the loop is stopping.
     private var tearingDown = false
@@ -21,8 +21,8 @@ final class HTTPListener {
 
     /// A request being answered.
     private struct Exchange {
-        let request: OpaquePointer
-        let connection: OpaquePointer?
+        let request: HTTPServerRequest
+        let connection: HTTPServerConnection?
         var task: Task<Void, Never>?
         /// The client went away: output is dropped until the end, which frees the request.
         var gone = false
@@ -32,11 +32,11 @@ final class HTTPListener {
         var ended = false
         /// Until its answer starts, an event on the connection's socket for the client closing
         /// it (libevent reads nothing from a connection while its request is answered).
-        var closeWatch: OpaquePointer?
+        var closeWatch: LoopEvent?
     }
     private var exchanges: [UInt64: Exchange] = [:]
     /// Exchange ids by libevent request (for its completion callback).
-    private var byRequest: [OpaquePointer: UInt64] = [:]
+    private var byRequest: [HTTPServerRequest: UInt64] = [:]
     /// Exchange ids by the socket their close watch is on.
     private var watched: [Int32: UInt64] = [:]
     private var nextExchange: UInt64 = 1
@@ -44,22 +44,17 @@ final class HTTPListener {
     private struct Peer {
         /// Its exchanges running.
         var exchanges: Set<UInt64> = []
-        /// Its output buffer, and the callback that counts it in the daemon's output budget.
-        let output: OpaquePointer?
-        let counter: OpaquePointer?
+        /// The callbacks that count its output in the daemon's output budget and note the
+        /// first byte of its next request.
+        let watch: HTTPConnectionWatch
         /// The client's address.
         let address: String
         /// When it last sent a request or had one answered (idle ones close first).
         var lastActive = ContinuousClock.now
-        /// Its input buffer, and the callback that notes the first byte of its next request.
-        let input: OpaquePointer?
-        let inputCounter: OpaquePointer?
         /// When the first byte of a request not yet whole arrived (`limits.requestReadTimeoutMs`).
         var requestStarted: ContinuousClock.Instant?
     }
-    private var connections: [OpaquePointer: Peer] = [:]
-    /// Connections by their input buffer (for its callback).
-    private var byInput: [OpaquePointer: OpaquePointer] = [:]
+    private var connections: [HTTPServerConnection: Peer] = [:]
     /// A connection accepted that has not sent a whole request yet. evhttp gives no handle on
     /// a connection before its first request, so each is known by its socket: the descriptor,
     /// and the socket's inode, which tells it apart from a later connection that reuses the
@@ -74,13 +69,8 @@ final class HTTPListener {
     /// reading side is shut a second later (so the client reads the answer rather than a reset
     /// when its request arrives meanwhile), and evhttp frees them. Not counted in the limits.
     private var refused: [Int32: Newcomer] = [:]
-    /// Buffer events made for connections just accepted (one reference held on each), looked
-    /// at once evhttp has given them their socket, in the same loop turn.
-    private var arriving: [OpaquePointer] = []
-    private var admitEvent: OpaquePointer?
     /// Responses being handed to evhttp in steps, by connection (one response at a time each).
-    private var piecewise: [OpaquePointer: PiecewiseReply] = [:]
-    private var bound: [OpaquePointer] = []
+    private var piecewise: [HTTPServerConnection: PiecewiseReply] = [:]
     private let placement: HTTPPlacement
     /// The largest body decoded on the loop thread; a larger one is decoded on the global executor.
     static let loopBodyBytes = 64 << 10
@@ -95,42 +85,23 @@ final class HTTPListener {
     private(set) var servedCount = 0
 
     init(loop: EventLoop, config: HTTPConfig, startedAt: String) throws {
-        guard let server = evhttp_new(loop.base) else { throw SystemCallError(call: "evhttp_new", errno: errno) }
-        self.http = server
         self.loop = loop
         self.address = config.listen
         let limits = loop.config.limits
         api = AlgoliaAPI(config: config, maxBodyBytes: loop.config.maxLineBytes, startedAt: startedAt)
         placement = HTTPPlacement(stats: loop.stats)
-        let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_PUT.rawValue
-            | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
-        evhttp_set_allowed_methods(server, UInt16(methods))
         // A body past the limit gets the API's 413 (Algolia's shape, with CORS); one past twice
         // the limit is refused by libevent itself before it is buffered whole (its own 413 page).
-        evhttp_set_max_body_size(server, 2 * Int(loop.config.maxLineBytes))
-        evhttp_set_max_headers_size(server, 64 << 10)
-        if limits.idleTimeoutMs > 0 { evhttp_set_timeout(server, Int32(max(1, limits.idleTimeoutMs / 1000))) }
-        evhttp_set_gencb(server, onHTTPRequest, Unmanaged.passUnretained(self).toOpaque())
-        // Each accepted connection is counted at once (see `admitArrivals`), not at its first request.
-        evhttp_set_bevcb(server, onHTTPAccepted, Unmanaged.passUnretained(self).toOpaque())
-        admitEvent = event_new(loop.base, -1, 0, onHTTPAdmit, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    deinit {
-        if let http { evhttp_free(http) }
-        if let admitEvent { event_free(admitEvent) }
+        http = try EventHTTPServer(
+            on: loop.base, maxBodyBytes: 2 * Int(loop.config.maxLineBytes), maxHeaderBytes: 64 << 10,
+            idleTimeoutSeconds: limits.idleTimeoutMs > 0 ? limits.idleTimeoutMs / 1000 : nil, delegate: self)
     }
 
     /// Frees the HTTP server (every connection, and the requests libevent still holds) when
     /// the loop has stopped, while the loop is still alive: its close callbacks run now.
     func shutDown() {
-        guard let http else { return }
-        for b in bound { if let l = evhttp_bound_socket_get_listener(b) { AcceptBackoff.forget(l) } }
         tearingDown = true
-        self.http = nil
-        evhttp_free(http)
-        for bev in arriving { bufferevent_decref(bev) }
-        arriving = []
+        http.shutDown()
         newcomers = [:]
         refused = [:]
     }
@@ -138,70 +109,38 @@ final class HTTPListener {
     /// Listens on the configured address (a TCP host and port, or a Unix socket we create).
     func listen() throws {
         switch address {
-        case .tcp(let host, let port):
-            guard let http, let handle = evhttp_bind_socket_with_handle(http, host, port) else {
-                throw SystemCallError(call: "bind(\(address))", errno: errno)
-            }
-            Self.disableNagle(evhttp_bound_socket_get_fd(handle))
-            if let l = evhttp_bound_socket_get_listener(handle) { AcceptBackoff.watch(l) }
-            bound.append(handle)
-        case .unix(let path):
-            try accept(socket: UnixSocket.listen(path: path, mode: api.config.socketMode))
+        case .tcp(let host, let port): try http.bind(host: host, port: port)
+        case .unix(let path): try accept(socket: UnixSocket.listen(path: path, mode: api.config.socketMode))
         }
-    }
-
-    /// Responses go out as soon as they are written (accepted sockets inherit the option
-    /// from the listening one on Linux); a Unix socket ignores it.
-    private static func disableNagle(_ fd: Int32) {
-        var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Serves a listening socket made elsewhere (systemd's, or a Unix socket).
-    func accept(socket fd: Int32) throws {
-        Self.disableNagle(fd)
-        guard let http, let handle = evhttp_accept_socket_with_handle(http, fd) else {
-            throw SystemCallError(call: "evhttp_accept_socket", errno: errno)
-        }
-        if let l = evhttp_bound_socket_get_listener(handle) { AcceptBackoff.watch(l) }
-        bound.append(handle)
-    }
+    func accept(socket fd: Int32) throws { try http.accept(socket: fd) }
 
     /// Stops accepting connections (a drain); requests of open ones are still answered.
-    func stopAccepting() {
-        for b in bound { if let l = evhttp_bound_socket_get_listener(b) { AcceptBackoff.forget(l) } }
-        if let http { for b in bound { evhttp_del_accept_socket(http, b) } }
-        bound.removeAll()
-    }
+    func stopAccepting() { http.stopAccepting() }
 
-    func received(_ request: OpaquePointer) {
+    func received(_ request: HTTPServerRequest) {
         // Activity, for the loop's polling (a request answered at once posts nothing to the inbox).
         loop.turns &+= 1
-        let connection = evhttp_request_get_connection(request)
+        let connection = request.connection
         if let connection, connections[connection] == nil {
-            let bev = evhttp_connection_get_bufferevent(connection)
             // Counted since its accept; one that was not (no descriptor seen then) is counted now.
-            let fd = bev.map { bufferevent_getfd($0) } ?? -1
+            let fd = connection.descriptor
             if let r = refused.removeValue(forKey: fd) {
                 let refusal = HTTPResponse.error(503, "too many connections from \(r.address)", code: .tooManyConnections)
                 return reply(request, refusal, close: true)
             }
             let newcomer = newcomers.removeValue(forKey: fd)
-            let address = newcomer?.address ?? Self.peerAddress(connection)
+            let address = newcomer?.address ?? connection.peerAddress
             if newcomer == nil, let refusal = makeRoom(for: address) {
                 return reply(request, HTTPResponse.error(503, refusal.message, code: refusal.code), close: true)
             }
             // Its unsent output counts toward limits.maxTotalPendingOutputBytes, as a socket's does.
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            let output = bev.flatMap { bufferevent_get_output($0) }
-            let counter = output.flatMap { evbuffer_add_cb($0, onHTTPOutputChange, context) }
+            let watch = http.watch(connection)
             // What libevent queued before (a `100 Continue`) is counted as it drains.
-            if let output { outputChanged(by: evbuffer_get_length(output)) }
-            let input = bev.flatMap { bufferevent_get_input($0) }
-            let inputCounter = input.flatMap { evbuffer_add_cb($0, onHTTPInputChange, context) }
-            if let input { byInput[input] = connection }
-            connections[connection] = Peer(output: output, counter: counter, address: address, input: input, inputCounter: inputCounter)
-            evhttp_connection_set_closecb(connection, onHTTPConnectionClosed, context)
+            outputChanged(by: watch.outputLength)
+            connections[connection] = Peer(watch: watch, address: address)
         }
         if let connection { connections[connection]?.requestStarted = nil }
         // While clients leave that much output unread, no new work starts (the socket's
@@ -214,7 +153,7 @@ final class HTTPListener {
         }
         // Headers libevent accepts that a proxy in front may read otherwise: refused, and the
         // connection closed, so what follows cannot be read as a request of its own.
-        if let problem = HTTPFraming.ambiguity(request) {
+        if let problem = HTTPFraming.ambiguity(headers: request.headerFields, version: request.version) {
             return reply(request, HTTPResponse.error(400, problem, code: .invalidRequest), close: true)
         }
         guard let parsed = Self.read(request) else {
@@ -228,7 +167,7 @@ final class HTTPListener {
             connections[connection]?.exchanges.insert(id)
             connections[connection]?.lastActive = .now
         }
-        evhttp_request_set_on_complete_cb(request, onHTTPRequestSent, Unmanaged.passUnretained(self).toOpaque())
+        request.notifyWhenSent(to: http)
         let core = loop.core(answerByteLimit: loop.config.limits.maxAnswerBytes)
         // Alone on the daemon, a small request whose searches are quick is answered at once,
         // with no task (as the socket's `direct` placement): its client waits for nothing else.
@@ -259,26 +198,23 @@ final class HTTPListener {
     /// not do while they wait for an answer) or an error cancels the task; the answer still
     /// goes to libevent, whose write fails and frees the connection. Bytes (a pipelined
     /// request) only end the watch.
-    private func watchForClose(_ id: UInt64, _ connection: OpaquePointer?) {
-        guard let connection, let bev = evhttp_connection_get_bufferevent(connection) else { return }
-        let fd = bufferevent_getfd(bev)
-        guard fd >= 0, watched[fd] == nil,
-            let watch = event_new(loop.base, fd, Int16(EV_READ | EV_CLOSED), onHTTPPeerClosed, Unmanaged.passUnretained(self).toOpaque())
+    private func watchForClose(_ id: UInt64, _ connection: HTTPServerConnection?) {
+        guard let fd = connection?.descriptor, fd >= 0, watched[fd] == nil,
+            let watch = LoopEvent(on: loop.base, .readableOrClosed(socket: fd), { [unowned self] in peerClosed(fd) })
         else { return }
-        event_add(watch, nil)
+        watch.schedule()
         watched[fd] = id
         exchanges[id]?.closeWatch = watch
     }
 
     private func stopWatching(_ id: UInt64) {
         guard let watch = exchanges[id]?.closeWatch else { return }
-        watched[event_get_fd(watch)] = nil
-        event_free(watch)
+        watched[watch.descriptor] = nil
         exchanges[id]?.closeWatch = nil
     }
 
     /// The socket of an exchange still being answered is readable or closed.
-    func peerClosed(_ fd: Int32) {
+    private func peerClosed(_ fd: Int32) {
         guard let id = watched[fd] else { return }
         stopWatching(id)
         var byte: UInt8 = 0
@@ -288,33 +224,17 @@ final class HTTPListener {
     }
 
     /// The method, target, headers and body of a request, copied out of libevent's buffers.
-    private static func read(_ request: OpaquePointer) -> HTTPRequest? {
-        let methods: [UInt32: HTTPRequest.Method] = [
-            EVHTTP_REQ_GET.rawValue: .get, EVHTTP_REQ_POST.rawValue: .post, EVHTTP_REQ_HEAD.rawValue: .head,
-            EVHTTP_REQ_PUT.rawValue: .put, EVHTTP_REQ_DELETE.rawValue: .delete, EVHTTP_REQ_OPTIONS.rawValue: .options,
-            EVHTTP_REQ_PATCH.rawValue: .patch,
-        ]
-        guard let method = methods[evhttp_request_get_command(request).rawValue] else { return nil }
-        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+    private static func read(_ request: HTTPServerRequest) -> HTTPRequest? {
+        guard let method = request.method.flatMap(HTTPRequest.Method.init(rawValue:)) else { return nil }
+        let target = request.target
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         // Only the headers the API reads (looked up case-insensitively by libevent).
         var headers: [String: String] = [:]
-        if let input = evhttp_request_get_input_headers(request) {
-            for name in HTTPRequest.headersRead {
-                if let v = evhttp_find_header(input, name) { headers[name] = String(cString: v) }
-            }
+        for name in HTTPRequest.headersRead {
+            if let v = request.header(name) { headers[name] = v }
         }
-        var body: [UInt8] = []
-        if let input = evhttp_request_get_input_buffer(request) {
-            let n = evbuffer_get_length(input)
-            if n > 0 {
-                body = [UInt8](repeating: 0, count: n)
-                _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, n) }
-            }
-        }
-        let clientAddress = evhttp_request_get_connection(request).map(peerAddress)
         return HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
-                           headers: headers, body: body, clientAddress: clientAddress)
+                           headers: headers, body: request.takeBody(), clientAddress: request.connection?.peerAddress)
     }
 
     /// Output of an exchange's task, on the loop thread.
@@ -330,22 +250,22 @@ final class HTTPListener {
             // libevent's reply start needs the connection (a gone one is ended by `.end`).
             guard !x.gone else { return }
             addHeaders(response, to: x.request)
-            evhttp_send_reply_start(x.request, Int32(response.status), nil)
+            x.request.startReply(status: response.status)
         case .chunk(let bytes):
             guard !x.gone, !x.abandoned else { return }
-            if let connection = x.connection, Self.unsent(connection) > loop.config.limits.maxPendingOutputBytes {
+            if let connection = x.connection, connection.unsentBytes > loop.config.limits.maxPendingOutputBytes {
                 // The reader is this far behind: the rest of the stream is not kept for it, and
                 // its last event says so (a stream that just ended would look complete).
                 exchanges[id]?.abandoned = true
                 x.task?.cancel()
                 let error = Frame.error(id: nil, index: nil, error: SearchError(.outputBacklog,
                     "the stream was cut: more than \(loop.config.limits.maxPendingOutputBytes) bytes of it were left unread"))
-                sendChunk(AlgoliaAPI.event(error.line()), on: x.request)
+                x.request.sendChunk(AlgoliaAPI.event(error.line()))
                 return
             }
-            sendChunk(bytes, on: x.request)
+            x.request.sendChunk(bytes)
         case .end:
-            evhttp_send_reply_end(x.request)
+            x.request.endReply()
             ended(id, x)
         }
     }
@@ -356,63 +276,38 @@ final class HTTPListener {
         if x.gone { finish(id) } else { exchanges[id]?.ended = true }
     }
 
-    /// libevent sent a response whole.
-    func sent(_ request: OpaquePointer) {
-        if let id = byRequest[request] { finish(id) }
-    }
-
-    private func sendChunk(_ bytes: [UInt8], on request: OpaquePointer) {
-        guard let buffer = evbuffer_new() else { return }
-        evbuffer_add(buffer, bytes, bytes.count)
-        evhttp_send_reply_chunk(request, buffer)
-        evbuffer_free(buffer)
-    }
-
-    /// Bytes queued on a connection and not yet taken by its socket.
-    private static func unsent(_ connection: OpaquePointer) -> Int {
-        guard let bev = evhttp_connection_get_bufferevent(connection), let out = bufferevent_get_output(bev) else { return 0 }
-        return evbuffer_get_length(out)
-    }
-
-    private func addHeaders(_ response: HTTPResponse, to request: OpaquePointer) {
-        guard let headers = evhttp_request_get_output_headers(request) else { return }
-        for h in response.headers { evhttp_add_header(headers, h.name, h.value) }
+    private func addHeaders(_ response: HTTPResponse, to request: HTTPServerRequest) {
+        for h in response.headers { request.addHeader(h.name, h.value) }
     }
 
     /// Sends a whole response (libevent sets Content-Length and frees the request after). A
     /// large body is handed over in steps as the client reads (``PiecewiseReply``).
-    private func reply(_ request: OpaquePointer, _ response: HTTPResponse, close: Bool) {
+    private func reply(_ request: HTTPServerRequest, _ response: HTTPResponse, close: Bool) {
         addHeaders(response, to: request)
-        if close, let headers = evhttp_request_get_output_headers(request) { evhttp_add_header(headers, "Connection", "close") }
-        if let body = response.largeBody, let connection = evhttp_request_get_connection(request),
-            let headers = evhttp_request_get_output_headers(request)
-        {
-            evhttp_add_header(headers, "Content-Length", String(body.count))
-            evhttp_send_reply_start(request, Int32(response.status), nil)
+        if close { request.addHeader("Connection", "close") }
+        if let body = response.largeBody, let connection = request.connection {
+            request.addHeader("Content-Length", String(body.count))
+            request.startReply(status: response.status)
             piecewise[connection] = PiecewiseReply(request: request, body: body)
             loop.streamedOutputChanged(by: body.count)
             return sendNextStep(connection)
         }
-        if !response.body.isEmpty, let out = evhttp_request_get_output_buffer(request) {
-            evbuffer_add(out, response.body, response.body.count)
-        }
-        evhttp_send_reply(request, Int32(response.status), nil, nil)
+        request.reply(status: response.status, body: response.body)
     }
 
     /// Hands the next step of a piecewise response to evhttp; after the last, ends it.
-    func sendNextStep(_ connection: OpaquePointer) {
-        guard var reply = piecewise[connection], let buffer = evbuffer_new() else { return }
-        defer { evbuffer_free(buffer) }
-        let copied = reply.copy(into: buffer, maxBytes: loop.config.limits.maxPendingOutputBytes)
+    private func sendNextStep(_ connection: HTTPServerConnection) {
+        guard var reply = piecewise[connection], let chunk = ChunkBuffer() else { return }
+        let copied = reply.copy(into: chunk, maxBytes: loop.config.limits.maxPendingOutputBytes)
         // The bytes now count as libevent's (its output callback adds them).
         loop.streamedOutputChanged(by: -copied)
         if reply.isDone {
             piecewise[connection] = nil
-            evhttp_send_reply_chunk(reply.request, buffer)
-            evhttp_send_reply_end(reply.request)
+            reply.request.send(chunk, notifying: nil)
+            reply.request.endReply()
         } else {
             piecewise[connection] = reply
-            evhttp_send_reply_chunk_with_cb(reply.request, buffer, onHTTPStepSent, Unmanaged.passUnretained(self).toOpaque())
+            reply.request.send(chunk, notifying: http)
         }
     }
 
@@ -425,7 +320,7 @@ final class HTTPListener {
             connections[c]?.exchanges.remove(id)
             connections[c]?.lastActive = .now
             // Bytes of a pipelined request read meanwhile start its clock now.
-            if let input = connections[c]?.input, evbuffer_get_length(input) > 0 { connections[c]?.requestStarted = .now }
+            if c.unreadBytes > 0 { connections[c]?.requestStarted = .now }
         }
         if !tearingDown, loop.draining { loop.finishDrainIfIdle() }
     }
@@ -464,7 +359,7 @@ final class HTTPListener {
         let silent = newcomers.filter { address == nil || $0.value.address == address }.min { $0.value.accepted < $1.value.accepted }
         if let idle, silent.map({ idle.value.lastActive <= $0.value.accepted }) ?? true {
             // libevent calls the close callback (`closed`), which forgets it.
-            evhttp_connection_free(idle.key)
+            idle.key.free()
         } else if let silent {
             dismissNewcomer(silent.key)
         } else {
@@ -473,34 +368,21 @@ final class HTTPListener {
         return true
     }
 
-    /// A connection just accepted: its buffer event is looked at once evhttp has set its socket.
-    func accepted(_ bev: OpaquePointer) {
-        bufferevent_incref(bev)
-        arriving.append(bev)
-        if arriving.count == 1, let admitEvent { event_active(admitEvent, 0, 0) }
-    }
-
-    /// Counts the connections accepted this turn, each toward its address's and the daemon's
-    /// limits; one past them (when none idle can be closed for it) is refused at once, its
-    /// descriptor given back rather than held until it sends a request.
-    func admitArrivals() {
-        let list = arriving
-        arriving = []
-        for bev in list {
-            defer { bufferevent_decref(bev) }
-            let fd = bufferevent_getfd(bev)
-            var info = stat()
-            guard fd >= 0, fstat(fd, &info) == 0 else { continue }
-            let address = HTTPFraming.peerAddress(socket: fd)
-            // The descriptor may have been a refused connection's, closed since.
-            refused[fd] = nil
-            if let refusal = makeRoom(for: address) {
-                HTTPFraming.refuse(socket: fd, HTTPResponse.error(503, refusal.message, code: refusal.code))
-                refused[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
-                continue
-            }
-            newcomers[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
+    /// Counts a connection just accepted toward its address's and the daemon's limits; one
+    /// past them (when none idle can be closed for it) is refused at once, its descriptor
+    /// given back rather than held until it sends a request.
+    private func admit(socket fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return }
+        let address = HTTPFraming.peerAddress(socket: fd)
+        // The descriptor may have been a refused connection's, closed since.
+        refused[fd] = nil
+        if let refusal = makeRoom(for: address) {
+            HTTPFraming.refuse(socket: fd, HTTPResponse.error(503, refusal.message, code: refusal.code))
+            refused[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
+            return
         }
+        newcomers[fd] = Newcomer(inode: UInt(info.st_ino), address: address, accepted: .now)
     }
 
     /// Whether the newcomer on `fd` is still that connection (evhttp has not closed its socket).
@@ -522,8 +404,8 @@ final class HTTPListener {
     }
 
     /// A byte arrived on a connection: the first of a request starts its clock.
-    func inputArrived(_ buffer: OpaquePointer) {
-        guard let c = byInput[buffer], connections[c]?.requestStarted == nil, connections[c]?.exchanges.isEmpty == true else { return }
+    private func inputArrived(on c: HTTPServerConnection) {
+        guard connections[c]?.requestStarted == nil, connections[c]?.exchanges.isEmpty == true else { return }
         connections[c]?.requestStarted = .now
     }
 
@@ -544,44 +426,28 @@ final class HTTPListener {
         }
         for (c, peer) in connections where peer.exchanges.isEmpty && (peer.requestStarted.map { $0 < cutoff } ?? false) {
             Log.debug("closing an HTTP connection from \(peer.address): its request was not whole within \(ms) ms (limits.requestReadTimeoutMs)")
-            evhttp_connection_free(c)
+            c.free()
         }
     }
 
-    /// The address of a connection's client, as text ("" if unknown): libevent keeps it on the
-    /// connection (and owns the string).
-    private static func peerAddress(_ connection: OpaquePointer) -> String {
-        var address: UnsafeMutablePointer<CChar>?
-        var port: UInt16 = 0
-        evhttp_connection_get_peer(connection, &address, &port)
-        return address.map { String(cString: $0) } ?? ""
-    }
-
     /// Bytes added to or taken from a connection's output buffer.
-    func outputChanged(by delta: Int) {
+    private func outputChanged(by delta: Int) {
         if !tearingDown { loop.outputChanged(by: delta) }
     }
 
     /// libevent is freeing a connection: its running exchanges are cancelled (and ended when
     /// their tasks stop).
-    func closed(_ connection: OpaquePointer) {
+    private func closed(_ connection: HTTPServerConnection) {
         // A response handed over in steps goes with the connection. Cut short by the client,
         // its request is detached from the connection (libevent frees an attached one, as at
         // shutdown): ending it frees it.
         if let reply = piecewise.removeValue(forKey: connection) {
             loop.streamedOutputChanged(by: -reply.remaining)
-            if evhttp_request_get_connection(reply.request) == nil { evhttp_send_reply_end(reply.request) }
+            if reply.request.connection == nil { reply.request.endReply() }
         }
         guard let peer = connections.removeValue(forKey: connection) else { return }
         // What the connection still held leaves the budget with it.
-        if let output = peer.output {
-            if let counter = peer.counter { evbuffer_remove_cb_entry(output, counter) }
-            outputChanged(by: -evbuffer_get_length(output))
-        }
-        if let input = peer.input {
-            if let inputCounter = peer.inputCounter { evbuffer_remove_cb_entry(input, inputCounter) }
-            byInput[input] = nil
-        }
+        outputChanged(by: -http.unwatch(peer.watch))
         for id in peer.exchanges {
             // libevent closes the socket after this callback: no watch may outlive it.
             stopWatching(id)
@@ -596,7 +462,13 @@ final class HTTPListener {
     }
 }
 
-private func onHTTPRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-    guard let request else { return }
-    Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().received(request)
+/// evhttp's events, on the loop thread.
+extension HTTPListener: EventHTTPServerDelegate {
+    func httpAccepted(socket: Int32) { admit(socket: socket) }
+    func httpReceived(_ request: HTTPServerRequest) { received(request) }
+    func httpSent(_ request: HTTPServerRequest) { if let id = byRequest[request] { finish(id) } }
+    func httpStepWritten(on connection: HTTPServerConnection) { sendNextStep(connection) }
+    func httpConnectionClosed(_ connection: HTTPServerConnection) { closed(connection) }
+    func httpOutputChanged(by delta: Int) { outputChanged(by: delta) }
+    func httpInputArrived(on connection: HTTPServerConnection) { inputArrived(on: connection) }
 }

@@ -1,4 +1,4 @@
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchServer
 
 /// A task executor that runs jobs on the loop thread, between socket events.

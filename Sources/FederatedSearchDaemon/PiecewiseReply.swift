@@ -1,4 +1,4 @@
-import CLibevent
+import FederatedSearchEventLoop
 import FederatedSearchProtocol
 
 /// An HTTP response body too large to copy whole (see ``OutgoingLine``), handed to evhttp a
@@ -8,10 +8,10 @@ import FederatedSearchProtocol
 struct PiecewiseReply {
     /// The evhttp request being answered (evhttp frees it once the response is sent, or with
     /// its connection).
-    let request: OpaquePointer
+    let request: HTTPServerRequest
     private var body = PendingPieces()
 
-    init(request: OpaquePointer, body: OutgoingLine) {
+    init(request: HTTPServerRequest, body: OutgoingLine) {
         self.request = request
         self.body.append(body)
     }
@@ -23,12 +23,12 @@ struct PiecewiseReply {
     var isDone: Bool { body.isEmpty }
 
     /// Copies up to `maxBytes` of the body into `buffer`; returns how many.
-    mutating func copy(into buffer: OpaquePointer, maxBytes: Int) -> Int {
+    mutating func copy(into buffer: ChunkBuffer, maxBytes: Int) -> Int {
         var left = maxBytes
         return body.take(while: { left }) { piece in
             left -= piece.count
-            // The slice's storage is borrowed for the call; evbuffer_add copies it.
-            _ = piece.withUnsafeBytes { evbuffer_add(buffer, $0.baseAddress, $0.count) }
+            // The slice's storage is borrowed for the call; the buffer copies it.
+            piece.withUnsafeBytes { buffer.append($0) }
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import FederatedSearchCore
+import FederatedSearchEventLoop
 import Synchronization
 
 /// The HTTP client shared by the HTTP-based backend kinds (`http`, `typesense`).

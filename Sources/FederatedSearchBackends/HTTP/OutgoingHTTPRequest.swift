@@ -1,3 +1,4 @@
+import FederatedSearchEventLoop
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

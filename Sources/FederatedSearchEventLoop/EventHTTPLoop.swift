@@ -1,32 +1,45 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLibevent
+internal import CLibevent
 import FederatedSearchCore
 import Foundation
 import Synchronization
 
 /// One HTTP/1.1 exchange for ``EventHTTPLoop``: plain `http://` only.
-struct EventHTTPExchange: Sendable {
+public struct EventHTTPExchange: Sendable {
     /// `GET`, `POST`, `PUT`, `DELETE`, `PATCH` or `HEAD`.
-    var method: String
-    var host: String
-    var port: UInt16
+    public var method: String
+    public var host: String
+    public var port: UInt16
     /// The request target: the path with its query string.
-    var target: String
-    var headers: [(String, String)]
-    var body: [UInt8]?
+    public var target: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]?
     /// The exchange's whole time, from when the loop takes it (waiting for a connection,
     /// connecting, writing and reading), before it is cancelled and fails as timed out.
-    var timeout: Duration
+    public var timeout: Duration
     /// The connections it may use: those of its client (each client keeps its own).
-    var pool: UInt64
+    public var pool: UInt64
     /// At most this many connections in that pool to this host and port.
-    var maxConnections: Int
+    public var maxConnections: Int
+
+    public init(method: String, host: String, port: UInt16, target: String, headers: [(String, String)], body: [UInt8]?,
+                timeout: Duration, pool: UInt64, maxConnections: Int) {
+        self.method = method
+        self.host = host
+        self.port = port
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.pool = pool
+        self.maxConnections = maxConnections
+    }
 }
 
 /// Why an exchange got no answer.
-enum EventHTTPFailure: Error, Sendable, Equatable {
+public enum EventHTTPFailure: Error, Sendable, Equatable {
     /// Connecting, writing or reading took longer than the exchange's timeout.
     case timedOut
     /// The connection could not be made, or closed before the answer (the `errno` text).
@@ -36,7 +49,7 @@ enum EventHTTPFailure: Error, Sendable, Equatable {
 }
 
 /// The cancellation of one exchange, shared by the task that waits for it and the loop.
-final class EventHTTPToken: Sendable {
+private final class EventHTTPToken: Sendable {
     let id: UInt64
     private let cancelled = Atomic<Bool>(false)
 
@@ -49,19 +62,18 @@ final class EventHTTPToken: Sendable {
 /// A libevent loop on a thread of its own for outgoing HTTP/1.1 (evhttp's client): keep-alive
 /// connections pooled per client and host (freed when the client goes), host names resolved
 /// by evdns without blocking, each exchange timed by a timer of its own, requests handed over
-/// through a mutex-protected queue and `event_active` (as the daemon's `Inbox` hands work to
-/// its loop), answers handed back by resuming the waiting task's continuation.
+/// through a ``LoopInbox`` (as the daemon's loop gets its work), answers handed back by
+/// resuming the waiting task's continuation.
 ///
-/// `@unchecked Sendable` is safe here: the command queue is only touched under its `Mutex`;
-/// the only use of `wake` from other threads is `event_active`, which libevent makes
-/// thread-safe once `evthread_use_pthreads()` has run (before the base is made); everything
-/// else (`pending`, `pools`, the evhttp objects) is touched only on the loop's thread, from the
-/// callbacks `event_base_loop` runs there. The loop is never freed (one per process).
-final class EventHTTPLoop: @unchecked Sendable {
+/// `@unchecked Sendable` is safe here: from other threads only `inbox` (itself thread-safe)
+/// and `nextID` (atomic) are touched; everything else (`pending`, `pools`, the evhttp
+/// objects) is touched only on the loop's thread, from the callbacks `event_base_loop` runs
+/// there. The loop is never freed (one per process).
+public final class EventHTTPLoop: @unchecked Sendable {
     /// The process's loop; nil if libevent could not make one (the URLSession path serves then).
-    static let shared: EventHTTPLoop? = EventHTTPLoop()
+    public static let shared: EventHTTPLoop? = EventHTTPLoop()
 
-    private enum Command {
+    private enum Command: Sendable {
         case send(EventHTTPToken, EventHTTPExchange, CheckedContinuation<(body: [UInt8], status: Int), any Error>)
         case cancel(UInt64)
         case closePool(UInt64)
@@ -115,35 +127,32 @@ final class EventHTTPLoop: @unchecked Sendable {
         var port: UInt16
     }
 
-    private let base: OpaquePointer
+    private let loop: EventBase
+    private var base: OpaquePointer { loop.pointer }
     /// Resolves host names without blocking the loop (nil: libevent then resolves blocking).
     private var dns: OpaquePointer?
-    private var wake: OpaquePointer?
-    private let queue = Mutex<[Command]>([])
+    private var inbox: LoopInbox<Command>!
     private let nextID = Atomic<UInt64>(1)
     private var pending: [UInt64: Pending] = [:]
     private var pools: [PoolKey: [PooledConnection]] = [:]
 
     private init?() {
-        guard evthread_use_pthreads() == 0, let base = event_base_new() else { return nil }
-        self.base = base
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        wake = event_new(base, -1, 0, { _, _, context in
-            Unmanaged<EventHTTPLoop>.fromOpaque(context!).takeUnretainedValue().drain()
-        }, context)
-        guard wake != nil else { return nil }
-        dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
-        let thread = Thread { [self] in _ = event_base_loop(self.base, EVLOOP_NO_EXIT_ON_EMPTY) }
+        guard let loop = try? EventBase() else { return nil }
+        self.loop = loop
+        guard let inbox = try? LoopInbox<Command>(on: loop, onWake: { [unowned self] in drain() }) else { return nil }
+        self.inbox = inbox
+        dns = evdns_base_new(loop.pointer, EVDNS_BASE_INITIALIZE_NAMESERVERS)
+        let thread = Thread { [self] in self.loop.runForever() }
         thread.name = "fedsearch-httpc"  // Linux keeps at most 15 bytes of a thread name, or none
         thread.start()
     }
 
     /// A new exchange's token.
-    func token() -> EventHTTPToken { EventHTTPToken(id: nextID.add(1, ordering: .relaxed).oldValue) }
+    private func token() -> EventHTTPToken { EventHTTPToken(id: nextID.add(1, ordering: .relaxed).oldValue) }
 
     /// Sends the exchange and waits for its answer: the body and the status. Cancelling the
     /// calling task cancels the exchange (its connection is closed if it was under way).
-    func perform(_ exchange: EventHTTPExchange) async throws -> (body: [UInt8], status: Int) {
+    public func perform(_ exchange: EventHTTPExchange) async throws -> (body: [UInt8], status: Int) {
         let token = token()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -155,23 +164,12 @@ final class EventHTTPLoop: @unchecked Sendable {
         }
     }
 
-    private func post(_ command: Command) {
-        queue.withLock { q in
-            q.append(command)
-            // The loop takes the whole queue at once: only the first command needs a wake-up.
-            if q.count == 1 { event_active(wake, Int32(EV_READ), 0) }
-        }
-    }
+    private func post(_ command: Command) { inbox.post(command) }
 
     // MARK: - On the loop's thread
 
     private func drain() {
-        let commands = queue.withLock { q in
-            let all = q
-            q.removeAll(keepingCapacity: true)
-            return all
-        }
-        for c in commands {
+        inbox.drain { c in
             switch c {
             case .send(let token, let exchange, let continuation): send(token, exchange, continuation)
             case .cancel(let id): cancel(id)
@@ -296,7 +294,7 @@ final class EventHTTPLoop: @unchecked Sendable {
     }
 
     /// Stops counting the pool's connections in for a client that is going away.
-    func close(pool: UInt64) { post(.closePool(pool)) }
+    public func close(pool: UInt64) { post(.closePool(pool)) }
 
     private func cancel(_ id: UInt64) {
         guard let p = pending[id] else { return }

@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLibevent
+internal import CLibevent
 import FederatedSearchCore
-import FederatedSearchServer
 import Synchronization
 
 /// What a listener (the socket's, or the HTTP API's inside evhttp) does when accept(2) fails
@@ -12,7 +11,7 @@ import Synchronization
 /// do, the listener sheds the connection at the head of the queue (a spare descriptor closed
 /// to accept it, and closed again), pauses for ``pause``, then accepts again; one log line a
 /// second at most says how many times it happened.
-enum AcceptBackoff {
+public enum AcceptBackoff {
     /// How long a listener stops accepting after a failure.
     static let pause = Duration.milliseconds(100)
 
@@ -24,13 +23,17 @@ enum AcceptBackoff {
         /// Failures since the last log line, and when that line was written.
         var failures = 0
         var lastLog: ContinuousClock.Instant?
+        /// Where the one line a second goes.
+        var warn: @Sendable (String) -> Void = { _ in }
     }
     private static let state = Mutex(State())
 
-    /// Opens the spare descriptor (once, at start, while descriptors are plentiful).
-    static func prepare() {
+    /// Opens the spare descriptor (once, at start, while descriptors are plentiful); failures
+    /// are reported through `warn`.
+    public static func prepare(warn: @escaping @Sendable (String) -> Void) {
         state.withLock { s in
             if s.spare < 0 { s.spare = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+            s.warn = warn
         }
     }
 
@@ -47,7 +50,7 @@ enum AcceptBackoff {
     fileprivate static func failed(_ listener: OpaquePointer, errno error: Int32) {
         let key = key(listener)
         let outOfDescriptors = error == EMFILE || error == ENFILE
-        let (spare, log, count) = state.withLock { s -> (Int32, Bool, Int) in
+        let (spare, log, count, warn) = state.withLock { s -> (Int32, Bool, Int, @Sendable (String) -> Void) in
             s.failures += 1
             s.paused.insert(key)
             let now = ContinuousClock.now
@@ -59,7 +62,7 @@ enum AcceptBackoff {
             }
             let spare = outOfDescriptors ? s.spare : -1
             if outOfDescriptors { s.spare = -1 }
-            return (spare, log, count)
+            return (spare, log, count, s.warn)
         }
         if spare >= 0 {
             // The spare descriptor makes room for one accept: the client at the head of the
@@ -71,13 +74,13 @@ enum AcceptBackoff {
             state.withLock { $0.spare = reopened }
         }
         evconnlistener_disable(listener)
-        var tv = timeval(tv_sec: 0, tv_usec: Int(pause.components.attoseconds / 1_000_000_000_000))
+        var tv = pause.timeval
         if event_base_once(evconnlistener_get_base(listener), -1, Int16(EV_TIMEOUT), onResumeAccepting, UnsafeMutableRawPointer(listener), &tv) != 0 {
             // No timer could be set: accept again at once rather than never.
             resume(listener)
         }
         if log {
-            Log.warning("""
+            warn("""
                 accept failed: \(Errno(error)) (\(count) time\(count == 1 ? "" : "s") since the last such line); \
                 new connections wait \(pause.components.attoseconds / 1_000_000_000_000_000) ms\
                 \(outOfDescriptors ? ", and one was refused: raise the descriptor limit (LimitNOFILE) or lower limits.maxConnections" : "")
@@ -94,7 +97,7 @@ enum AcceptBackoff {
 
     /// Raises the soft limit on open descriptors to the hard one (what systemd's LimitNOFILE
     /// or the shell allow); the new soft limit.
-    static func raiseDescriptorLimit() -> UInt {
+    public static func raiseDescriptorLimit() -> UInt {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
         if limit.rlim_cur < limit.rlim_max {
