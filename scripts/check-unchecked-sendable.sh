@@ -6,10 +6,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 ALLOWED="
-Sources/FederatedSearchDaemon/Inbox.swift
-Sources/FederatedSearchDaemon/LoopBound.swift
-Sources/FederatedSearchDaemon/Daemon.swift
-Sources/FederatedSearchBackends/HTTP/EventHTTPLoop.swift
+Sources/FederatedSearchEventLoop/LoopInbox.swift
+Sources/FederatedSearchEventLoop/LoopBound.swift
+Sources/FederatedSearchEventLoop/EventHTTPLoop.swift
 Sources/FederatedSearchPostgres/ConnectionPool.swift
 "
 status=0

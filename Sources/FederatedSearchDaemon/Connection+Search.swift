@@ -1,3 +1,4 @@
+import FederatedSearchEventLoop
 import FederatedSearchServer
 import FederatedSearchCore
 import FederatedSearchFederation

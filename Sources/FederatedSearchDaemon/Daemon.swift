@@ -168,30 +168,11 @@ public enum DaemonMain {
         Systemd.notify("READY=1\nSTATUS=serving \(catalog.entries.count) indices")
         // The loop gets its own thread; the main thread only waits. Nothing here is main-actor
         // isolated, so query tasks run on the global executor while the loop runs.
-        let finished = DispatchSemaphore(value: 0)
-        let handoff = LoopHandoff(loop)
-        let thread = Thread {
-            handoff.take().run()
-            finished.signal()
-        }
-        thread.name = "fedsearchd-loop"
-        thread.stackSize = 8 << 20
-        thread.start()
-        finished.wait()
+        ThreadHandoff.run(loop, onThreadNamed: "fedsearchd-loop", stackSize: 8 << 20) { $0.run() }
         // Only a socket we created is ours to remove.
         if activated.main.isEmpty { unlink(config.socketPath) }
         if activated.http.isEmpty, case .unix(let path)? = config.http?.listen { unlink(path) }
         Log.info("stopped")
         return 0
     }
-}
-
-/// Moves the loop to its thread.
-///
-/// `@unchecked Sendable` is safe: the loop is created on the main thread and handed over
-/// exactly once, before the loop thread starts; from then on only the loop thread uses it.
-private final class LoopHandoff: @unchecked Sendable {
-    private let loop: EventLoop
-    init(_ loop: EventLoop) { self.loop = loop }
-    func take() -> EventLoop { loop }
 }
