@@ -26,7 +26,7 @@ extension Connection {
             let frame = FacetValueAnswer.frame(searchable, request: request, id: requestID, timeout: timeout)
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: frame.line()))
         }
-        loop.runningSearchCount += 1
+        loop.searches.running += 1
         tasks[key] = RunningSearch(
             task: task, id: requestID, names: [request.index], probes: HeldProbes(), started: .now, onLoop: false)
     }

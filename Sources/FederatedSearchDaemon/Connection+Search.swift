@@ -36,21 +36,21 @@ extension Connection {
             ])
         }
         let stats = loop.stats
-        let running = loop.runningSearchCount
+        let running = loop.searches.running
         let alone = loop.requesters.record(id)
         let placement = QueryPlacement.decide(
-            quick: QueryPlacement.areQuick(sources, stats: stats), searchesOnLoop: loop.searchesOnLoop,
+            quick: QueryPlacement.areQuick(sources, stats: stats), searchesOnLoop: loop.searches.onLoop,
             runningSearches: running, alone: alone, lineIsLast: lineIsLastOfRead)
         loop.placements.count(placement)
         if placement == .direct {
-            loop.runningSearchCount += 1
-            loop.searchesOnLoop += 1
+            loop.searches.running += 1
+            loop.searches.onLoop += 1
             let connection = id
             let direct = LoopBound(loop)
             let done = core.runNow(search) { line, more in
                 direct.onLoopThread?.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
             }
-            loop.searchesOnLoop -= 1
+            loop.searches.onLoop -= 1
             loop.releaseSearchSlot()
             finished(key: key, id: requestID, lastFrame: done.line())
             if loop.draining { loop.finishDrainIfIdle() }
@@ -68,7 +68,7 @@ extension Connection {
         let daemon = loop.config.limits
         let verdict = SearchAdmission.decide(SearchAdmission.Facts(
             inFlightOnConnection: searchesInFlight, maxPerConnection: limits.maxRequestsPerConnection,
-            running: loop.runningSearchCount, queued: loop.queuedSearchCount, maxRunning: daemon.maxRunningSearches,
+            running: loop.searches.running, queued: loop.searches.queued, maxRunning: daemon.maxRunningSearches,
             maxQueued: daemon.maxQueuedSearches, outputOverBudget: loop.outputOverBudget, dequeued: dequeued))
         switch verdict {
         case .start:
@@ -87,7 +87,7 @@ extension Connection {
     /// Starts a queued search whose turn came (nothing if it was cancelled meanwhile).
     func startQueued(key: UInt64) {
         guard let waiting = queuedSearches.removeValue(forKey: key) else { return }
-        loop.queuedSearchCount -= 1
+        loop.searches.queued -= 1
         switch waiting.kind {
         case .search(let request): start(key: key, requestID: waiting.id, request: request, dequeued: true)
         case .facetValues(let request): searchFacetValues(key: key, id: waiting.id, request: request, dequeued: true)
@@ -100,7 +100,7 @@ extension Connection {
     /// keystroke of its session as superseded. False if no search waits under `key`.
     func dropQueued(key: UInt64, status: DoneStatus) -> Bool {
         guard let waiting = queuedSearches.removeValue(forKey: key) else { return false }
-        loop.queuedSearchCount -= 1
+        loop.searches.queued -= 1
         switch waiting.kind {
         case .search: write(Self.endedDone(id: waiting.id, names: waiting.names, status: status, ms: 0).line())
         case .facetValues: write(FacetValueAnswer.cancelled(id: waiting.id).line())
@@ -127,7 +127,7 @@ extension Connection {
         let requestID = search.id
         let connection = id
         let onLoop = placement.isOnLoop
-        if onLoop { loop.searchesOnLoop += 1 }
+        if onLoop { loop.searches.onLoop += 1 }
         // A search that runs whole on the loop thread, one source after another, hands its
         // frames to the connection directly: the last source's frame goes to the socket while
         // the merged frame is written (the client wakes up meanwhile), and the frames of the
@@ -148,7 +148,7 @@ extension Connection {
             // client can see `done` (a client may reuse it at once).
             inbox.post(.requestFinished(connection: connection, key: key, id: requestID, lastFrame: done.line()))
         }
-        loop.runningSearchCount += 1
+        loop.searches.running += 1
         tasks[key] = RunningSearch(
             task: task, id: requestID, names: search.names, probes: probes, started: .now, onLoop: onLoop)
     }

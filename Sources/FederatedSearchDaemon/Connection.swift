@@ -175,7 +175,7 @@ final class Connection {
         loop.pendingInputChanged(by: held - heldInputBytes)
         heldInputBytes = held
         partialLineSince = held == 0 ? nil : (startedNow ? .now : partialLineSince ?? .now)
-        guard held > 0, loop.pendingInputBytes > limits.maxTotalPendingInputBytes else { return true }
+        guard held > 0, loop.memory.pendingInputBytes > limits.maxTotalPendingInputBytes else { return true }
         dropPartialLine()
         Log.warning("closing connection \(id): clients hold more than \(limits.maxTotalPendingInputBytes) bytes of unfinished lines (limits.maxTotalPendingInputBytes)")
         write(Frame.error(id: nil, index: nil, error: SearchError(.inputBacklog, """
@@ -251,7 +251,7 @@ final class Connection {
         case .indexOperation(let id, let index, let operation):
             perform(operation, on: index, id: id)
         case .describeIndices(let id):
-            write(Frame.info(id: id, type: "indices", payload: loop.indicesPayload(visibleTo: identity)).line())
+            write(Frame.info(id: id, type: "indices", payload: loop.catalog.indicesPayload(visibleTo: identity)).line())
         case .reportStats(let id):
             // Per-index figures only for the indices this peer may know of.
             let visible = Set(loop.catalog.entries.filter { $0.access.maySee(identity) }.map(\.id.index))
@@ -265,10 +265,10 @@ final class Connection {
             payload["circuitBreakers"] = onlyVisible(loop.health.json(now: .now))
             payload["polling"] = .object(loop.pollingJSON)
             payload["placement"] = .object(loop.placements.json)
-            payload["queuedSearches"] = .number(Double(loop.queuedSearchCount))
-            payload["pendingOutputBytes"] = .number(Double(loop.pendingOutputBytes))
-            payload["streamedOutputBytes"] = .number(Double(loop.streamedOutputBytes))
-            payload["pendingInputBytes"] = .number(Double(loop.pendingInputBytes))
+            payload["queuedSearches"] = .number(Double(loop.searches.queued))
+            payload["pendingOutputBytes"] = .number(Double(loop.memory.pendingOutputBytes))
+            payload["streamedOutputBytes"] = .number(Double(loop.memory.streamedOutputBytes))
+            payload["pendingInputBytes"] = .number(Double(loop.memory.pendingInputBytes))
             if let http = loop.httpListener {
                 payload["http"] = [
                     "listen": .string(http.address.description), "connections": .number(Double(http.connectionCount)),
@@ -517,7 +517,7 @@ final class Connection {
             loop.searchEnded(search)
         }
         tasks.removeAll()
-        loop.queuedSearchCount -= queuedSearches.count
+        loop.searches.queued -= queuedSearches.count
         queuedSearches.removeAll()
         loop.outputChanged(by: -(outbox.count + socket.outputLength))
         loop.streamedOutputChanged(by: -streamedBytes)

@@ -56,7 +56,7 @@ extension EventLoop {
             for l in listeners { l.stopAccepting() }
         }
         httpListener?.stopAccepting()
-        Log.info("signal \(signal): draining \(runningSearchCount) running searches (at most \(config.drainTimeoutMs) ms)")
+        Log.info("signal \(signal): draining \(searches.running) running searches (at most \(config.drainTimeoutMs) ms)")
         if let timeout = LoopEvent(on: base, .timer(repeating: false), { [unowned self] in drainTimedOut() }) {
             timeout.schedule(after: .milliseconds(config.drainTimeoutMs))
             events.append(timeout)
@@ -68,7 +68,7 @@ extension EventLoop {
     /// when the last one is gone.
     func finishDrainIfIdle() {
         // Write batches in flight are answered first (and so committed): they are quick.
-        guard draining, runningSearchCount == 0, connections.values.allSatisfy(\.isQuiet), httpListener?.isIdle ?? true else {
+        guard draining, searches.running == 0, connections.values.allSatisfy(\.isQuiet), httpListener?.isIdle ?? true else {
             return
         }
         if connections.isEmpty {
@@ -79,7 +79,7 @@ extension EventLoop {
     }
 
     private func drainTimedOut() {
-        Log.warning("drain timeout: stopping with \(runningSearchCount) searches still running")
+        Log.warning("drain timeout: stopping with \(searches.running) searches still running")
         stop()
     }
 }

@@ -81,10 +81,8 @@ final class EventLoop {
 
     var connectionCount: Int { connections.count }
 
-    /// Searches running on every connection (kept by the connections as they start and end).
-    var runningSearchCount = 0
-    /// Of those, the ones whose task runs on the loop's own executor.
-    var searchesOnLoop = 0
+    /// Searches running and waiting for a slot.
+    var searches = SearchSlots()
     /// The connections of the latest searches (whether one client is alone).
     var requesters = RecentRequesters()
     /// Where searches ran, for `stats.placement` (loop thread only).
@@ -92,74 +90,58 @@ final class EventLoop {
 
     /// A connection's search ended or was dropped.
     func searchEnded(_ search: RunningSearch) {
-        if search.onLoop { searchesOnLoop -= 1 }
+        if search.onLoop { searches.onLoop -= 1 }
         releaseSearchSlot()
         let dropped = stats.takeRefusedPageBytes()
         if dropped > 0 { largeAnswerDropped(bytes: dropped) }
     }
 
-    /// Searches waiting for a slot (of `limits.maxRunningSearches`), oldest first, as
-    /// (connection, request key); entries of connections gone or searches cancelled since are
-    /// skipped. `queuedSearchCount` is their exact number.
-    private var searchQueue = FIFO<(connection: UInt64, key: UInt64)>()
-    /// Searches waiting in ``searchQueue`` (kept by the connections as they queue and drop them).
-    var queuedSearchCount = 0
-
     /// Queues a connection's search until a slot is free.
     func enqueueSearch(connection: UInt64, key: UInt64) {
-        // Entries of searches cancelled or superseded while waiting stay until popped: drop
-        // them when they outnumber the live ones, so the queue stays bounded by its limit.
-        if searchQueue.count >= 2 * queuedSearchCount + 1024 {
-            searchQueue = searchQueue.filter { connections[$0.connection]?.queuedSearches[$0.key] != nil }
-        }
-        searchQueue.append((connection, key))
-        queuedSearchCount += 1
+        searches.enqueue(connection: connection, key: key) { connections[$0]?.queuedSearches[$1] != nil }
     }
 
     /// One running search fewer; the oldest waiting ones start at the end of this loop turn
     /// (not in the middle of the callback that ended this one).
     func releaseSearchSlot() {
-        runningSearchCount -= 1
-        if queuedSearchCount > 0 { activateFlush() }
+        searches.running -= 1
+        if searches.queued > 0 { activateFlush() }
     }
 
-    /// Bytes queued for every client and not yet taken by their sockets (outboxes and
-    /// libevent's output buffers).
-    private(set) var pendingOutputBytes = 0
-    /// The most `pendingOutputBytes` reached since the heap was last trimmed.
-    private var outputPeak = 0
+    /// Bytes held for clients (see ``MemoryBudget``).
+    private(set) var memory = MemoryBudget()
 
     /// Whether clients hold more unread output than `limits.maxTotalPendingOutputBytes`: no
     /// search starts until they read (see ``Connection/admit(key:waiting:dequeued:)``).
-    var outputOverBudget: Bool { pendingOutputBytes > config.limits.maxTotalPendingOutputBytes }
+    var outputOverBudget: Bool { memory.isOver(config.limits.maxTotalPendingOutputBytes) }
 
     /// Output was queued (positive) or written or dropped (negative) for some client.
     func outputChanged(by delta: Int) {
         let wasOver = outputOverBudget
-        pendingOutputBytes += delta
-        outputPeak = max(outputPeak, pendingOutputBytes)
-        if wasOver, !outputOverBudget, queuedSearchCount > 0 { activateFlush() }
-        // Once the clients have read a large burst, give the freed buffers back to the system
-        // (glibc keeps freed heap otherwise): at the end of the turn, once per burst.
-        if trimDue { activateFlush() }
+        memory.outputChanged(by: delta)
+        outputBudgetMoved(wasOver: wasOver)
     }
 
-    /// Bytes of unfinished lines held for every socket client (see `limits.maxTotalPendingInputBytes`).
-    private(set) var pendingInputBytes = 0
-    /// The most `pendingInputBytes` reached since the heap was last trimmed for it.
-    private var inputPeak = 0
+    /// Streamed output was queued (positive), or copied to libevent or dropped (negative).
+    func streamedOutputChanged(by delta: Int) {
+        let wasOver = outputOverBudget
+        memory.streamedOutputChanged(by: delta)
+        outputBudgetMoved(wasOver: wasOver)
+    }
+
+    /// Waiting searches start once the output is back under budget; once the clients have read
+    /// a large burst, the heap is trimmed: both at the end of the turn.
+    private func outputBudgetMoved(wasOver: Bool) {
+        if wasOver, !outputOverBudget, searches.queued > 0 { activateFlush() }
+        if memory.outputTrimDue { activateFlush() }
+    }
 
     /// A connection's unfinished line grew (positive), or was completed or dropped (negative).
     func pendingInputChanged(by delta: Int) {
         guard delta != 0 else { return }
-        pendingInputBytes += delta
-        inputPeak = max(inputPeak, pendingInputBytes)
-        // Clients that sent large lines and left: their buffers are given back to the system
-        // (glibc keeps freed heap otherwise), off the loop, once per burst.
-        if pendingInputBytes == 0, inputPeak >= Self.trimAfterPeakBytes {
-            inputPeak = 0
-            DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) }
-        }
+        // Clients that sent large lines and left: their buffers are given back to the system,
+        // off the loop (on a large heap a trim takes a while, and glibc's is thread-safe).
+        if memory.inputChanged(by: delta) { DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) } }
     }
 
     /// Every second: requests that have not arrived whole in time close their connections.
@@ -177,19 +159,6 @@ final class EventLoop {
             administration: LoopAdministration(inbox: inbox))
     }
 
-    /// Of ``pendingOutputBytes``, those of lines sent in pieces not yet copied to libevent:
-    /// held as the answers' own hits, not as copies (see ``Connection/write(_:endsAnswer:)``).
-    private(set) var streamedOutputBytes = 0
-
-    /// Streamed output was queued (positive), or copied to libevent or dropped (negative).
-    func streamedOutputChanged(by delta: Int) {
-        streamedOutputBytes += delta
-        outputChanged(by: delta)
-    }
-
-    /// A burst of output at least this large is followed by `malloc_trim` once it is read.
-    static let trimAfterPeakBytes = 32 << 20
-
     /// After a burst's trim, searches whose clients left may still end (cancelled, their
     /// pages built meanwhile) and free more: the heap is trimmed again a second later, and
     /// each second after while searches still run (a few times at most).
@@ -198,28 +167,23 @@ final class EventLoop {
 
     private func settleTrim() {
         // Off the loop: on a large heap a trim takes a while, and glibc's is thread-safe.
-        if pendingOutputBytes == 0 { DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) } }
+        if memory.pendingOutputBytes == 0 { DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) } }
         settleTrimsLeft -= 1
-        if settleTrimsLeft > 0, runningSearchCount > 0 || pendingOutputBytes > 0 { settleTimer?.schedule(after: .seconds(1)) }
+        if settleTrimsLeft > 0, searches.running > 0 || memory.pendingOutputBytes > 0 { settleTimer?.schedule(after: .seconds(1)) }
     }
-
-    /// A large burst has been read (or dropped) whole: the heap is to be trimmed.
-    private var trimDue: Bool { pendingOutputBytes == 0 && outputPeak >= Self.trimAfterPeakBytes }
 
     /// A search's answer of `bytes` was built and dropped (`answer_too_large`): like a burst
     /// of output read, a large one is followed by a trim once no output is pending.
     func largeAnswerDropped(bytes: Int) {
-        guard bytes >= Self.trimAfterPeakBytes else { return }
-        outputPeak = max(outputPeak, bytes)
-        if trimDue { activateFlush() }
+        memory.largeAnswerDropped(bytes: bytes)
+        if memory.outputTrimDue { activateFlush() }
     }
 
     /// Starts waiting searches while slots are free.
     private func startQueuedSearches() {
-        while runningSearchCount < config.limits.maxRunningSearches, !outputOverBudget, let next = searchQueue.popFirst() {
+        while let next = searches.next(slotFree: searches.running < config.limits.maxRunningSearches && !outputOverBudget) {
             connections[next.connection]?.startQueued(key: next.key)
         }
-        if queuedSearchCount == 0 { searchQueue.removeAll() }
     }
 
     /// Starts accepting on a listening socket (the loop owns and closes it).
@@ -246,10 +210,10 @@ final class EventLoop {
             // event_base_dispatch would have returned too.
             polling: while !stopping {
                 if !base.runOnce(blocking: true) { break }
-                guard spin.shouldPoll(searching: runningSearchCount > 0) else { continue }
+                guard spin.shouldPoll(searching: searches.running > 0) else { continue }
                 pollCounts.windows &+= 1
                 // Only windows that start with no search running are scored (see SpinPolicy).
-                var idle = runningSearchCount == 0
+                var idle = searches.running == 0
                 var until = ContinuousClock.now + window
                 while !stopping && ContinuousClock.now < until {
                     let before = turns
@@ -259,7 +223,7 @@ final class EventLoop {
                             spin.caught()
                             pollCounts.caught &+= 1
                         }
-                        idle = runningSearchCount == 0
+                        idle = searches.running == 0
                         until = ContinuousClock.now + window
                     }
                 }
@@ -293,13 +257,13 @@ final class EventLoop {
     func deliverNow(connection id: UInt64, key: UInt64, bytes: OutgoingLine, moreSoon: Bool) {
         guard let connection = connections[id] else { return }
         connection.deliver(key: key, bytes: bytes)
-        if !moreSoon && runningSearchCount == 1 { connection.flushOutbox() }
+        if !moreSoon && searches.running == 1 { connection.flushOutbox() }
     }
 
     private func flushConnections() {
-        if queuedSearchCount > 0 { startQueuedSearches() }
-        if trimDue {
-            outputPeak = 0
+        if searches.queued > 0 { startQueuedSearches() }
+        if memory.outputTrimDue {
+            memory.outputTrimmed()
             malloc_trim(0)
             if settleTimer == nil { settleTimer = LoopEvent(on: base, .timer(repeating: false)) { [unowned self] in settleTrim() } }
             settleTrimsLeft = 10
@@ -401,25 +365,5 @@ final class EventLoop {
                 httpListener?.deliver(exchange, output)
             }
         }
-    }
-
-    /// The `indices` payload: the indices `peer` may search.
-    func indicesPayload(visibleTo peer: PeerIdentity?) -> JSONObject {
-        let list: [JSONValue] = catalog.entries.filter { $0.access.maySee(peer) }.map { e in
-            let d = e.searchable.description
-            var o = JSONObject()
-            o.appendUnchecked("name", .string(e.id.index))
-            o.appendUnchecked("backend", .string(e.kind))
-            o.appendUnchecked("documents", d.documentCount.map { .number(Double($0)) } ?? .null)
-            o.appendUnchecked("searchableAttributes", .array(d.searchableAttributes.map { .string($0) }))
-            o.appendUnchecked("attributesForFaceting", .array(d.attributesForFaceting.map { .string($0) }))
-            // Whether it takes writes (an embedded index with a dataDir), and from where.
-            o.appendUnchecked("writable", .bool(e.searchable is DurableIndex))
-            if e.fingerprint == Catalog.createdFingerprint { o.appendUnchecked("createdBy", "createIndex") }
-            let t = e.defaultTimeout.components
-            o.appendUnchecked("timeoutMs", .number(Double(t.seconds * 1000 + t.attoseconds / 1_000_000_000_000_000)))
-            return .object(o)
-        }
-        return JSONObject([("indices", .array(list))])
     }
 }

@@ -172,7 +172,7 @@ final class HTTPListener {
         // Alone on the daemon, a small request whose searches are quick is answered at once,
         // with no task (as the socket's `direct` placement): its client waits for nothing else.
         let small = parsed.body.count <= Self.loopBodyBytes
-        if small, exchanges.count == 1, loop.runningSearchCount == 0 {
+        if small, exchanges.count == 1, loop.searches.running == 0 {
             let stats = loop.stats
             if let response = api.respondNow(parsed, core: core, quick: { QueryPlacement.areQuick($0, stats: stats) }) {
                 return deliver(id, .whole(response))
