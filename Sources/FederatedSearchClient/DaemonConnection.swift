@@ -35,104 +35,9 @@ public final class DaemonConnection: Sendable {
     /// socket that the daemon stopped reading.
     private let writer = DispatchQueue(label: "fedsearch-client-writer")
 
-    /// One open socket. Sends hold `writeLock`, and the reader closes the descriptor holding
-    /// it too, so no send ever writes to a descriptor number reused after the close. Whether it
-    /// is closed is kept under `closedLock`, which no one holds across a send: a shutdown never
-    /// waits behind a write blocked on a full socket (the shutdown is what unblocks it).
-    private final class Link: Sendable {
-        let fd: Int32
-        let writeLock = Mutex(())
-        private let closedLock = Mutex(false)  // true once the descriptor is closed
-        /// Lines handed to the writer queue and not yet written. The writer holds `writeLock`
-        /// only while it writes a line it counts here, so a caller that sees none never waits
-        /// behind a write blocked on a full socket.
-        let queued = Atomic(0)
-        init(fd: Int32) { self.fd = fd }
-
-        /// What became of a line offered for writing on the caller's thread.
-        enum Inline {
-            case written
-            /// The writer queue has lines ahead of it, or the socket's buffer is full: the
-            /// rest (from `offset`) is for the writer.
-            case queue(offset: Int)
-            case failed(String)
-        }
-
-        /// Writes `line` at once if nothing waits in the writer queue and the socket takes it
-        /// without blocking (the common case: no thread hand-off per request).
-        func writeNow(_ line: [UInt8]) -> Inline {
-            if queued.load(ordering: .acquiring) > 0 { return .queue(offset: 0) }
-            return writeLock.withLock { _ in
-                if isClosed { return .failed("the connection is closed") }
-                var offset = 0
-                if let failure = sendBytes(line, from: &offset, to: fd, blocking: false) { return .failed(failure) }
-                return offset == line.count ? .written : .queue(offset: offset)
-            }
-        }
-
-        /// Writes one line of the writer queue (from `offset`), blocking, then counts it
-        /// written; errno's text on failure.
-        func write(_ line: [UInt8], from offset: Int) -> String? {
-            defer { queued.subtract(1, ordering: .releasing) }
-            return writeLock.withLock { _ in
-                if isClosed { return "the connection is closed" }
-                var offset = offset
-                return sendBytes(line, from: &offset, to: fd, blocking: true)
-            }
-        }
-
-        /// Whether the descriptor is closed (read by a send holding `writeLock`, under which
-        /// it cannot become closed).
-        private var isClosed: Bool { closedLock.withLock { $0 } }
-
-        func closeDescriptor() {
-            writeLock.withLock { _ in
-                closedLock.withLock { closed in
-                    if !closed { Glibc.close(fd) }
-                    closed = true
-                }
-            }
-        }
-
-        /// Ends both directions (the reader then sees the end, and a blocked send fails),
-        /// unless already closed: the number may belong to another socket by then.
-        func shutDown() {
-            closedLock.withLock { closed in
-                if !closed { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
-            }
-        }
-    }
-
-    /// Where a request's frames go: its ``Response`` stream, or its main-actor handler.
-    private enum Route: Sendable {
-        case stream(AsyncThrowingStream<[Frame], any Error>.Continuation)
-        case mainActor(MainActorRoute)
-
-        func deliver(_ frames: [Frame], ends: Bool) {
-            switch self {
-            case .stream(let c):
-                c.yield(frames)
-                if ends { c.finish() }
-            case .mainActor(let r): r.deliver(frames, ends: ends)
-            }
-        }
-
-        var isMainActor: Bool {
-            if case .mainActor = self { return true }
-            return false
-        }
-
-        func fail(_ error: ClientError) {
-            switch self {
-            case .stream(let c): c.finish(throwing: error)
-            case .mainActor(let r): r.fail(error)
-            }
-        }
-    }
-
     private struct State {
-        var link: Link?
-        var routes: [String: Route] = [:]
+        var link: DaemonLink?
+        var routes: [String: RequestRoute] = [:]
         /// The ids of the searches sent and not yet ended.
         var searchesInFlight = Set<String>()
         /// Searches waiting for room in flight, in order: their ids and lines.
@@ -218,15 +123,15 @@ public final class DaemonConnection: Sendable {
     /// Gives the request a fresh id and its route, and writes its line (or queues it behind
     /// the searches in flight); the id and the link it went on.
     private func register(
-        _ operation: Request.Operation, route: (_ id: String, Link) -> Route
-    ) throws(ClientError) -> (String, Link) {
+        _ operation: Request.Operation, route: (_ id: String, DaemonLink) -> RequestRoute
+    ) throws(ClientError) -> (String, DaemonLink) {
         // Facet value searches count against the daemon's per-connection limit as searches do.
         var isSearch = false
         switch operation {
         case .search, .searchForFacetValues: isSearch = true
         default: break
         }
-        return try state.withLock { (s: inout State) throws(ClientError) -> (String, Link) in
+        return try state.withLock { (s: inout State) throws(ClientError) -> (String, DaemonLink) in
             let link = try openLink(&s)
             s.nextID += 1
             let id = "c" + String(s.nextID)
@@ -246,7 +151,7 @@ public final class DaemonConnection: Sendable {
     /// and the daemon is asked to cancel it. A search sent keeps its place in flight until the
     /// daemon's `done` says it ended (the daemon counts it until then); one still waiting is
     /// just dropped.
-    private func abandon(_ id: String, link: Link) {
+    private func abandon(_ id: String, link: DaemonLink) {
         state.withLock { s in
             guard s.routes.removeValue(forKey: id) != nil else { return }
             s.waiting.removeAll { $0.id == id }
@@ -260,7 +165,7 @@ public final class DaemonConnection: Sendable {
     /// blocking and nothing is queued before them, the rest through the writer queue (so no
     /// caller or reader ever blocks on a socket that the daemon stopped reading). Called under
     /// the state's lock, which orders every line. A failure ends the link.
-    private func enqueue(_ lines: [[UInt8]], on link: Link) {
+    private func enqueue(_ lines: [[UInt8]], on link: DaemonLink) {
         var rest = lines[...]
         var offset = 0
         while let line = rest.first {
@@ -296,7 +201,7 @@ public final class DaemonConnection: Sendable {
 
     /// A search ended (its `done` or request-level error arrived): the waiting searches that
     /// now have room are queued for the writer, in order.
-    private func ended(_ id: String, _ s: inout State, link: Link) {
+    private func ended(_ id: String, _ s: inout State, link: DaemonLink) {
         guard s.searchesInFlight.remove(id) != nil else { return }
         var lines: [[UInt8]] = []
         while s.searchesInFlight.count < maxSearchesInFlight, !s.waiting.isEmpty {
@@ -339,7 +244,7 @@ public final class DaemonConnection: Sendable {
     // MARK: - The link
 
     /// The open link, opening one if there is none and no reconnection is waiting.
-    private func openLink(_ s: inout State) throws(ClientError) -> Link {
+    private func openLink(_ s: inout State) throws(ClientError) -> DaemonLink {
         if let link = s.link { return link }
         if s.status == .closed { throw ClientError.closed }
         if s.retry != nil {
@@ -354,9 +259,9 @@ public final class DaemonConnection: Sendable {
     }
 
     /// Connects and starts the socket's reader thread.
-    private func open(_ s: inout State) throws(UnixSocketTransport.Failure) -> Link {
+    private func open(_ s: inout State) throws(UnixSocketTransport.Failure) -> DaemonLink {
         let fd = try UnixSocketTransport.connect(path: path)
-        let link = Link(fd: fd)
+        let link = DaemonLink(fd: fd)
         s.link = link
         set(&s, .connected)
         // The thread holds the connection weakly, so a connection dropped without close()
@@ -409,8 +314,8 @@ public final class DaemonConnection: Sendable {
 
     /// Hands frames to their requests' streams, each request's in one batch; the frame that
     /// ends a request ends its stream.
-    private func route(_ frames: [Frame], on link: Link) {
-        var deliveries: [(route: Route, frames: [Frame], ends: Bool)] = []
+    private func route(_ frames: [Frame], on link: DaemonLink) {
+        var deliveries: [(route: RequestRoute, frames: [Frame], ends: Bool)] = []
         state.withLock { s in
             // The back-off starts again from its first delay once the daemon answers (not at
             // connect: a daemon that is stopping accepts, refuses, and closes).
@@ -443,8 +348,8 @@ public final class DaemonConnection: Sendable {
     }
 
     /// The link broke: end what was in flight on it and start reconnecting.
-    private func linkFailed(_ link: Link, reason: String) {
-        let routes = state.withLock { s -> [Route] in
+    private func linkFailed(_ link: DaemonLink, reason: String) {
+        let routes = state.withLock { s -> [RequestRoute] in
             guard s.link === link else { return [] }
             s.link = nil
             defer {

@@ -13,90 +13,6 @@ import FederatedSearchProtocol
 /// search that failed for it is sent again.
 @MainActor
 public final class FederatedSearcher: Searcher {
-    /// One source of the request: an index under the name it answers with.
-    @MainActor
-    public final class Source: SearchResultsSource {
-        /// The index searched.
-        public let id: SearcherId
-        /// The name the source answers under (the index's, unless one index feeds two columns).
-        public let name: String
-        /// The parameters for this source (its page, hits per page, facets, own filters); those
-        /// left at their defaults take the searcher's ``FederatedSearcher/parameters``.
-        public var parameters: SearchParameters
-        /// How much the source's scores weigh in the merge.
-        public var weight: Double = 1
-        /// The attributes this index can filter on, when known: filters of the connected
-        /// states on other attributes are left out of its requests, so one filter state can
-        /// drive indices of different schemas (nil: every filter is sent).
-        public var filterableAttributes: Set<String>?
-        /// This source's results, as each answer arrives.
-        public let onResults = Observer<SearchResults>()
-        /// This source's failures (timeout, backend error, bad filter).
-        public let onError = Observer<SearcherError>()
-        /// The filter states whose filters apply to this source, with the attribute names
-        /// they take here (a facet alias: `brand` in the state, `supplier` in this index).
-        var filterStates: [(state: WeakBox<FilterState>, aliases: [String: String])] = []
-        weak var searcher: FederatedSearcher?
-
-        init(id: SearcherId, name: String, parameters: SearchParameters) {
-            self.id = id
-            self.name = name
-            self.parameters = parameters
-        }
-
-        /// Sends the federated search this source belongs to.
-        public func search() { searcher?.search() }
-
-        /// Asks this index alone for page `page` of the current query, so a column that
-        /// scrolls or pages does not make the other columns search again; its answer comes on
-        /// ``onResults`` like the others. Not part of the keystroke session: a newer
-        /// keystroke does not cancel it, and a hits interactor ignores a page of an old query.
-        public func search(page: Int) {
-            parameters.page = page
-            searcher?.loadPage(of: self)
-        }
-
-        /// The parameters sent: ``parameters`` with the filters of the searcher's own
-        /// parameters and of the connected states added, and their disjunctive facets.
-        public var effectiveParameters: SearchParameters {
-            var p = parameters
-            var extra: [FilterExpression?] = []
-            var disjunctive: [String] = []
-            if let shared = searcher?.parameters, let f = Self.filter(of: shared) { extra.append(f) }
-            for (box, aliases) in filterStates {
-                guard let state = box.object else { continue }
-                let filters = state.filters.restricted(to: filterableAttributes, aliases: aliases)
-                extra.append(filters.expression(aliases: aliases))
-                disjunctive += filters.disjunctiveFacets(aliases: aliases)
-            }
-            for f in disjunctive where !p.disjunctiveFacets.contains(f) { p.disjunctiveFacets.append(f) }
-            guard extra.contains(where: { $0 != nil }) else { return p }
-            // The source's own filter parameters, however they were set, folded into one
-            // expression with the rest (one that does not parse is left for the daemon to report).
-            var own: FilterExpression?
-            if p.filter != nil || Self.hasFilters(p) {
-                guard let parsed = Self.filter(of: p) else { return p }
-                own = parsed
-            }
-            let combined = FilterExpression.allOf([own] + extra)
-            p.filter = combined
-            p.filters = combined?.description
-            (p.facetFilters, p.numericFilters, p.tagFilters) = (nil, nil, nil)
-            return p
-        }
-
-        /// The conjunction of `p`'s filter parameters, parsed as the daemon parses them.
-        static func filter(of p: SearchParameters) -> FilterExpression? {
-            if let f = p.filter { return f }
-            guard hasFilters(p) else { return nil }
-            return (try? SearchParameters.decode(p.requestJSON()))?.filter
-        }
-
-        static func hasFilters(_ p: SearchParameters) -> Bool {
-            p.filters != nil || p.facetFilters != nil || p.numericFilters != nil || p.tagFilters != nil
-        }
-    }
-
     /// One source's answer to one search.
     public struct IndexResults: Sendable {
         public let source: String
@@ -169,7 +85,9 @@ public final class FederatedSearcher: Searcher {
         case superseded
     }
 
-    private var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
+    /// The last request made in full, with its members encoded, and the inputs it was made from.
+    var lastRequest: (inputs: RequestInputs, request: SearchRequest)?
+    private(set) var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
     /// The callers of ``searchAndWait()``, by the seq of their search.
     private var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
     private var nextWaiter: CheckedContinuation<Outcome, Never>?
@@ -310,79 +228,6 @@ public final class FederatedSearcher: Searcher {
         }
     }
 
-    /// A source's entry in a request. Every source gets the searcher's parameters, and sends
-    /// those of its own that are not at their defaults (the daemon lays a source's over the
-    /// request's).
-    private func target(_ s: Source) -> SearchTarget {
-        var own = JSONObject()
-        for e in s.effectiveParameters.requestJSON() where Self.defaultParameters[e.key] != e.value {
-            own.appendUnchecked(e.key, e.value)
-        }
-        return SearchTarget(index: s.id.index, name: s.name, params: own.isEmpty ? nil : own, weight: s.weight)
-    }
-
-    /// The parameters at their defaults, as a request would send them.
-    private static let defaultParameters = SearchParameters().requestJSON()
-
-    /// What a request is made of besides its query and seq: while it stays equal, a search
-    /// reuses the last request's targets and encoded parameters (typing changes only the query).
-    private struct RequestInputs: Equatable {
-        struct SourceInputs: Equatable {
-            let parameters: SearchParameters
-            let name: String
-            let weight: Double
-            let filterableAttributes: Set<String>?
-            /// The filters of each connected state (nil: the state is gone), with its aliases.
-            let filters: [Filters?]
-            let aliases: [[String: String]]
-        }
-        let parameters: SearchParameters
-        let sources: [SourceInputs]
-        let merge: JSONObject?
-        let mergeFacets: JSONObject?
-        let facetAliases: [String: [String: String]]
-        let timeoutMs: Int?
-    }
-
-    /// The last request made in full, with its members encoded, and the inputs it was made from.
-    private var lastRequest: (inputs: RequestInputs, request: SearchRequest)?
-
-    /// The request for search `seq`.
-    func makeRequest(seq: Int) -> SearchRequest {
-        let inputs = RequestInputs(
-            parameters: parameters,
-            sources: sources.map { s in
-                .init(parameters: s.parameters, name: s.name, weight: s.weight, filterableAttributes: s.filterableAttributes,
-                      filters: s.filterStates.map { $0.state.object?.filters }, aliases: s.filterStates.map(\.aliases))
-            },
-            merge: merge, mergeFacets: mergeFacets, facetAliases: facetAliases, timeoutMs: timeoutMs)
-        if let last = lastRequest, last.inputs == inputs {
-            // Made from equal inputs: the same request but for its query, session and seq,
-            // with its other members encoded already.
-            var request = last.request
-            request.query = query ?? ""
-            request.session = sequencer.session
-            request.seq = seq
-            return request
-        }
-        var aliases: JSONObject?
-        if !facetAliases.isEmpty {
-            var o = JSONObject()
-            for name in facetAliases.keys.sorted() {
-                var per = JSONObject()
-                for index in facetAliases[name]!.keys.sorted() { per[index] = .string(facetAliases[name]![index]!) }
-                o[name] = .object(per)
-            }
-            aliases = o
-        }
-        var request = SearchRequest(
-            query: query ?? "", targets: sources.map(target), parameters: parameters, timeoutMs: timeoutMs,
-            session: sequencer.session, seq: seq, merge: merge, mergeFacets: mergeFacets, facetAliases: aliases)
-        request.encodedMembers = request.encodeStableMembers()
-        lastRequest = (inputs, request)
-        return request
-    }
-
     private func handle(_ frame: Frame, seq: Int, query: String) {
         switch frame {
         case .results(_, let name, let results):
@@ -437,29 +282,5 @@ public final class FederatedSearcher: Searcher {
     private func connectionChanged(_ state: ConnectionState) {
         onConnectionState.fire(state)
         if state == .connected, retryOnReconnect { search() }
-    }
-}
-
-/// What one source did in a search (a row of the `done` frame).
-public struct SourceStatusItem: Sendable, Equatable {
-    public let name: String
-    public let report: SourceReport
-
-    public init(name: String, report: SourceReport) {
-        self.name = name
-        self.report = report
-    }
-}
-
-/// Hits of a merged list from a position on, for the query they answer.
-public struct MergedPage: Sendable, Equatable {
-    public let query: String
-    public let offset: Int
-    public let results: MergedResults
-
-    public init(query: String, offset: Int, results: MergedResults) {
-        self.query = query
-        self.offset = offset
-        self.results = results
     }
 }
