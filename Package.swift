@@ -175,6 +175,16 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "FederatedSearchProtocolTests", dependencies: ["FederatedSearchProtocol"],
                     swiftSettings: strict),
+        // The server core without a socket: config, state machines, admission, merges, the request
+        // path through RequestReplay.
+        .testTarget(name: "FederatedSearchServerTests",
+                    dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchFederation",
+                                   "FederatedSearchEngine"],
+                    swiftSettings: strict),
+        .testTarget(name: "FederatedSearchEventLoopTests", dependencies: ["FederatedSearchEventLoop"], swiftSettings: strict),
+        // The HTTP API in process (no socket), on a server core over small embedded indices.
+        .testTarget(name: "FederatedSearchHTTPTests", dependencies: ["FederatedSearchHTTP", "FederatedSearchServer", "FederatedSearchCore"],
+                    swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchDaemonTests",
             dependencies: ["FederatedSearchDaemon", "FederatedSearchServer", "FederatedSearchClient", "FederatedSearchEngine",

@@ -172,7 +172,8 @@ struct PostgresBackendTests {
         try server.sql("CREATE OR REPLACE VIEW slow AS SELECT p.* FROM products p CROSS JOIN LATERAL (SELECT pg_sleep(0.01) WHERE p.objectid IS NOT NULL) s")
         let b = try backend(table: "slow")
         let task = Task { try await b.search(SearchQuery(text: "")) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancelled while its statement runs on the server.
+        try #require(try waitForSlowQueries { $0 > 0 }, "no statement on the slow view started")
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try waitUntilNoSlowQuery())
@@ -192,10 +193,16 @@ struct PostgresBackendTests {
 
     /// Polls pg_stat_activity until no statement on the slow view is running.
     func waitUntilNoSlowQuery() throws -> Bool {
+        try waitForSlowQueries { $0 == 0 }
+    }
+
+    /// Polls pg_stat_activity (every 50 ms, 5 s at most) until `condition` holds for the number
+    /// of statements on the slow view running; returns whether it held.
+    func waitForSlowQueries(_ condition: (Int) -> Bool) throws -> Bool {
         for _ in 0..<100 {
             let n = try server.sql(
                 "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%\"slow\"%' AND pid <> pg_backend_pid()")
-            if n.trimmingCharacters(in: .whitespacesAndNewlines) == "0" { return true }
+            if condition(Int(n.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1) { return true }
             usleep(50_000)
         }
         return false

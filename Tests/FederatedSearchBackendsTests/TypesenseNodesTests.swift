@@ -31,17 +31,14 @@ struct TypesenseNodesTests {
         #expect(nodes.snapshot.map(\.requests) == [2, 2, 2] && nodes.snapshot[0].failures == 1)
     }
 
-    @Test func theNearestNodeGoesFirstWhileHealthy() {
+    @Test func theNearestNodeGoesFirstWhileHealthy() throws {
         let nodes = TypesenseNodes(nodes: urls, nearest: URL(string: "http://near:1"), healthcheckInterval: .seconds(5))
         let n = nodes.next(now: t0)
         #expect(n.url.host == "near" && n.choice == nil)
         nodes.record(n.choice, failure: "HTTP 503")
         #expect(nodes.next(now: t0 + .seconds(1)).url.host == "a")
         #expect(nodes.next(now: t0 + .seconds(6)).url.host == "near", "tried again once its interval passed")
-        guard case .array(let entries) = nodes.json(now: t0 + .seconds(6)) else {
-            Issue.record("not an array")
-            return
-        }
+        let entries = try #require(nodes.json(now: t0 + .seconds(6)).arrayValue, "not an array")
         #expect(entries.first?.objectValue?["nearest"] == true)
         #expect(entries.first?.objectValue?["healthy"] == false)
     }

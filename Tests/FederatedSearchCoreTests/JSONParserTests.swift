@@ -6,7 +6,7 @@ import Testing
 struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {
         let v = try JSONParser.parse(#"{"a":[1,-2.5,1e3,true,false,null],"b":{"c":"d\n\u00e9\ud83d\ude00"}}"#)
-        guard case .object(let o) = v else { Issue.record("not an object"); return }
+        let o = try #require(v.objectValue, "not an object")
         #expect(o.keys == ["a", "b"])
         #expect(o["a"] == [1, -2.5, 1000, true, false, nil])
         #expect(o["b"]?.objectValue?["c"] == .string("d\né😀"))

@@ -7,10 +7,13 @@ import FederatedSearchCore
 struct ScriptedSearchable: Searchable {
     enum Behaviour: Sendable { case answer(after: Duration), fail, ignoreCancellation(for: Duration) }
     let behaviour: Behaviour
+    /// Counts the searches begun (in `started`), for a test that waits until they run.
+    var rendezvous: Rendezvous? = nil
     var description: SearchableDescription {
         SearchableDescription(kind: "test", documentCount: 0, searchableAttributes: [], attributesForFaceting: [])
     }
     func search(_ query: SearchQuery) async throws -> SearchResults {
+        rendezvous?.started.add(1, ordering: .releasing)
         switch behaviour {
         case .answer(let d): try await Task.sleep(for: d)
         case .fail: throw SearchError(.backendError, "boom")
@@ -22,10 +25,34 @@ struct ScriptedSearchable: Searchable {
     }
 }
 
+extension SourceOutcome {
+    /// Whether the source timed out.
+    fileprivate var isTimedOut: Bool {
+        if case .timedOut = self { return true }
+        return false
+    }
+
+    /// Whether the source answered.
+    fileprivate var hasResults: Bool {
+        if case .results = self { return true }
+        return false
+    }
+
+    /// The source's error, if it failed.
+    fileprivate var failure: SearchError? {
+        if case .failed(let e) = self { return e }
+        return nil
+    }
+}
+
 /// Fan-out: completion order, deadlines, failures and cancellation.
 struct FanOutTests {
-    func source(_ name: String, _ b: ScriptedSearchable.Behaviour, timeout: Duration = .seconds(5)) -> FederatedSource {
-        FederatedSource(name: name, searchable: ScriptedSearchable(behaviour: b), query: SearchQuery(text: "q"), timeout: timeout)
+    func source(
+        _ name: String, _ b: ScriptedSearchable.Behaviour, timeout: Duration = .seconds(5), rendezvous: Rendezvous? = nil
+    ) -> FederatedSource {
+        FederatedSource(
+            name: name, searchable: ScriptedSearchable(behaviour: b, rendezvous: rendezvous), query: SearchQuery(text: "q"),
+            timeout: timeout)
     }
 
     @Test func reportsInCompletionOrderAndReturnsInSourceOrder() async {
@@ -38,36 +65,42 @@ struct FanOutTests {
         #expect(result.map(\.name) == ["slow", "fast"])
     }
 
-    @Test func lateSourceTimesOutOthersStand() async {
+    @Test func lateSourceTimesOutOthersStand() async throws {
         let clock = ContinuousClock()
         let start = clock.now
         let result = await FanOut.run([
             source("late", .answer(after: .seconds(10)), timeout: .milliseconds(50)), source("ok", .answer(after: .zero)),
         ]) { _ in }
         #expect(clock.now - start < .seconds(5))
-        guard case .timedOut = result[0].outcome, case .results = result[1].outcome else {
-            Issue.record("outcomes \(result.map(\.outcome))"); return
-        }
+        try #require(result[0].outcome.isTimedOut && result[1].outcome.hasResults, "outcomes \(result.map(\.outcome))")
     }
 
-    @Test func deadlineHoldsEvenIfTheSourceIgnoresCancellation() async {
+    @Test func deadlineHoldsEvenIfTheSourceIgnoresCancellation() async throws {
         let clock = ContinuousClock()
         let start = clock.now
         let result = await FanOut.run([source("stuck", .ignoreCancellation(for: .seconds(3)), timeout: .milliseconds(50))]) { _ in }
         #expect(clock.now - start < .seconds(2))
-        guard case .timedOut = result[0].outcome else { Issue.record("\(result[0].outcome)"); return }
+        try #require(result[0].outcome.isTimedOut, "\(result[0].outcome)")
     }
 
-    @Test func failureIsReportedAsItsError() async {
+    @Test func failureIsReportedAsItsError() async throws {
         let result = await FanOut.run([source("bad", .fail)]) { _ in }
-        guard case .failed(let e) = result[0].outcome else { Issue.record("\(result[0].outcome)"); return }
+        let e = try #require(result[0].outcome.failure, "\(result[0].outcome)")
         #expect(e.code == .backendError)
     }
 
     @Test func cancellingTheCallerCancelsEverySource() async {
-        let sources = [source("a", .answer(after: .seconds(10))), source("b", .answer(after: .seconds(10)))]
+        let r = Rendezvous()
+        let sources = [
+            source("a", .answer(after: .seconds(10)), rendezvous: r), source("b", .answer(after: .seconds(10)), rendezvous: r),
+        ]
         let task = Task { await FanOut.run(sources) { _ in } }
-        try? await Task.sleep(for: .milliseconds(50))
+        // Cancelled while both sources run, not before they start.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while r.started.load(ordering: .acquiring) < 2, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(r.started.load(ordering: .acquiring) == 2, "the sources did not start within 10 s")
         task.cancel()
         let result = await task.value
         #expect(result.count == 2)
@@ -79,6 +112,7 @@ struct FanOutTests {
 
 /// Flags shared by the sources of one test.
 final class Rendezvous: Sendable {
+    let started = Atomic<Int>(0)
     let othersStarted = Atomic<Int>(0)
     let keptSawOthers = Atomic<Bool>(false)
 }
@@ -151,7 +185,7 @@ struct SpinningInline: InlineSearchable {
 
     /// One after another, a source's deadline still counts from the fan-out's start: one that
     /// waited past it for the source before it is reported `timeout` and not run.
-    @Test func sequentialDeadlinesCountFromTheStart() async {
+    @Test func sequentialDeadlinesCountFromTheStart() async throws {
         let r = Rendezvous()
         let slow = FederatedSource(
             name: "slow", searchable: SpinningInline(spin: .milliseconds(40), name: "slow", rendezvous: r, waitsForOthers: false),
@@ -160,8 +194,7 @@ struct SpinningInline: InlineSearchable {
             name: "quick", searchable: SpinningInline(spin: .zero, name: "quick", rendezvous: r, waitsForOthers: false),
             query: SearchQuery(text: "q"), timeout: .milliseconds(10))
         let result = await FanOut.run([slow, quick], inline: .sequential) { _ in }
-        #expect(result.map(\.name) == ["slow", "quick"])
-        guard result.count == 2 else { return }
+        try #require(result.map(\.name) == ["slow", "quick"])
         if case .results = result[0].outcome {} else { Issue.record("slow: \(result[0].outcome)") }
         if case .timedOut = result[1].outcome {} else { Issue.record("quick: \(result[1].outcome), expected a timeout") }
         #expect(r.othersStarted.load(ordering: .acquiring) == 1)  // only the slow one ran

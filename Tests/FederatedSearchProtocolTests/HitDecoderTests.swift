@@ -2,6 +2,20 @@ import Testing
 import FederatedSearchCore
 @testable import FederatedSearchProtocol
 
+extension Frame {
+    /// The id, index and results of a `results` frame.
+    fileprivate var resultsParts: (id: String?, index: String, results: SearchResults)? {
+        if case .results(let id, let index, let r) = self { return (id, index, r) }
+        return nil
+    }
+
+    /// The merged list of a `merged` frame.
+    fileprivate var mergedResults: MergedResults? {
+        if case .merged(_, let m) = self { return m }
+        return nil
+    }
+}
+
 /// Hits decoded from a frame keep their attributes and highlights as runs of the line, and
 /// read, compare and write again exactly as hits decoded through a tree.
 struct HitDecoderTests {
@@ -12,20 +26,13 @@ struct HitDecoderTests {
     }
 
     static func walkedResults(_ line: String) throws -> SearchResults {
-        guard case .results(_, _, let r) = try FrameDecoder.decode(Array(line.utf8)) else {
-            Issue.record("not a results frame")
-            return SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)
-        }
-        return r
+        try #require(try FrameDecoder.decode(Array(line.utf8)).resultsParts, "not a results frame").results
     }
 
     @Test func aWrittenFrameDecodesToRunsOfItsLineAndWritesBackTheSame() throws {
         var line = FrameTests.frames[0].line()
         line.removeLast()
-        guard case .results(let id, let index, let results) = try FrameDecoder.decode(line) else {
-            Issue.record("not a results frame")
-            return
-        }
+        let (id, index, results) = try #require(try FrameDecoder.decode(line).resultsParts, "not a results frame")
         let hit = try #require(results.hits.first)
         #expect(hit.encodedAttributes.map(Array.init) == Array(#","title":"Star Wars","year":1977"#.utf8))
         #expect(hit.encodedHighlightResult != nil)
@@ -85,10 +92,7 @@ struct HitDecoderTests {
 
     @Test func mergedHitsKeepTheirIndexRankAndScore() throws {
         let line = #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"A","_rankingScore":0.5,"_index":"movies","_federation":{"index":"movies","rank":3,"weightedScore":1.5}}],"nbHits":9,"strategy":"score"}"#
-        guard case .merged(_, let m) = try FrameDecoder.decode(Array(line.utf8)) else {
-            Issue.record("not a merged frame")
-            return
-        }
+        let m = try #require(try FrameDecoder.decode(Array(line.utf8)).mergedResults, "not a merged frame")
         #expect(m.nbHits == 9)
         #expect(m.extra == ["strategy": "score"])
         let hit = try #require(m.hits.first)
@@ -102,10 +106,7 @@ struct HitDecoderTests {
     /// `type` after `results`: decoded through the tree, to the same frame.
     @Test func typeAfterTheResultsStillDecodes() throws {
         let line = #"{"results":{"hits":[{"objectID":"1","a":1}],"nbHits":1},"index":"m","id":"q","type":"results"}"#
-        guard case .results(let id, let index, let r) = try FrameDecoder.decode(Array(line.utf8)) else {
-            Issue.record("not a results frame")
-            return
-        }
+        let (id, index, r) = try #require(try FrameDecoder.decode(Array(line.utf8)).resultsParts, "not a results frame")
         #expect(id == "q")
         #expect(index == "m")
         #expect(r.hits.first?.attribute("a") == 1)
@@ -134,10 +135,7 @@ struct AnswerDecoderTests {
         let walked = try decoder.decode(Self.line(merged))
         #expect(decoder.mergedHitsTaken == taken)
         #expect(walked == (try FrameDecoder.decode(Self.line(merged))))
-        guard case .merged(_, let m) = walked else {
-            Issue.record("not a merged frame")
-            return
-        }
+        let m = try #require(walked.mergedResults, "not a merged frame")
         let tree = try #require(try JSONParser.parse(merged).objectValue?["hits"]?.arrayValue)
         #expect(m.hits.count == tree.count)
         for (h, t) in zip(m.hits, tree) {

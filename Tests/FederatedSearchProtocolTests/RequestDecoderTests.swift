@@ -2,14 +2,34 @@ import Testing
 import FederatedSearchCore
 @testable import FederatedSearchProtocol
 
+extension Request.Operation {
+    /// The search, if this is one.
+    fileprivate var searchRequest: SearchRequest? {
+        if case .search(let s) = self { return s }
+        return nil
+    }
+
+    /// The target of a cancel.
+    fileprivate var cancelTarget: String? {
+        if case .cancel(let target) = self { return target }
+        return nil
+    }
+}
+
 /// Requests decode into typed operations; every failure has a code, a path, and the id when
 /// one was readable.
 struct RequestDecoderTests {
     func decode(_ s: String) -> Result<Request, RequestError> { RequestDecoder.decode(Array(s.utf8)) }
 
+    /// The error `s` is refused with, nil if it decodes.
+    func refusal(_ s: String) -> RequestError? {
+        if case .failure(let e) = decode(s) { return e }
+        return nil
+    }
+
     @Test func decodesASearchWithEverything() throws {
         let r = try decode(#"{"id":"q1","op":"search","query":"star wars","indices":["movies","products"],"params":{"hitsPerPage":3,"facets":["genres"]},"perIndex":{"movies":{"filters":"year > 2000"}},"timeoutMs":200}"#).get()
-        guard case .search(let s) = r.operation else { Issue.record("not a search"); return }
+        let s = try #require(r.operation.searchRequest, "not a search")
         #expect(r.id == "q1")
         #expect(s.indices == ["movies", "products"])
         #expect(s.timeoutMs == 200)
@@ -31,10 +51,7 @@ struct RequestDecoderTests {
         #expect(String(decoding: Frame.pong(id: s.id, protocolVersion: 1, version: "v").line(), as: UTF8.self).hasPrefix(#"{"id":"7","#))
         #expect(try FrameDecoder.decode(Array(Frame.pong(id: r.id, protocolVersion: 1, version: "v").line().dropLast())).id == r.id)
         // A cancel names an integer id the same way.
-        guard case .cancel(let target) = try decode(#"{"id":"c","op":"cancel","target":7}"#).get().operation else {
-            Issue.record("not a cancel")
-            return
-        }
+        let target = try #require(try decode(#"{"id":"c","op":"cancel","target":7}"#).get().operation.cancelTarget, "not a cancel")
         #expect(target == r.id)
         // ... and the reply names it as an integer, both ways.
         let reply = Frame.cancelAccepted(id: "c", target: target)
@@ -45,10 +62,7 @@ struct RequestDecoderTests {
     }
 
     @Test func idsMayNotHoldControlCharacters() throws {
-        guard case .failure(let e) = decode(#"{"id":"a\u0001b","query":"x"}"#) else {
-            Issue.record("accepted")
-            return
-        }
+        let e = try #require(refusal(#"{"id":"a\u0001b","query":"x"}"#), "accepted")
         #expect(e.error.code == .invalidField)
         #expect(e.error.message.contains("id"))
     }
@@ -95,18 +109,13 @@ struct RequestDecoderTests {
         let fits = String(repeating: "x", count: SearchParameters.maxMarkupBytes)
         #expect((try? decode(#"{"query":"x","params":{"highlightPreTag":"\#(fits)"}}"#).get()) != nil)
         let aliases = (0...RequestDecoder.maxTargets).map { #"{"index":"movies","as":"m\#($0)"}"# }.joined(separator: ",")
-        guard case .failure(let e) = decode(#"{"id":"a","query":"x","indices":[\#(aliases)]}"#) else {
-            Issue.record("\(RequestDecoder.maxTargets + 1) sources accepted")
-            return
-        }
+        let e = try #require(refusal(#"{"id":"a","query":"x","indices":[\#(aliases)]}"#), "\(RequestDecoder.maxTargets + 1) sources accepted")
         #expect(e.error.code == .invalidField)
         #expect(e.error.message.hasPrefix("indices:"), "\(e.error.message)")
     }
 
-    @Test func perIndexOverrideErrorsNameTheIndex() {
-        guard case .failure(let e) = decode(#"{"perIndex":{"movies":{"hitsPerPage":-1}}}"#) else {
-            Issue.record("accepted"); return
-        }
+    @Test func perIndexOverrideErrorsNameTheIndex() throws {
+        let e = try #require(refusal(#"{"perIndex":{"movies":{"hitsPerPage":-1}}}"#), "accepted")
         #expect(e.error.message.hasPrefix("perIndex.movies.hitsPerPage"))
     }
 }

@@ -4,6 +4,34 @@ import FederatedSearchCore
 import FederatedSearchProtocol
 @testable import InstantSearch
 
+extension Request.Operation {
+    /// The search, if this is one.
+    fileprivate var searchRequest: SearchRequest? {
+        if case .search(let s) = self { return s }
+        return nil
+    }
+
+    /// The facet-values request, if this is one.
+    fileprivate var facetValuesRequest: FacetValuesRequest? {
+        if case .searchForFacetValues(let r) = self { return r }
+        return nil
+    }
+}
+
+extension FederatedSearcher.Outcome {
+    /// The status of a search that finished.
+    fileprivate var finishedStatus: FederatedSearcher.Status? {
+        if case .finished(let status) = self { return status }
+        return nil
+    }
+
+    /// The error of a search that failed.
+    fileprivate var failure: SearcherError? {
+        if case .failed(let e) = self { return e }
+        return nil
+    }
+}
+
 /// The searchers against a fake transport:
 /// 1. each search carries the searcher's session and a growing seq, and every source's params;
 /// 2. per-source results are delivered as their frames arrive, then merged, then status;
@@ -235,7 +263,7 @@ struct FederatedSearcherTests {
         #expect(products.filter == (try FilterParser.parse("price < 100 AND year >= 2000")), "\(products.filters ?? "none")")
     }
 
-    @Test func searchAndWaitReturnsHowItsOwnSearchEnded() async {
+    @Test func searchAndWaitReturnsHowItsOwnSearchEnded() async throws {
         let t = FakeTransport()
         let s = searcher(t)
         s.query = "a"
@@ -248,10 +276,11 @@ struct FederatedSearcherTests {
         t.answer(0, [.done(id: nil, status: .ok, sources: [], ms: 2)])
         let (a, b) = await (first, second)
         #expect(a == .superseded, "the older search's done came after the newer one's")
-        guard case .finished(let status) = b else { Issue.record("\(b)"); return }
+        let status = try #require(b.finishedStatus, "\(b)")
         #expect(status.query == "ab" && status.seq == 2)
         t.failure.withLock { $0 = .unavailable("down") }
-        guard case .failed(let e) = await s.searchAndWait() else { Issue.record("no failure"); return }
+        let outcome = await s.searchAndWait()
+        let e = try #require(outcome.failure, "no failure")
         #expect(e.code == "unavailable")
     }
 
@@ -292,7 +321,7 @@ struct FederatedSearcherTests {
         #expect(log.events == ["dune"])
     }
 
-    @Test func facetSearcherAsksForFacetValuesUnderTheFilters() async {
+    @Test func facetSearcherAsksForFacetValuesUnderTheFilters() async throws {
         let t = FakeTransport()
         let f = FacetSearcher(transport: t, index: SearcherId(index: "products"), facetName: "supplier")
         let fs = FilterState()
@@ -300,7 +329,7 @@ struct FederatedSearcherTests {
         fs.add(.numeric(attribute: "price", op: .lessThan, value: 1000), toGroupWithID: .and("price"))
         f.query = "hew"
         f.search()
-        guard case .searchForFacetValues(let r) = t.requests.last?.operation else { Issue.record("no facet request"); return }
+        let r = try #require(t.requests.last?.operation.facetValuesRequest, "no facet request")
         #expect(r.facetQuery == "hew" && r.facetName == "supplier")
         #expect(r.params.filters == "price < 1000")
         let log = Log()
@@ -316,7 +345,7 @@ struct FederatedSearcherTests {
     /// left out), and under the other filters the index can apply only; while no facet query
     /// is typed, a filter change asks nothing. A connected facet list shows what is found in
     /// place of its counts until the query is emptied.
-    @Test func facetSearchIgnoresItsOwnRefinementsAndFeedsTheList() async {
+    @Test func facetSearchIgnoresItsOwnRefinementsAndFeedsTheList() async throws {
         let t = FakeTransport()
         let f = FacetSearcher(transport: t, index: SearcherId(index: "products"), facetName: "supplier")
         f.filterableAttributes = ["supplier", "price"]
@@ -331,7 +360,7 @@ struct FederatedSearcherTests {
         fs.add(.numeric(attribute: "price", op: .lessThan, value: 1000), toGroupWithID: .and("price"))
         f.query = "hew"
         f.search()
-        guard case .searchForFacetValues(let r) = t.requests.last?.operation else { Issue.record("no facet request"); return }
+        let r = try #require(t.requests.last?.operation.facetValuesRequest, "no facet request")
         #expect(r.params.filters == "price < 1000", "neither its own refinement nor another index's attribute")
         t.answer(t.requests.count - 1, [.info(id: nil, type: "facetHits", payload: [
             "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
@@ -346,7 +375,7 @@ struct FederatedSearcherTests {
     /// its own attribute (through the aliases); the values come from the merged frame, and a
     /// toggle filters every index that has the attribute. A merge strategy widget sets
     /// `merge.strategy` and searches again.
-    @Test func mergedFacetsAndTheMergeStrategy() async {
+    @Test func mergedFacetsAndTheMergeStrategy() async throws {
         let t = FakeTransport()
         let fed = FederatedSearcher(transport: t, indices: [SearcherId(index: "products"), SearcherId(index: "phones")])
         fed.facetAliases = ["brand": ["products": "supplier"]]
@@ -367,7 +396,7 @@ struct FederatedSearcherTests {
         view.click("HP")
         await settle()
         #expect(fs.filters.text() == "brand:HP")
-        guard case .search(let refined) = t.requests.last?.operation else { Issue.record("no search after the toggle"); return }
+        let refined = try #require(t.requests.last?.operation.searchRequest, "no search after the toggle")
         let filters = (refined.targets ?? []).map { $0.params?["filters"]?.stringValue ?? "" }
         #expect(filters == ["supplier:HP", "brand:HP"], "each index filtered on its own attribute: \(filters)")
         _ = connector
@@ -376,7 +405,7 @@ struct FederatedSearcherTests {
         #expect(strategy.selected == "score" && strategy.items.count == 4)
         let before = t.requests.count
         strategy.onSelect?("rrf")
-        guard case .search(let r) = t.requests.last?.operation else { Issue.record("no search"); return }
+        let r = try #require(t.requests.last?.operation.searchRequest, "no search")
         #expect(t.requests.count == before + 1 && r.merge?["strategy"] == "rrf")
         #expect(strategy.selected == "rrf" && sort.interactor.item == "rrf")
     }

@@ -69,18 +69,17 @@ struct MainActorDeliveryTests {
     }
 
     /// Runs `reader` on a reader thread while this main-actor job stays busy, so that its
-    /// hand-off waits behind the job; `meanwhile` runs before the job ends. Returns once the
-    /// reader has returned.
+    /// hand-off waits behind the job; `meanwhile` runs once the reader has handed off, before
+    /// the job ends. Returns once the reader has returned.
     private func whileMainActorIsBusy(reader: @escaping @Sendable () -> Void, meanwhile: () -> Void) async {
-        let started = DispatchSemaphore(value: 0)
+        let handedOff = DispatchSemaphore(value: 0)
         let thread = Task.detached {
             await self.onReaderThread {
-                started.signal()
                 reader()
+                handedOff.signal()  // its hand-off (a main-queue block) waits behind this job
             }
         }
-        started.wait()
-        usleep(20_000)
+        handedOff.wait()
         meanwhile()
         await thread.value
     }

@@ -42,7 +42,7 @@ struct AccessControlTests {
         defer { d.stop() }
         // Root sees both.
         let listed = try d.connect().roundTrip(["id": "i", "op": "indices"])
-        guard case .info(_, _, let all)? = listed.first else { Issue.record("no indices: \(listed)"); return }
+        let all = try #require(listed.first?.infoPayload(), "no indices: \(listed)")
         #expect(all["indices"]?.arrayValue?.count == 2)
         // Nobody sees only the public one, is refused the secret one, and searches only public by default.
         let (listStatus, listOut, _) = try asNobody(["--socket", d.socketPath, "indices", "--json"])

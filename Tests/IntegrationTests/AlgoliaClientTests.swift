@@ -29,22 +29,19 @@ struct AlgoliaClientTests {
         return try DaemonProcess(config: config, environment: environment)
     }
 
-    /// Runs one of scripts/ with the official client; its JSON summary (nil, recorded, if none).
-    static func runClient(_ script: String, _ arguments: [String]) throws -> JSONObject? {
+    /// Runs one of scripts/ with the official client; its JSON summary (the test stops if none).
+    static func runClient(_ script: String, _ arguments: [String]) throws -> JSONObject {
         let path = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/\(script)").path
         let run = try runProgram(AlgoliaModelTests.python, [path] + arguments)
         #expect(run.status == 0, "\(run.err)")
-        guard case .object(let out)? = try? JSONParser.parse(run.out) else {
-            Issue.record("no summary: \(run.out) \(run.err)")
-            return nil
-        }
-        return out
+        let summary = try? JSONParser.parse(run.out)
+        return try #require(summary?.objectValue, "no summary: \(run.out) \(run.err)")
     }
     @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
     func theOfficialClientSearchesReadsAndWrites() throws {
         let d = try Self.daemon(durable: true, extra: ["notes": ["searchableAttributes": ["title"], "attributesForFaceting": ["author"]]])
         defer { d.stop() }
-        guard let out = try Self.runClient("algolia-client-check.py", [String(d.httpPort), "notes"]) else { return }
+        let out = try Self.runClient("algolia-client-check.py", [String(d.httpPort), "notes"])
         // Each answer is the one the socket gives.
         let c = try d.connect()
         func socketHits(_ index: String, _ query: String, _ params: JSONObject) throws -> (Int, [String]) {
@@ -87,7 +84,7 @@ struct AlgoliaClientTests {
     func theOfficialClientsHelpersManageWholeIndices(mode: String) throws {
         let d = try Self.daemon(durable: true)
         defer { d.stop() }
-        guard let out = try Self.runClient("algolia-client-indices.py", [String(d.httpPort), mode]) else { return }
+        let out = try Self.runClient("algolia-client-indices.py", [String(d.httpPort), mode])
         let federated = out["federated"]?.objectValue ?? [:]
         #expect(federated["productsHits"] == 0)
         #expect(federated["allScienceFiction"] == true)
@@ -122,7 +119,7 @@ struct AlgoliaClientTests {
             durable: false, keys: [["value": ["env": "FEDSEARCH_TEST_PARENT_KEY"], "acl": ["search", "browse"]]],
             environment: ["FEDSEARCH_TEST_PARENT_KEY": parent])
         defer { d.stop() }
-        guard let out = try Self.runClient("algolia-secured-key.py", [String(d.httpPort), parent, mode]) else { return }
+        let out = try Self.runClient("algolia-secured-key.py", [String(d.httpPort), parent, mode])
         let data = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data")
         // The expected counts, from the data file.
         let movies = try String(contentsOf: data.appendingPathComponent("movies.ndjson"), encoding: .utf8)

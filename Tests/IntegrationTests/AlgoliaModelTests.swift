@@ -54,10 +54,7 @@ struct AlgoliaModelTests {
         }
         let facetHits = try c.roundTrip([
             "id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "dr"])
-        guard case .info(_, "facetHits", let payload)? = facetHits.last else {
-            Issue.record("no facetHits: \(facetHits)")
-            return
-        }
+        let payload = try #require(facetHits.last?.infoPayload("facetHits"), "no facetHits: \(facetHits)")
         lines.append(JSONWriter.string(["model": "facetValues", "payload": .object(payload)]))
         #expect(indices == ["movies", "products"])
         #expect(lines.count >= Self.searches.count + 1)

@@ -28,7 +28,8 @@ struct BookshelfDaemonTests {
         defer { d.stop() }
         let c = try d.connect()
         let frames = try c.roundTrip(["id": "q", "query": "dun", "params": ["facets": ["genre"]]])
-        guard case .results(_, "books", let r)? = frames.first else { Issue.record("unexpected \(frames)"); return }
+        try #require(frames.first?.resultsIndex == "books", "unexpected \(frames)")
+        let r = try #require(frames.first?.resultsValue, "unexpected \(frames)")
         #expect(r.hits.map(\.objectID) == ["1"])
         #expect(r.facets.first?.values.map(\.value) == ["SF"])
         let info = try #require(try c.roundTrip(["id": "i", "op": "indices"]).first)

@@ -5,6 +5,28 @@ import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
 
+extension ConnectionState {
+    /// The reason of a `disconnected` state.
+    fileprivate var disconnectReason: String? {
+        if case .disconnected(let reason, _) = self { return reason }
+        return nil
+    }
+}
+
+extension ClientError {
+    /// The message of an `unavailable` error.
+    fileprivate var unavailableMessage: String? {
+        if case .unavailable(let message) = self { return message }
+        return nil
+    }
+
+    /// Whether this is a `disconnected` error.
+    fileprivate var isDisconnected: Bool {
+        if case .disconnected = self { return true }
+        return false
+    }
+}
+
 /// The client library's async connection against the real daemon on the demo config:
 /// 1. many requests in flight from many tasks, each answer routed to its own request;
 /// 2. a consumer that stops listening cancels its search on the daemon;
@@ -131,10 +153,9 @@ struct DaemonConnectionTests {
         }
         let frames = try? await next.value
         timer.cancel()
-        guard case .done(_, .ok, _, _)? = frames?.last else {
-            Issue.record("the search after three cancelled ones was not answered: \(frames.map { "\($0)" } ?? "nothing")")
-            return
-        }
+        try #require(
+            frames?.last?.doneValue?.status == .ok,
+            "the search after three cancelled ones was not answered: \(frames.map { "\($0)" } ?? "nothing")")
     }
 
     @Test func aMissingDaemonIsAClearErrorAndARestartedOneIsReachedAgain() async throws {
@@ -148,16 +169,14 @@ struct DaemonConnectionTests {
         #expect(await states.next() == .connected)
 
         d.halt(kill: true)
-        guard case .disconnected(let reason, _)? = await states.next() else {
-            Issue.record("no disconnected state after the daemon died")
-            return
-        }
+        let afterDeath = await states.next()
+        let reason = try #require(afterDeath?.disconnectReason, "no disconnected state after the daemon died")
         #expect(reason.contains("closed the connection"))
         do {
             _ = try await connection.roundTrip(.ping)
             Issue.record("a ping reached a dead daemon")
         } catch let e as ClientError {
-            guard case .unavailable(let message) = e else { Issue.record("expected unavailable, got \(e)"); return }
+            let message = try #require(e.unavailableMessage, "expected unavailable, got \(e)")
             #expect(message.contains(d.socketPath))
         }
 
@@ -168,7 +187,7 @@ struct DaemonConnectionTests {
         }
         #expect(back, "the connection did not come back after the restart")
         let frames = try await connection.roundTrip(Self.search("star"))
-        guard case .done(_, .ok, _, _)? = frames.last else { Issue.record("after the restart: \(frames)"); return }
+        try #require(frames.last?.doneValue?.status == .ok, "after the restart: \(frames)")
     }
 
     @Test func aRequestInFlightWhenTheDaemonDiesEndsWithDisconnected() async throws {
@@ -188,7 +207,7 @@ struct DaemonConnectionTests {
             _ = try await response.collect()
             Issue.record("the answer ended without an error")
         } catch let e as ClientError {
-            guard case .disconnected = e else { Issue.record("expected disconnected, got \(e)"); return }
+            try #require(e.isDisconnected, "expected disconnected, got \(e)")
         }
     }
 }

@@ -51,10 +51,8 @@ struct DashboardBrowserTests {
         let run = try runProgram(Self.python, [script, "http://127.0.0.1:\(d.httpPort)/", "star wars", "movies", "genres", "reviews",
                                                Self.artifacts.path])
         #expect(run.status == 0, "\(run.err)")
-        guard case .object(let result)? = try? JSONParser.parse(run.out) else {
-            Issue.record("no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
-            return
-        }
+        let summary = try? JSONParser.parse(run.out)
+        let result = try #require(summary?.objectValue, "no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
         // What the socket answers for the same search, to compare the columns with.
         let c = try d.connect()
         var socketIDs: [String: [String]] = [:]
@@ -127,10 +125,8 @@ struct DashboardBrowserTests {
         let run = try runProgram(Self.python, [script, "--key", "dashboard-search-key", "http://127.0.0.1:\(d.httpPort)/",
                                                Self.artifacts.path])
         #expect(run.status == 0, "\(run.err)")
-        guard case .object(let result)? = try? JSONParser.parse(run.out) else {
-            Issue.record("no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
-            return
-        }
+        let summary = try? JSONParser.parse(run.out)
+        let result = try #require(summary?.objectValue, "no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
         #expect(result["stored"] == "dashboard-search-key")
         #expect(result["address"]?.stringValue?.contains("dashboard-search-key") == false)
         let columns = result["columns"]?.objectValue ?? [:]

@@ -101,7 +101,7 @@ struct EmbeddedDaemonTests {
         #expect(highlight == "<em>Star</em> <em>Wars</em>")
         for r in byIndex.values { #expect(r.hits.allSatisfy { (0...1).contains($0.rankingScore) }) }
         try #require(frames.count == 4)
-        guard case .merged(_, let merged) = frames[2] else { Issue.record("\(frames)"); return }
+        let merged = try #require(frames[2].mergedValue, "\(frames)")
         #expect(merged.nbHits == 3)
         #expect(Set(merged.hits.map(\.hit.objectID)) == ["m1", "m2", "p1"])
         let scores = merged.hits.map(\.hit.rankingScore)
@@ -117,10 +117,10 @@ struct EmbeddedDaemonTests {
             "params": ["filters": "genres:Comedy AND year < 2000", "hitsPerPage": 10],
         ])
         try #require(!filtered.isEmpty)
-        guard case .results(_, _, let r) = filtered[0] else { Issue.record("\(filtered)"); return }
+        let r = try #require(filtered[0].resultsValue, "\(filtered)")
         #expect(r.hits.map(\.objectID) == ["m4"])
         let paged = try c.roundTrip(["id": "p", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 3, "page": 1]])
-        guard case .results(_, _, let p)? = paged.first else { Issue.record("\(paged)"); return }
+        let p = try #require(paged.first?.resultsValue, "\(paged)")
         #expect(p.nbHits == 4)
         #expect(p.nbPages == 2)
         #expect(p.hits.count == 1)
@@ -128,7 +128,7 @@ struct EmbeddedDaemonTests {
             "id": "ff", "query": "star", "indices": ["products"], "params": ["facetFilters": [["supplier:Lego", "supplier:Mattel"]],
                                                                             "numericFilters": ["price > 100"]],
         ])
-        guard case .results(_, _, let ff)? = facetFiltered.first else { Issue.record("\(facetFiltered)"); return }
+        let ff = try #require(facetFiltered.first?.resultsValue, "\(facetFiltered)")
         #expect(ff.hits.map(\.objectID) == ["p1"])
     }
 
@@ -145,7 +145,7 @@ struct EmbeddedDaemonTests {
         for f in frames { if case .results(_, let name, let r) = f { byIndex[name] = r } }
         #expect(Set(byIndex["movies"]?.hits.map(\.objectID) ?? []) == ["m1", "m2"])
         #expect(byIndex["products"]?.nbHits == 0)
-        guard case .done(_, let status, _, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+        let status = try #require(frames.last?.doneValue, "no done: \(frames)").status
         #expect(status == .ok)
         let numeric = try c.roundTrip(["id": "n", "query": "", "indices": ["movies"], "params": ["filters": "year < 1985"]])
         let years = numeric.compactMap { f -> [String]? in if case .results(_, _, let r) = f { return r.hits.map(\.objectID) } else { return nil } }
@@ -172,17 +172,15 @@ struct EmbeddedDaemonTests {
         defer { d.stop() }
         let c = try d.connect()
         _ = try c.roundTrip(["id": "warm", "query": "star"])
-        guard case .info(_, "indices", let payload)? = try c.roundTrip(["id": "i", "op": "indices"]).first else {
-            Issue.record("no indices frame"); return
-        }
+        let indices = try c.roundTrip(["id": "i", "op": "indices"])
+        let payload = try #require(indices.first?.infoPayload("indices"), "no indices frame")
         let list = payload["indices"]?.arrayValue ?? []
         #expect(list.compactMap { $0.objectValue?["name"]?.stringValue } == ["movies", "products"])
         #expect(list.first?.objectValue?["documents"] == 4)
         #expect(list.first?.objectValue?["backend"] == "embedded")
         #expect(list.first?.objectValue?["attributesForFaceting"] == ["genres", "year"])
-        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "s", "op": "stats"]).first else {
-            Issue.record("no stats frame"); return
-        }
+        let statsFrames = try c.roundTrip(["id": "s", "op": "stats"])
+        let stats = try #require(statsFrames.first?.infoPayload("stats"), "no stats frame")
         #expect(stats["queriesServed"] == 1)
         #expect(stats["latency"]?.objectValue?["movies"]?.objectValue?["samples"] == 1)
         #expect(stats["latency"]?.objectValue?["movies"]?.objectValue?["p50Ms"]?.numberValue != nil)
@@ -294,7 +292,7 @@ struct FacetValueSearchTests {
         let frames = try c.roundTrip([
             "id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "sci",
         ])
-        guard case .info(_, "facetHits", let p)? = frames.first else { Issue.record("\(frames)"); return }
+        let p = try #require(frames.first?.infoPayload("facetHits"), "\(frames)")
         let hits = p["facetHits"]?.arrayValue ?? []
         #expect(hits.count == 1)
         #expect(hits.first?.objectValue?["value"] == "Science Fiction")
@@ -305,7 +303,7 @@ struct FacetValueSearchTests {
             "id": "g", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "",
             "query": "star", "params": ["filters": "year < 1978"],
         ])
-        guard case .info(_, _, let q)? = narrowed.first else { Issue.record("\(narrowed)"); return }
+        let q = try #require(narrowed.first?.infoPayload(), "\(narrowed)")
         let values = (q["facetHits"]?.arrayValue ?? []).compactMap { $0.objectValue?["value"]?.stringValue }
         #expect(Set(values) == ["Science Fiction", "Action"])
         #expect(errorCode(try c.roundTrip([
@@ -386,7 +384,7 @@ struct FacetValueSearchLifetimeTests {
         let busy = try d.connect()
         try busy.send(["id": "slow", "query": "x", "indices": ["slow"]])
         let observer = try d.connect()
-        usleep(200_000)  // the slow search holds the one slot
+        let early = try barrier(busy)  // once the pong is back, the slow search holds the one slot
         let waiting = try d.connect()
         try waiting.send(["id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "sci"])
         let cancelled = try d.connect()
@@ -406,11 +404,10 @@ struct FacetValueSearchLifetimeTests {
         }
         #expect(ends == ["cancelled"])
         // Once the slow search ends, the waiting one runs.
-        #expect(try collect(busy, id: "slow").last?.type == "done")
-        guard case .info("f"?, "facetHits", let payload)? = try waiting.readFrame() else {
-            Issue.record("no facetHits for f")
-            return
-        }
+        #expect(try collect(busy, id: "slow", already: early).last?.type == "done")
+        let answer = try waiting.readFrame()
+        try #require(answer?.id == "f", "no facetHits for f")
+        let payload = try #require(answer?.infoPayload("facetHits"), "no facetHits for f")
         #expect(payload["facetHits"]?.arrayValue?.first?.objectValue?["value"] == "Science Fiction")
     }
 }

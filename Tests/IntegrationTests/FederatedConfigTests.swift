@@ -54,7 +54,7 @@ struct FederatedConfigTests {
         let frames = try federated.connect().roundTrip([
             "id": "q", "query": "star wars", "indices": ["movies", "products"], "params": ["hitsPerPage": 3],
         ])
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done: \(frames)")
         #expect(status == .ok)
         #expect(sources.map(\.name) == ["movies", "products"])
         let movies = frames.compactMap { f -> SearchResults? in

@@ -19,9 +19,9 @@ struct FederationOverSocketTests {
         let frames = try c.roundTrip(["id": "q1", "query": "x", "indices": ["slow", "fast"]])
         #expect(frames.map(\.type) == ["results", "results", "merged", "done"])
         try #require(frames.count == 4)
-        guard case .results(_, let first, _) = frames[0], case .merged(_, let merged) = frames[2],
-            case .done(_, let status, let sources, _) = frames[3]
-        else { Issue.record("unexpected frames \(frames)"); return }
+        let first = try #require(frames[0].resultsIndex, "unexpected frames \(frames)")
+        let merged = try #require(frames[2].mergedValue, "unexpected frames \(frames)")
+        let (status, sources) = try #require(frames[3].doneValue, "unexpected frames \(frames)")
         #expect(first == "fast")
         // Merged by _rankingScore: the slow source's 0.9 hits first.
         #expect(merged.hits.map(\.index) == ["slow", "slow", "fast", "fast"])
@@ -39,9 +39,7 @@ struct FederationOverSocketTests {
         let c = try d.connect()
         for order in [["a", "b"], ["b", "a"]] {
             let frames = try c.roundTrip(["id": "t", "query": "x", "indices": .array(order.map { .string($0) })])
-            guard case .merged(_, let m)? = frames.first(where: { $0.type == "merged" }) else {
-                Issue.record("no merged frame"); return
-            }
+            let m = try #require(frames.first(where: { $0.type == "merged" })?.mergedValue, "no merged frame")
             #expect(m.hits.map(\.index) == order)
         }
     }
@@ -58,9 +56,8 @@ struct FederationOverSocketTests {
         #expect(Date().timeIntervalSince(started) < 8, "the request must not wait for the slow source")
         #expect(frames.map(\.type) == ["results", "error", "merged", "done"])
         try #require(frames.count == 4)
-        guard case .error(_, let index, let e) = frames[1], case .done(_, let status, let sources, _) = frames[3] else {
-            Issue.record("unexpected frames \(frames)"); return
-        }
+        let (index, e) = try #require(frames[1].errorValue, "unexpected frames \(frames)")
+        let (status, sources) = try #require(frames[3].doneValue, "unexpected frames \(frames)")
         #expect(index == "slow")
         #expect(e.code == .timeout)
         #expect(status == .partial)
@@ -78,7 +75,7 @@ struct FederationOverSocketTests {
         // A deadline the fast source meets even on a loaded machine; the stuck one hangs 60 s.
         let frames = try c.roundTrip(["id": "q", "query": "x", "timeoutMs": 2000])
         #expect(Date().timeIntervalSince(started) < 10)
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done")
         #expect(status == .partial)
         #expect(sources.first { $0.name == "stuck" }?.report.status == .timeout)
     }
@@ -94,7 +91,7 @@ struct FederationOverSocketTests {
             return nil
         }
         #expect(errors.map(\.code) == [.backendError])
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done")
         #expect(status == .partial)
         #expect(sources.first { $0.name == "broken" }?.report.errorCode == .backendError)
     }
@@ -130,16 +127,15 @@ struct FederationOverSocketTests {
         let c = try d.connect()
         let started = Date()
         try c.send(["id": "long", "query": "x"])
-        usleep(100_000)
+        var frames = try barrier(c)  // once the pong is back, the search runs
         try c.send(["id": "c", "op": "cancel", "target": "long"])
-        var frames: [Frame] = []
         while let f = try c.readFrame() {
             frames.append(f)
             if f.id == "long", f.type == "done" { break }
         }
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(frames.contains { if case .cancelAccepted(_, "long") = $0 { return true } else { return false } })
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done")
         #expect(status == .cancelled)
         #expect(sources.first?.report.status == .cancelled)
         // The connection still works, and the id is free again.

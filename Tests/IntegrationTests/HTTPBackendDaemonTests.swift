@@ -43,7 +43,7 @@ struct HTTPBackendDaemonTests {
             "id": "q", "query": "sta", "indices": ["films", "broken", "slow"],
             "params": ["hitsPerPage": 2, "facets": ["genre"], "filters": "genre:SF"],
         ])
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done: \(frames)")
         #expect(status == .partial)
         let byName = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.report) })
         #expect(byName["films"]?.status == .ok)

@@ -121,7 +121,9 @@ struct HTTPFederatedTests {
         // None idle: every connection of the address busy with a slow search, one more is refused.
         let busy = try (0..<3).map { _ in try d.http() }
         for c in busy { try c.send("POST", "/1/indexes/slow/query", body: "{\"query\": \"x\"}") }
-        Thread.sleep(forTimeInterval: 0.3)
+        try waitForStats(d.connect(), "the three slow requests read and in flight") {
+            $0["http"]?.objectValue?["requests"]?.intValue == 3
+        }
         let refused = try d.http().request("POST", "/1/indexes/fast/query", json: ["query": "x"])
         #expect(refused.status == 503, "\(refused.text)")
         #expect(refused.json["code"] == "too_many_connections")
@@ -219,14 +221,17 @@ struct HTTPFederatedTests {
         } else {
             // Answered whole: nothing is written before the slow source answers.
             try http.send("POST", "/1/federated", body: body)
-            usleep(200_000)
+            // The search runs: its fast source has answered (a latency sample), the slow one not yet.
+            try waitForStats(d.connect(), "the search running, its fast source answered") {
+                $0["latency"]?.objectValue?["fast"] != nil
+            }
         }
         if reset { http.reset() } else { http.hangUp() }
         // The request ends (cancelled) and the slow source never records an answer.
         let c = try d.connect()
         let stats = try pollStats(c, seconds: 10) { s in s["queriesServed"]?.intValue == 1 }
         #expect(stats?["queriesFailed"] == 1, "a cancelled request counts as not ok")
-        usleep(2_000_000)
+        usleep(2_000_000)  // past the slow source's 1.5 s: a sample it recorded would show now
         let after = try pollStats(c, seconds: 1) { _ in true }
         #expect(after?["latency"]?.objectValue?["slow"] == nil, "the slow source was cancelled before it answered")
         #expect(after?["latency"]?.objectValue?["fast"] != nil)

@@ -59,10 +59,8 @@ struct HTTPSearchTests {
              "clickAnalytics": true],
         ]])
         #expect(multi.status == 200)
-        guard case .array(let results)? = multi.json["results"], results.count == 2 else {
-            Issue.record("no results: \(multi.text)")
-            return
-        }
+        let results = try #require(multi.json["results"]?.arrayValue, "no results: \(multi.text)")
+        try #require(results.count == 2, "no results: \(multi.text)")
         for r in results {
             guard case .object(let o) = r else { continue }
             Self.expectSame(o, socket, "multi-query")
@@ -86,13 +84,10 @@ struct HTTPSearchTests {
             ["indexName": "movies", "type": "facet", "facet": "genres", "params": "facetQuery=dr&maxFacetHits=3"],
         ]])
         #expect(r.status == 200)
-        guard case .array(let results)? = r.json["results"], results.count == 2,
-            case .object(let search) = results[0], case .object(let facets) = results[1],
-            case .array(let facetHits)? = facets["facetHits"]
-        else {
-            Issue.record("unexpected answer: \(r.text)")
-            return
-        }
+        let results = try #require(r.json["results"]?.arrayValue, "unexpected answer: \(r.text)")
+        try #require(results.count == 2, "unexpected answer: \(r.text)")
+        let search = try #require(results[0].objectValue, "unexpected answer: \(r.text)")
+        let facetHits = try #require(results[1].objectValue?["facetHits"]?.arrayValue, "unexpected answer: \(r.text)")
         #expect(search["index"] == "products")
         #expect(!facetHits.isEmpty && facetHits.count <= 3)
         for hit in facetHits {
@@ -105,10 +100,9 @@ struct HTTPSearchTests {
             "strategy": "stopIfEnoughMatches",
             "requests": [["indexName": "movies", "query": "love", "hitsPerPage": 2], ["indexName": "products", "query": "love"]],
         ])
-        guard case .array(let two)? = stop.json["results"], two.count == 2, case .object(let second) = two[1] else {
-            Issue.record("unexpected answer: \(stop.text)")
-            return
-        }
+        let two = try #require(stop.json["results"]?.arrayValue, "unexpected answer: \(stop.text)")
+        try #require(two.count == 2, "unexpected answer: \(stop.text)")
+        let second = try #require(two[1].objectValue, "unexpected answer: \(stop.text)")
         #expect(second["processed"] == false)
         #expect(second["nbHits"] == 0)
     }
@@ -129,13 +123,12 @@ struct HTTPSearchTests {
             ["indexName": "products", "params": .string(refined + "&numericFilters=%5B%22year%3E%3D1900%22%5D")],
         ]])
         #expect(r.status == 200, "\(r.text)")
-        guard case .array(let results)? = r.json["results"], results.count == 3,
-            case .object(let movies) = results[0], case .object(let disjunctive) = results[1], case .object(let products) = results[2],
-            case .array(let hits)? = movies["hits"]
-        else {
-            Issue.record("unexpected answer: \(r.text)")
-            return
-        }
+        let results = try #require(r.json["results"]?.arrayValue, "unexpected answer: \(r.text)")
+        try #require(results.count == 3, "unexpected answer: \(r.text)")
+        let movies = try #require(results[0].objectValue, "unexpected answer: \(r.text)")
+        let disjunctive = try #require(results[1].objectValue, "unexpected answer: \(r.text)")
+        let products = try #require(results[2].objectValue, "unexpected answer: \(r.text)")
+        let hits = try #require(movies["hits"]?.arrayValue, "unexpected answer: \(r.text)")
         #expect(!hits.isEmpty)
         for case .object(let hit) in hits {
             #expect(hit["genres"]?.arrayValue?.contains("Science Fiction") == true)
@@ -193,10 +186,7 @@ struct HTTPSearchTests {
         let facets = try http.request("POST", "/1/indexes/movies/facets/genres/query", json: ["facetQuery": "com"])
         #expect(facets.status == 200)
         #expect(facets.json["exhaustiveFacetsCount"] == true)
-        guard case .array(let hits)? = facets.json["facetHits"], case .object(let first)? = hits.first else {
-            Issue.record("no facet hits: \(facets.text)")
-            return
-        }
+        let first = try #require(facets.json["facetHits"]?.arrayValue?.first?.objectValue, "no facet hits: \(facets.text)")
         #expect(first["value"] == "Comedy")
         #expect(first["highlighted"] == "<em>Com</em>edy")
         // InstantSearch's tags are honoured, on this endpoint and in /queries' facet entries,
@@ -214,12 +204,8 @@ struct HTTPSearchTests {
             == "<mark>Dra</mark>ma", "\(entry.text)")
         // An object by id, the same object among several, and a missing one.
         let search = try http.request("POST", "/1/indexes/movies/query", json: ["query": "alien", "hitsPerPage": 1])
-        guard case .array(let found)? = search.json["hits"], case .object(let hit)? = found.first,
-            let id = hit["objectID"]?.stringValue
-        else {
-            Issue.record("no hit: \(search.text)")
-            return
-        }
+        let hit = try #require(search.json["hits"]?.arrayValue?.first?.objectValue, "no hit: \(search.text)")
+        let id = try #require(hit["objectID"]?.stringValue, "no hit: \(search.text)")
         let object = try http.request("GET", "/1/indexes/movies/\(id)")
         #expect(object.status == 200)
         #expect(object.json["objectID"]?.stringValue == id)
@@ -232,18 +218,13 @@ struct HTTPSearchTests {
         let objects = try http.request("POST", "/1/indexes/*/objects", json: ["requests": [
             ["indexName": "movies", "objectID": .string(id)], ["indexName": "movies", "objectID": "no-such-object"],
         ]])
-        guard case .array(let results)? = objects.json["results"], results.count == 2 else {
-            Issue.record("unexpected answer: \(objects.text)")
-            return
-        }
+        let results = try #require(objects.json["results"]?.arrayValue, "unexpected answer: \(objects.text)")
+        try #require(results.count == 2, "unexpected answer: \(objects.text)")
         #expect(results[0].objectValue?["objectID"]?.stringValue == id)
         #expect(results[1] == .null)
         // The index list, with integer counts.
         let list = try http.request("GET", "/1/indexes")
-        guard case .array(let items)? = list.json["items"] else {
-            Issue.record("no items: \(list.text)")
-            return
-        }
+        let items = try #require(list.json["items"]?.arrayValue, "no items: \(list.text)")
         let names = items.compactMap { $0.objectValue?["name"]?.stringValue }
         #expect(names == ["movies", "products"])
         #expect(items.first?.objectValue?["entries"] == 2000)

@@ -64,9 +64,8 @@ struct IndexOperationTests {
         #expect(numeric?["documents"] == 0)
         // The writer's counters: the initial import and three deleteBy batches applied (one
         // deleting nothing), and the refused requests never reached it (they failed on decoding).
-        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "st", "op": "stats"]).first,
-            let books = stats["writes"]?.objectValue?["books"]?.objectValue
-        else { Issue.record("no stats.writes"); return }
+        let statsFrames = try c.roundTrip(["id": "st", "op": "stats"])
+        let books = try #require(statsFrames.first?.infoPayload("stats")?["writes"]?.objectValue?["books"]?.objectValue, "no stats.writes")
         #expect(books["seq"] == 4)
         #expect(books["documents"] == 0)
         #expect(books["batches"] == 3, "the initial import happened before the writer existed")
@@ -111,13 +110,13 @@ struct IndexOperationTests {
         #expect(ack?["documents"] == 3)
         #expect(try ids(c, "fantasy") == ["b3", "b1"], "reindexed: genre searchable, newest first")
         let bad = try c.roundTrip(["id": "b", "op": "setSettings", "index": "books", "settings": ["customRanking": ["sideways(year)"]]])
-        guard case .error(_, _, let e)? = bad.first else { Issue.record("\(bad)"); return }
+        let e = try #require(bad.first?.errorValue, "\(bad)").error
         #expect(e.code.rawValue == "invalid_field")
         #expect(e.message.contains("settings.customRanking[0]"))
         let unknown = try c.roundTrip(["id": "u", "op": "setSettings", "index": "books", "settings": ["colour": "red"]])
         #expect(errorCode(unknown.first) == "unknown_field")
         let got = try c.roundTrip(["id": "g", "op": "getSettings", "index": "books"])
-        guard case .info(_, "settings", let p)? = got.first else { Issue.record("\(got)"); return }
+        let p = try #require(got.first?.infoPayload("settings"), "\(got)")
         #expect(p["settings"]?.objectValue?["searchableAttributes"] == ["title", "genre"])
         #expect(p["settings"]?.objectValue?["attributesForFaceting"] == ["genre", "year"], "config settings not overridden stay")
         #expect(p["overrides"]?.objectValue?["customRanking"] == ["desc(year)"])
@@ -160,7 +159,7 @@ struct IndexOperationTests {
         c = try d.connect()
         #expect(try ids(c, "release", index: "notes") == ["n2"])
         let indices = try c.roundTrip(["id": "i", "op": "indices"])
-        guard case .info(_, _, let ip)? = indices.first else { Issue.record("\(indices)"); return }
+        let ip = try #require(indices.first?.infoPayload(), "\(indices)")
         #expect(ip["indices"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["books", "notes"])
         let entries = ip["indices"]?.arrayValue?.compactMap(\.objectValue) ?? []
         #expect(entries.map { $0["writable"] } == [true, true])
@@ -254,7 +253,7 @@ struct IndexOperationTests {
         while order.count < 3, let f = try c.readFrame() { if let id = f.id { order.append(id) } }
         #expect(order == ["big", "del", "upd"])
         let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["x0", "x2", "x3"]])
-        guard case .info(_, _, let p)? = got.first else { Issue.record("\(got)"); return }
+        let p = try #require(got.first?.infoPayload(), "\(got)")
         let docs = p["results"]?.arrayValue ?? []
         #expect(docs.first == .null)
         #expect(docs.dropFirst().first?.objectValue?["title"] == "changed")

@@ -117,7 +117,7 @@ struct InstantSearchDaemonTests {
             "id": "f", "query": "love", "indices": ["movies"],
             "params": ["facets": ["genres"], "disjunctiveFacets": ["genres"], "filters": "genres:Comedy"],
         ])
-        guard case .results(_, _, let r)? = frames.first else { Issue.record("\(frames)"); return }
+        let r = try #require(frames.first?.resultsValue, "\(frames)")
         let daemon = Dictionary(uniqueKeysWithValues: (r.facets.first { $0.attribute == "genres" }?.values ?? []).map { ($0.value, $0.count) })
         #expect(seen == daemon)
         #expect((seen["Drama"] ?? 0) > 0, "a disjunctive facet keeps its other values' counts")
@@ -125,7 +125,7 @@ struct InstantSearchDaemonTests {
         let comedyOnly = try #require(d.connect().roundTrip([
             "id": "c", "query": "love", "indices": ["movies"], "params": ["filters": "genres:Comedy", "hitsPerPage": 0],
         ]).first)
-        guard case .results(_, _, let c) = comedyOnly else { Issue.record("\(comedyOnly)"); return }
+        let c = try #require(comedyOnly.resultsValue, "\(comedyOnly)")
         #expect(c.nbHits == seen["Comedy"])
     }
 

@@ -78,12 +78,8 @@ struct LifecycleTests {
         }
         // `stats.polling`: the policy starts on, so the first wake-up polled, and every idle
         // window taken since has ended as caught or missed.
-        guard case .info(_, "stats", let stats)? = try c.roundTrip(["id": "s", "op": "stats"]).first,
-            let polling = stats["polling"]?.objectValue
-        else {
-            Issue.record("no stats.polling")
-            return
-        }
+        let statsFrames = try c.roundTrip(["id": "s", "op": "stats"])
+        let polling = try #require(statsFrames.first?.infoPayload("stats")?["polling"]?.objectValue, "no stats.polling")
         #expect(polling["busyPollMicros"] == 200)
         #expect((polling["windows"]?.intValue ?? 0) >= 1)
         #expect((polling["idleCaught"]?.intValue ?? 0) + (polling["idleMissed"]?.intValue ?? 0) >= 1)
@@ -117,7 +113,7 @@ struct LifecycleTests {
         // handled (the drain began) before sending the second.
         let stopping = notify.receive(until: "STOPPING=1", seconds: 60)
         #expect(stopping.contains { $0.contains("STOPPING=1") }, "\(stopping)")
-        usleep(100_000)
+        usleep(100_000)  // time to exit if the first signal did not wait
         #expect(d.process.isRunning, "the first signal waits for the running query")
         d.signal(SIGTERM)
         #expect(d.waitForExit(seconds: 20) == 0)
@@ -163,7 +159,7 @@ struct LifecycleTests {
         let c = try d.connect()
         try d.rewriteConfig(FaultConfigs.config([("a", FaultConfigs.source()), ("c", FaultConfigs.source())]))
         let frames = try c.roundTrip(["id": "r", "op": "reload"])
-        guard case .info(_, "reload", let p)? = frames.first else { Issue.record("\(frames)"); return }
+        let p = try #require(frames.first?.infoPayload("reload"), "\(frames)")
         #expect(p["kept"] == ["a"])
         #expect(p["rebuilt"] == ["c"])
         #expect(p["removed"] == ["b"])
@@ -171,11 +167,12 @@ struct LifecycleTests {
         try "{\"searchables\": {\"a\": {\"backend\": \"test.fault\", \"dleayMs\": 1}}}"
             .write(toFile: d.configPath, atomically: true, encoding: .utf8)
         let bad = try c.roundTrip(["id": "r2", "op": "reload"])
-        guard case .error(_, nil, let e)? = bad.first else { Issue.record("\(bad)"); return }
+        let e = try #require(bad.first?.requestError, "\(bad)")
         #expect(e.code == .reloadFailed)
         #expect(e.message.contains("searchables.a.dleayMs"))
         let after = try c.roundTrip(["id": "q", "query": "x"])
-        guard case .done(_, .ok, let sources, _)? = after.last else { Issue.record("\(after)"); return }
+        let (status, sources) = try #require(after.last?.doneValue, "\(after)")
+        try #require(status == .ok, "\(after)")
         #expect(sources.map(\.name) == ["a", "c"])
     }
 

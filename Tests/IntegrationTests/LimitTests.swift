@@ -95,10 +95,7 @@ struct LimitTests {
         #expect(try collect(a, id: "a", already: earlyA).last?.type == "done")
         #expect(try collect(b, id: "b", already: earlyB).last?.type == "done")
         let answered = try collect(c, id: "c", already: earlyC)
-        guard case .done(_, let status, _, _) = answered.last else {
-            Issue.record("c: \(answered)")
-            return
-        }
+        let status = try #require(answered.last?.doneValue, "c: \(answered)").status
         #expect(status == .ok)
     }
 
@@ -125,10 +122,7 @@ struct LimitTests {
         #expect(accepted)
         #expect(try collect(a, id: "a", already: earlyA).last?.type == "done")
         let last = try collect(c, id: "k2")
-        guard case .done(_, let status, _, _) = last.last else {
-            Issue.record("k2: \(last)")
-            return
-        }
+        let status = try #require(last.last?.doneValue, "k2: \(last)").status
         #expect(status == .ok)
     }
 
@@ -198,7 +192,8 @@ struct LimitTests {
         // The daemon stopped reading the flood (it did not take half a megabyte of requests
         // into its memory): the client's sends failed once it was cut off.
         #expect(sent < 50)
-        usleep(300_000)
+        // The daemon cuts that client off (the only connection left is the observer's).
+        try waitForStats(d.connect(), "the client that never reads cut off") { $0["connections"]?.intValue == 1 }
         // The daemon is healthy, and that client was cut off (its stream ends).
         #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
         var ended = false
@@ -225,7 +220,13 @@ struct LimitTests {
             burst += Array((JSONWriter.string(["id": .string(id), "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
         }
         try c.sendRaw(burst)
-        usleep(500_000)  // the answers pile up unread
+        // The answers pile up unread: the four searches ran (a latency sample each), and more
+        // than the connection's limit waits in the daemon.
+        try waitForStats(d.connect(), "the four searches run, their answers unread") { s in
+            let samples = s["latency"]?.objectValue?["movies"]?.objectValue?["samples"]?.intValue ?? 0
+            let pending = s["pendingOutputBytes"]?.intValue ?? 0
+            return samples >= 4 && pending > 65536
+        }
         var ends: [String: String] = [:]
         while ends.count < 4, let frame = try c.readFrame() {
             switch frame {
@@ -250,12 +251,15 @@ struct LimitTests {
         let c = try d.connect()
         var burst = Array((JSONWriter.string(["id": "big", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
         try c.sendRaw(burst)
-        usleep(300_000)  // the answer is queued, unread
+        // The answer is queued, unread: more than the connection's limit waits in the daemon.
+        try waitForStats(d.connect(), "the big answer queued unread") { ($0["pendingOutputBytes"]?.intValue ?? 0) > 65536 }
         burst = []
         for (i, op) in ["ping", "indices", "ping"].enumerated() {
             burst += Array((JSONWriter.string(["id": .string("r\(i)"), "op": .string(op)]) + "\n").utf8)
         }
         try c.sendRaw(burst)
+        // A fixed wait, not a poll: the throttled daemon holds these lines unread (nothing to
+        // observe); the time lets it answer them out of turn or cut the connection if it would.
         usleep(300_000)
         var seen: [String] = []
         while seen.count < 4, let frame = try c.readFrame() {
@@ -293,7 +297,12 @@ struct LimitTests {
             burst += Array((JSONWriter.string(write) + "\n").utf8)
         }
         try c.sendRaw(burst)
-        usleep(1_500_000)  // everything is answered, unread
+        // Everything is answered, unread: the page waits in the daemon and the eight writes are applied.
+        try waitForStats(d.connect(), "the page queued unread and the writes applied") { s in
+            let big = s["writes"]?.objectValue?["big"]?.objectValue
+            let pending = s["pendingOutputBytes"]?.intValue ?? 0
+            return pending > 65536 && big?["documents"]?.intValue == 408 && big?["queued"]?.intValue == 0
+        }
         var seen: Set<String> = []
         var failures: [String] = []
         while seen.count < 9, let frame = try c.readFrame() {
@@ -336,8 +345,8 @@ struct LimitTests {
         let search = Array((JSONWriter.string(["id": "cut", "query": "x"]) + "\n").utf8)
         try c.sendRaw(Array([[UInt8]](repeating: indices, count: 5000).joined()) + search + indices)
         // The daemon stops acting on the lines once the replies pile up, and cuts the client
-        // off when they stay unread (its stream ends).
-        usleep(1_000_000)
+        // off when they stay unread (its stream ends; the only connection left is the observer's).
+        try waitForStats(d.connect(), "the client cut off") { $0["connections"]?.intValue == 1 }
         var ended = false
         for _ in 0..<100_000 {
             guard let l = try? c.readLine() else { ended = true; break }
@@ -420,10 +429,7 @@ struct LimitTests {
         #expect(bigError?.code.rawValue == "answer_too_large", "\(both.map { $0.type })")
         #expect(bigError?.message.contains("hitsPerPage") == true)
         #expect(both.contains { if case .results(_, "small", let r) = $0 { return r.hits.count == 20 } else { return false } })
-        guard case .done(_, _, let sources, _)? = both.last else {
-            Issue.record("no done: \(both.map { $0.type })")
-            return
-        }
+        let sources = try #require(both.last?.doneValue, "no done: \(both.map { $0.type })").sources
         #expect(sources.first { $0.name == "big" }?.report.errorCode?.rawValue == "answer_too_large")
         // Under the limit, the same index answers on the same connection.
         let few = try c.roundTrip(["id": "b", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 3]])
@@ -452,18 +458,12 @@ struct LimitTests {
         #expect(errorCode(many.last) == "answer_too_large", "\(many.map { $0.type })")
         if case .error(_, _, let e)? = many.last { #expect(e.message.contains("objectIDs")) }
         let few = try c.roundTrip(["id": "f", "op": "getDocuments", "index": "big", "objectIDs": ["d2", "nope", "d1"]])
-        guard case .info(_, "documents", let payload)? = few.last else {
-            Issue.record("\(few.map { $0.type })")
-            return
-        }
+        let payload = try #require(few.last?.infoPayload("documents"), "\(few.map { $0.type })")
         #expect(payload["results"]?.arrayValue?.map { $0.objectValue?["objectID"] ?? .null } == ["d2", .null, "d1"])
         // Past the count encoded on the loop, still answered, off it.
         let ids = (0..<30).flatMap { _ in ["d3", "d4", "d5"] }
         let more = try c.roundTrip(["id": "m", "op": "getDocuments", "index": "big", "objectIDs": .array(ids.map { .string($0) })])
-        guard case .info(_, "documents", let morePayload)? = more.last else {
-            Issue.record("\(more.map { $0.type })")
-            return
-        }
+        let morePayload = try #require(more.last?.infoPayload("documents"), "\(more.map { $0.type })")
         #expect(morePayload["results"]?.arrayValue?.count == 90)
     }
 
@@ -484,12 +484,12 @@ struct LimitTests {
             burst += Array((JSONWriter.string(["id": .string("g\(i)"), "op": "getDocuments", "index": "big", "objectIDs": ids]) + "\n").utf8)
         }
         try c.sendRaw(burst)
+        // A fixed wait, not a poll: what is checked is that the daemon does not take more than
+        // about one answer in this time.
         usleep(1_000_000)
         let observer = try d.connect()
-        guard case .info(_, "stats", let stats)? = try observer.roundTrip(["id": "s", "op": "stats"]).first else {
-            Issue.record("no stats")
-            return
-        }
+        let statsFrames = try observer.roundTrip(["id": "s", "op": "stats"])
+        let stats = try #require(statsFrames.first?.infoPayload("stats"), "no stats")
         let pending = stats["pendingOutputBytes"]?.intValue ?? 0
         // One answer is about 190 KB; twenty would be 3.8 MB.
         #expect(pending > 0 && pending < 600_000, "pending \(pending)")

@@ -106,7 +106,7 @@ struct MergeOverSocketTests {
             "params": ["facets": ["brand"]], "mergeFacets": ["maxValuesPerFacet": 10],
             "facetAliases": ["brand": ["products": "supplier"]],
         ])
-        guard case .merged(_, let m)? = frames.first(where: { $0.type == "merged" }) else { Issue.record("no merged: \(frames)"); return }
+        let m = try #require(frames.first(where: { $0.type == "merged" })?.mergedValue, "no merged: \(frames)")
         let brand = m.extra["facets"]?.objectValue?["brand"]?.objectValue
         #expect(brand?["values"] == ["HP": 6, "Apple": 4, "Dell": 2])
         #expect(brand?["indices"] == ["products", "phones"])
@@ -133,7 +133,7 @@ struct MergeOverSocketTests {
         #expect(skipped?.status == .skipped)
         #expect((skipped?.suspendedForMs ?? 0) > 0)
         let statsFrames = try c.roundTrip(["id": "s", "op": "stats"])
-        guard case .info(_, "stats", let stats)? = statsFrames.first else { Issue.record("no stats: \(statsFrames)"); return }
+        let stats = try #require(statsFrames.first?.infoPayload("stats"), "no stats: \(statsFrames)")
         #expect(stats["circuitBreakers"]?.objectValue?["bad"]?.objectValue?["state"] == "open")
         // The source recovers (a reload swaps its config; the breaker's history stays).
         try d.rewriteConfig({
@@ -152,7 +152,7 @@ struct MergeOverSocketTests {
         #expect(probe?.status == .ok, "\(String(describing: probe))")
         #expect(try badStatus("5")?.status == .ok)
         let afterFrames = try c.roundTrip(["id": "s2", "op": "stats"])
-        guard case .info(_, "stats", let after)? = afterFrames.first else { Issue.record("no stats: \(afterFrames)"); return }
+        let after = try #require(afterFrames.first?.infoPayload("stats"), "no stats: \(afterFrames)")
         #expect(after["circuitBreakers"]?.objectValue?["bad"]?.objectValue?["state"] == "closed")
     }
 
@@ -173,7 +173,7 @@ struct MergeOverSocketTests {
         for i in 0..<5 { #expect(try status("short\(i)", timeoutMs: 1)?.status == .timeout) }
         #expect(try status("normal", timeoutMs: nil)?.status == .ok)
         let statsFrames = try c.roundTrip(["id": "s", "op": "stats"])
-        guard case .info(_, "stats", let stats)? = statsFrames.first else { Issue.record("no stats: \(statsFrames)"); return }
+        let stats = try #require(statsFrames.first?.infoPayload("stats"), "no stats: \(statsFrames)")
         #expect(stats["circuitBreakers"]?.objectValue?["slow"]?.objectValue?["state"] == "closed")
         // A timeout on the index's own deadline still counts.
         for i in 0..<2 { #expect(try status("own\(i)", timeoutMs: 5000)?.status == .ok) }

@@ -28,7 +28,7 @@ struct PostgresDaemonTests {
             "id": "q", "query": "black ton", "indices": ["shop"],
             "params": ["hitsPerPage": 3, "facets": ["supplier"], "filters": "supplier:Brother OR supplier:Lexmark"],
         ])
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done: \(frames)")
         #expect(status == .ok)
         #expect(sources.first?.report.status == .ok)
         let results = try #require(frames.compactMap { f -> SearchResults? in

@@ -54,7 +54,7 @@ struct RemoteDaemonBackendTests {
                 "id": .string("q\(round)"), "query": "dun", "indices": ["library", "ghost", "dead"],
                 "params": ["facets": ["genre"], "filters": "year > 1900 AND NOT genre:Horror"],
             ])
-            guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+            let (status, sources) = try #require(frames.last?.doneValue, "no done: \(frames)")
             #expect(status == .partial)
             let byName = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.report) })
             #expect(byName["library"]?.status == .ok)
@@ -85,7 +85,7 @@ struct RemoteDaemonBackendTests {
         let near = try DaemonProcess(config: ["searchables": ["slowRemote": source(far.socketPath, "slow", timeoutMs: 300)]])
         defer { near.stop() }
         let frames = try near.connect().roundTrip(["id": "q", "query": "x"])
-        guard case .done(_, _, let sources, _)? = frames.last else { Issue.record("no done: \(frames)"); return }
+        let sources = try #require(frames.last?.doneValue, "no done: \(frames)").sources
         #expect(sources.first?.report.status == .timeout)
         // The remote's own limit is 60 s: only the forwarded cancel can stop its call this soon.
         #expect(try server.waitFor { $0["disconnects"] == 1 })

@@ -16,9 +16,8 @@ struct SessionAndTargetTests {
         let c = try d.connect()
         let started = Date()
         try c.send(["id": "k1", "query": "s", "session": "typing", "seq": 1])
-        usleep(50_000)
+        var frames = try barrier(c)  // once the pong is back, k1 runs
         try c.send(["id": "k2", "query": "st", "session": "typing", "seq": 2, "timeoutMs": 100])
-        var frames: [Frame] = []
         while let f = try c.readFrame() {
             frames.append(f)
             if f.id == "k2", f.type == "done" { break }
@@ -26,7 +25,7 @@ struct SessionAndTargetTests {
         #expect(Date().timeIntervalSince(started) < 2.5, "k1's 3 s of work must not be waited for")
         let k1 = frames.filter { $0.id == "k1" }
         #expect(k1.count == 1, "only the superseded done frame of k1: \(k1)")
-        guard case .done(_, let status, let sources, _)? = k1.first else { Issue.record("no done for k1"); return }
+        let (status, sources) = try #require(k1.first?.doneValue, "no done for k1")
         #expect(status == .superseded)
         #expect(sources.map(\.report.status) == [.superseded])
         // k1's done comes before anything of k2, and nothing of k1 comes later.
@@ -49,7 +48,7 @@ struct SessionAndTargetTests {
         _ = try c.roundTrip(["id": "a", "query": "x", "session": "t", "seq": 5])
         let frames = try c.roundTrip(["id": "b", "query": "x", "session": "t", "seq": 4])
         #expect(frames.count == 1)
-        guard case .done(_, .superseded, _, _)? = frames.first else { Issue.record("\(frames)"); return }
+        try #require(frames.first?.doneValue?.status == .superseded, "\(frames)")
         // Other sessions and requests without a session are independent.
         #expect(try c.roundTrip(["id": "c", "query": "x", "session": "u", "seq": 1]).last?.type == "done")
         #expect(try c.roundTrip(["id": "d", "query": "x"]).map(\.type) == ["results", "merged", "done"])
@@ -70,17 +69,23 @@ struct SessionAndTargetTests {
         // One failure opens the breaker (a timeout on a deadline the client chose would not);
         // once its back-off ends, request "probe" is the probe.
         _ = try c.roundTrip(["id": "open", "query": "x", "indices": ["flaky"]])
-        usleep(400_000)
+        try waitForStats(d.connect(), "the breaker open and its back-off over") { s in
+            let flaky = s["circuitBreakers"]?.objectValue?["flaky"]?.objectValue
+            return flaky?["state"]?.stringValue == "open" && flaky?["suspendedForMs"]?.intValue == 0
+        }
         try c.send(["id": "probe", "query": "x", "indices": ["flaky"]])
         var early = try barrier(c, id: "b1")
-        usleep(100_000)  // the probe's task has admitted it
+        // The probe's task has admitted it (which makes the breaker half-open).
+        try waitForStats(d.connect(), "the probe admitted") {
+            $0["circuitBreakers"]?.objectValue?["flaky"]?.objectValue?["state"]?.stringValue == "halfOpen"
+        }
         // A search of the session skips the probed index (its other source keeps it running)...
         try c.send(["id": "k1", "query": "x", "indices": ["flaky", "slow"], "session": "s", "seq": 1])
         early += try barrier(c, id: "b2")
         // ...and the next keystroke supersedes it while the probe is still out.
         try c.send(["id": "k2", "query": "x", "indices": ["flaky"], "session": "s", "seq": 2])
         let k2 = try collect(c, id: "k2", already: early)
-        guard case .done(_, _, let sources, _)? = k2.last else { Issue.record("no done for k2: \(k2)"); return }
+        let sources = try #require(k2.last?.doneValue, "no done for k2: \(k2)").sources
         #expect(sources.map(\.report.status) == [.skipped], "k2 must not probe while \"probe\" does: \(sources)")
     }
 
@@ -100,7 +105,7 @@ struct SessionAndTargetTests {
             "id": "t", "query": "x",
             "indices": [["index": "slow", "as": "patient"], ["index": "slow", "as": "hasty", "timeoutMs": 50]],
         ])
-        guard case .done(_, let status, let sources, _)? = frames.last else { Issue.record("no done"); return }
+        let (status, sources) = try #require(frames.last?.doneValue, "no done")
         #expect(status == .partial)
         #expect(sources.map(\.name) == ["patient", "hasty"])
         #expect(sources.map(\.report.status) == [.ok, .timeout])

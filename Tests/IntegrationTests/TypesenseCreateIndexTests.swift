@@ -103,10 +103,7 @@ struct TypesenseCreateIndexTests {
             ["objectID": "n3", "title": "desk lamp", "brand": "Acme", "price": 40],
         ]])
         #expect(ack.first?.type == "written", "\(ack)")
-        guard case .info(_, _, let written)? = ack.first, let seqBefore = written["seq"]?.numberValue else {
-            Issue.record("no seq in \(ack)")
-            return
-        }
+        let seqBefore = try #require(ack.first?.infoPayload()?["seq"]?.numberValue, "no seq in \(ack)")
         let phones = try #require(try hits(c, "phone", "notes", ["facets": ["brand", "tags"]]))
         #expect(Set(phones.hits.map(\.objectID)) == ["n1", "n2"])
         #expect(phones.facets.first { $0.attribute == "brand" }?.values.first { $0.value == "Acme" }?.count == 1)
@@ -127,7 +124,7 @@ struct TypesenseCreateIndexTests {
         c = try d.connect()
         #expect(try hits(c, "lamp", "notes")?.hits.map(\.objectID) == ["n3"])
         let indices = try c.roundTrip(["id": "i", "op": "indices"])
-        guard case .info(_, _, let ip)? = indices.first else { Issue.record("\(indices)"); return }
+        let ip = try #require(indices.first?.infoPayload(), "\(indices)")
         let entries = (ip["indices"]?.arrayValue ?? []).compactMap(\.objectValue)
         #expect(entries.compactMap { $0["name"]?.stringValue } == ["shop", "notes", "shop2"])
         #expect(entries.map { $0["createdBy"] } == [nil, "createIndex", "createIndex"])
@@ -137,10 +134,7 @@ struct TypesenseCreateIndexTests {
 
         // A batch after the restart gets a number above every one given before it.
         let later = try c.roundTrip(["id": "w2", "op": "addDocuments", "index": "notes", "documents": [["objectID": "n4", "title": "chair"]]])
-        guard case .info(_, "written", let again)? = later.first, let seqAfter = again["seq"]?.numberValue else {
-            Issue.record("\(later)")
-            return
-        }
+        let seqAfter = try #require(later.first?.infoPayload("written")?["seq"]?.numberValue, "\(later)")
         #expect(seqAfter > seqBefore)
 
         // deleteIndex drops the collection createIndex made, and keeps the one it found.

@@ -47,13 +47,13 @@ struct WriteTests {
         let writing = try d.connect()
         let start = Date()
         try rebuilding.send(["id": "s", "op": "setSettings", "index": "big", "settings": ["searchableAttributes": ["title", "n"]]])
-        usleep(50_000)
+        let early = try barrier(rebuilding)  // once the pong is back, the rebuild is queued at big's writer
         let ack = try writing.roundTrip(["id": "w", "op": "addDocuments", "index": "small", "documents": [["objectID": "b9", "title": "Emma"]]])
         let smallDone = Date().timeIntervalSince(start)
-        guard case .info(_, "written", _)? = ack.first else { Issue.record("\(ack)"); return }
-        let settings = try rebuilding.readFrame()
+        try #require(ack.first?.infoPayload("written") != nil, "\(ack)")
+        let settings = try early.first ?? rebuilding.readFrame()
         let bigDone = Date().timeIntervalSince(start)
-        guard case .info(_, "written", _)? = settings else { Issue.record("\(String(describing: settings))"); return }
+        try #require(settings?.infoPayload("written") != nil, "\(String(describing: settings))")
         #expect(smallDone < bigDone, "the small index's write (\(smallDone) s) waited for the big one's rebuild (\(bigDone) s)")
     }
 
@@ -65,16 +65,16 @@ struct WriteTests {
         let ack = try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [
             ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"], ["objectID": "b2", "title": "Dune Messiah"],
         ]])
-        guard case .info(_, "written", let p)? = ack.first else { Issue.record("\(ack)"); return }
+        let p = try #require(ack.first?.infoPayload("written"), "\(ack)")
         #expect(p["seq"] == 2, "the initial import was batch 1")
         #expect(p["documents"] == 3)
         #expect(try hits(c, "hobbit") == ["b1", "b3"], "read-your-writes on the same connection")
         #expect(try hits(c, "messiah") == ["b2"])
         let del = try c.roundTrip(["id": "d", "op": "deleteDocuments", "index": "books", "objectIDs": ["b1"]])
-        guard case .info(_, "written", let dp)? = del.first else { Issue.record("\(del)"); return }
+        let dp = try #require(del.first?.infoPayload("written"), "\(del)")
         #expect(dp["seq"] == 3)
         let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b3"]])
-        guard case .info(_, "documents", let gp)? = got.first else { Issue.record("\(got)"); return }
+        let gp = try #require(got.first?.infoPayload("documents"), "\(got)")
         #expect(gp["results"]?.arrayValue?.first == .null)
         #expect(gp["results"]?.arrayValue?.last?.objectValue?["title"] == "Hobbit Holes")
         // Restart on the same data folder: nothing lost, the data file not imported again.
@@ -97,7 +97,7 @@ struct WriteTests {
             ["objectID": "ok", "title": "Fine"], 42, ["title": "no id"], ["objectID": 7],
             ["objectID": "big", "title": .string(String(repeating: "x", count: 200_000))],
         ]])
-        guard case .error(_, nil, let e)? = refused.first else { Issue.record("\(refused)"); return }
+        let e = try #require(refused.first?.requestError, "\(refused)")
         #expect(e.code == .invalidDocument)
         for fragment in ["4 of 5", "documents[1]: expected an object", "documents[2]: objectID is missing",
                          "documents[3]: objectID must be", "documents[4]:"] {
@@ -124,7 +124,7 @@ struct WriteTests {
         #expect(seqs == Array(2...11))
         #expect(try hits(c, "version") == ["same"])
         let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["same"]])
-        guard case .info(_, _, let p)? = got.first else { Issue.record("\(got)"); return }
+        let p = try #require(got.first?.infoPayload(), "\(got)")
         #expect(p["results"]?.arrayValue?.first?.objectValue?["title"] == "version 9")
     }
 
@@ -138,7 +138,7 @@ struct WriteTests {
         ]])
         #expect(ack.first?.type == "written")
         let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b9"]])
-        guard case .info(_, _, let p)? = got.first else { Issue.record("\(got)"); return }
+        let p = try #require(got.first?.infoPayload(), "\(got)")
         let docs = p["results"]?.arrayValue ?? []
         #expect(docs.first?.objectValue?["genre"] == "fantasy", "untouched attributes stay")
         #expect(docs.first?.objectValue?["title"] == "The Hobbit, or There and Back Again")
@@ -189,7 +189,7 @@ struct WriteTests {
         defer { d.stop() }
         let c = try d.connect()
         let all = try c.roundTrip(["id": "a", "query": "", "indices": ["books"], "params": ["hitsPerPage": 1000]])
-        guard case .results(_, _, let r)? = all.first else { Issue.record("\(all)"); return }
+        let r = try #require(all.first?.resultsValue, "\(all)")
         let present = Set(r.hits.map(\.objectID))
         #expect(acknowledged.isSubset(of: present))
         // No partial batch: for every batch, all 20 documents or none.
@@ -291,7 +291,8 @@ struct WriteCommandTests {
         #expect(deleted.status == 0)
         #expect(deleted.out.contains("deleted 10 documents; index notes now holds 20 documents"), "\(deleted)")
         let shown = try runBuilt("fedsearch", s + ["settings", "notes"])
-        guard case .object(let o) = try JSONParser.parse(Array(shown.out.utf8)) else { Issue.record("\(shown)"); return }
+        let parsed = try JSONParser.parse(Array(shown.out.utf8))
+        let o = try #require(parsed.objectValue, "\(shown)")
         #expect(o["attributesForFaceting"] == ["tag"])
         try #"{"customRanking": ["bad"]}"#.write(toFile: settingsFile, atomically: true, encoding: .utf8)
         let refused = try runBuilt("fedsearch", s + ["settings", "notes", "--set", settingsFile])

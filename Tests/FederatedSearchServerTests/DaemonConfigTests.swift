@@ -1,6 +1,5 @@
 import Testing
 import FederatedSearchCore
-@testable import FederatedSearchDaemon
 @testable import FederatedSearchServer
 
 /// Config parsing: defaults, paths in errors, unknown keys, and building the catalog.

@@ -2,7 +2,6 @@ import Testing
 import FederatedSearchCore
 import FederatedSearchFederation
 import FederatedSearchProtocol
-@testable import FederatedSearchDaemon
 @testable import FederatedSearchServer
 
 /// How a request's merge shapes what each source is asked, and what the merge's bookkeeping
@@ -53,13 +52,15 @@ struct MergePlanTests {
     /// client's made-up names neither add entries nor make a slow index look new and quick.
     @Test func latencyIsRecordedUnderTheIndexNotTheSourceName() async throws {
         let catalog = try RequestReplayTests.catalog()
-        guard case .success(let r) = RequestDecoder.decode(Array(
-            #"{"query":"star","indices":[{"index":"movies","as":"classics"},{"index":"movies","as":"recent"}]}"#.utf8)),
-            case .search(let request) = r.operation
-        else {
-            Issue.record("request did not decode")
-            return
-        }
+        let request = try #require({ () -> SearchRequest? in
+            if case .success(let r) = RequestDecoder.decode(Array(
+                #"{"query":"star","indices":[{"index":"movies","as":"classics"},{"index":"movies","as":"recent"}]}"#.utf8)),
+                case .search(let s) = r.operation
+            {
+                return s
+            }
+            return nil
+        }(), "request did not decode")
         let (sources, plan) = try SearchExecutor.plan(request, in: catalog, peer: nil)
         let stats = DaemonStats()
         _ = await SearchExecutor.run(id: "q", sources: sources, plan: plan, stats: stats, health: SourceHealth()) { _, _ in }

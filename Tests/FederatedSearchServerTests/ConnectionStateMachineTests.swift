@@ -1,7 +1,6 @@
 import Testing
 import FederatedSearchCore
 import FederatedSearchProtocol
-@testable import FederatedSearchDaemon
 @testable import FederatedSearchServer
 
 /// The connection's protocol logic, without a socket: which actions each line produces.
@@ -13,6 +12,24 @@ struct ConnectionStateMachineTests {
         return nil
     }
 
+    /// The key and id of `action` if it starts a search.
+    func started(_ action: ConnectionStateMachine.Action?) -> (key: UInt64, id: String?)? {
+        if case .startSearch(let key, let id, _)? = action { return (key, id) }
+        return nil
+    }
+
+    /// The frame of `action` if it sends one.
+    func sent(_ action: ConnectionStateMachine.Action?) -> Frame? {
+        if case .send(let f)? = action { return f }
+        return nil
+    }
+
+    /// The key of `action` if it cancels a task.
+    func cancelled(_ action: ConnectionStateMachine.Action?) -> UInt64? {
+        if case .cancel(let key)? = action { return key }
+        return nil
+    }
+
     @Test func pingAnswersAtOnce() {
         var m = ConnectionStateMachine()
         let f = sentFrame(m.handle(line(#"{"id":"p","op":"ping"}"#)))
@@ -20,29 +37,36 @@ struct ConnectionStateMachineTests {
         #expect(f?.id == "p")
     }
 
-    @Test func searchStartsAndCancelFindsIt() {
+    @Test func searchStartsAndCancelFindsIt() throws {
         var m = ConnectionStateMachine()
         let actions = m.handle(line(#"{"id":"q","query":"x"}"#))
-        guard case .startSearch(let key, "q"?, _)? = actions.first else { Issue.record("\(actions)"); return }
+        let start = try #require(started(actions.first), "\(actions)")
+        try #require(start.id == "q", "\(actions)")
+        let key = start.key
         #expect(m.runningRequestKeys == [key])
         let cancel = m.handle(line(#"{"id":"c","op":"cancel","target":"q"}"#))
         // The reply first, then the cancellation (a queued target ends at once, after it).
-        guard case .send(let reply)? = cancel.first else { Issue.record("\(cancel)"); return }
+        let reply = try #require(sent(cancel.first), "\(cancel)")
         #expect(reply.type == "cancel")
-        guard case .cancel(let k)? = cancel.last, cancel.count == 2 else { Issue.record("\(cancel)"); return }
+        try #require(cancel.count == 2, "\(cancel)")
+        let k = try #require(cancelled(cancel.last), "\(cancel)")
         #expect(k == key)
         _ = m.handle(.ended(key: key, id: "q"))
         #expect(m.runningRequestKeys.isEmpty)
         #expect(sentFrame(m.handle(line(#"{"id":"c2","op":"cancel","target":"q"}"#)))?.type == "error")
     }
 
-    @Test func duplicateRunningIDIsRefusedUntilItFinishes() {
+    @Test func duplicateRunningIDIsRefusedUntilItFinishes() throws {
         var m = ConnectionStateMachine()
-        guard case .startSearch(let key, _, _)? = m.handle(line(#"{"id":"q"}"#)).first else { Issue.record("no start"); return }
-        guard case .error(_, _, let e)? = sentFrame(m.handle(line(#"{"id":"q"}"#))) else { Issue.record("no error"); return }
+        let key = try #require(started(m.handle(line(#"{"id":"q"}"#)).first), "no start").key
+        let refusal = sentFrame(m.handle(line(#"{"id":"q"}"#)))
+        let e = try #require({ () -> SearchError? in
+            if case .error(_, _, let e)? = refusal { return e }
+            return nil
+        }(), "no error")
         #expect(e.code == .duplicateID)
         _ = m.handle(.ended(key: key, id: "q"))
-        guard case .startSearch? = m.handle(line(#"{"id":"q"}"#)).first else { Issue.record("not restarted"); return }
+        try #require(started(m.handle(line(#"{"id":"q"}"#)).first) != nil, "not restarted")
     }
 
     @Test func requestsWithoutIDsRunSideBySide() {
@@ -52,11 +76,12 @@ struct ConnectionStateMachineTests {
         #expect(m.runningRequestKeys.count == 2)
     }
 
-    @Test func overLongLineSendsErrorThenClosesAndIgnoresTheRest() {
+    @Test func overLongLineSendsErrorThenClosesAndIgnoresTheRest() throws {
         var m = ConnectionStateMachine()
         let actions = m.handle(.framed(.lineTooLong(length: 2_000_000)))
         #expect(sentFrame(actions)?.type == "error")
-        guard case .closeAfterFlush? = actions.last else { Issue.record("\(actions)"); return }
+        let closes = if case .closeAfterFlush? = actions.last { true } else { false }
+        try #require(closes, "\(actions)")
         #expect(m.handle(line(#"{"op":"ping"}"#)).isEmpty)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import FederatedSearchCore
-@testable import FederatedSearchDaemon
 @testable import FederatedSearchServer
 
 /// The request path without a socket (what the fuzz harness drives): the same frames a
@@ -21,7 +20,7 @@ struct RequestReplayTests {
             {"searchables":{"movies":{"data":"movies.ndjson","searchableAttributes":["title"],"attributesForFaceting":["year"]},
              "products":{"data":"products.ndjson","searchableAttributes":["title"]}}}
             """#.utf8), baseDirectory: dir.path)
-        return try Catalog.build(config, registry: .standard)
+        return try Catalog.build(config, registry: .embedded)
     }
 
     static func frames(_ line: String, _ catalog: Catalog) async throws -> [JSONObject] {
@@ -88,7 +87,7 @@ struct RequestReplayWriteTests {
             {"dataDir":"data","searchables":{"notes":{"data":"notes.ndjson","searchableAttributes":["title"],
              "access":{"search":["*"],"write":["*"]}}}}
             """#.utf8), baseDirectory: dir.path)
-        let catalog = try Catalog.build(config, registry: .standard)
+        let catalog = try Catalog.build(config, registry: .embedded)
         let written = try await RequestReplayTests.frames(
             #"{"id":"w","op":"addDocuments","index":"notes","documents":[{"objectID":"n2","title":"lamp shade"}]}"#, catalog)
         #expect(written.first?["type"]?.stringValue == "written")

@@ -21,16 +21,16 @@ import Testing
         #expect(SearchAdmission.decide(facts(queued: 1)) == .queue, "first come, first served")
     }
 
-    @Test func onlyPastTheQueuesBoundIsOneRefused() {
-        guard case .refuse(let why) = SearchAdmission.decide(facts(running: 2, queued: 3)) else {
-            Issue.record("not refused")
-            return
-        }
+    /// The reason, if `verdict` refuses.
+    func refusal(_ verdict: SearchAdmission.Verdict) -> String? {
+        if case .refuse(let why) = verdict { return why }
+        return nil
+    }
+
+    @Test func onlyPastTheQueuesBoundIsOneRefused() throws {
+        let why = try #require(refusal(SearchAdmission.decide(facts(running: 2, queued: 3))), "not refused")
         #expect(why.contains("limits.maxQueuedSearches"))
-        guard case .refuse(let mine) = SearchAdmission.decide(facts(inFlight: 4)) else {
-            Issue.record("not refused")
-            return
-        }
+        let mine = try #require(refusal(SearchAdmission.decide(facts(inFlight: 4))), "not refused")
         #expect(mine.contains("limits.maxRequestsPerConnection"))
     }
 

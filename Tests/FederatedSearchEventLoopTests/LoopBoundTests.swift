@@ -1,8 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import FederatedSearchDaemon
-@testable import FederatedSearchServer
+import FederatedSearchEventLoop
 
 /// A loop-bound reference hands its object out on the thread that created it and nowhere else.
 struct LoopBoundTests {

@@ -1,7 +1,6 @@
 import Testing
 import FederatedSearchCore
 import FederatedSearchProtocol
-@testable import FederatedSearchDaemon
 @testable import FederatedSearchServer
 
 /// The writer's pure parts: how queued writes are grouped, and the in-memory document table.
