@@ -4,26 +4,23 @@ import FederatedSearchFederation
 
 /// How many searches ran where (`stats.placement`), by ``QueryPlacement/Kind``.
 struct PlacementCounts {
-    var direct = 0, loop = 0, inTurn = 0, parallel = 0
+    var direct = 0, loop = 0, parallel = 0
 
     mutating func count(_ kind: QueryPlacement.Kind) {
         switch kind {
         case .direct: direct += 1
         case .loop: loop += 1
-        case .inTurn: inTurn += 1
         case .parallel: parallel += 1
         }
     }
 
     var json: JSONObject {
-        ["direct": .number(Double(direct)), "loop": .number(Double(loop)), "inTurn": .number(Double(inTurn)),
-         "parallel": .number(Double(parallel))]
+        ["direct": .number(Double(direct)), "loop": .number(Double(loop)), "parallel": .number(Double(parallel))]
     }
 }
 
-/// Decides where a search runs: on the loop thread (no hand-off), or on the global executor
-/// (both cores, no blocking of the loop); and there, whether its sources run one after another
-/// or each in its own task.
+/// Decides where a search runs: on the loop thread (no hand-off, its sources one after
+/// another), or on the global executor (both cores, no blocking of the loop, a task per source).
 enum QueryPlacement {
     /// Where a search runs.
     enum Kind: Equatable {
@@ -31,8 +28,6 @@ enum QueryPlacement {
         case direct
         /// In a task on the loop's executor, its sources one after another.
         case loop
-        /// Off the loop, its sources one after another on its task (the cores are busy already).
-        case inTurn
         /// Off the loop, a task per source.
         case parallel
 
@@ -46,7 +41,7 @@ enum QueryPlacement {
         /// How the fan-out runs the search's in-memory sources.
         var inline: FanOut.InlineMode {
             switch self {
-            case .direct, .loop, .inTurn: .sequential
+            case .direct, .loop: .sequential
             case .parallel: .parallel
             }
         }
@@ -67,13 +62,11 @@ enum QueryPlacement {
     /// A client that pipelines keeps the task, and so do several clients: a search run at once
     /// ends before the loop reads the next request, which would then find the loop free and
     /// run there too, one after another on one core, leaving the other core idle. Off the
-    /// loop, see ``offLoopMode(quick:runningSearches:)``.
+    /// loop, each source gets a task of its own.
     static func decide(
         quick: Bool, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool
     ) -> Kind {
-        guard quick && searchesOnLoop == 0 else {
-            return offLoopMode(quick: quick, runningSearches: runningSearches) == .sequential ? .inTurn : .parallel
-        }
+        guard quick && searchesOnLoop == 0 else { return .parallel }
         guard runningSearches == 0 && alone else { return .loop }
         return lineIsLast ? .direct : .loop
     }
@@ -103,15 +96,4 @@ enum QueryPlacement {
 
     /// The hits a source is asked to return.
     static func hitsAsked(_ p: SearchParameters) -> Int { p.length ?? p.hitsPerPage }
-
-    /// How a request that does not run on the loop runs its in-memory sources. While other
-    /// searches run (several clients), the cores are busy already: a task per source would only
-    /// add hand-offs and thread wake-ups, so quick sources run one after another on the
-    /// request's task (more queries/s, less daemon CPU per request). Slower ones keep a task
-    /// each, so a heavy index does not
-    /// hold back a light one's frame; with nothing else running, each gets a core.
-    /// `quick`: ``areQuick(_:stats:)`` of the request's sources.
-    static func offLoopMode(quick: Bool, runningSearches: Int) -> FanOut.InlineMode {
-        runningSearches > 0 && quick ? .sequential : .parallel
-    }
 }

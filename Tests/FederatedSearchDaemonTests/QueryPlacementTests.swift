@@ -25,26 +25,6 @@ struct QueryPlacementTests {
         return names.map { FederatedSource(name: $0, searchable: index, query: SearchQuery(text: "q"), timeout: .seconds(1)) }
     }
 
-    @Test func offTheLoopQuickSourcesRunInTurnOnlyUnderLoad() throws {
-        let stats = DaemonStats()
-        for _ in 0..<50 {
-            stats.recordSource("a", ms: 0.05)
-            stats.recordSource("b", ms: 0.05)
-            stats.recordSource("heavy", ms: 4)
-        }
-        // With other searches running, quick in-memory sources share the request's task.
-        func mode(_ s: [FederatedSource], running: Int) -> FanOut.InlineMode {
-            QueryPlacement.offLoopMode(quick: QueryPlacement.areQuick(s, stats: stats), runningSearches: running)
-        }
-        #expect(mode(try inMemory(["a", "b"]), running: 3) == .sequential)
-        // Alone, each gets a core.
-        #expect(mode(try inMemory(["a", "b"]), running: 0) == .parallel)
-        // A heavy source would hold back the light one's frame: each keeps its own task.
-        #expect(mode(try inMemory(["heavy", "a"]), running: 3) == .parallel)
-        // Sources that may wait (not in memory) are never run in turn.
-        #expect(mode(sources(["a", "b"]), running: 3) == .parallel)
-    }
-
     /// A page of many hits never runs on the loop, however quick the index was: building a
     /// thousand large documents would stall every other client.
     @Test func largePagesAreNeverQuick() throws {
@@ -75,10 +55,10 @@ struct QueryPlacementTests {
         // Other clients are active, or another search runs: a task on the loop.
         #expect(place(alone: false) == .loop)
         #expect(place(running: 1) == .loop)
-        // A search on the loop already: off the loop, in turn under load, else a task per source.
-        #expect(place(onLoop: 1, running: 1) == .inTurn)
+        // A search on the loop already: off the loop, a task per source.
+        #expect(place(onLoop: 1, running: 1) == .parallel)
         #expect(place(onLoop: 1, running: 0) == .parallel)
-        // Sources that are not quick never run on the loop, nor in turn.
+        // Sources that are not quick never run on the loop.
         #expect(place(quick: false) == .parallel)
         #expect(place(quick: false, running: 3) == .parallel)
     }
@@ -86,12 +66,12 @@ struct QueryPlacementTests {
     @Test func eachPlacementRunsWhereItSays() {
         #expect(QueryPlacement.Kind.direct.isOnLoop && QueryPlacement.Kind.direct.deliversOnLoop)
         #expect(QueryPlacement.Kind.loop.isOnLoop && QueryPlacement.Kind.loop.deliversOnLoop)
-        #expect(!QueryPlacement.Kind.inTurn.isOnLoop && !QueryPlacement.Kind.parallel.isOnLoop)
-        #expect(QueryPlacement.Kind.inTurn.inline == .sequential && QueryPlacement.Kind.parallel.inline == .parallel)
+        #expect(!QueryPlacement.Kind.parallel.isOnLoop)
+        #expect(QueryPlacement.Kind.loop.inline == .sequential && QueryPlacement.Kind.parallel.inline == .parallel)
         var counts = PlacementCounts()
-        for kind in [QueryPlacement.Kind.direct, .loop, .loop, .inTurn, .parallel, .parallel, .parallel] {
+        for kind in [QueryPlacement.Kind.direct, .loop, .loop, .parallel, .parallel, .parallel] {
             counts.count(kind)
         }
-        #expect([counts.direct, counts.loop, counts.inTurn, counts.parallel] == [1, 2, 1, 3])
+        #expect([counts.direct, counts.loop, counts.parallel] == [1, 2, 3])
     }
 }
