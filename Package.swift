@@ -83,16 +83,20 @@ let package = Package(
         // request driver.
         .target(
             name: "FederatedSearchServer",
-            dependencies: ["FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
-                           "FederatedSearchProtocol", "FederatedSearchStorage", "CGlibcExtras"],
+            dependencies: [
+                "FederatedSearchCore", "FederatedSearchEngine", "FederatedSearchFederation",
+                "FederatedSearchProtocol", "FederatedSearchStorage", "CGlibcExtras",
+            ],
             swiftSettings: strict
         ),
         // The HTTP API with no socket: Algolia's REST API, the federated endpoints and the web
         // dashboard (its files built into the binary), on the server core.
         .target(
             name: "FederatedSearchHTTP",
-            dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchFederation", "FederatedSearchProtocol",
-                           "CCrypto"],
+            dependencies: [
+                "FederatedSearchServer", "FederatedSearchCore", "FederatedSearchFederation", "FederatedSearchProtocol",
+                "CCrypto",
+            ],
             resources: [.embedInCode("Dashboard")],
             swiftSettings: strict
         ),
@@ -100,30 +104,36 @@ let package = Package(
         // server core.
         .target(
             name: "FederatedSearchDaemon",
-            dependencies: ["FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",
-                           "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchClient", "FederatedSearchBackends",
-                           "FederatedSearchPostgres", "FederatedSearchStorage", "FederatedSearchEventLoop", "CSystemd",
-                           "CGlibcExtras"],
+            dependencies: [
+                "FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchCore", "FederatedSearchEngine",
+                "FederatedSearchFederation", "FederatedSearchProtocol", "FederatedSearchClient", "FederatedSearchBackends",
+                "FederatedSearchPostgres", "FederatedSearchStorage", "FederatedSearchEventLoop", "CSystemd",
+                "CGlibcExtras",
+            ],
             swiftSettings: strict
         ),
         // Client library: socket client and streaming API.
-        .target(name: "FederatedSearchClient", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
-                swiftSettings: strict),
+        .target(
+            name: "FederatedSearchClient", dependencies: ["FederatedSearchCore", "FederatedSearchProtocol"],
+            swiftSettings: strict),
         // The blocking one-request-at-a-time socket client of the tests and the benchmark's raw
         // sets: not part of the library's API.
-        .target(name: "SocketTestClient", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
-                swiftSettings: strict),
+        .target(
+            name: "SocketTestClient", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
+            swiftSettings: strict),
         // ncursesw (libncurses-dev, installed by scripts/install-deps.sh), for the terminal
         // controllers. Imported only by InstantSearchTerminal. No pkgConfig: its cflags are ones
         // SwiftPM refuses, and the module map names the libraries.
         .systemLibrary(name: "CNcurses"),
         // Built-in controllers that draw into terminal panes (ncursesw), for `fedsearch dashboard`.
-        .target(name: "InstantSearchTerminal", dependencies: ["InstantSearch", "CNcurses", "FederatedSearchCore"],
-                swiftSettings: strict),
+        .target(
+            name: "InstantSearchTerminal", dependencies: ["InstantSearch", "CNcurses", "FederatedSearchCore"],
+            swiftSettings: strict),
         // The InstantSearch-style library: Observer, Searchers, FilterState, Interactors,
         // Controller protocols and their connections, on DaemonConnection.
-        .target(name: "InstantSearch", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
-                swiftSettings: strict),
+        .target(
+            name: "InstantSearch", dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchCore"],
+            swiftSettings: strict),
         .executableTarget(name: "fedsearchd", dependencies: ["FederatedSearchDaemon"], swiftSettings: strict),
         .executableTarget(
             name: "fedsearch",
@@ -131,8 +141,10 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "fedsearch-bench",
-            dependencies: ["FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchServer", "FederatedSearchDaemon",
-                           "InstantSearch", "FederatedSearchProtocol", "SocketTestClient"],
+            dependencies: [
+                "FederatedSearchEngine", "FederatedSearchClient", "FederatedSearchServer", "FederatedSearchDaemon",
+                "InstantSearch", "FederatedSearchProtocol", "SocketTestClient",
+            ],
             swiftSettings: strict
         ),
         // The real daemon plus fault-injecting backend kinds, for the integration tests only.
@@ -152,58 +164,80 @@ let package = Package(
         ),
         // docs/CLIENT.md's examples: a custom widget (the search counter, shown in the dashboard)
         // and a search box customised by composition and one replaced (queries from a pipe).
-        .target(name: "SearchCounter", dependencies: ["InstantSearch", "InstantSearchTerminal"], path: "Examples/SearchCounter",
-                swiftSettings: strict),
-        .target(name: "CustomSearchBox", dependencies: ["InstantSearch", "InstantSearchTerminal"],
-                path: "Examples/CustomSearchBox", swiftSettings: strict),
-        .executableTarget(name: "fedsearch-pipe", dependencies: ["CustomSearchBox", "InstantSearch", "FederatedSearchClient"],
-                          path: "Examples/fedsearch-pipe", swiftSettings: strict),
-        .executableTarget(name: "fedsearch-movies", dependencies: ["InstantSearch", "InstantSearchTerminal", "FederatedSearchClient",
-                                                               "FederatedSearchCore"],
-                          path: "Examples/movie-browser", swiftSettings: strict),
-        .executableTarget(name: "fedsearch-two-indices", dependencies: ["InstantSearch", "FederatedSearchClient", "FederatedSearchCore"],
-                          path: "Examples/two-indices", swiftSettings: strict),
+        .target(
+            name: "SearchCounter", dependencies: ["InstantSearch", "InstantSearchTerminal"], path: "Examples/SearchCounter",
+            swiftSettings: strict),
+        .target(
+            name: "CustomSearchBox", dependencies: ["InstantSearch", "InstantSearchTerminal"],
+            path: "Examples/CustomSearchBox", swiftSettings: strict),
+        .executableTarget(
+            name: "fedsearch-pipe", dependencies: ["CustomSearchBox", "InstantSearch", "FederatedSearchClient"],
+            path: "Examples/fedsearch-pipe", swiftSettings: strict),
+        .executableTarget(
+            name: "fedsearch-movies",
+            dependencies: [
+                "InstantSearch", "InstantSearchTerminal", "FederatedSearchClient",
+                "FederatedSearchCore",
+            ],
+            path: "Examples/movie-browser", swiftSettings: strict),
+        .executableTarget(
+            name: "fedsearch-two-indices", dependencies: ["InstantSearch", "FederatedSearchClient", "FederatedSearchCore"],
+            path: "Examples/two-indices", swiftSettings: strict),
         // The embedded engine's in-process benchmark (the ../shared/bench/compare.py contract).
         .executableTarget(name: "fedsearch-bench-engine", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchStorageTests", dependencies: ["FederatedSearchStorage"], swiftSettings: strict),
-        .testTarget(name: "InstantSearchTerminalTests", dependencies: ["InstantSearchTerminal", "InstantSearch"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "InstantSearchTerminalTests", dependencies: ["InstantSearchTerminal", "InstantSearch"],
+            swiftSettings: strict),
         .testTarget(name: "InstantSearchTests", dependencies: ["InstantSearch", "FederatedSearchClient"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchCoreTests", dependencies: ["FederatedSearchCore"], swiftSettings: strict),
         .testTarget(name: "FederatedSearchEngineTests", dependencies: ["FederatedSearchEngine"], swiftSettings: strict),
-        .testTarget(name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],
-                    swiftSettings: strict),
-        .testTarget(name: "FederatedSearchProtocolTests", dependencies: ["FederatedSearchProtocol"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "FederatedSearchFederationTests", dependencies: ["FederatedSearchFederation"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "FederatedSearchProtocolTests", dependencies: ["FederatedSearchProtocol"],
+            swiftSettings: strict),
         // The server core without a socket: config, state machines, admission, merges, the request
         // path through RequestReplay.
-        .testTarget(name: "FederatedSearchServerTests",
-                    dependencies: ["FederatedSearchServer", "FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchFederation",
-                                   "FederatedSearchEngine"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "FederatedSearchServerTests",
+            dependencies: [
+                "FederatedSearchServer", "FederatedSearchCore", "FederatedSearchProtocol", "FederatedSearchFederation",
+                "FederatedSearchEngine",
+            ],
+            swiftSettings: strict),
         .testTarget(name: "FederatedSearchEventLoopTests", dependencies: ["FederatedSearchEventLoop"], swiftSettings: strict),
         // The HTTP API in process (no socket), on a server core over small embedded indices.
-        .testTarget(name: "FederatedSearchHTTPTests", dependencies: ["FederatedSearchHTTP", "FederatedSearchServer", "FederatedSearchCore"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "FederatedSearchHTTPTests", dependencies: ["FederatedSearchHTTP", "FederatedSearchServer", "FederatedSearchCore"],
+            swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchDaemonTests",
-            dependencies: ["FederatedSearchDaemon", "FederatedSearchServer", "FederatedSearchClient", "FederatedSearchEngine",
-                           "SocketTestClient"],
+            dependencies: [
+                "FederatedSearchDaemon", "FederatedSearchServer", "FederatedSearchClient", "FederatedSearchEngine",
+                "SocketTestClient",
+            ],
             swiftSettings: strict
         ),
         // The test HTTP search service (a Python script) and its launcher, for the backend tests.
-        .target(name: "BackendTestSupport", path: "Tests/BackendTestSupport", exclude: ["search_server.py"],
-                swiftSettings: strict),
+        .target(
+            name: "BackendTestSupport", path: "Tests/BackendTestSupport", exclude: ["search_server.py"],
+            swiftSettings: strict),
         .testTarget(
             name: "FederatedSearchBackendsTests",
-            dependencies: ["FederatedSearchBackends", "FederatedSearchProtocol", "FederatedSearchPostgres", "BookshelfBackend",
-                           "BackendTestSupport"],
+            dependencies: [
+                "FederatedSearchBackends", "FederatedSearchProtocol", "FederatedSearchPostgres", "BookshelfBackend",
+                "BackendTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "FederatedSearchDaemon",
-                           "BackendTestSupport", "InstantSearch", "SocketTestClient"],
+            dependencies: [
+                "FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "FederatedSearchDaemon",
+                "BackendTestSupport", "InstantSearch", "SocketTestClient",
+            ],
             swiftSettings: strict
         ),
     ]
@@ -213,12 +247,13 @@ let package = Package(
 // `-sanitize=fuzzer` for every module it reaches (see docs/FUZZING.md). Not part of a normal
 // build, whose executables have their own `main`.
 if Context.environment["FEDSEARCH_FUZZ"] != nil {
-    package.targets.append(.executableTarget(
-        name: "fedsearch-fuzz",
-        dependencies: [
-            "FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchDaemon", "FederatedSearchEngine", "FederatedSearchProtocol",
-            "FederatedSearchCore",
-        ],
-        path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "fedsearch-fuzz",
+            dependencies: [
+                "FederatedSearchServer", "FederatedSearchHTTP", "FederatedSearchDaemon", "FederatedSearchEngine", "FederatedSearchProtocol",
+                "FederatedSearchCore",
+            ],
+            path: "Tests/Fuzz", exclude: ["seeds", "request.dict"], swiftSettings: strict
+        ))
 }

@@ -29,26 +29,28 @@ extension SearchCounterInteractor {
     /// Counts every search `searcher` sends.
     @discardableResult
     public func connectSearcher(_ searcher: some Searcher) -> any Connection {
-        keep(ClosureConnection(
-            connect: { [weak self, weak searcher] token in
-                searcher?.onSearch.subscribe(with: token) { [weak self] _, _ in self?.increment() }
-            },
-            disconnect: { [weak searcher] token in searcher?.onSearch.cancelSubscription(for: token) }))
+        keep(
+            ClosureConnection(
+                connect: { [weak self, weak searcher] token in
+                    searcher?.onSearch.subscribe(with: token) { [weak self] _, _ in self?.increment() }
+                },
+                disconnect: { [weak searcher] token in searcher?.onSearch.cancelSubscription(for: token) }))
     }
 
     /// Shows the count in `controller`, and resets it when the controller asks.
     @discardableResult
     public func connectController(_ controller: some SearchCounterController) -> any Connection {
-        keep(ClosureConnection(
-            connect: { [weak self, weak controller] token in
-                guard let self, let controller else { return }
-                controller.setCount(self.item)
-                controller.onReset = { [weak self] in self?.reset() }
-                self.onItemChanged.subscribe(with: token) { [weak controller] _, n in controller?.setCount(n) }
-            },
-            disconnect: { [weak self, weak controller] token in
-                controller?.onReset = nil
-                self?.onItemChanged.cancelSubscription(for: token)
-            }))
+        keep(
+            ClosureConnection(
+                connect: { [weak self, weak controller] token in
+                    guard let self, let controller else { return }
+                    controller.setCount(self.item)
+                    controller.onReset = { [weak self] in self?.reset() }
+                    self.onItemChanged.subscribe(with: token) { [weak controller] _, n in controller?.setCount(n) }
+                },
+                disconnect: { [weak self, weak controller] token in
+                    controller?.onReset = nil
+                    self?.onItemChanged.cancelSubscription(for: token)
+                }))
     }
 }

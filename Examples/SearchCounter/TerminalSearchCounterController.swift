@@ -26,7 +26,8 @@ public final class TerminalSearchCounterController: SearchCounterController, Ter
     }
 
     public func draw(on canvas: any Canvas, in rect: Rect, focused: Bool) {
-        canvas.putRuns([("searches: ", .bold), ("\(count)", .normal), (" (Ctrl-R resets)", .dim)], y: rect.y, x: rect.x,
-                       width: rect.width)
+        canvas.putRuns(
+            [("searches: ", .bold), ("\(count)", .normal), (" (Ctrl-R resets)", .dim)], y: rect.y, x: rect.x,
+            width: rect.width)
     }
 }

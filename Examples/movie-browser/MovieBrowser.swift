@@ -103,16 +103,22 @@ final class App {
         list.draw(on: screen, in: listRect, focused: focus == 1)
         let selected = list.selected
         let cast = (selected?.cast ?? []).prefix(4).joined(separator: ", ")
-        screen.putRuns([("selected: ", .bold), (selected?.heading ?? "none", .normal), (cast.isEmpty ? "" : " with " + cast, .dim)],
-                       y: rows - 3, x: 0, width: cols)
+        screen.putRuns(
+            [("selected: ", .bold), (selected?.heading ?? "none", .normal), (cast.isEmpty ? "" : " with " + cast, .dim)],
+            y: rows - 3, x: 0, width: cols)
         let essential = focus == 0 ? [KeyHint("F1", "help"), KeyHint("^C", "quit")] : [KeyHint("?", "help"), KeyHint("q", "quit")]
-        screen.putRuns(KeyHints.runs(focused.keyHints + [KeyHint("Tab", "switch")], essential: essential, width: cols),
-                       y: rows - 1, x: 0, width: cols)
+        screen.putRuns(
+            KeyHints.runs(focused.keyHints + [KeyHint("Tab", "switch")], essential: essential, width: cols),
+            y: rows - 1, x: 0, width: cols)
         if helpShown {
-            let lines = ["type        search the titles (in the box)", "Tab         the box or the list", "↑ ↓ PgUp PgDn  move in the list",
-                         "click, wheel  select, scroll the list", "? or F1     these keys", "q or ^C     quit"]
+            let lines = [
+                "type        search the titles (in the box)", "Tab         the box or the list", "↑ ↓ PgUp PgDn  move in the list",
+                "click, wheel  select, scroll the list", "? or F1     these keys", "q or ^C     quit",
+            ]
             let rect = Rect(y: 4, x: 2, height: lines.count + 2, width: min(cols - 4, 50))
-            for y in rect.y..<(rect.y + rect.height) { screen.put(String(repeating: " ", count: rect.width), y: y, x: rect.x, maxWidth: rect.width, style: .normal) }
+            for y in rect.y..<(rect.y + rect.height) {
+                screen.put(String(repeating: " ", count: rect.width), y: y, x: rect.x, maxWidth: rect.width, style: .normal)
+            }
             if let inner = screen.pane(rect, title: "Keys — any key closes", focused: true) {
                 for (i, line) in lines.enumerated() { screen.put(line, y: inner.y + i, x: inner.x, maxWidth: inner.width, style: .normal) }
             }

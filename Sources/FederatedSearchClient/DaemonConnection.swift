@@ -370,8 +370,12 @@ public final class DaemonConnection: Sendable {
         let delay = backoff.next(after: s.lastDelay)
         s.lastDelay = delay
         s.lastFailure = reason
-        set(&s, .disconnected(reason: reason, retryInMs: Int(delay.components.seconds * 1000)
-                                + Int(delay.components.attoseconds / 1_000_000_000_000_000)))
+        set(
+            &s,
+            .disconnected(
+                reason: reason,
+                retryInMs: Int(delay.components.seconds * 1000)
+                    + Int(delay.components.attoseconds / 1_000_000_000_000_000)))
         s.retry = Task.detached { [weak self] in
             try? await Task.sleep(for: delay)
             self?.retryNow()

@@ -63,7 +63,7 @@ package struct SocketLineReader {
             do { ready = try systemCall { poll(&p, 1, timeoutMilliseconds) } } catch { throw Failure(description: "poll: \(error)") }
             if ready == 0 { throw Failure(description: "timed out waiting for the daemon") }
             let n: Int
-            do { n = try systemCall { receive(flags: 0) } } catch where error.wouldBlock {
+            do { n = try systemCall { receive(flags: 0) } } catch  where error.wouldBlock {
                 throw Failure(description: "timed out waiting for the daemon")
             } catch {
                 throw Failure(description: "recv: \(error)")
@@ -121,7 +121,7 @@ package struct SocketLineReader {
             do {
                 let n = try systemCall { receive(flags: Int32(MSG_DONTWAIT)) }
                 return n > 0 ? true : nil
-            } catch where !error.wouldBlock {
+            } catch  where !error.wouldBlock {
                 throw Failure(description: "recv: \(error)")
             } catch {}
         } while clock.now < until

@@ -127,7 +127,8 @@ public struct FieldReader {
 
     /// The keys no accessor asked for, in order.
     public func unreadKeys() -> [String] {
-        object.entries.enumerated().filter { i, _ in !(i < 64 ? seenLow & (1 << UInt64(i)) != 0 : seenBeyond.contains(i)) }.map(\.element.key)
+        object.entries.enumerated().filter { i, _ in !(i < 64 ? seenLow & (1 << UInt64(i)) != 0 : seenBeyond.contains(i)) }.map(
+            \.element.key)
     }
 
     /// Throws `unknown_field` for the first key that no accessor asked for.

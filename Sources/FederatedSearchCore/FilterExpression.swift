@@ -83,7 +83,8 @@ extension FilterExpression: CustomStringConvertible {
     static func quote(_ s: String) -> String {
         // A number-like value is quoted: bare, the parser would rewrite it as a number
         // ("1.50" → "1.5", "02134" → "2134"), and it would no longer name the same value.
-        let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { FilterLexer.isBareWordScalar($0) }
+        let plain =
+            !s.isEmpty && s.unicodeScalars.allSatisfy { FilterLexer.isBareWordScalar($0) }
             && !["AND", "OR", "NOT", "TO"].contains(s) && Double(s) == nil
         if plain { return s }
         var out = "\""

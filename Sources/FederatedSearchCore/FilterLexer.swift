@@ -29,12 +29,21 @@ struct FilterLexer {
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
-            if c.properties.isWhitespace { i += 1; continue }
+            if c.properties.isWhitespace {
+                i += 1
+                continue
+            }
             let start = i
             switch c {
-            case "(": tokens.append(FilterToken(kind: .lparen, offset: i)); i += 1
-            case ")": tokens.append(FilterToken(kind: .rparen, offset: i)); i += 1
-            case ":": tokens.append(FilterToken(kind: .colon, offset: i)); i += 1
+            case "(":
+                tokens.append(FilterToken(kind: .lparen, offset: i))
+                i += 1
+            case ")":
+                tokens.append(FilterToken(kind: .rparen, offset: i))
+                i += 1
+            case ":":
+                tokens.append(FilterToken(kind: .colon, offset: i))
+                i += 1
             case "<", ">", "=", "!":
                 var op = String(c)
                 i += 1
@@ -57,7 +66,11 @@ struct FilterLexer {
                         i += 2
                         continue
                     }
-                    if d == "\"" { closed = true; i += 1; break }
+                    if d == "\"" {
+                        closed = true
+                        i += 1
+                        break
+                    }
                     value.unicodeScalars.append(d)
                     i += 1
                 }

@@ -141,7 +141,8 @@ public enum FilterParser {
         mutating func enter() throws(SearchError) {
             depth += 1
             guard depth <= FilterParser.maxDepth else {
-                throw SearchError(.invalidFilter, "position \(peek.offset): nesting deeper than \(FilterParser.maxDepth) (parentheses and NOT)")
+                throw SearchError(
+                    .invalidFilter, "position \(peek.offset): nesting deeper than \(FilterParser.maxDepth) (parentheses and NOT)")
             }
         }
 

@@ -43,7 +43,8 @@ extension JSONParser {
                 // character (long attributes: titles, descriptions); non-ASCII is only noted,
                 // to be checked as UTF-8 at the end.
                 while k + 8 <= n {
-                    let w = UInt64(b[k]) | UInt64(b[k + 1]) << 8 | UInt64(b[k + 2]) << 16 | UInt64(b[k + 3]) << 24
+                    let w =
+                        UInt64(b[k]) | UInt64(b[k + 1]) << 8 | UInt64(b[k + 2]) << 16 | UInt64(b[k + 3]) << 24
                         | UInt64(b[k + 4]) << 32 | UInt64(b[k + 5]) << 40 | UInt64(b[k + 6]) << 48 | UInt64(b[k + 7]) << 56
                     if Self.hasStringStop(w) { break }
                     if w & 0x8080_8080_8080_8080 != 0 { ascii = false }
@@ -80,14 +81,14 @@ extension JSONParser {
         func escape(at k: Int) -> Int? {
             switch b[k + 1] {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                 return 2
             case UInt8(ascii: "u"):
                 guard let v = hex4(at: k + 2) else { return nil }
                 if (0xDC00..<0xE000).contains(v) { return nil }
                 guard (0xD800..<0xDC00).contains(v) else { return 6 }
                 guard k + 7 < n, b[k + 6] == UInt8(ascii: "\\"), b[k + 7] == UInt8(ascii: "u"), let low = hex4(at: k + 8),
-                      (0xDC00..<0xE000).contains(low)
+                    (0xDC00..<0xE000).contains(low)
                 else { return nil }
                 return 12
             default:
@@ -142,7 +143,7 @@ extension JSONParser {
                 i += 4
             case UInt8(ascii: "f"):
                 guard i + 5 <= n, b[i + 1] == UInt8(ascii: "a"), b[i + 2] == UInt8(ascii: "l"), b[i + 3] == UInt8(ascii: "s"),
-                      b[i + 4] == UInt8(ascii: "e")
+                    b[i + 4] == UInt8(ascii: "e")
                 else { return nil }
                 i += 5
             case UInt8(ascii: "n"):

@@ -187,9 +187,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected character '\(printable(bytes[pos]))', expected a value")
         }
@@ -237,8 +243,14 @@ public struct JSONParser {
             object[key] = value
             skipWhitespace()
             guard pos < end else { throw error("unexpected end of input in object") }
-            if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
-            if bytes[pos] == UInt8(ascii: "}") { pos += 1; break }
+            if bytes[pos] == UInt8(ascii: ",") {
+                pos += 1
+                continue
+            }
+            if bytes[pos] == UInt8(ascii: "}") {
+                pos += 1
+                break
+            }
             throw error("expected ',' or '}' in object")
         }
         depth -= 1
@@ -260,8 +272,14 @@ public struct JSONParser {
             array.append(try parseValue())
             skipWhitespace()
             guard pos < end else { throw error("unexpected end of input in array") }
-            if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
-            if bytes[pos] == UInt8(ascii: "]") { pos += 1; break }
+            if bytes[pos] == UInt8(ascii: ",") {
+                pos += 1
+                continue
+            }
+            if bytes[pos] == UInt8(ascii: "]") {
+                pos += 1
+                break
+            }
             throw error("expected ',' or ']' in array")
         }
         depth -= 1
@@ -490,18 +508,29 @@ extension JSONParser {
         let end = range.upperBound
         while i < end {
             let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
+            if b < 0x80 {
+                i += 1
+                continue
+            }
             let need: Int
             var lo: UInt8 = 0x80
             var hi: UInt8 = 0xBF
             switch b {
             case 0xC2...0xDF: need = 1
-            case 0xE0: need = 2; lo = 0xA0
+            case 0xE0:
+                need = 2
+                lo = 0xA0
             case 0xE1...0xEC, 0xEE, 0xEF: need = 2
-            case 0xED: need = 2; hi = 0x9F
-            case 0xF0: need = 3; lo = 0x90
+            case 0xED:
+                need = 2
+                hi = 0x9F
+            case 0xF0:
+                need = 3
+                lo = 0x90
             case 0xF1...0xF3: need = 3
-            case 0xF4: need = 3; hi = 0x8F
+            case 0xF4:
+                need = 3
+                hi = 0x8F
             default: return false
             }
             guard i + need < end else { return false }

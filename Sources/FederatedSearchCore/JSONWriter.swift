@@ -21,7 +21,9 @@ public enum JSONWriter {
         switch value {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(let b):
-            if b { out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else {
+            if b {
+                out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+            } else {
                 out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
             }
         case .number(let n): writeNumber(n, into: &out)
@@ -135,11 +137,21 @@ public enum JSONWriter {
             if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
             runStart = i &+ 1
             switch b {
-            case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
-            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""):
+                out.append(0x5C)
+                out.append(0x22)
+            case UInt8(ascii: "\\"):
+                out.append(0x5C)
+                out.append(0x5C)
+            case 0x0A:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "n"))
+            case 0x0D:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "r"))
+            case 0x09:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "t"))
             default:
                 out.append(0x5C)
                 out.append(UInt8(ascii: "u"))

@@ -1,6 +1,8 @@
 /// `typoTolerance` as a query parameter.
 public enum TypoToleranceParameter: String, Sendable, Equatable {
-    case enabled = "true", disabled = "false", min, strict
+    case enabled = "true"
+    case disabled = "false"
+    case min, strict
 }
 
 /// How facet values are ordered in a response.
@@ -53,7 +55,8 @@ extension SearchParameters {
                 typoToleranceMode = b ? .enabled : .disabled
             case .string(let s):
                 guard let m = TypoToleranceParameter(rawValue: s) else {
-                    throw SearchError(.invalidField, "\(r.path(of: "typoTolerance")): expected true, false, \"min\" or \"strict\", got '\(s)'")
+                    throw SearchError(
+                        .invalidField, "\(r.path(of: "typoTolerance")): expected true, false, \"min\" or \"strict\", got '\(s)'")
                 }
                 typoToleranceMode = m
                 typoTolerance = m != .disabled
@@ -75,7 +78,9 @@ extension SearchParameters {
         if let v = try r.stringArray("optionalWords", allowSingle: true) { optionalWords = v }
         if let v = try r.string("removeWordsIfNoResults") {
             guard let m = RemoveWordsMode(rawValue: v) else {
-                throw SearchError(.invalidField, "\(r.path(of: "removeWordsIfNoResults")): expected none, lastWords, firstWords or allOptional, got '\(v)'")
+                throw SearchError(
+                    .invalidField,
+                    "\(r.path(of: "removeWordsIfNoResults")): expected none, lastWords, firstWords or allOptional, got '\(v)'")
             }
             removeWordsIfNoResults = m
         }
@@ -87,10 +92,13 @@ extension SearchParameters {
         }
         if let v = try r.bool("advancedSyntax") { advancedSyntax = v }
         if let v = r.value("distinct") {
-            if case .bool(let b) = v { distinct = b ? 1 : 0 } else if let n = v.intValue, (0...100).contains(n) {
+            if case .bool(let b) = v {
+                distinct = b ? 1 : 0
+            } else if let n = v.intValue, (0...100).contains(n) {
                 distinct = n
             } else {
-                throw SearchError(.invalidField, "\(r.path(of: "distinct")): expected a boolean or an integer in 0...100, got \(v.typeName)")
+                throw SearchError(
+                    .invalidField, "\(r.path(of: "distinct")): expected a boolean or an integer in 0...100, got \(v.typeName)")
             }
         }
         if let v = try r.string("aroundLatLng") {
@@ -100,7 +108,9 @@ extension SearchParameters {
             aroundLatLng = g
         }
         if let v = r.value("aroundRadius") {
-            if case .string("all") = v { aroundRadius = nil } else if let n = v.numberValue, n > 0 {
+            if case .string("all") = v {
+                aroundRadius = nil
+            } else if let n = v.numberValue, n > 0 {
                 aroundRadius = n
             } else {
                 throw SearchError(.invalidField, "\(r.path(of: "aroundRadius")): expected a positive number of metres or \"all\"")

@@ -147,9 +147,10 @@ public struct SearchParameters: Sendable, Equatable {
             parts.append(try nested(numericFilters, path: "\(path).numericFilters", FilterParser.parseNumericCondition))
         }
         if let tagFilters {
-            parts.append(try nested(tagFilters, path: "\(path).tagFilters") { (s: String) throws(SearchError) in
-                FilterParser.parseTagCondition(s)
-            })
+            parts.append(
+                try nested(tagFilters, path: "\(path).tagFilters") { (s: String) throws(SearchError) in
+                    FilterParser.parseTagCondition(s)
+                })
         }
         return FilterExpression.allOf(parts)
     }

@@ -96,9 +96,10 @@ extension SearchResults {
         if case .object(let s)? = o["facets_stats"] {
             for e in s.entries {
                 let x = e.value.objectValue ?? JSONObject()
-                stats.append(FacetStats(
-                    attribute: e.key, min: x["min"]?.numberValue ?? 0, max: x["max"]?.numberValue ?? 0,
-                    avg: x["avg"]?.numberValue ?? 0, sum: x["sum"]?.numberValue ?? 0))
+                stats.append(
+                    FacetStats(
+                        attribute: e.key, min: x["min"]?.numberValue ?? 0, max: x["max"]?.numberValue ?? 0,
+                        avg: x["avg"]?.numberValue ?? 0, sum: x["sum"]?.numberValue ?? 0))
             }
         }
         self.init(

@@ -30,10 +30,13 @@ extension Connection {
         let waiting = QueuedSearch(id: requestID, names: search.names, kind: .search(request))
         guard admit(key: key, waiting: waiting, dequeued: dequeued) else { return }
         if Log.enabled(.debug) {
-            Log.debug("request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'", [
-                ("REQUEST_ID", requestID.map(RequestID.text) ?? "-"), ("CONNECTION", String(id)), ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
-                ("PEER_UID", peer.map { String($0.uid) } ?? "-"),
-            ])
+            Log.debug(
+                "request: search \(sources.map(\.name).joined(separator: ",")) query '\(request.query)'",
+                [
+                    ("REQUEST_ID", requestID.map(RequestID.text) ?? "-"), ("CONNECTION", String(id)),
+                    ("PEER_PID", peer.map { String($0.pid) } ?? "-"),
+                    ("PEER_UID", peer.map { String($0.uid) } ?? "-"),
+                ])
         }
         let stats = loop.stats
         let running = loop.searches.running
@@ -66,10 +69,11 @@ extension Connection {
     func admit(key: UInt64, waiting: QueuedSearch, dequeued: Bool) -> Bool {
         // The daemon-wide limits are the loop's (a reload may have changed them).
         let daemon = loop.config.limits
-        let verdict = SearchAdmission.decide(SearchAdmission.Facts(
-            inFlightOnConnection: searchesInFlight, maxPerConnection: limits.maxRequestsPerConnection,
-            running: loop.searches.running, queued: loop.searches.queued, maxRunning: daemon.maxRunningSearches,
-            maxQueued: daemon.maxQueuedSearches, outputOverBudget: loop.outputOverBudget, dequeued: dequeued))
+        let verdict = SearchAdmission.decide(
+            SearchAdmission.Facts(
+                inFlightOnConnection: searchesInFlight, maxPerConnection: limits.maxRequestsPerConnection,
+                running: loop.searches.running, queued: loop.searches.queued, maxRunning: daemon.maxRunningSearches,
+                maxQueued: daemon.maxQueuedSearches, outputOverBudget: loop.outputOverBudget, dequeued: dequeued))
         switch verdict {
         case .start:
             return true
@@ -173,9 +177,11 @@ extension Connection {
     /// that code): `superseded` or `cancelled`.
     static func endedDone(id: String?, names: [String], status: DoneStatus, ms: Double) -> Frame {
         let report = SourceReport.Status(rawValue: status.rawValue) ?? .cancelled
-        return .done(id: id, status: status, sources: names.map {
-            ($0, SourceReport(status: report, ms: ms, errorCode: ErrorCode(rawValue: status.rawValue)))
-        }, ms: ms)
+        return .done(
+            id: id, status: status,
+            sources: names.map {
+                ($0, SourceReport(status: report, ms: ms, errorCode: ErrorCode(rawValue: status.rawValue)))
+            }, ms: ms)
     }
 
     /// A frame from a search's task (dropped if the search was superseded or refused).
@@ -231,9 +237,16 @@ extension Connection {
         }
         answerBytes[key] = nil
         silenced.insert(key)
-        let error = backlog
-            ? SearchError(.outputBacklog, "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first")
-            : SearchError(.answerTooLarge, "the answer is larger than limits.maxAnswerBytes (\(limits.maxAnswerBytes) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve)")
+        let error =
+            backlog
+            ? SearchError(
+                .outputBacklog,
+                "more than \(2 * limits.maxPendingOutputBytes) bytes of earlier answers are unread; this answer is refused: read them first"
+            )
+            : SearchError(
+                .answerTooLarge,
+                "the answer is larger than limits.maxAnswerBytes (\(limits.maxAnswerBytes) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve)"
+            )
         write(Frame.error(id: id, index: nil, error: error).line())
         _ = machine.handle(.ended(key: key, id: id))
         searchSlotFreed()

@@ -177,11 +177,19 @@ final class Connection {
         partialLineSince = held == 0 ? nil : (startedNow ? .now : partialLineSince ?? .now)
         guard held > 0, loop.memory.pendingInputBytes > limits.maxTotalPendingInputBytes else { return true }
         dropPartialLine()
-        Log.warning("closing connection \(id): clients hold more than \(limits.maxTotalPendingInputBytes) bytes of unfinished lines (limits.maxTotalPendingInputBytes)")
-        write(Frame.error(id: nil, index: nil, error: SearchError(.inputBacklog, """
-            the daemon holds limits.maxTotalPendingInputBytes (\(limits.maxTotalPendingInputBytes)) of unfinished lines from its \
-            clients: this connection's line of \(held) bytes so far was dropped; connect again and send it again
-            """)).line())
+        Log.warning(
+            "closing connection \(id): clients hold more than \(limits.maxTotalPendingInputBytes) bytes of unfinished lines (limits.maxTotalPendingInputBytes)"
+        )
+        write(
+            Frame.error(
+                id: nil, index: nil,
+                error: SearchError(
+                    .inputBacklog,
+                    """
+                    the daemon holds limits.maxTotalPendingInputBytes (\(limits.maxTotalPendingInputBytes)) of unfinished lines from its \
+                    clients: this connection's line of \(held) bytes so far was dropped; connect again and send it again
+                    """)
+            ).line())
         closeAfterFlush()
         return false
     }
@@ -210,8 +218,13 @@ final class Connection {
         let held = heldInputBytes
         dropPartialLine()
         Log.debug("closing connection \(id): a line did not arrive whole within \(ms) ms")
-        write(Frame.error(id: nil, index: nil, error: SearchError(.requestTimeout,
-            "a line did not arrive whole within limits.requestReadTimeoutMs (\(ms) ms): \(held) bytes of it came")).line())
+        write(
+            Frame.error(
+                id: nil, index: nil,
+                error: SearchError(
+                    .requestTimeout,
+                    "a line did not arrive whole within limits.requestReadTimeoutMs (\(ms) ms): \(held) bytes of it came")
+            ).line())
         closeAfterFlush()
     }
 
@@ -241,8 +254,12 @@ final class Connection {
             write(frame.line())
         case .reload(let id):
             guard peer?.isAdministrator == true else {
-                write(Frame.error(id: id, index: nil, error: SearchError(
-                    .forbidden, "op: reload is allowed to root and the daemon's own user only")).line())
+                write(
+                    Frame.error(
+                        id: id, index: nil,
+                        error: SearchError(
+                            .forbidden, "op: reload is allowed to root and the daemon's own user only")
+                    ).line())
                 return
             }
             loop.startReload(requester: ReloadRequester(connection: self.id, id: id))
@@ -294,7 +311,8 @@ final class Connection {
             write(Frame.error(id: e.id, index: nil, error: loop.catalog.refusal(of: e, peer: identity)).line())
         case .refuseStale(let id, let request):
             // Without `indices`, the indices this peer may search (what the search would ask).
-            let names = request.targets?.map(\.name)
+            let names =
+                request.targets?.map(\.name)
                 ?? loop.catalog.entries.filter { $0.access.maySearch(identity) }.map(\.id.index)
             write(Self.endedDone(id: id, names: names, status: .superseded, ms: 0).line())
         case .closeAfterFlush:

@@ -81,16 +81,19 @@ public enum DaemonMain {
             let start = clock.now
             if let levelOverride { Log.setLevel(levelOverride) }
             let serving = !checkOnly && !Systemd.passesSockets
-            loaded = try loader.load(progress: { step in
-                if !checkOnly { Systemd.notify("STATUS=\(step)") }
-            }, beforeBuilding: { config in
-                if serving { try UnixSocket.refuseIfServed(socketOverride ?? config.socketPath) }
-                // Before any store opens: one daemon per data folder (under systemd too).
-                if !checkOnly, let dir = config.dataDirectory { try DataFolderLock.acquire(dir) }
-            })
+            loaded = try loader.load(
+                progress: { step in
+                    if !checkOnly { Systemd.notify("STATUS=\(step)") }
+                },
+                beforeBuilding: { config in
+                    if serving { try UnixSocket.refuseIfServed(socketOverride ?? config.socketPath) }
+                    // Before any store opens: one daemon per data folder (under systemd too).
+                    if !checkOnly, let dir = config.dataDirectory { try DataFolderLock.acquire(dir) }
+                })
             if levelOverride == nil { Log.setLevel(loaded.config.logLevel) }
             let ms = (clock.now - start).components
-            Log.info("loaded \(loaded.catalog.entries.count) searchables in \(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms")
+            Log.info(
+                "loaded \(loaded.catalog.entries.count) searchables in \(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms")
         } catch let error as SearchError {
             writeToStandardError("fedsearchd: \(configPath): \(error.message) [\(error.code.rawValue)]\n")
             return 1
@@ -152,9 +155,13 @@ public enum DaemonMain {
                 if activated.http.isEmpty { try listener.listen() } else { for fd in activated.http { try listener.accept(socket: fd) } }
                 loop.httpListener = listener
                 let at = activated.http.isEmpty ? http.listen.description : "\(activated.http.count) socket(s) passed by systemd"
-                Log.info("HTTP API on \(at)\(http.keys.isEmpty ? " (no API keys: open to whoever reaches it)" : ", \(http.keys.count) API keys")")
+                Log.info(
+                    "HTTP API on \(at)\(http.keys.isEmpty ? " (no API keys: open to whoever reaches it)" : ", \(http.keys.count) API keys")"
+                )
                 if http.keys.isEmpty, !http.listen.isLocalOnly || !activated.http.isEmpty {
-                    Log.warning("the HTTP listener takes requests from beyond this machine and no API key is configured: anyone who reaches \(at) may search and write; add http.keys")
+                    Log.warning(
+                        "the HTTP listener takes requests from beyond this machine and no API key is configured: anyone who reaches \(at) may search and write; add http.keys"
+                    )
                 }
             }
         } catch {

@@ -54,10 +54,13 @@ extension EventLoop {
             // An index made by createIndex while the reload ran may have a name the new
             // config defines: refuse the config rather than serve two indices on one store.
             let configured = Set(loaded.config.searchables.map(\.name))
-            let clashing = catalog.entries.filter { $0.fingerprint == Catalog.createdFingerprint && configured.contains($0.id.index) }
+            let clashing =
+                catalog.entries.filter { $0.fingerprint == Catalog.createdFingerprint && configured.contains($0.id.index) }
                 .map(\.id.index) + indexNamesInTransition.filter(configured.contains).sorted()
             if !clashing.isEmpty {
-                outcome = .failed("'\(clashing.joined(separator: "', '"))' was made by createIndex (or is being made or deleted); delete it (deleteIndex) or choose another name in the config")
+                outcome = .failed(
+                    "'\(clashing.joined(separator: "', '"))' was made by createIndex (or is being made or deleted); delete it (deleteIndex) or choose another name in the config"
+                )
             }
         }
         let frame: Frame
@@ -73,16 +76,20 @@ extension EventLoop {
             for r in loaded.reconfigured { r.index.reconfigure(configSettings: r.settings) }
             health.update(loaded.config.circuitBreaker)
             config = loaded.config
-            config.limits = DaemonMain.fittedLimits(loaded.config, descriptorLimit: AcceptBackoff.raiseDescriptorLimit(), indices: catalog.entries.count)
-            let summary = "rebuilt [\(loaded.rebuilt.joined(separator: ", "))], kept [\(loaded.kept.joined(separator: ", "))], removed [\(loaded.removed.joined(separator: ", "))]"
+            config.limits = DaemonMain.fittedLimits(
+                loaded.config, descriptorLimit: AcceptBackoff.raiseDescriptorLimit(), indices: catalog.entries.count)
+            let summary =
+                "rebuilt [\(loaded.rebuilt.joined(separator: ", "))], kept [\(loaded.kept.joined(separator: ", "))], removed [\(loaded.removed.joined(separator: ", "))]"
             Log.info("reloaded: \(summary)")
             Systemd.notify("READY=1\nSTATUS=serving \(catalog.entries.count) indices")
-            frame = Frame.info(id: nil, type: "reload", payload: JSONObject([
-                ("status", "ok"),
-                ("rebuilt", .array(loaded.rebuilt.map { .string($0) })),
-                ("kept", .array(loaded.kept.map { .string($0) })),
-                ("removed", .array(loaded.removed.map { .string($0) })),
-            ]))
+            frame = Frame.info(
+                id: nil, type: "reload",
+                payload: JSONObject([
+                    ("status", "ok"),
+                    ("rebuilt", .array(loaded.rebuilt.map { .string($0) })),
+                    ("kept", .array(loaded.kept.map { .string($0) })),
+                    ("removed", .array(loaded.removed.map { .string($0) })),
+                ]))
         case .failed(let message):
             Log.error("reload failed, still serving the previous configuration: \(message)")
             Systemd.notify("READY=1\nSTATUS=reload failed: \(message)")

@@ -312,13 +312,22 @@ final class EventLoop {
         if draining {
             // Accepted only to say why: a client that connects while the daemon stops gets an
             // answer, not a silent wait in the listen queue.
-            connection.write(Frame.error(id: nil, index: nil, error: SearchError(
-                .shuttingDown, "the daemon is stopping; connect again once it is back")).line())
+            connection.write(
+                Frame.error(
+                    id: nil, index: nil,
+                    error: SearchError(
+                        .shuttingDown, "the daemon is stopping; connect again once it is back")
+                ).line())
             connection.closeAfterFlush()
         } else if full {
             Log.warning("refusing a connection: \(config.limits.maxConnections) connections already open")
-            connection.write(Frame.error(id: nil, index: nil, error: SearchError(
-                .tooManyConnections, "the daemon already serves \(config.limits.maxConnections) connections (limits.maxConnections)")).line())
+            connection.write(
+                Frame.error(
+                    id: nil, index: nil,
+                    error: SearchError(
+                        .tooManyConnections, "the daemon already serves \(config.limits.maxConnections) connections (limits.maxConnections)"
+                    )
+                ).line())
             connection.closeAfterFlush()
         }
     }

@@ -27,7 +27,9 @@ enum HTTPFraming {
         }
         if lengths.count > 1 { return "Content-Length: the request has several that differ (\(lengths.sorted().joined(separator: ", ")))" }
         if hosts > 1 { return "Host: the request has \(hosts); it must have one" }
-        if hosts == 0, version.major > 1 || (version.major == 1 && version.minor >= 1) { return "Host: an HTTP/1.1 request must have a Host header" }
+        if hosts == 0, version.major > 1 || (version.major == 1 && version.minor >= 1) {
+            return "Host: an HTTP/1.1 request must have a Host header"
+        }
         return nil
     }
 

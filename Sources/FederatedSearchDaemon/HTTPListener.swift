@@ -146,8 +146,9 @@ final class HTTPListener {
         // While clients leave that much output unread, no new work starts (the socket's
         // searches wait in their queue; an HTTP client is asked to come back).
         if loop.outputOverBudget {
-            var busy = HTTPResponse.error(503, "clients have more answers unread than limits.maxTotalPendingOutputBytes; retry shortly",
-                                          code: .outputBacklog)
+            var busy = HTTPResponse.error(
+                503, "clients have more answers unread than limits.maxTotalPendingOutputBytes; retry shortly",
+                code: .outputBacklog)
             busy.headers.append(("Retry-After", "1"))
             return reply(request, busy, close: false)
         }
@@ -233,8 +234,9 @@ final class HTTPListener {
         for name in HTTPRequest.headersRead {
             if let v = request.header(name) { headers[name] = v }
         }
-        return HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
-                           headers: headers, body: request.takeBody(), clientAddress: request.connection?.peerAddress)
+        return HTTPRequest(
+            method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
+            headers: headers, body: request.takeBody(), clientAddress: request.connection?.peerAddress)
     }
 
     /// Output of an exchange's task, on the loop thread.
@@ -258,8 +260,11 @@ final class HTTPListener {
                 // its last event says so (a stream that just ended would look complete).
                 exchanges[id]?.abandoned = true
                 x.task?.cancel()
-                let error = Frame.error(id: nil, index: nil, error: SearchError(.outputBacklog,
-                    "the stream was cut: more than \(loop.config.limits.maxPendingOutputBytes) bytes of it were left unread"))
+                let error = Frame.error(
+                    id: nil, index: nil,
+                    error: SearchError(
+                        .outputBacklog,
+                        "the stream was cut: more than \(loop.config.limits.maxPendingOutputBytes) bytes of it were left unread"))
                 x.request.sendChunk(AlgoliaAPI.event(error.line()))
                 return
             }
@@ -425,7 +430,8 @@ final class HTTPListener {
             dismissNewcomer(fd)
         }
         for (c, peer) in connections where peer.exchanges.isEmpty && (peer.requestStarted.map { $0 < cutoff } ?? false) {
-            Log.debug("closing an HTTP connection from \(peer.address): its request was not whole within \(ms) ms (limits.requestReadTimeoutMs)")
+            Log.debug(
+                "closing an HTTP connection from \(peer.address): its request was not whole within \(ms) ms (limits.requestReadTimeoutMs)")
             c.free()
         }
     }

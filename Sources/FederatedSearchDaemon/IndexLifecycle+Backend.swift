@@ -11,7 +11,9 @@ import FederatedSearchServer
 /// unless it exists, and the record written (see ``CreatedSearchables``); `deleteIndex`
 /// removes the storage only if `createIndex` made it, then the record.
 extension EventLoop {
-    func createBackendIndex(_ name: String, on object: JSONObject, in dir: String, for requester: IndexRequester) -> IndexAdministrationStart {
+    func createBackendIndex(_ name: String, on object: JSONObject, in dir: String, for requester: IndexRequester)
+        -> IndexAdministrationStart
+    {
         let entry: Catalog.Entry
         do {
             guard access("\(dir)/\(name).sqlite", F_OK) != 0, access(CreatedSearchables.path(of: name, in: dir), F_OK) != 0 else {
@@ -23,8 +25,10 @@ extension EventLoop {
             return .answered(.failure(Self.searchError(error, name)))
         }
         guard let backend = entry.searchable as? any CreatableBackend else {
-            return .answered(.failure(SearchError(
-                .invalidField, "searchable.backend: a \(entry.kind) index cannot be made by createIndex")))
+            return .answered(
+                .failure(
+                    SearchError(
+                        .invalidField, "searchable.backend: a \(entry.kind) index cannot be made by createIndex")))
         }
         indexNamesInTransition.insert(name)
         let inbox: Inbox = self.inbox
@@ -61,9 +65,12 @@ extension EventLoop {
         let inbox: Inbox = self.inbox
         let backend = entry.searchable as? any CreatableBackend
         // A collection another index still searches stays, whoever made it.
-        let shared = backend.map { b in
-            catalog.entries.contains { $0.id.index != name && ($0.searchable as? any CreatableBackend)?.storageIdentity == b.storageIdentity }
-        } ?? false
+        let shared =
+            backend.map { b in
+                catalog.entries.contains {
+                    $0.id.index != name && ($0.searchable as? any CreatableBackend)?.storageIdentity == b.storageIdentity
+                }
+            } ?? false
         if shared { Log.info("deleteIndex \(name): keeping its storage, which another index uses") }
         let removing = shared ? CreatedSearchables.Record(name: record.name, searchable: record.searchable, madeStorage: false) : record
         Task.detached {

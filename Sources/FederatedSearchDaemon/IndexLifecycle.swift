@@ -29,7 +29,9 @@ enum IndexAdministrationStart {
 /// start), deleted with their store; indices on other backends likewise, through
 /// ``CreatedSearchables`` (see IndexLifecycle+Backend.swift).
 extension EventLoop {
-    func createIndex(_ name: String, settings: JSONObject, searchable: JSONObject?, for requester: IndexRequester) -> IndexAdministrationStart {
+    func createIndex(_ name: String, settings: JSONObject, searchable: JSONObject?, for requester: IndexRequester)
+        -> IndexAdministrationStart
+    {
         guard let dir = config.dataDirectory else {
             return .answered(.failure(SearchError(.notWritable, "op: createIndex needs a dataDir in the daemon's config")))
         }
@@ -56,9 +58,10 @@ extension EventLoop {
             let result: Result<Catalog.Entry, SearchError>
             do {
                 let index = try DurableIndex.create(name: name, path: "\(dir)/\(name).sqlite", settings: settings)
-                result = .success(Catalog.Entry(
-                    id: SearcherId(index: name), searchable: index, kind: "embedded", defaultTimeout: timeout,
-                    fingerprint: Catalog.createdFingerprint, access: AccessPolicy()))
+                result = .success(
+                    Catalog.Entry(
+                        id: SearcherId(index: name), searchable: index, kind: "embedded", defaultTimeout: timeout,
+                        fingerprint: Catalog.createdFingerprint, access: AccessPolicy()))
             } catch let e as SearchError {
                 result = .failure(e)
             } catch {
@@ -73,8 +76,10 @@ extension EventLoop {
     /// could not be opened at start (which no catalog entry stands for).
     func deleteIndex(_ name: String, administrator: Bool, for requester: IndexRequester) -> IndexAdministrationStart {
         guard !indexNamesInTransition.contains(name) else {
-            return .answered(.failure(SearchError(
-                .tooManyRequests, "index: '\(name)' is being created or deleted; retry when that is done")))
+            return .answered(
+                .failure(
+                    SearchError(
+                        .tooManyRequests, "index: '\(name)' is being created or deleted; retry when that is done")))
         }
         guard let entry = catalog.entry(name) else {
             if let dir = config.dataDirectory, administrator, CreatedSearchables.hasRecord(name, in: dir) {
@@ -87,8 +92,10 @@ extension EventLoop {
             return .answered(.failure(SearchError(.unknownIndex, "index: no index named '\(name)'")))
         }
         guard entry.fingerprint == Catalog.createdFingerprint else {
-            return .answered(.failure(SearchError(
-                .indexInConfig, "index: '\(name)' is defined in the config file; remove it there and reload")))
+            return .answered(
+                .failure(
+                    SearchError(
+                        .indexInConfig, "index: '\(name)' is defined in the config file; remove it there and reload")))
         }
         guard let durable = entry.searchable as? DurableIndex else { return deleteBackendIndex(entry, for: requester) }
         // New requests no longer find it; searches already running keep their snapshot. The
@@ -136,10 +143,11 @@ extension EventLoop {
     private func answer(_ requester: IndexRequester, _ outcome: Result<Void, SearchError>, done: String, name: String) {
         switch requester {
         case .connection(let connection, let id):
-            let frame: Frame = switch outcome {
-            case .success: .info(id: id, type: done, payload: ["index": .string(name)])
-            case .failure(let error): .error(id: id, index: nil, error: error)
-            }
+            let frame: Frame =
+                switch outcome {
+                case .success: .info(id: id, type: done, payload: ["index": .string(name)])
+                case .failure(let error): .error(id: id, index: nil, error: error)
+                }
             connections[connection]?.replied(frame.line())
         case .task(let resume):
             resume(outcome)
@@ -155,8 +163,9 @@ extension Connection {
         if let error = checkIndexAdministration("createIndex") {
             return write(Frame.error(id: requestID, index: nil, error: error).line())
         }
-        started(loop.createIndex(name, settings: settings, searchable: searchable, for: .connection(id, id: requestID)),
-                done: "indexCreated", name: name, id: requestID)
+        started(
+            loop.createIndex(name, settings: settings, searchable: searchable, for: .connection(id, id: requestID)),
+            done: "indexCreated", name: name, id: requestID)
     }
 
     func deleteIndex(_ name: String, id requestID: String?) {

@@ -35,7 +35,8 @@ enum Systemd {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let n = sd_listen_fds_with_names(1, &names)
         guard n > 0 else { return ([], []) }
-        var main: [Int32] = [], http: [Int32] = []
+        var main: [Int32] = []
+        var http: [Int32] = []
         for i in 0..<n {
             let fd = SD_LISTEN_FDS_START + i
             let flags = fcntl(fd, F_GETFL)

@@ -60,7 +60,8 @@ private struct BrowseHead {
 
     /// Moves past every document whose `objectID` is at most `cursor`.
     mutating func skip(through cursor: [UInt8]) {
-        var lo = 0, hi = order.count
+        var lo = 0
+        var hi = order.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if cursor.lexicographicallyPrecedes(snapshot.objectIDs[Int(order[mid])].utf8) { hi = mid } else { lo = mid + 1 }

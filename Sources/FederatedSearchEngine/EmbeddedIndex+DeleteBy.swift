@@ -11,7 +11,9 @@ extension EmbeddedIndex {
         for s in segments {
             let plan = FilterPlan(index: s.snapshot, parameters: parameters, exactValues: ExactValues(segments: segments))
             guard let set = plan.all else {
-                throw SearchError(.missingField, "params: deleteBy needs a filter (filters, facetFilters, numericFilters, tagFilters or aroundLatLng with aroundRadius)")
+                throw SearchError(
+                    .missingField,
+                    "params: deleteBy needs a filter (filters, facetFilters, numericFilters, tagFilters or aroundLatLng with aroundRadius)")
             }
             ids += set.members().filter { s.isLive($0) }.map { s.snapshot.objectIDs[Int($0)] }
         }

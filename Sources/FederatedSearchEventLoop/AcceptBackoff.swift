@@ -75,12 +75,15 @@ public enum AcceptBackoff {
         }
         evconnlistener_disable(listener)
         var tv = pause.timeval
-        if event_base_once(evconnlistener_get_base(listener), -1, Int16(EV_TIMEOUT), onResumeAccepting, UnsafeMutableRawPointer(listener), &tv) != 0 {
+        if event_base_once(
+            evconnlistener_get_base(listener), -1, Int16(EV_TIMEOUT), onResumeAccepting, UnsafeMutableRawPointer(listener), &tv) != 0
+        {
             // No timer could be set: accept again at once rather than never.
             resume(listener)
         }
         if log {
-            warn("""
+            warn(
+                """
                 accept failed: \(Errno(error)) (\(count) time\(count == 1 ? "" : "s") since the last such line); \
                 new connections wait \(pause.components.attoseconds / 1_000_000_000_000_000) ms\
                 \(outOfDescriptors ? ", and one was refused: raise the descriptor limit (LimitNOFILE) or lower limits.maxConnections" : "")

@@ -100,7 +100,10 @@ public final class BufferedSocket {
         var sent = offset
         while sent < bytes.count {
             let start = sent
-            guard let n = try? systemCall({ bytes.withUnsafeBytes { send(fd, $0.baseAddress! + start, $0.count - start, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) } }),
+            guard
+                let n = try? systemCall({
+                    bytes.withUnsafeBytes { send(fd, $0.baseAddress! + start, $0.count - start, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                }),
                 n > 0
             else { break }
             sent += n

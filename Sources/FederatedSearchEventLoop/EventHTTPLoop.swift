@@ -24,8 +24,10 @@ public struct EventHTTPExchange: Sendable {
     /// At most this many connections in that pool to this host and port.
     public var maxConnections: Int
 
-    public init(method: String, host: String, port: UInt16, target: String, headers: [(String, String)], body: [UInt8]?,
-                timeout: Duration, pool: UInt64, maxConnections: Int) {
+    public init(
+        method: String, host: String, port: UInt16, target: String, headers: [(String, String)], body: [UInt8]?,
+        timeout: Duration, pool: UInt64, maxConnections: Int
+    ) {
         self.method = method
         self.host = host
         self.port = port
@@ -110,8 +112,10 @@ public final class EventHTTPLoop: @unchecked Sendable {
         var timer: OpaquePointer?
         var failure: EventHTTPFailure?
 
-        init(token: EventHTTPToken, exchange: EventHTTPExchange, continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>,
-             owner: PooledConnection, loop: EventHTTPLoop) {
+        init(
+            token: EventHTTPToken, exchange: EventHTTPExchange, continuation: CheckedContinuation<(body: [UInt8], status: Int), any Error>,
+            owner: PooledConnection, loop: EventHTTPLoop
+        ) {
             id = token.id
             self.token = token
             self.exchange = exchange
@@ -196,10 +200,13 @@ public final class EventHTTPLoop: @unchecked Sendable {
         let p = Pending(token: token, exchange: exchange, continuation: continuation, owner: owner, loop: self)
         p.retried = retried
         let context = Unmanaged.passUnretained(p).toOpaque()
-        guard let request = evhttp_request_new({ request, context in
-            let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
-            p.loop.finish(p, request)
-        }, context) else {
+        guard
+            let request = evhttp_request_new(
+                { request, context in
+                    let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
+                    p.loop.finish(p, request)
+                }, context)
+        else {
             return continuation.resume(throwing: EventHTTPFailure.connectionFailed("cannot make a request"))
         }
         p.request = request
@@ -217,10 +224,12 @@ public final class EventHTTPLoop: @unchecked Sendable {
         // connecting included.
         let c = exchange.timeout.components
         var tv = timeval(tv_sec: Int(c.seconds), tv_usec: Int(c.attoseconds / 1_000_000_000_000))
-        p.timer = event_new(base, -1, 0, { _, _, context in
-            let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
-            p.loop.expire(p)
-        }, context)
+        p.timer = event_new(
+            base, -1, 0,
+            { _, _, context in
+                let p = Unmanaged<Pending>.fromOpaque(context!).takeUnretainedValue()
+                p.loop.expire(p)
+            }, context)
         if let timer = p.timer { event_add(timer, &tv) }
         pending[token.id] = p
         owner.inFlight += 1
@@ -262,7 +271,8 @@ public final class EventHTTPLoop: @unchecked Sendable {
                 // which libevent has reset and connects anew.
                 return send(p.token, p.exchange, p.continuation, retried: true, on: p.owner)
             }
-            let why = [ECONNREFUSED, ECONNRESET, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EPIPE].contains(code)
+            let why =
+                [ECONNREFUSED, ECONNRESET, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EPIPE].contains(code)
                 ? Errno(code).description : "could not connect, or the connection closed before the answer"
             return p.continuation.resume(throwing: p.failure ?? EventHTTPFailure.connectionFailed(why))
         }

@@ -39,12 +39,15 @@ public final class EventHTTPServer {
     /// A server on `base` that takes GET, POST, HEAD, PUT, DELETE, OPTIONS and PATCH, refuses
     /// bodies past `maxBodyBytes` and header blocks past `maxHeaderBytes` itself (its own 413),
     /// and closes connections idle for `idleTimeoutSeconds` (nil: never).
-    public init(on base: EventBase, maxBodyBytes: Int, maxHeaderBytes: Int, idleTimeoutSeconds: Int?,
-                delegate: any EventHTTPServerDelegate) throws(SystemCallError) {
+    public init(
+        on base: EventBase, maxBodyBytes: Int, maxHeaderBytes: Int, idleTimeoutSeconds: Int?,
+        delegate: any EventHTTPServerDelegate
+    ) throws(SystemCallError) {
         guard let server = evhttp_new(base.pointer) else { throw SystemCallError(call: "evhttp_new", errno: errno) }
         http = server
         self.delegate = delegate
-        let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_PUT.rawValue
+        let methods =
+            EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_PUT.rawValue
             | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
         evhttp_set_allowed_methods(server, UInt16(methods))
         evhttp_set_max_body_size(server, maxBodyBytes)

@@ -29,12 +29,13 @@ public final class LoopEvent {
     /// Makes the event on `base`; nil if libevent cannot.
     public init?(on base: EventBase, _ kind: Kind, _ handler: @escaping () -> Void) {
         self.handler = handler
-        let (fd, flags): (Int32, Int32) = switch kind {
-        case .trigger: (-1, 0)
-        case .timer(let repeating): (-1, repeating ? Int32(EV_PERSIST) : 0)
-        case .signal(let number): (number, Int32(EV_SIGNAL | EV_PERSIST))
-        case .readableOrClosed(let socket): (socket, Int32(EV_READ | EV_CLOSED))
-        }
+        let (fd, flags): (Int32, Int32) =
+            switch kind {
+            case .trigger: (-1, 0)
+            case .timer(let repeating): (-1, repeating ? Int32(EV_PERSIST) : 0)
+            case .signal(let number): (number, Int32(EV_SIGNAL | EV_PERSIST))
+            case .readableOrClosed(let socket): (socket, Int32(EV_READ | EV_CLOSED))
+            }
         // Safe: the event is freed in deinit, so libevent never calls back into a freed object.
         guard let made = event_new(base.pointer, fd, Int16(flags), onLoopEvent, Unmanaged.passUnretained(self).toOpaque()) else {
             return nil

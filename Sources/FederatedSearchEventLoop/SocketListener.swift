@@ -16,8 +16,11 @@ public final class SocketListener {
         self.onAccept = onAccept
         // Backlog 0: the socket listens already; a negative one would make libevent call
         // listen(2) again with its default of 128. Safe: the listener is freed with this object.
-        guard let l = evconnlistener_new(base.pointer, onListenerAccept, Unmanaged.passUnretained(self).toOpaque(),
-                                         UInt32(LEV_OPT_CLOSE_ON_FREE), 0, descriptor) else {
+        guard
+            let l = evconnlistener_new(
+                base.pointer, onListenerAccept, Unmanaged.passUnretained(self).toOpaque(),
+                UInt32(LEV_OPT_CLOSE_ON_FREE), 0, descriptor)
+        else {
             throw SystemCallError(call: "evconnlistener_new", errno: errno)
         }
         AcceptBackoff.watch(l)

@@ -29,7 +29,10 @@ func withDeadline(
                 do { try await Task.sleep(for: timeout) } catch { return }
                 if race.finish(.timedOut) { work.cancel() }
             }
-            race.onFinish { work.cancel(); timer.cancel() }
+            race.onFinish {
+                work.cancel()
+                timer.cancel()
+            }
         }
     } onCancel: {
         race.finish(.cancelled)
@@ -58,7 +61,9 @@ private final class Race: Sendable {
     @discardableResult
     func finish(_ outcome: SourceOutcome) -> Bool {
         let (won, continuation, cleanup) = state.withLock { s in
-            guard s.outcome == nil else { return (false, nil as CheckedContinuation<SourceOutcome, Never>?, nil as (@Sendable () -> Void)?) }
+            guard s.outcome == nil else {
+                return (false, nil as CheckedContinuation<SourceOutcome, Never>?, nil as (@Sendable () -> Void)?)
+            }
             s.outcome = outcome
             let c = s.continuation
             s.continuation = nil

@@ -86,15 +86,16 @@ public enum FanOut {
         }
     }
 
-
     /// Runs an in-memory source on the calling task. Its deadline counts from `runStart`, the
     /// fan-out's start, so a source that waited for others on the same task (one after
     /// another) is not given more time than one that started at once; a source whose deadline
     /// passed before it started is not run. The deadline is passed in the query (the engine
     /// checks it at its checkpoints, with cancellation); an answer that comes late is still a
     /// timeout.
-    static func runInline(_ source: FederatedSource, position: Int, clock: ContinuousClock,
-                          runStart: ContinuousClock.Instant) -> SourceCompletion {
+    static func runInline(
+        _ source: FederatedSource, position: Int, clock: ContinuousClock,
+        runStart: ContinuousClock.Instant
+    ) -> SourceCompletion {
         let start = clock.now
         let deadline = runStart + source.timeout
         var query = source.query

@@ -88,8 +88,10 @@ struct MergeOrder: IteratorProtocol {
     private func candidate(_ s: Int, rank: Int) -> Candidate {
         let source = sources[s]
         let hit = source.hits[rank]
-        return Candidate(source: s, entry: MergedEntry(
-            name: source.name, sourcePosition: source.position, rank: rank,
-            weightedScore: hit.rankingScore * source.weight, hit: hit))
+        return Candidate(
+            source: s,
+            entry: MergedEntry(
+                name: source.name, sourcePosition: source.position, rank: rank,
+                weightedScore: hit.rankingScore * source.weight, hit: hit))
     }
 }

@@ -47,16 +47,20 @@ public struct MergedFacets: Sendable, Equatable {
         for f in facets {
             var values = JSONObject()
             for v in f.counts.values { values.appendUnchecked(v.value, .number(Double(v.count))) }
-            facetsObject.appendUnchecked(f.counts.attribute, [
-                "values": .object(values), "indices": .array(f.indices.map(JSONValue.string)),
-            ])
+            facetsObject.appendUnchecked(
+                f.counts.attribute,
+                [
+                    "values": .object(values), "indices": .array(f.indices.map(JSONValue.string)),
+                ])
         }
         var statsObject = JSONObject()
         for s in stats {
-            statsObject.appendUnchecked(s.stats.attribute, [
-                "min": .number(s.stats.min), "max": .number(s.stats.max), "avg": .number(s.stats.avg),
-                "sum": .number(s.stats.sum), "indices": .array(s.indices.map(JSONValue.string)),
-            ])
+            statsObject.appendUnchecked(
+                s.stats.attribute,
+                [
+                    "min": .number(s.stats.min), "max": .number(s.stats.max), "avg": .number(s.stats.avg),
+                    "sum": .number(s.stats.sum), "indices": .array(s.indices.map(JSONValue.string)),
+                ])
         }
         var o = JSONObject()
         o.appendUnchecked("facets", .object(facetsObject))

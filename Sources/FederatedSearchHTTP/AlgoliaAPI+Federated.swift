@@ -69,7 +69,11 @@ extension AlgoliaAPI {
             }
         }
         ticket.attach { work.cancel() }
-        await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
+        await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
         ticket.endSuperseded(superseded, emit)
     }
 
@@ -140,9 +144,11 @@ extension AlgoliaAPI {
             return send(.whole(r))
         case .success(let r): request = r
         }
-        let head = HTTPResponse(status: 200, headers: [
-            ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
-        ] + x.headers)
+        let head = HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
+            ] + x.headers)
         let opening = StreamOpening()
         await runFederated(request, x) { line in
             switch opening.next() {
@@ -150,7 +156,8 @@ extension AlgoliaAPI {
             case .open: break
             case .first:
                 if FramePayload.type(of: line) == "error", let e = FramePayload.error(of: line.bytes),
-                    FramePayload.object(of: line.bytes)?["index"] == nil {
+                    FramePayload.object(of: line.bytes)?["index"] == nil
+                {
                     var refusal = HTTPResponse.error(e)
                     refusal.headers += x.headers
                     opening.refuse()

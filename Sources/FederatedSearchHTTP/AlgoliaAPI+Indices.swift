@@ -30,7 +30,9 @@ extension AlgoliaAPI {
         case .success(let o): body = o
         }
         var r = FieldReader(body, path: "body")
-        let operation: String, destination: String, scope: [String]?
+        let operation: String
+        let destination: String
+        let scope: [String]?
         do {
             operation = try r.requiredString("operation")
             destination = try r.requiredString("destination")
@@ -53,12 +55,15 @@ extension AlgoliaAPI {
             return .error(403, "this API key may not addObject on index '\(name)'", code: .forbidden)
         }
         guard let administration = x.core.administration else { return .error(Self.noAdministration) }
-        guard let source = x.core.catalog.entry(index) else { return .error(x.core.catalog.unknownIndex(index, path: "index", peer: x.peer)) }
+        guard let source = x.core.catalog.entry(index) else {
+            return .error(x.core.catalog.unknownIndex(index, path: "index", peer: x.peer))
+        }
         if operation == "move", source.fingerprint != Catalog.createdFingerprint {
             return .error(SearchError(.indexInConfig, "index: '\(index)' is defined in the config file and cannot be moved; copy it"))
         }
         // The source's settings and records as its writes so far left them.
-        let settings: JSONObject, documents: [JSONObject]
+        let settings: JSONObject
+        let documents: [JSONObject]
         switch source.searchable {
         case let durable as DurableIndex:
             guard case .success(let reply) = await indexOperation(index, .getSettings, x), case .object(let s)? = reply["settings"] else {
@@ -70,7 +75,8 @@ extension AlgoliaAPI {
             settings = embedded.configuredSettings
             documents = scope == nil ? embedded.allDocuments() : []
         default:
-            return .error(SearchError(.unsupportedOperation, "index: '\(index)' (\(source.kind)) cannot be copied: only embedded indices can"))
+            return .error(
+                SearchError(.unsupportedOperation, "index: '\(index)' (\(source.kind)) cannot be copied: only embedded indices can"))
         }
         var target = x
         switch await existing(destination, settings: scope == nil ? settings : [:], in: &target, administration) {
@@ -104,7 +110,9 @@ extension AlgoliaAPI {
         if x.core.catalog.entry(name) == nil, let e = await make(name, settings: settings, in: &x, administration) {
             return .failure(e)
         }
-        guard let entry = x.core.catalog.entry(name) else { return .failure(x.core.catalog.unknownIndex(name, path: "index", peer: x.peer)) }
+        guard let entry = x.core.catalog.entry(name) else {
+            return .failure(x.core.catalog.unknownIndex(name, path: "index", peer: x.peer))
+        }
         guard let durable = entry.searchable as? DurableIndex else {
             return .failure(SearchError(.notWritable, "index: '\(name)' takes no writes (an embedded index needs a dataDir in the config)"))
         }

@@ -36,7 +36,9 @@ extension AlgoliaAPI {
         switch await indexOperation(index, operation, x) {
         case .failure(let e): return .failure(.error(e))
         case .success(let reply):
-            guard case .number(let seq)? = reply["seq"] else { return .failure(.error(500, "no sequence in the reply", code: .internalError)) }
+            guard case .number(let seq)? = reply["seq"] else {
+                return .failure(.error(500, "no sequence in the reply", code: .internalError))
+            }
             return .success(Int(seq))
         }
     }
@@ -124,12 +126,15 @@ extension AlgoliaAPI {
             case "clear":
                 changes.append(.clear)
             default:
-                problems.append("\(path).action: expected addObject, updateObject, partialUpdateObject, partialUpdateObjectNoCreate, deleteObject or clear, got '\(action)'")
+                problems.append(
+                    "\(path).action: expected addObject, updateObject, partialUpdateObject, partialUpdateObjectNoCreate, deleteObject or clear, got '\(action)'"
+                )
             }
         }
         guard problems.isEmpty else {
             let shown = problems.prefix(20).joined(separator: "; ")
-            return .error(SearchError(.invalidDocument, "\(problems.count) of \(items.count) actions are invalid, nothing was written: \(shown)"))
+            return .error(
+                SearchError(.invalidDocument, "\(problems.count) of \(items.count) actions are invalid, nothing was written: \(shown)"))
         }
         switch await write(index, .documents(op: "batch", changes), x) {
         case .failure(let r): return r
@@ -168,10 +173,12 @@ extension AlgoliaAPI {
         switch await write(index, .documents(op: "addDocuments", [.upsert(d)]), x) {
         case .failure(let r): return r
         case .success(let task):
-            return .json(200, [
-                created ? "createdAt" : "updatedAt": .string(Self.now()), "taskID": .number(Double(task)),
-                "objectID": d["objectID"] ?? .null,
-            ])
+            return .json(
+                200,
+                [
+                    created ? "createdAt" : "updatedAt": .string(Self.now()), "taskID": .number(Double(task)),
+                    "objectID": d["objectID"] ?? .null,
+                ])
         }
     }
 

@@ -56,9 +56,10 @@ package struct AlgoliaAPI: Sendable {
         /// suggestion) names an index the key may not use.
         func visible(_ catalog: Catalog, keysConfigured: Bool) -> Catalog {
             guard keysConfigured else { return catalog }
-            return Catalog(entries: catalog.entries.filter { e in
-                APIKey.Right.allCases.contains { allows($0, index: e.id.index, keysConfigured: true) }
-            })
+            return Catalog(
+                entries: catalog.entries.filter { e in
+                    APIKey.Right.allCases.contains { allows($0, index: e.id.index, keysConfigured: true) }
+                })
         }
 
         /// `request` held to a secured key's restrictions: its filters ANDed with every
@@ -97,11 +98,13 @@ package struct AlgoliaAPI: Sendable {
         case .preflight:
             return done(CORS.preflight(request, allowed: !cors.isEmpty))
         case .dashboard(let file):
-            return done(config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)", code: .unknownRoute))
+            return done(
+                config.dashboard ? Dashboard.file(file) : .error(404, "the dashboard is off (http.dashboard: false)", code: .unknownRoute))
         case .notFound:
             return done(.error(404, "no such endpoint: \(request.method.rawValue) \(request.path)", code: .unknownRoute))
         case .methodNotAllowed(let allowed):
-            var r = HTTPResponse.error(405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)", code: .methodNotAllowed)
+            var r = HTTPResponse.error(
+                405, "\(request.method.rawValue) is not allowed on \(request.path); use \(allowed)", code: .methodNotAllowed)
             r.headers.append(("Allow", allowed))
             return done(r)
         default: break
@@ -188,7 +191,10 @@ package struct AlgoliaAPI: Sendable {
             given = URLForm.pairs(request.query).first { $0.key.lowercased() == "x-algolia-api-key" }?.value
         }
         guard let given, !given.isEmpty else {
-            return .failure(.error(403, "an API key is required (the X-Algolia-API-Key header or the x-algolia-api-key query parameter)", code: .forbidden))
+            return .failure(
+                .error(
+                    403, "an API key is required (the X-Algolia-API-Key header or the x-algolia-api-key query parameter)", code: .forbidden)
+            )
         }
         if let key = config.keys.first(where: { $0.isValue(given) }) { return .success((key, nil)) }
         switch SecuredAPIKey.verify(given, keys: config.keys, clientAddress: request.clientAddress, referer: request.header("referer")) {

@@ -46,7 +46,8 @@ package enum CORS {
         var r = HTTPResponse(status: 204)
         guard allowed else { return r }
         r.headers.append(("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS"))
-        let asked = request.header("access-control-request-headers")
+        let asked =
+            request.header("access-control-request-headers")
             ?? "content-type, x-algolia-api-key, x-algolia-application-id"
         r.headers.append(("Access-Control-Allow-Headers", asked))
         r.headers.append(("Access-Control-Max-Age", "86400"))

@@ -4,7 +4,13 @@ import FederatedSearchProtocol
 /// One HTTP request as the listener read it: no socket, so the API can be tested on its own.
 package struct HTTPRequest: Sendable {
     package enum Method: String, Sendable {
-        case get = "GET", head = "HEAD", post = "POST", put = "PUT", delete = "DELETE", patch = "PATCH", options = "OPTIONS"
+        case get = "GET"
+        case head = "HEAD"
+        case post = "POST"
+        case put = "PUT"
+        case delete = "DELETE"
+        case patch = "PATCH"
+        case options = "OPTIONS"
     }
 
     package var method: Method

@@ -40,7 +40,8 @@ package struct SecuredAPIKey: Sendable {
         guard given.utf8.count > 64, let data = Data(base64Encoded: given) else { return nil }
         let bytes = [UInt8](data)
         guard bytes.count > 64 else { return nil }
-        let mac = Array(bytes[..<64]), query = Array(bytes[64...])
+        let mac = Array(bytes[..<64])
+        let query = Array(bytes[64...])
         // Every parent is tried, so the time taken does not tell which one signed it.
         var signer: APIKey?
         for key in keys where key.acl.contains(.search) {
@@ -66,7 +67,11 @@ package struct SecuredAPIKey: Sendable {
     static func decode(_ query: String, parent: APIKey) throws(SearchError) -> SecuredAPIKey {
         var filter: FilterExpression?
         var parameters = JSONObject()
-        var indices: [String]?, validUntil: Int64?, sources: [AddressRange] = [], referers: [String] = [], userToken: String?
+        var indices: [String]?
+        var validUntil: Int64?
+        var sources: [AddressRange] = []
+        var referers: [String] = []
+        var userToken: String?
         for (name, value) in URLForm.pairs(query) {
             switch name {
             case "filters":

@@ -70,7 +70,8 @@ final class PGConnection {
                     }
                 } else if let limit = drainLimit, ContinuousClock.now >= limit {
                     // The server ignores the cancel: give up; the busy connection is not reused.
-                    throw stop == .cancelled ? CancellationError() as any Error
+                    throw stop == .cancelled
+                        ? CancellationError() as any Error
                         : SearchError(.timeout, "PostgreSQL did not answer before the deadline")
                 }
                 try wait(events: Int16(POLLIN), timeout: Self.timeout(stop == nil ? deadline : drainLimit, slice: slice))
@@ -148,14 +149,16 @@ final class PGConnection {
     }
 
     private static func rows(of result: OpaquePointer) -> PGRows {
-        let columns = PQnfields(result), count = PQntuples(result)
+        let columns = PQnfields(result)
+        let count = PQntuples(result)
         let types = (0..<columns).map { UInt32(PQftype(result, $0)) }
         var rows: [[String?]] = []
         rows.reserveCapacity(Int(count))
         for r in 0..<count {
-            rows.append((0..<columns).map { c in
-                PQgetisnull(result, r, c) == 1 ? nil : String(cString: PQgetvalue(result, r, c))
-            })
+            rows.append(
+                (0..<columns).map { c in
+                    PQgetisnull(result, r, c) == 1 ? nil : String(cString: PQgetvalue(result, r, c))
+                })
         }
         return PGRows(types: types, rows: rows)
     }

@@ -48,7 +48,10 @@ public struct PostgresConfig: Sendable, Equatable {
             let path = "\(r.path(of: "searchable")).\(e.key)"
             let column = try SQLIdentifier(e.key, path: path)
             guard case .string(let w) = e.value, w.count == 1, let weight = w.first, Self.weights.contains(weight) else {
-                throw SearchError(.invalidField, "\(path): expected a weight \"A\", \"B\", \"C\" or \"D\", got \(e.value.typeName == "string" ? "'\(e.value.stringValue ?? "")'" : e.value.typeName)")
+                throw SearchError(
+                    .invalidField,
+                    "\(path): expected a weight \"A\", \"B\", \"C\" or \"D\", got \(e.value.typeName == "string" ? "'\(e.value.stringValue ?? "")'" : e.value.typeName)"
+                )
             }
             searchable.append((column, weight))
         }
@@ -57,9 +60,11 @@ public struct PostgresConfig: Sendable, Equatable {
         }
         facets = try Self.columns(&r, "facets") ?? []
         let defaultAttributes = searchable.map(\.column) + facets
-        attributes = try Self.columns(&r, "attributes") ?? defaultAttributes.reduce(into: []) { out, c in
-            if !out.contains(c) { out.append(c) }
-        }
+        attributes =
+            try Self.columns(&r, "attributes")
+            ?? defaultAttributes.reduce(into: []) { out, c in
+                if !out.contains(c) { out.append(c) }
+            }
         language = try r.string("language") ?? "english"
         guard SQLIdentifier.isValid(language) else {
             throw SearchError(.invalidField, "\(r.path(of: "language")): expected a text search configuration name, got '\(language)'")
@@ -98,7 +103,8 @@ public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// Checks `name`; `path` names the config field in the error.
     public init(_ name: String, path: String) throws(SearchError) {
         guard Self.isValid(name) else {
-            throw SearchError(.invalidField, "\(path): '\(name)' is not a plain SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)")
+            throw SearchError(
+                .invalidField, "\(path): '\(name)' is not a plain SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)")
         }
         self.name = name
     }

@@ -42,9 +42,11 @@ public struct PostgresQueryPlan: Sendable, Equatable {
         var h = SQLStatement()
         let source = try Self.matches(text, filter: p.filter, config: config, binding: &h)
         let rank = text.isEmpty ? "0::float4" : "ts_rank(d.fs_doc, d.fs_q)"
-        let columns = ["d.\(config.id.quoted)::text", "\(rank) AS fs_rank", "count(*) OVER ()", "max(\(rank)) OVER ()"]
+        let columns =
+            ["d.\(config.id.quoted)::text", "\(rank) AS fs_rank", "count(*) OVER ()", "max(\(rank)) OVER ()"]
             + attributes.map { "d.\($0.quoted)" }
-        h.text = "SELECT \(columns.joined(separator: ", ")) \(source) ORDER BY 2 DESC, 1 LIMIT \(h.bind(Double(limit))) OFFSET \(h.bind(Double(offset)))"
+        h.text =
+            "SELECT \(columns.joined(separator: ", ")) \(source) ORDER BY 2 DESC, 1 LIMIT \(h.bind(Double(limit))) OFFSET \(h.bind(Double(offset)))"
         hits = h
 
         var c = SQLStatement()
@@ -59,12 +61,14 @@ public struct PostgresQueryPlan: Sendable, Equatable {
                 continue
             }
             // A disjunctive facet counts its values without its own refinements.
-            let filter = disjunctive.contains(attribute)
+            let filter =
+                disjunctive.contains(attribute)
                 ? FacetRefinements.filter(p.filter, removingRefinementsOf: attribute) : p.filter
             var f = SQLStatement()
             let from = try Self.matches(text, filter: filter, config: config, binding: &f)
             let order = p.sortFacetValuesBy == .alpha ? "1" : "2 DESC, 1"
-            f.text = "SELECT d.\(column.quoted)::text, count(*) \(from) AND d.\(column.quoted) IS NOT NULL GROUP BY 1 ORDER BY \(order) LIMIT \(f.bind(Double(p.maxValuesPerFacet)))"
+            f.text =
+                "SELECT d.\(column.quoted)::text, count(*) \(from) AND d.\(column.quoted) IS NOT NULL GROUP BY 1 ORDER BY \(order) LIMIT \(f.bind(Double(p.maxValuesPerFacet)))"
             facets.append((attribute, f))
         }
     }
@@ -82,7 +86,8 @@ public struct PostgresQueryPlan: Sendable, Equatable {
             let vector = config.searchable.map { column, weight in
                 "setweight(to_tsvector(\(language)::regconfig, coalesce(t.\(column.quoted)::text, '')), '\(weight)')"
             }.joined(separator: " || ")
-            from = "FROM (SELECT t.*, \(vector) AS fs_doc, to_tsquery(\(language)::regconfig, \(s.bind(text.tsquery))) AS fs_q FROM \(config.table.quoted) t) d"
+            from =
+                "FROM (SELECT t.*, \(vector) AS fs_doc, to_tsquery(\(language)::regconfig, \(s.bind(text.tsquery))) AS fs_q FROM \(config.table.quoted) t) d"
             conditions.append("(numnode(d.fs_q) = 0 OR d.fs_doc @@ d.fs_q)")
         }
         if let filter { conditions.append(FilterTranslator.condition(filter, config: config, binding: &s)) }

@@ -39,7 +39,6 @@ public struct DocumentWriteResult: Sendable, Equatable {
     }
 }
 
-
 /// Runs a backend's writes one after another, in the order they were handed over, however many
 /// tasks hand them over, and numbers the batches acknowledged.
 ///

@@ -118,14 +118,17 @@ public enum Frame: Sendable, Equatable {
             if let index { o.appendUnchecked("index", .string(index)) }
             o.appendUnchecked("error", ["code": .string(error.code.rawValue), "message": .string(error.message)])
         case .merged(_, let merged):
-            o.appendUnchecked("hits", .array(merged.hits.map { m in
-                guard case .object(var h) = m.hit.json() else { return .null }
-                h["_index"] = .string(m.index)
-                h["_federation"] = [
-                    "index": .string(m.index), "rank": .number(Double(m.rank)), "weightedScore": .number(m.weightedScore),
-                ]
-                return .object(h)
-            }))
+            o.appendUnchecked(
+                "hits",
+                .array(
+                    merged.hits.map { m in
+                        guard case .object(var h) = m.hit.json() else { return .null }
+                        h["_index"] = .string(m.index)
+                        h["_federation"] = [
+                            "index": .string(m.index), "rank": .number(Double(m.rank)), "weightedScore": .number(m.weightedScore),
+                        ]
+                        return .object(h)
+                    }))
             o.appendUnchecked("nbHits", .number(Double(merged.nbHits)))
             for e in merged.extra.entries { o.appendUnchecked(e.key, e.value) }
         case .done(_, let status, let sources, let ms):

@@ -96,9 +96,10 @@ public enum FrameDecoder {
             for (i, h) in (o["hits"]?.arrayValue ?? []).enumerated() {
                 let federation = h.objectValue?["_federation"]?.objectValue
                 let hit = try Hit(json: h, path: "hits[\(i)]")
-                hits.append(MergedHit(
-                    index: h.objectValue?["_index"]?.stringValue ?? "", hit: hit, rank: federation?["rank"]?.intValue ?? 0,
-                    weightedScore: federation?["weightedScore"]?.numberValue))
+                hits.append(
+                    MergedHit(
+                        index: h.objectValue?["_index"]?.stringValue ?? "", hit: hit, rank: federation?["rank"]?.intValue ?? 0,
+                        weightedScore: federation?["weightedScore"]?.numberValue))
             }
             var extra = JSONObject()
             for e in o.entries where !["id", "type", "hits", "nbHits"].contains(e.key) { extra.appendUnchecked(e.key, e.value) }
@@ -108,10 +109,14 @@ public enum FrameDecoder {
             for e in o["sources"]?.objectValue ?? JSONObject() {
                 let s = e.value.objectValue ?? JSONObject()
                 let status = SourceReport.Status(rawValue: s["status"]?.stringValue ?? "") ?? .error
-                sources.append((e.key, SourceReport(
-                    status: status, ms: s["ms"]?.numberValue ?? 0, nbHits: s["nbHits"]?.intValue,
-                    errorCode: s["code"]?.stringValue.map { ErrorCode(rawValue: $0) },
-                    suspendedForMs: s["suspendedForMs"]?.numberValue)))
+                sources.append(
+                    (
+                        e.key,
+                        SourceReport(
+                            status: status, ms: s["ms"]?.numberValue ?? 0, nbHits: s["nbHits"]?.intValue,
+                            errorCode: s["code"]?.stringValue.map { ErrorCode(rawValue: $0) },
+                            suspendedForMs: s["suspendedForMs"]?.numberValue)
+                    ))
             }
             let status = DoneStatus(rawValue: o["status"]?.stringValue ?? "") ?? .ok
             return .done(id: id, status: status, sources: sources, ms: o["ms"]?.numberValue ?? 0)

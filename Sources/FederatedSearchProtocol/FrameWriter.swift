@@ -266,11 +266,13 @@ public enum FrameWriter {
             JSONWriter.writeNumber(rounded, into: &out)
             return
         }
-        let whole = Int(micros) / 1000, fraction = Int(micros) % 1000
+        let whole = Int(micros) / 1000
+        let fraction = Int(micros) % 1000
         JSONWriter.writeNumber(Double(whole), into: &out)
         guard fraction > 0 else { return }
         out.append(UInt8(ascii: "."))
-        var digits = fraction, width = 3
+        var digits = fraction
+        var width = 3
         while digits % 10 == 0 {
             digits /= 10
             width -= 1

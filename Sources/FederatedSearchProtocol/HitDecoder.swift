@@ -52,7 +52,8 @@ enum HitDecoder {
                     // One with merged annotations of its own could decode otherwise in a merged
                     // list (its `_index` would count there): never taken as known.
                     if h.index == nil, h.federation == nil, let token = h.objectIDToken {
-                        known?[tokenKey(p.bytes[token])] = KnownHit(text: p.bytes[h.range], hit: h.hit, index: index, quotedIndex: quotedIndex)
+                        known?[tokenKey(p.bytes[token])] = KnownHit(
+                            text: p.bytes[h.range], hit: h.hit, index: index, quotedIndex: quotedIndex)
                     }
                     return h.hit
                 }
@@ -95,7 +96,7 @@ enum HitDecoder {
         guard start + prefix.count < p.end, bytesEqual(line[start..<(start + prefix.count)], prefix[...]) else { return nil }
         var probe = JSONParser(bytes: line, range: (start + prefix.count)..<p.end)
         guard probe.peek(UInt8(ascii: "\"")), (try? probe.skipString()) != nil,
-              let k = known[tokenKey(line[(start + prefix.count)..<probe.position])], k.text.count >= 2
+            let k = known[tokenKey(line[(start + prefix.count)..<probe.position])], k.text.count >= 2
         else { return nil }
         let resume = start + k.text.count - 1  // where the known hit has its closing brace
         // The known value last before that brace ends there here too (a number could go on).

@@ -166,20 +166,26 @@ extension IndexOperation {
         case .documents(let op, let changes):
             switch op {
             case "deleteDocuments":
-                o.appendUnchecked("objectIDs", .array(changes.compactMap {
-                    if case .delete(let id) = $0 { return .string(id) }
-                    return nil
-                }))
+                o.appendUnchecked(
+                    "objectIDs",
+                    .array(
+                        changes.compactMap {
+                            if case .delete(let id) = $0 { return .string(id) }
+                            return nil
+                        }))
             case "clearIndex": break
             default:
-                o.appendUnchecked("documents", .array(changes.compactMap {
-                    switch $0 {
-                    // The wire has no op for an update that never creates (only the HTTP API's
-                    // batches make one): it travels as its op's documents.
-                    case .upsert(let d), .merge(let d), .mergeExisting(let d): return .object(d)
-                    case .delete, .clear: return nil
-                    }
-                }))
+                o.appendUnchecked(
+                    "documents",
+                    .array(
+                        changes.compactMap {
+                            switch $0 {
+                            // The wire has no op for an update that never creates (only the HTTP API's
+                            // batches make one): it travels as its op's documents.
+                            case .upsert(let d), .merge(let d), .mergeExisting(let d): return .object(d)
+                            case .delete, .clear: return nil
+                            }
+                        }))
             }
         case .deleteBy(let params):
             // deleteBy takes the filter parameters only.

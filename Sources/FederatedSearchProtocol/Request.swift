@@ -67,8 +67,10 @@ public struct SearchTarget: Sendable, Equatable {
         a.index == b.index && a.name == b.name && a.params == b.params && a.weight == b.weight && a.timeoutMs == b.timeoutMs
     }
 
-    public init(index: String, name: String? = nil, params: JSONObject? = nil, weight: Double = 1, timeoutMs: Int? = nil,
-                path: String = "indices") {
+    public init(
+        index: String, name: String? = nil, params: JSONObject? = nil, weight: Double = 1, timeoutMs: Int? = nil,
+        path: String = "indices"
+    ) {
         self.index = index
         self.name = name ?? index
         self.params = params
@@ -192,8 +194,10 @@ public struct FacetValuesRequest: Sendable, Equatable {
     /// At most this many values (default 10, at most 100).
     public var maxFacetHits: Int
 
-    public init(index: String, facetName: String, facetQuery: String, query: String = "",
-                params: SearchParameters = SearchParameters(), maxFacetHits: Int = 10) {
+    public init(
+        index: String, facetName: String, facetQuery: String, query: String = "",
+        params: SearchParameters = SearchParameters(), maxFacetHits: Int = 10
+    ) {
         self.index = index
         self.facetName = facetName
         self.facetQuery = facetQuery

@@ -40,8 +40,9 @@ public enum RequestDecoder {
             return .failure(RequestError(id: nil, error: SearchError(code, "\(error.reason) at byte \(error.offset)")))
         }
         guard case .object(let object) = value else {
-            return .failure(RequestError(
-                id: nil, error: SearchError(.invalidRequest, "a request must be a JSON object, got \(value.typeName)")))
+            return .failure(
+                RequestError(
+                    id: nil, error: SearchError(.invalidRequest, "a request must be a JSON object, got \(value.typeName)")))
         }
         return decode(object: object)
     }
@@ -111,7 +112,8 @@ public enum RequestDecoder {
             if op == "createIndex" {
                 try WriteDecoder.checkIndexName(index)
                 if searchable != nil, settings != nil {
-                    throw SearchError(.invalidField, "settings: give settings (an embedded index) or searchable (an index on another backend), not both")
+                    throw SearchError(
+                        .invalidField, "settings: give settings (an embedded index) or searchable (an index on another backend), not both")
                 }
                 return .index(index, .createIndex(settings: settings ?? [:], searchable: searchable))
             }
@@ -134,7 +136,10 @@ public enum RequestDecoder {
             default: return .reload
             }
         default:
-            throw SearchError(.unknownOp, "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload")
+            throw SearchError(
+                .unknownOp,
+                "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload"
+            )
         }
     }
 

@@ -26,7 +26,8 @@ public enum WriteDecoder {
         guard problems.isEmpty else {
             let shown = problems.prefix(20).joined(separator: "; ")
             let more = problems.count > 20 ? "; and \(problems.count - 20) more" : ""
-            throw SearchError(.invalidDocument, "\(problems.count) of \(items.count) documents are invalid, nothing was written: \(shown)\(more)")
+            throw SearchError(
+                .invalidDocument, "\(problems.count) of \(items.count) documents are invalid, nothing was written: \(shown)\(more)")
         }
         return documents
     }
@@ -55,7 +56,9 @@ public enum WriteDecoder {
 
     package static func deleteByParameters(_ params: JSONObject) throws(SearchError) -> SearchParameters {
         for key in params.keys where !deleteByKeys.contains(key) {
-            throw SearchError(.unknownField, "params.\(key): deleteBy takes only filters, facetFilters, numericFilters, tagFilters, aroundLatLng and aroundRadius")
+            throw SearchError(
+                .unknownField,
+                "params.\(key): deleteBy takes only filters, facetFilters, numericFilters, tagFilters, aroundLatLng and aroundRadius")
         }
         guard !params.isEmpty else {
             throw SearchError(.missingField, "params: deleteBy needs a filter; to delete every document use clearIndex")
@@ -70,7 +73,9 @@ public enum WriteDecoder {
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D || c == 0x2E
         }
         guard !name.isEmpty, name.utf8.count <= 64, allowed, !name.hasPrefix(".") else {
-            throw SearchError(.invalidField, "index: '\(name)' is not a valid name for a new index (1 to 64 letters, digits, '_', '-' or '.', not starting with '.')")
+            throw SearchError(
+                .invalidField,
+                "index: '\(name)' is not a valid name for a new index (1 to 64 letters, digits, '_', '-' or '.', not starting with '.')")
         }
     }
 }

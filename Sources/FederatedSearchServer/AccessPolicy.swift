@@ -32,10 +32,16 @@ public struct AccessPolicy: Sendable, Equatable {
     package static func decode(_ object: JSONObject, path: String) throws(SearchError) -> AccessPolicy {
         var r = FieldReader(object, path: path)
         var policy = AccessPolicy()
-        if let list = try r.stringArray("search") { policy.search = try list.enumerated().map { i, s throws(SearchError) in
-            try principal(s, path: "\(path).search[\(i)]") } }
-        if let list = try r.stringArray("write") { policy.write = try list.enumerated().map { i, s throws(SearchError) in
-            try principal(s, path: "\(path).write[\(i)]") } }
+        if let list = try r.stringArray("search") {
+            policy.search = try list.enumerated().map { i, s throws(SearchError) in
+                try principal(s, path: "\(path).search[\(i)]")
+            }
+        }
+        if let list = try r.stringArray("write") {
+            policy.write = try list.enumerated().map { i, s throws(SearchError) in
+                try principal(s, path: "\(path).write[\(i)]")
+            }
+        }
         try r.rejectUnknownKeys()
         return policy
     }

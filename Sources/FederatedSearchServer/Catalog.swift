@@ -62,9 +62,10 @@ public final class Catalog: Sendable {
 
     /// Builds every searchable of a config. Errors name the searchable's JSON path.
     public static func build(_ config: DaemonConfig, registry: BackendRegistry) throws -> Catalog {
-        Catalog(entries: try config.searchables.map {
-            try buildEntry($0, config: config, registry: registry, fingerprint: CatalogLoader.fingerprint($0, config: config))
-        })
+        Catalog(
+            entries: try config.searchables.map {
+                try buildEntry($0, config: config, registry: registry, fingerprint: CatalogLoader.fingerprint($0, config: config))
+            })
     }
 
     /// Builds one searchable.

@@ -59,14 +59,16 @@ public struct CatalogLoader: Sendable {
         var reconfigured: [Reconfiguration] = []
         for s in config.searchables {
             if previous?.entry(s.name)?.fingerprint == Catalog.createdFingerprint {
-                throw SearchError(.invalidField, "\(s.path): '\(s.name)' is an index made by createIndex; delete it (deleteIndex) or choose another name")
+                throw SearchError(
+                    .invalidField, "\(s.path): '\(s.name)' is an index made by createIndex; delete it (deleteIndex) or choose another name")
             }
             let fingerprint = Self.fingerprint(s, config: config)
             if let old = previous?.entry(s.name), old.fingerprint == fingerprint {
                 // Same index; the access policy may still have changed.
-                entries.append(Catalog.Entry(
-                    id: old.id, searchable: old.searchable, kind: old.kind, defaultTimeout: old.defaultTimeout,
-                    fingerprint: old.fingerprint, access: s.access))
+                entries.append(
+                    Catalog.Entry(
+                        id: old.id, searchable: old.searchable, kind: old.kind, defaultTimeout: old.defaultTimeout,
+                        fingerprint: old.fingerprint, access: s.access))
                 kept.append(s.name)
                 continue
             }
@@ -80,9 +82,11 @@ public struct CatalogLoader: Sendable {
                 settings["data"] = nil
                 try durable.checkReconfiguration(settings, path: s.path)
                 reconfigured.append(Reconfiguration(index: durable, settings: settings))
-                entries.append(Catalog.Entry(
-                    id: old.id, searchable: durable, kind: old.kind, defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs),
-                    fingerprint: fingerprint, access: s.access))
+                entries.append(
+                    Catalog.Entry(
+                        id: old.id, searchable: durable, kind: old.kind,
+                        defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs),
+                        fingerprint: fingerprint, access: s.access))
                 rebuilt.append(s.name)
                 continue
             }
@@ -95,21 +99,24 @@ public struct CatalogLoader: Sendable {
             // Indices made over the socket; a reload keeps the loop's own (see finishReload).
             for (name, index) in DurableIndex.openCreated(in: dir, except: names) {
                 progress("loading \(name)")
-                entries.append(Catalog.Entry(
-                    id: SearcherId(index: name), searchable: index, kind: "embedded",
-                    defaultTimeout: .milliseconds(config.defaultTimeoutMs), fingerprint: Catalog.createdFingerprint,
-                    access: AccessPolicy()))
+                entries.append(
+                    Catalog.Entry(
+                        id: SearcherId(index: name), searchable: index, kind: "embedded",
+                        defaultTimeout: .milliseconds(config.defaultTimeoutMs), fingerprint: Catalog.createdFingerprint,
+                        access: AccessPolicy()))
             }
             for entry in CreatedSearchables.openAll(in: dir, except: names, config: config, registry: registry) {
                 progress("loading \(entry.id.index)")
                 entries.append(entry)
             }
         }
-        let removed = previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
+        let removed =
+            previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
             .filter { !names.contains($0) } ?? []
         // Only a config that loads whole takes effect (a refused reload keeps the old value).
         if opensStores { DurableIndex.settleAfterMs.store(config.settleAfterMs, ordering: .relaxed) }
-        return Loaded(config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed, reconfigured: reconfigured)
+        return Loaded(
+            config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed, reconfigured: reconfigured)
     }
 
     /// What decides whether a searchable must be rebuilt: its whole config object, the daemon

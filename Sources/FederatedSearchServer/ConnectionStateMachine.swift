@@ -77,8 +77,11 @@ package struct ConnectionStateMachine {
         case .lineTooLong(let length):
             closing = true
             return [
-                .send(.error(id: nil, index: nil, error: SearchError(
-                    .lineTooLong, "request line of at least \(length) bytes is over the limit; closing the connection"))),
+                .send(
+                    .error(
+                        id: nil, index: nil,
+                        error: SearchError(
+                            .lineTooLong, "request line of at least \(length) bytes is over the limit; closing the connection"))),
                 .closeAfterFlush,
             ]
         case .line(let bytes):
@@ -116,8 +119,13 @@ package struct ConnectionStateMachine {
             return [.indexOperation(id: request.id, index: index, operation: operation)]
         case .cancel(let target):
             guard let key = running[target] else {
-                return [.send(.error(id: request.id, index: nil, error: SearchError(
-                    .unknownRequest, "target: no running request with id \(RequestID.display(target)) on this connection")))]
+                return [
+                    .send(
+                        .error(
+                            id: request.id, index: nil,
+                            error: SearchError(
+                                .unknownRequest, "target: no running request with id \(RequestID.display(target)) on this connection")))
+                ]
             }
             // The reply first: the target then ends (at once, if it was still waiting for a slot).
             return [.send(.cancelAccepted(id: request.id, target: target)), .cancel(key: key)]
@@ -143,8 +151,11 @@ package struct ConnectionStateMachine {
     /// The refusal of a request whose id is still running here, if it is.
     private func duplicate(_ id: String?) -> Action? {
         guard let id, running[id] != nil else { return nil }
-        return .send(.error(id: id, index: nil, error: SearchError(
-            .duplicateID, "id: request \(RequestID.display(id)) is still running on this connection")))
+        return .send(
+            .error(
+                id: id, index: nil,
+                error: SearchError(
+                    .duplicateID, "id: request \(RequestID.display(id)) is still running on this connection")))
     }
 
     /// The next key, now running under `id`.

@@ -37,7 +37,10 @@ package enum CreatedSearchables {
     package static func decode(name: String, _ object: JSONObject) throws(SearchError) -> DaemonConfig.SearchableConfig {
         let s = try DaemonConfig.SearchableConfig.decode(name: name, object, path: "searchable")
         guard kinds.contains(s.kind) else {
-            throw SearchError(.invalidField, "searchable.backend: createIndex makes embedded indices (give settings) and indices on \(kinds.joined(separator: ", ")), not '\(s.kind)'")
+            throw SearchError(
+                .invalidField,
+                "searchable.backend: createIndex makes embedded indices (give settings) and indices on \(kinds.joined(separator: ", ")), not '\(s.kind)'"
+            )
         }
         return s
     }
@@ -82,15 +85,17 @@ package enum CreatedSearchables {
     /// The record of a created index, if there is one.
     package static func record(_ name: String, in directory: String) -> Record? {
         guard let bytes = try? FileReader.read(path(of: name, in: directory), field: "dataDir"),
-              case .object(let o)? = try? JSONParser.parse(bytes), o["createdBy"] == "createIndex",
-              case .object(let searchable)? = o["searchable"]
+            case .object(let o)? = try? JSONParser.parse(bytes), o["createdBy"] == "createIndex",
+            case .object(let searchable)? = o["searchable"]
         else { return nil }
         return Record(name: name, searchable: searchable, madeStorage: o["madeStorage"] == true)
     }
 
     /// Builds every index recorded in `directory` but those of the config (at start). One
     /// that cannot be built is logged and left out; its record stays for the next start.
-    package static func openAll(in directory: String, except configured: Set<String>, config: DaemonConfig, registry: BackendRegistry) -> [Catalog.Entry] {
+    package static func openAll(in directory: String, except configured: Set<String>, config: DaemonConfig, registry: BackendRegistry)
+        -> [Catalog.Entry]
+    {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var out: [Catalog.Entry] = []
         for file in files.sorted() where file.hasSuffix(suffix) {

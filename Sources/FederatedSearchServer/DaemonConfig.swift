@@ -134,9 +134,10 @@ public struct DaemonConfig: Sendable {
             var sr = FieldReader(o, path: path)
             let kind = try sr.string("backend") ?? "embedded"
             let timeout = try sr.int("timeoutMs", in: 1...600_000)
-            let access = try sr.objectValue("access").map { (a: JSONObject) throws(SearchError) in
-                try AccessPolicy.decode(a, path: "\(path).access")
-            } ?? AccessPolicy()
+            let access =
+                try sr.objectValue("access").map { (a: JSONObject) throws(SearchError) in
+                    try AccessPolicy.decode(a, path: "\(path).access")
+                } ?? AccessPolicy()
             o["backend"] = nil
             o["timeoutMs"] = nil
             o["access"] = nil
@@ -164,9 +165,10 @@ public struct DaemonConfig: Sendable {
         let drain = try r.int("drainTimeoutMs", in: 0...600_000) ?? 10_000
         let busyPoll = try r.int("busyPollMicros", in: 0...10_000) ?? Self.defaultBusyPollMicros
         let limits = try r.objectValue("limits").map { (o: JSONObject) throws(SearchError) in try Limits.decode(o) } ?? Limits()
-        let breaker = try r.objectValue("circuitBreaker").map { (o: JSONObject) throws(SearchError) in
-            try SourceHealth.Settings.decode(o)
-        } ?? SourceHealth.Settings()
+        let breaker =
+            try r.objectValue("circuitBreaker").map { (o: JSONObject) throws(SearchError) in
+                try SourceHealth.Settings.decode(o)
+            } ?? SourceHealth.Settings()
         let dataDir = try r.string("dataDir")
         let settle = try r.int("settleAfterMs", in: 0...86_400_000) ?? Self.defaultSettleAfterMs
         let httpObject = try r.objectValue("http")

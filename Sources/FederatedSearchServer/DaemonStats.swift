@@ -18,7 +18,9 @@ public final class DaemonStats: Sendable {
         package var values: [Double] = []
         package var next = 0
         package mutating func add(_ v: Double, capacity: Int) {
-            if values.count < capacity { values.append(v) } else {
+            if values.count < capacity {
+                values.append(v)
+            } else {
                 values[next] = v
                 next = (next + 1) % capacity
             }
@@ -76,9 +78,11 @@ public final class DaemonStats: Sendable {
                 let i = min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)
                 return .number((sorted[max(0, i)] * 1000).rounded() / 1000)
             }
-            perIndex.appendUnchecked(name, [
-                "samples": .number(Double(sorted.count)), "p50Ms": pct(0.5), "p90Ms": pct(0.9), "p99Ms": pct(0.99),
-            ])
+            perIndex.appendUnchecked(
+                name,
+                [
+                    "samples": .number(Double(sorted.count)), "p50Ms": pct(0.5), "p90Ms": pct(0.9), "p99Ms": pct(0.99),
+                ])
         }
         return JSONObject([
             ("uptimeSeconds", .number(Double(uptime.components.seconds))),

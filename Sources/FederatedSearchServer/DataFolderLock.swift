@@ -28,8 +28,10 @@ package enum DataFolderLock {
             let holder = readPID(fd)
             close(fd)
             if error.wouldBlock {
-                throw SearchError(.invalidField,
-                    "dataDir: '\(folder)' is in use by another fedsearchd\(holder.map { " (pid \($0))" } ?? ""); one daemon per data folder")
+                throw SearchError(
+                    .invalidField,
+                    "dataDir: '\(folder)' is in use by another fedsearchd\(holder.map { " (pid \($0))" } ?? ""); one daemon per data folder"
+                )
             }
             throw SearchError(.invalidField, "dataDir: cannot lock '\(path)': \(error)")
         }

@@ -145,7 +145,13 @@ package struct DocumentLoader {
                 continue
             }
             if inString {
-                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 pending.append(b)
                 continue
             }
@@ -181,7 +187,9 @@ package struct DocumentLoader {
             if !itemStarted, !Self.isSpace(b) {
                 itemStarted = true
                 guard b == UInt8(ascii: "{") else {
-                    throw SearchError(.invalidField, "\(field): '\(file)' item \(itemNumber): expected an object, got '\(Self.printable(b))' at byte \(at)")
+                    throw SearchError(
+                        .invalidField,
+                        "\(field): '\(file)' item \(itemNumber): expected an object, got '\(Self.printable(b))' at byte \(at)")
                 }
             }
         }
@@ -191,7 +199,8 @@ package struct DocumentLoader {
     private mutating func takeItem() throws(SearchError) {
         let value: JSONValue
         do { value = try JSONParser.parse(pending) } catch {
-            throw SearchError(.invalidJSON, "\(field): '\(file)' item \(itemNumber): \(error.reason) at byte \(pendingStart + error.offset)")
+            throw SearchError(
+                .invalidJSON, "\(field): '\(file)' item \(itemNumber): \(error.reason) at byte \(pendingStart + error.offset)")
         }
         guard case .object(let o) = value else {
             throw SearchError(.invalidField, "\(field): '\(file)' item \(itemNumber): expected an object, got \(value.typeName)")

@@ -10,7 +10,9 @@ extension DurableIndex {
     /// Makes the store of a new index (refusing to touch an existing file) and opens it.
     package static func create(name: String, path: String, settings: JSONObject) throws -> DurableIndex {
         guard access(path, F_OK) != 0 else {
-            throw SearchError(.indexExists, "index: a store for '\(name)' exists already at \(path) (left by an index removed from the config?); move it away first")
+            throw SearchError(
+                .indexExists,
+                "index: a store for '\(name)' exists already at \(path) (left by an index removed from the config?); move it away first")
         }
         try Folders.makeParent(of: path)
         do {
@@ -36,7 +38,8 @@ extension DurableIndex {
             let path = "\(directory)/\(name).sqlite"
             guard DurableIndex.origin(ofStoreAt: path) == "createIndex" else { continue }
             do {
-                out.append((name, try DurableIndex(name: name, configSettings: [:], path: path, origin: "createIndex", initialDocuments: { [] })))
+                out.append(
+                    (name, try DurableIndex(name: name, configSettings: [:], path: path, origin: "createIndex", initialDocuments: { [] })))
             } catch {
                 Log.error("could not open the index \(name) at \(path): \(error)")
             }

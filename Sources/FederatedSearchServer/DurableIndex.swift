@@ -133,14 +133,17 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
     /// Opens the store at `path`, imports `initialDocuments` the first time only (a restart
     /// neither duplicates nor reverts what was written since), applies stored setting
     /// overrides over `configSettings`, and builds the snapshot.
-    package init(name: String, configSettings: JSONObject, path: String, origin: String,
-         initialDocuments: () throws -> [JSONObject]) throws {
+    package init(
+        name: String, configSettings: JSONObject, path: String, origin: String,
+        initialDocuments: () throws -> [JSONObject]
+    ) throws {
         let store = try DocumentStore(path: path)
         if try store.metadata("initialImport") == nil {
             // One batch with the marker: a crash leaves either both or neither.
-            let batch: [WriteOperation] = try initialDocuments().map { .upsert($0) } + [
-                .setMetadata(key: Self.originKey, value: origin), .setMetadata(key: "initialImport", value: "done"),
-            ]
+            let batch: [WriteOperation] =
+                try initialDocuments().map { .upsert($0) } + [
+                    .setMetadata(key: Self.originKey, value: origin), .setMetadata(key: "initialImport", value: "done"),
+                ]
             try store.group { g in _ = try g.apply(batch) }
         }
         var overrides: JSONObject = [:]
@@ -156,7 +159,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         } catch {
             settings = try IndexSettings.decode(configSettings, path: "\(name).settings")
             problem = error.message
-            Log.error("\(name): its stored settings cannot be applied (\(error.message)); serving with the config's settings until a settings change applies")
+            Log.error(
+                "\(name): its stored settings cannot be applied (\(error.message)); serving with the config's settings until a settings change applies"
+            )
         }
         let opened = ContinuousClock.now
         let table = DocumentTable(try store.allDocuments())
@@ -171,8 +176,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             short.append(c)
         }
         self.writer = BackgroundWorker(name: "write " + short)
-        self.state = Mutex(WriterState(
-            store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
+        self.state = Mutex(
+            WriterState(
+                store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
         self.current = Mutex(index)
         recordPosition(sequence: sequence, documents: table.count)
         counters.withLock {

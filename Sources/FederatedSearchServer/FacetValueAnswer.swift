@@ -27,10 +27,13 @@ package enum FacetValueAnswer {
                 let highlighted = searchable.highlightFacetValue(v.value, facetQuery: request.facetQuery, preTag: pre, postTag: post)
                 return ["value": .string(v.value), "highlighted": .string(highlighted), "count": .number(Double(v.count))]
             }
-            return .info(id: requestID, type: "facetHits", payload: [
-                "index": .string(request.index), "facetHits": .array(hits), "exhaustiveFacetsCount": true,
-                "processingTimeMS": .number(SearchResults.wholeMilliseconds(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)),
-            ])
+            return .info(
+                id: requestID, type: "facetHits",
+                payload: [
+                    "index": .string(request.index), "facetHits": .array(hits), "exhaustiveFacetsCount": true,
+                    "processingTimeMS": .number(
+                        SearchResults.wholeMilliseconds(Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15)),
+                ])
         } catch let e as SearchError {
             return .error(id: requestID, index: nil, error: e)
         } catch {

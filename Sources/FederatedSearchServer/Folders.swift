@@ -17,7 +17,7 @@ package enum Folders {
         while !parts.isEmpty {
             current += "/" + parts.removeFirst()
             let folder = current
-            do { try systemCall { mkdir(folder, 0o755) } } catch where error.code != EEXIST {
+            do { try systemCall { mkdir(folder, 0o755) } } catch  where error.code != EEXIST {
                 throw CreationError(description: "cannot create folder '\(current)': \(error)")
             } catch {}
         }

@@ -81,7 +81,8 @@ public struct HTTPConfig: Sendable {
     /// `HOST:PORT`, `[V6]:PORT` or a socket path.
     static func address(_ text: String, path: String, resolve: (String) -> String) throws(SearchError) -> Address {
         if text.hasPrefix("/") || text.hasPrefix(".") { return .unix(path: resolve(text)) }
-        let host: Substring, portText: Substring
+        let host: Substring
+        let portText: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]

@@ -25,13 +25,17 @@ package enum IndexRequests {
             if let deleted { payload["deleted"] = .number(Double(deleted)) }
             return .info(id: id, type: "written", payload: payload)
         case .success(.documents(let documents)):
-            return .info(id: id, type: "documents", payload: [
-                "index": .string(index), "results": .array(documents.map { $0.map { .object($0) } ?? .null }),
-            ])
+            return .info(
+                id: id, type: "documents",
+                payload: [
+                    "index": .string(index), "results": .array(documents.map { $0.map { .object($0) } ?? .null }),
+                ])
         case .success(.settings(let effective, let overrides)):
-            return .info(id: id, type: "settings", payload: [
-                "index": .string(index), "settings": .object(effective), "overrides": .object(overrides),
-            ])
+            return .info(
+                id: id, type: "settings",
+                payload: [
+                    "index": .string(index), "settings": .object(effective), "overrides": .object(overrides),
+                ])
         }
     }
 
@@ -42,7 +46,10 @@ package enum IndexRequests {
         for (i, document) in documents.enumerated() {
             total += document.map { JSONWriter.bytes(.object($0)).count + 1 } ?? 5
             if total > limit {
-                return SearchError(.answerTooLarge, "objectIDs: the first \(i + 1) of the \(documents.count) documents asked already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer at a time")
+                return SearchError(
+                    .answerTooLarge,
+                    "objectIDs: the first \(i + 1) of the \(documents.count) documents asked already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer at a time"
+                )
             }
         }
         return nil
@@ -92,8 +99,9 @@ package enum IndexRequests {
             return .failure(SearchError(.forbidden, "index: this peer may not \(forWriting ? "write to" : "read") '\(name)'"))
         }
         guard let durable = entry.searchable as? DurableIndex else {
-            return .failure(SearchError(
-                .notWritable, "index: '\(name)' takes no writes (an embedded index needs a dataDir in the config)"))
+            return .failure(
+                SearchError(
+                    .notWritable, "index: '\(name)' takes no writes (an embedded index needs a dataDir in the config)"))
         }
         return .success(durable)
     }
@@ -112,8 +120,9 @@ package enum IndexRequests {
             case .get(let ids):
                 return .success(.documents(try await backend.documents(ids)))
             case .settings, .replace, .getSettings, .reconfigure, .remove:
-                return .failure(SearchError(
-                    .notWritable, "index: the settings of an index served by another engine live in that engine (its schema)"))
+                return .failure(
+                    SearchError(
+                        .notWritable, "index: the settings of an index served by another engine live in that engine (its schema)"))
             }
         } catch let e as SearchError {
             return .failure(e)

@@ -12,7 +12,8 @@ import Synchronization
 /// `journalctl REQUEST_ID=q1`; on stderr they are appended as `key=value`.
 public enum Log {
     public enum Level: Int, Comparable, Sendable {
-        case debug = 0, info, warning, error
+        case debug = 0
+        case info, warning, error
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         public init?(name: String) {
             switch name {

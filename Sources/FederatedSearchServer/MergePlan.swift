@@ -36,7 +36,8 @@ package struct MergePlan: Sendable {
             try options.validate(sourceNames: names, path: "merge")
             let depth = options.fetchDepth
             guard depth <= SearchParameters.maxHitsPerPage else {
-                throw SearchError(.invalidField, "merge: offset + limit is \(depth); at most \(SearchParameters.maxHitsPerPage) hits can be merged")
+                throw SearchError(
+                    .invalidField, "merge: offset + limit is \(depth); at most \(SearchParameters.maxHitsPerPage) hits can be merged")
             }
             for i in sources.indices where options.strategy != .grouped {
                 sources[i].query.parameters.page = 0

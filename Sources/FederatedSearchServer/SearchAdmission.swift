@@ -52,7 +52,8 @@ package enum SearchAdmission {
         }
         guard f.running >= f.maxRunning || f.outputOverBudget || f.queued > 0 else { return .start }
         guard f.queued >= f.maxQueued else { return .queue }
-        return .refuse("the daemon is running its maximum of \(f.maxRunning) searches (limits.maxRunningSearches) "
-            + "and \(f.queued) more wait (limits.maxQueuedSearches); retry shortly")
+        return .refuse(
+            "the daemon is running its maximum of \(f.maxRunning) searches (limits.maxRunningSearches) "
+                + "and \(f.queued) more wait (limits.maxQueuedSearches); retry shortly")
     }
 }

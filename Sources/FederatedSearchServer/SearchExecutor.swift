@@ -26,7 +26,8 @@ package enum SearchExecutor {
         for request: SearchRequest, in catalog: Catalog, peer: PeerIdentity?
     ) throws(SearchError) -> [FederatedSource] {
         // Without `indices`, every index the peer may search.
-        let targets = request.targets
+        let targets =
+            request.targets
             ?? catalog.entries.filter { $0.access.maySearch(peer) }.map { SearchTarget(index: $0.id.index) }
         guard !targets.isEmpty else { throw SearchError(.forbidden, "indices: this peer may search no index") }
         let names = Set(targets.map(\.name))
@@ -40,7 +41,8 @@ package enum SearchExecutor {
                 throw catalog.unknownIndex(target.index, path: path, peer: peer)
             }
             guard entry.access.maySearch(peer) else {
-                throw SearchError(.forbidden, "\(target.path): this peer (uid \(peer.map { String($0.uid) } ?? "?")) may not search '\(target.index)'")
+                throw SearchError(
+                    .forbidden, "\(target.path): this peer (uid \(peer.map { String($0.uid) } ?? "?")) may not search '\(target.index)'")
             }
             let params = try request.parameters(for: target, defaults: entry.searchable.queryDefaults)
             let ms = target.timeoutMs ?? request.timeoutMs
@@ -85,7 +87,9 @@ package enum SearchExecutor {
 
     /// A source's results frame (line and encoded hits), named after the source when the
     /// backend left `index` empty.
-    package static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (line: OutgoingLine, hits: [FrameWriter.EncodedHit]) {
+    package static func resultsFrame(id: String?, _ name: String, _ given: SearchResults) -> (
+        line: OutgoingLine, hits: [FrameWriter.EncodedHit]
+    ) {
         var results = given
         if results.index.isEmpty { results.index = name }
         return FrameWriter.results(id: id, index: name, results: results)

@@ -82,7 +82,8 @@ package struct SearchRun: Sendable {
             // A cancelled source (the request was cancelled or superseded) may not have run at
             // all: its near-zero time is no latency sample. Latency is the index's, whatever
             // name the source answers under.
-            if case .cancelled = completion.outcome {} else {
+            if case .cancelled = completion.outcome {
+            } else {
                 stats.recordSource(source.index, ms: completion.milliseconds)
             }
             // A probe's result is its breaker's verdict; a probe that gives none is given back.
@@ -148,10 +149,12 @@ package struct SearchRun: Sendable {
         let elapsed = (ContinuousClock.now - start).components
         let ms = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         if Log.enabled(.debug) {
-            Log.debug("request done: \(status.rawValue) in \(ms) ms", [
-                ("REQUEST_ID", id.map(RequestID.text) ?? "-"), ("STATUS", status.rawValue),
-                ("SOURCES", named.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
-            ])
+            Log.debug(
+                "request done: \(status.rawValue) in \(ms) ms",
+                [
+                    ("REQUEST_ID", id.map(RequestID.text) ?? "-"), ("STATUS", status.rawValue),
+                    ("SOURCES", named.map { "\($0.name):\($0.report.status.rawValue)" }.joined(separator: ",")),
+                ])
         }
         return .done(id: id, status: status, sources: named, ms: ms)
     }

@@ -143,8 +143,11 @@ package struct ServerCore: Sendable {
     }
 
     private func unsupported(_ id: String?, _ what: String) -> [UInt8] {
-        Frame.error(id: id, index: nil, error: SearchError(
-            .unsupportedOperation, "\(what) needs the daemon's event loop; send it over the daemon's socket")).line()
+        Frame.error(
+            id: id, index: nil,
+            error: SearchError(
+                .unsupportedOperation, "\(what) needs the daemon's event loop; send it over the daemon's socket")
+        ).line()
     }
 }
 

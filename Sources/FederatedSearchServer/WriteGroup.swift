@@ -254,7 +254,8 @@ package enum WriteGroup {
             for e in configSettings.entries where desired[e.key] == nil { next[e.key] = .null }
             planned.settings = try IndexSettings.decode(DurableIndex.merged(configSettings, next), path: "settings")
             planned.overrides = next
-            planned.operations = [.clear] + documents.map { .upsert($0) }
+            planned.operations =
+                [.clear] + documents.map { .upsert($0) }
                 + [.setMetadata(key: DurableIndex.overridesKey, value: JSONWriter.string(.object(next)))]
         case .get, .getSettings, .reconfigure, .remove:
             break

@@ -30,7 +30,8 @@ public final class DocumentStore {
     /// Opens or creates the store at `path`.
     public init(path: String) throws {
         db = try SQLiteDatabase(path: path)
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=FULL;
             CREATE TABLE IF NOT EXISTS documents (object_id TEXT PRIMARY KEY, body TEXT NOT NULL);

@@ -16,15 +16,35 @@ import Foundation
 /// each query n times (default 200); `DEMO_QUERY=movies:amer` times one query only.
 enum Demo {
     static let movieQueries: [(String, [String])] = [
-        ("single", ["star", "love", "war", "night", "john", "drama", "western", "comedy", "murder", "paramount",
-                    "horror", "story", "world", "girl", "music"]),
-        ("two", ["star wars", "love story", "new york", "john wayne", "silent film", "world war", "romantic comedy",
-                 "science fiction", "crime drama", "young man"]),
-        ("prefix", ["s", "st", "sta", "amer", "a", "am", "ame", "jo", "joh", "dr", "dra", "w", "wa", "wes", "m", "mu",
-                    "mur", "c", "co", "com", "lo", "lov", "h", "ho", "hor"]),
+        (
+            "single",
+            [
+                "star", "love", "war", "night", "john", "drama", "western", "comedy", "murder", "paramount",
+                "horror", "story", "world", "girl", "music",
+            ]
+        ),
+        (
+            "two",
+            [
+                "star wars", "love story", "new york", "john wayne", "silent film", "world war", "romantic comedy",
+                "science fiction", "crime drama", "young man",
+            ]
+        ),
+        (
+            "prefix",
+            [
+                "s", "st", "sta", "amer", "a", "am", "ame", "jo", "joh", "dr", "dra", "w", "wa", "wes", "m", "mu",
+                "mur", "c", "co", "com", "lo", "lov", "h", "ho", "hor",
+            ]
+        ),
         ("two+prefix", ["star w", "love s", "john w", "new y", "silent f", "world wa", "crime d"]),
-        ("typo", ["stra", "lvoe", "amercan", "detectve", "westrn", "comdy", "murdr", "horor", "starr wars",
-                  "romantc comedy", "hitchcok", "chaplin"]),
+        (
+            "typo",
+            [
+                "stra", "lvoe", "amercan", "detectve", "westrn", "comdy", "murdr", "horor", "starr wars",
+                "romantc comedy", "hitchcok", "chaplin",
+            ]
+        ),
     ]
     static let productQueries: [(String, [String])] = [
         ("single", ["toner", "canon", "cartridge", "black", "lens", "hp", "memory", "cable", "intel", "usb"]),
@@ -46,7 +66,8 @@ enum Demo {
         var indices: [(String, EmbeddedIndex)] = []
         for e in searchables.entries {
             guard var o = e.value.objectValue, o["backend"]?.stringValue == "embedded",
-                let data = o["data"]?.stringValue else { continue }
+                let data = o["data"]?.stringValue
+            else { continue }
             for k in ["backend", "data", "timeoutMs"] { o[k] = nil }
             let settings = try IndexSettings.decode(o, path: "searchables.\(e.key)")
             var docs: [JSONObject] = []
@@ -56,8 +77,9 @@ enum Demo {
             }
             let t0 = nanos()
             let index = try EmbeddedIndex(name: e.key, settings: settings, documents: docs)
-            FileHandle.standardError.write(Data(
-                "\(e.key): \(docs.count) docs built in \(Double(nanos() - t0) / 1e6) ms\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "\(e.key): \(docs.count) docs built in \(Double(nanos() - t0) / 1e6) ms\n".utf8))
             indices.append((e.key, index))
         }
 
@@ -127,19 +149,35 @@ enum Demo {
                     worst.append((percentile(mine, 50), q))
                 }
                 all += lat
-                perClass.append((cls, .object(JSONObject([
-                    ("p50_us", .number((percentile(lat, 50) * 10).rounded() / 10)),
-                    ("p99_us", .number((percentile(lat, 99) * 10).rounded() / 10)),
-                ]))))
+                perClass.append(
+                    (
+                        cls,
+                        .object(
+                            JSONObject([
+                                ("p50_us", .number((percentile(lat, 50) * 10).rounded() / 10)),
+                                ("p99_us", .number((percentile(lat, 99) * 10).rounded() / 10)),
+                            ]))
+                    ))
             }
-            perClass.append(("all", .object(JSONObject([
-                ("p50_us", .number((percentile(all, 50) * 10).rounded() / 10)),
-                ("p99_us", .number((percentile(all, 99) * 10).rounded() / 10)),
-            ]))))
+            perClass.append(
+                (
+                    "all",
+                    .object(
+                        JSONObject([
+                            ("p50_us", .number((percentile(all, 50) * 10).rounded() / 10)),
+                            ("p99_us", .number((percentile(all, 99) * 10).rounded() / 10)),
+                        ]))
+                ))
             worst.sort { $0.0 > $1.0 }
-            perClass.append(("slowest_p50_us", .object(JSONObject(worst.prefix(5).map {
-                ($0.1, .number(($0.0 * 10).rounded() / 10))
-            }))))
+            perClass.append(
+                (
+                    "slowest_p50_us",
+                    .object(
+                        JSONObject(
+                            worst.prefix(5).map {
+                                ($0.1, .number(($0.0 * 10).rounded() / 10))
+                            }))
+                ))
             report.append((name, .object(JSONObject(perClass))))
         }
         report.append(("checksum", .number(Double(sink))))

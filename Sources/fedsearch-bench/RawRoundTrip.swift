@@ -34,4 +34,3 @@ func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
     }
     return false
 }
-

@@ -25,7 +25,8 @@ enum UpdateBench {
         defer { try? FileManager.default.removeItem(atPath: work) }
         let corpus = "\(corpusDir)/docs.ndjson"
         guard FileManager.default.fileExists(atPath: corpus) else {
-            throw BenchError("no corpus at \(corpus): run `python3 ../shared/bench/corpus.py --export \(corpusDir)` (N_DOCS=1000000 for a million)")
+            throw BenchError(
+                "no corpus at \(corpus): run `python3 ../shared/bench/corpus.py --export \(corpusDir)` (N_DOCS=1000000 for a million)")
         }
         let settings: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"]]
         var corpusIndex = settings
@@ -43,12 +44,17 @@ enum UpdateBench {
         daemon.arguments = ["--config", configFile]
         let started = ContinuousClock.now
         try daemon.run()
-        defer { daemon.terminate(); daemon.waitUntilExit() }
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
         try WriteBench.waitForDaemon(socket)
         let admin = try SocketConnection(path: socket, timeoutSeconds: 600)
         let documents = try WriteBench.documentCount(admin, "corpus")
         print("fedsearch-bench --updates: \(documents) documents (\(corpus))")
-        print("start with the first import and one build: \(String(format: "%.1f", microseconds(since: started) / 1e6)) s, RSS \(rssMB(daemon.processIdentifier)) MB")
+        print(
+            "start with the first import and one build: \(String(format: "%.1f", microseconds(since: started) / 1e6)) s, RSS \(rssMB(daemon.processIdentifier)) MB"
+        )
 
         // 1 and 2: bulk import, then memory before and after the merges it left.
         let importStart = ContinuousClock.now
@@ -59,14 +65,26 @@ enum UpdateBench {
         let segmentsAfterImport = try writeStats(admin, "imported")["segments"]?.intValue ?? 0
         let mergeWait = ContinuousClock.now
         try waitForMerges(admin, "imported")
-        print("bulk import, batches of 1,000, \(inFlight) in flight: \(imported) documents in \(String(format: "%.2f", importSeconds)) s = \(Int(Double(imported) / importSeconds)) documents/s")
-        print("  RSS after the import: \(afterImport) MB (\(segmentsAfterImport) segments); after its merges (\(String(format: "%.1f", microseconds(since: mergeWait) / 1e6)) s more): \(rssMB(daemon.processIdentifier)) MB (\(try writeStats(admin, "imported")["segments"]?.intValue ?? 0) segments)")
+        print(
+            "bulk import, batches of 1,000, \(inFlight) in flight: \(imported) documents in \(String(format: "%.2f", importSeconds)) s = \(Int(Double(imported) / importSeconds)) documents/s"
+        )
+        print(
+            "  RSS after the import: \(afterImport) MB (\(segmentsAfterImport) segments); after its merges (\(String(format: "%.1f", microseconds(since: mergeWait) / 1e6)) s more): \(rssMB(daemon.processIdentifier)) MB (\(try writeStats(admin, "imported")["segments"]?.intValue ?? 0) segments)"
+        )
         _ = try admin.roundTrip(["id": "c", "op": "clearIndex", "index": "imported"])
 
         // Documents to write: the corpus's first ones, changed (existing ids) or renamed (new ids).
         var samples: [JSONObject] = []
-        for f in try admin.roundTrip(["id": "s", "query": "", "indices": ["corpus"], "params": ["hitsPerPage": 1000, "attributesToHighlight": []]]) {
-            if case .results(_, _, let r) = f { samples = r.hits.map { h in var o = h.attributes; o["objectID"] = .string(h.objectID); return o } }
+        for f in try admin.roundTrip([
+            "id": "s", "query": "", "indices": ["corpus"], "params": ["hitsPerPage": 1000, "attributesToHighlight": []],
+        ]) {
+            if case .results(_, _, let r) = f {
+                samples = r.hits.map { h in
+                    var o = h.attributes
+                    o["objectID"] = .string(h.objectID)
+                    return o
+                }
+            }
         }
         guard !samples.isEmpty else { throw BenchError("the corpus index answered no documents") }
         var serial = 0
@@ -79,10 +97,13 @@ enum UpdateBench {
         }
 
         // Searches on the index as it was built at start (one segment), for comparison.
-        let queries = (try? String(contentsOfFile: "\(corpusDir)/q_prefix.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        let queries =
+            (try? String(contentsOfFile: "\(corpusDir)/q_prefix.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         let searches = queries.prefix(1000).enumerated().map { i, q in
-            encodedLine(["id": .string("q\(i)"), "query": .string(q), "indices": ["corpus"],
-                         "params": ["hitsPerPage": 10, "facets": ["category"]]])
+            encodedLine([
+                "id": .string("q\(i)"), "query": .string(q), "indices": ["corpus"],
+                "params": ["hitsPerPage": 10, "facets": ["category"]],
+            ])
         }
         let searcher = try SocketConnection(path: socket, timeoutSeconds: 60)
         for s in searches.prefix(200) { _ = try rawRoundTrip(searcher, s) }
@@ -99,7 +120,9 @@ enum UpdateBench {
             upserts.append(microseconds(since: t))
         }
         let u = LatencySummary(samples: upserts, seconds: 1)
-        print("single-document upsert, answered once durable and searchable (400, one at a time): p50 \(String(format: "%.2f", u.p50 / 1000)) ms, p99 \(String(format: "%.2f", u.p99 / 1000)) ms")
+        print(
+            "single-document upsert, answered once durable and searchable (400, one at a time): p50 \(String(format: "%.2f", u.p50 / 1000)) ms, p99 \(String(format: "%.2f", u.p99 / 1000)) ms"
+        )
         try waitForMerges(admin, "corpus")
 
         // 4: searches, idle (after those upserts) and during a steady stream of writes.
@@ -133,11 +156,21 @@ enum UpdateBench {
         let w = LatencySummary(samples: done.latencies, seconds: Double(seconds))
         let st = try writeStats(admin, "corpus")
         print("searches (q_prefix, top 10, category facet, 1 client)   p50 µs   p99 µs   queries")
-        print("idle, as built at start (1 segment)                    \(fmt(whole.summary.p50).leftPad(6))   \(fmt(whole.summary.p99).leftPad(6))   \(whole.count)")
-        print("idle, after the upserts (\(idleSegments) segments)                   \(fmt(idle.summary.p50).leftPad(6))   \(fmt(idle.summary.p99).leftPad(6))   \(idle.count)")
-        print("while writing \(rate)/s (\(done.count) writes in \(seconds) s)        \(fmt(busy.summary.p50).leftPad(6))   \(fmt(busy.summary.p99).leftPad(6))   \(busy.count)")
-        print("search p99 while writing / idle: \(String(format: "%.2f", busy.summary.p99 / max(idle.summary.p99, 0.001))) (against the index as built at start: \(String(format: "%.2f", busy.summary.p99 / max(whole.summary.p99, 0.001))))")
-        print("the writes: \(Int(w.queriesPerSecond))/s achieved, answer p50 \(String(format: "%.2f", w.p50 / 1000)) ms, p99 \(String(format: "%.2f", w.p99 / 1000)) ms; \(st["segments"]?.intValue ?? 0) segments, \(st["merges"]?.intValue ?? 0) merges; RSS \(rssMB(daemon.processIdentifier)) MB")
+        print(
+            "idle, as built at start (1 segment)                    \(fmt(whole.summary.p50).leftPad(6))   \(fmt(whole.summary.p99).leftPad(6))   \(whole.count)"
+        )
+        print(
+            "idle, after the upserts (\(idleSegments) segments)                   \(fmt(idle.summary.p50).leftPad(6))   \(fmt(idle.summary.p99).leftPad(6))   \(idle.count)"
+        )
+        print(
+            "while writing \(rate)/s (\(done.count) writes in \(seconds) s)        \(fmt(busy.summary.p50).leftPad(6))   \(fmt(busy.summary.p99).leftPad(6))   \(busy.count)"
+        )
+        print(
+            "search p99 while writing / idle: \(String(format: "%.2f", busy.summary.p99 / max(idle.summary.p99, 0.001))) (against the index as built at start: \(String(format: "%.2f", busy.summary.p99 / max(whole.summary.p99, 0.001))))"
+        )
+        print(
+            "the writes: \(Int(w.queriesPerSecond))/s achieved, answer p50 \(String(format: "%.2f", w.p50 / 1000)) ms, p99 \(String(format: "%.2f", w.p99 / 1000)) ms; \(st["segments"]?.intValue ?? 0) segments, \(st["merges"]?.intValue ?? 0) merges; RSS \(rssMB(daemon.processIdentifier)) MB"
+        )
     }
 
     /// Sends a write and reads its answer; throws unless it was written.

@@ -46,11 +46,16 @@ enum WriteBench {
             datasets.append(Dataset(index: "import_\(name)", file: full, settings: settings))
         }
         if FileManager.default.fileExists(atPath: corpus) {
-            datasets.append(Dataset(index: "import_corpus", file: corpus, settings: [
-                "searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"],
-            ]))
+            datasets.append(
+                Dataset(
+                    index: "import_corpus", file: corpus,
+                    settings: [
+                        "searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"],
+                    ]))
         } else {
-            print("(no benchmark corpus at \(corpus): run `python3 ../shared/bench/corpus.py --export \(URL(fileURLWithPath: corpus).deletingLastPathComponent().path)`)")
+            print(
+                "(no benchmark corpus at \(corpus): run `python3 ../shared/bench/corpus.py --export \(URL(fileURLWithPath: corpus).deletingLastPathComponent().path)`)"
+            )
         }
         for d in datasets { searchables[d.index] = .object(d.settings) }
         let socket = "\(work)/d.sock"
@@ -65,7 +70,10 @@ enum WriteBench {
         daemon.executableURL = URL(fileURLWithPath: "\(binDir)/fedsearchd")
         daemon.arguments = ["--config", configFile]
         try daemon.run()
-        defer { daemon.terminate(); daemon.waitUntilExit() }
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
         try waitForDaemon(socket)
         let admin = try SocketConnection(path: socket, timeoutSeconds: 120)
 
@@ -90,14 +98,19 @@ enum WriteBench {
         guard let movies = datasets.first(where: { $0.index == "import_movies" }) else { return }
         var titles: [String: [String]] = [:]
         for name in ["products", "movies"] {
-            for f in try admin.roundTrip(["id": "t", "query": "", "indices": [.string(name)], "params": ["hitsPerPage": 1000, "attributesToRetrieve": ["title"], "attributesToHighlight": []]]) {
+            for f in try admin.roundTrip([
+                "id": "t", "query": "", "indices": [.string(name)],
+                "params": ["hitsPerPage": 1000, "attributesToRetrieve": ["title"], "attributesToHighlight": []],
+            ]) {
                 if case .results(_, _, let r) = f { titles[name] = r.hits.compactMap { $0.attributes["title"]?.stringValue } }
             }
         }
         let queries = QuerySet.make(titles: titles, count: queryCount, indices: ["products", "movies"], multiIndex: false)
         let requests: [[UInt8]] = queries.enumerated().map { i, q in
-            encodedLine(["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
-                         "params": ["hitsPerPage": 10]])
+            encodedLine([
+                "id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
+                "params": ["hitsPerPage": 10],
+            ])
         }
         let client = try SocketConnection(path: socket, timeoutSeconds: 30)
         for r in requests.prefix(300) { _ = try rawRoundTrip(client, r) }
@@ -117,7 +130,9 @@ enum WriteBench {
         let b = LatencySummary.median(busy)
         print("query mix (\(queryCount) queries, products and movies, 1 client)   p50 µs   p99 µs")
         print("idle                                                     \(fmt(i.p50).leftPad(6))   \(fmt(i.p99).leftPad(6))")
-        print("while importing movies (\(busyCounts.sorted()[busyCounts.count / 2]) queries ran)                  \(fmt(b.p50).leftPad(6))   \(fmt(b.p99).leftPad(6))")
+        print(
+            "while importing movies (\(busyCounts.sorted()[busyCounts.count / 2]) queries ran)                  \(fmt(b.p50).leftPad(6))   \(fmt(b.p99).leftPad(6))"
+        )
         print("p99 during import / idle p99: \(String(format: "%.2f", b.p99 / max(i.p99, 0.001)))")
     }
 
@@ -134,7 +149,9 @@ enum WriteBench {
 
     /// Runs the requests in a loop: once through when `importer` is nil, else until it exits
     /// (at least once through the set's first 100).
-    static func measure(_ c: SocketConnection, _ requests: [[UInt8]], while importer: Process?) throws -> (summary: LatencySummary, count: Int) {
+    static func measure(_ c: SocketConnection, _ requests: [[UInt8]], while importer: Process?) throws -> (
+        summary: LatencySummary, count: Int
+    ) {
         var samples: [Double] = []
         let start = ContinuousClock.now
         var i = 0
@@ -159,7 +176,9 @@ enum WriteBench {
 
     static func waitForDaemon(_ socket: String) throws {
         for _ in 0..<1200 {
-            if let c = try? SocketConnection(path: socket, timeoutSeconds: 5), (try? c.roundTrip(["id": "r", "op": "ping"])) != nil { return }
+            if let c = try? SocketConnection(path: socket, timeoutSeconds: 5), (try? c.roundTrip(["id": "r", "op": "ping"])) != nil {
+                return
+            }
             usleep(50_000)
         }
         throw BenchError("the daemon did not start")

@@ -68,7 +68,10 @@ while let a = args.first {
         libraryOnly = true
         continue
     }
-    guard let v = args.first else { writeToStandardError("fedsearch-bench: \(a) needs a value\n"); exit(2) }
+    guard let v = args.first else {
+        writeToStandardError("fedsearch-bench: \(a) needs a value\n")
+        exit(2)
+    }
     args = args.dropFirst()
     switch a {
     case "--bin-dir": binDir = v
@@ -84,7 +87,9 @@ while let a = args.first {
     case "--decode-file": decodeFile = v
     case "--rate": writeRate = Int(v) ?? 200
     case "--seconds": writeSeconds = Int(v) ?? 60
-    default: writeToStandardError("fedsearch-bench: unknown option \(a)\n"); exit(2)
+    default:
+        writeToStandardError("fedsearch-bench: unknown option \(a)\n")
+        exit(2)
     }
 }
 
@@ -102,8 +107,9 @@ if !decodeFile.isEmpty {
         for line in lines { _ = try? decoder.decode(line) }
         passes.append(microseconds(since: start) * 1000 / Double(total))
     }
-    print("decoding \(lines.count) frame lines (\(total) bytes): median \(String(format: "%.2f", median(passes))) ns/byte, "
-        + "best \(String(format: "%.2f", passes.min()!)) ns/byte")
+    print(
+        "decoding \(lines.count) frame lines (\(total) bytes): median \(String(format: "%.2f", median(passes))) ns/byte, "
+            + "best \(String(format: "%.2f", passes.min()!)) ns/byte")
     exit(0)
 }
 
@@ -119,7 +125,8 @@ if httpBench {
 
 if updates {
     do {
-        try UpdateBench.run(binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, rate: writeRate, seconds: writeSeconds, inFlight: inFlight)
+        try UpdateBench.run(
+            binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, rate: writeRate, seconds: writeSeconds, inFlight: inFlight)
         exit(0)
     } catch {
         writeToStandardError("fedsearch-bench: \(error)\n")
@@ -129,8 +136,9 @@ if updates {
 
 if writes {
     do {
-        try WriteBench.run(binDir: binDir.isEmpty ? "." : binDir, configPath: configPath, corpus: corpusPath, runs: runs,
-                           queryCount: queryCount, inFlight: inFlight)
+        try WriteBench.run(
+            binDir: binDir.isEmpty ? "." : binDir, configPath: configPath, corpus: corpusPath, runs: runs,
+            queryCount: queryCount, inFlight: inFlight)
         exit(0)
     } catch {
         writeToStandardError("fedsearch-bench: \(error)\n")
@@ -169,8 +177,10 @@ let params = try SearchParameters.decode(paramsObject)
 
 /// The request line the socket runs send for query `i` of a set.
 func requestLine(_ i: Int, _ q: QuerySet.Query) -> JSONValue {
-    ["id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
-     "params": .object(paramsObject)]
+    [
+        "id": .string(String(i)), "query": .string(q.text), "indices": .array(q.indices.map { .string($0) }),
+        "params": .object(paramsObject),
+    ]
 }
 
 // `--dump-requests FILE`: the single-index then the all-index request lines, one per line, so
@@ -343,10 +353,11 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
         }
         let lib = LatencySummary.median(latencies.map(\.library))
         let raw = LatencySummary.median(latencies.map(\.raw))
-        print("library, \(label): \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through "
-            + "FederatedSearcher and its interactors; raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's "
-            + "cost at p50 \(fmt(lib.p50 - raw.p50)) µs = \(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% "
-            + "of the round trip")
+        print(
+            "library, \(label): \(names.count)-index keystroke p50 \(fmt(lib.p50)) µs (p99 \(fmt(lib.p99))) through "
+                + "FederatedSearcher and its interactors; raw round trip p50 \(fmt(raw.p50)) µs (p99 \(fmt(raw.p99))); the library's "
+                + "cost at p50 \(fmt(lib.p50 - raw.p50)) µs = \(String(format: "%.0f", 100 * (lib.p50 - raw.p50) / max(raw.p50, 0.001)))% "
+                + "of the round trip")
     }
     try await report("keystrokes 2 ms apart", gap: .milliseconds(2))
     try await report("back to back", gap: .zero)
@@ -354,12 +365,13 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
     for _ in 0..<runs { cpus.append(try await LibraryBench.cpu(socket: socketPath, indices: names, texts: texts, params: params)) }
     var handOffs: [HandOffBench.Result] = []
     for _ in 0..<runs { handOffs.append(await HandOffBench.median()) }
-    print("library CPU: per keystroke \(fmt(median(cpus.map(\.library)))) µs against \(fmt(median(cpus.map(\.raw)))) µs raw, "
-        + "of which decoding the answer's frames (\(cpus[0].bytesPerAnswer) bytes) \(fmt(median(cpus.map(\.decodeMicros)))) µs in process; "
-        + "the same requests on DaemonConnection alone: \(fmt(median(cpus.map(\.connection)))) µs CPU each; "
-        + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs.map(\.mainQueueSync)))) µs as a synchronous "
-        + "main-queue block (the library's), \(fmt(median(handOffs.map(\.mainQueue)))) µs as an asynchronous one, "
-        + "\(fmt(median(handOffs.map(\.stream)))) µs through an AsyncStream")
+    print(
+        "library CPU: per keystroke \(fmt(median(cpus.map(\.library)))) µs against \(fmt(median(cpus.map(\.raw)))) µs raw, "
+            + "of which decoding the answer's frames (\(cpus[0].bytesPerAnswer) bytes) \(fmt(median(cpus.map(\.decodeMicros)))) µs in process; "
+            + "the same requests on DaemonConnection alone: \(fmt(median(cpus.map(\.connection)))) µs CPU each; "
+            + "one hand-off from a thread to the idle main actor: \(fmt(median(handOffs.map(\.mainQueueSync)))) µs as a synchronous "
+            + "main-queue block (the library's), \(fmt(median(handOffs.map(\.mainQueue)))) µs as an asynchronous one, "
+            + "\(fmt(median(handOffs.map(\.stream)))) µs through an AsyncStream")
 }
 if libraryOnly {
     try await libraryFigures()
@@ -375,7 +387,9 @@ for (label, queries) in [("single-index", singleQueries), ("all-index", multiQue
     _ = try inProcess(queries)  // warm-up
     _ = try overSocket(Array(queries.prefix(300)), clients: 1)
     report.append(("\(label) in-process", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries) })))
-    report.append(("\(label) in-process, \(cores) threads", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries, threads: cores) })))
+    report.append(
+        ("\(label) in-process, \(cores) threads", LatencySummary.median(try (0..<runs).map { _ in try inProcess(queries, threads: cores) }))
+    )
     var core: [LatencySummary] = []
     for _ in 0..<runs { core.append(await throughServerCore(queries)) }
     report.append(("\(label) server core in process", LatencySummary.median(core)))
@@ -386,9 +400,10 @@ for (label, queries) in [("single-index", singleQueries), ("all-index", multiQue
     let polling = label == "single-index" ? [(1, true)] : []
     for (clients, polling) in [(1, false), (4, false), (16, false)] + polling {
         let before = KeystrokeBench.cpuMilliseconds(pid: daemon.processIdentifier)
-        let med = LatencySummary.median(try (0..<runs).map { _ in
-            try overSocket(queries, clients: clients, busyPollMicros: polling ? clientPollMicros : 0)
-        })
+        let med = LatencySummary.median(
+            try (0..<runs).map { _ in
+                try overSocket(queries, clients: clients, busyPollMicros: polling ? clientPollMicros : 0)
+            })
         let ms = KeystrokeBench.cpuMilliseconds(pid: daemon.processIdentifier) - before
         let name = "\(label) socket, \(clients) \(polling ? "polling " : "")client\(clients == 1 ? "" : "s")"
         report.append((name, med))
@@ -417,9 +432,11 @@ var keystrokeFigures: [(micros: UInt32, figures: KeystrokeFigures)] = []
 for interval: UInt32 in [5000, 500] {
     var f = KeystrokeFigures()
     for _ in 0..<runs {
-        f.withoutSession.append(try KeystrokeBench.run(
-            socket: socketPath, daemonPID: daemon.processIdentifier, words: sequence, indices: names, session: false,
-            intervalMicros: interval).cpuMs)
+        f.withoutSession.append(
+            try KeystrokeBench.run(
+                socket: socketPath, daemonPID: daemon.processIdentifier, words: sequence, indices: names, session: false,
+                intervalMicros: interval
+            ).cpuMs)
         let typed = try KeystrokeBench.run(
             socket: socketPath, daemonPID: daemon.processIdentifier, words: sequence, indices: names, session: true,
             intervalMicros: interval)
@@ -433,8 +450,9 @@ for label in ["single-index", "all-index"] {
     let inproc = report.first { $0.0 == "\(label) in-process" }!.1
     let one = report.first { $0.0 == "\(label) socket, 1 client" }!.1
     let polling = report.first { $0.0 == "\(label) socket, 1 polling client" }?.1
-    print("\(label): daemon overhead at p50 (1 client minus in-process): \(fmt(one.p50 - inproc.p50)) µs; ratio \(String(format: "%.2f", one.p50 / max(inproc.p50, 0.001)))"
-        + (polling.map { "; with the client polling: \(fmt($0.p50 - inproc.p50)) µs" } ?? ""))
+    print(
+        "\(label): daemon overhead at p50 (1 client minus in-process): \(fmt(one.p50 - inproc.p50)) µs; ratio \(String(format: "%.2f", one.p50 / max(inproc.p50, 0.001)))"
+            + (polling.map { "; with the client polling: \(fmt($0.p50 - inproc.p50)) µs" } ?? ""))
 }
 
 // The federation's own cost: the all-index queries asked of each index alone (1 client,
@@ -447,9 +465,10 @@ if names.count > 1 {
     }
     let slowest = single.max { $0.1 < $1.1 }!
     let all = report.first { $0.0 == "all-index socket, 1 client" }!.1
-    print("federation: \(names.count)-index p50 \(fmt(all.p50)) µs; each index alone "
-        + single.map { "\($0.0) \(fmt($0.1))" }.joined(separator: ", ")
-        + " µs; own cost (minus the slowest alone) \(fmt(all.p50 - slowest.1)) µs")
+    print(
+        "federation: \(names.count)-index p50 \(fmt(all.p50)) µs; each index alone "
+            + single.map { "\($0.0) \(fmt($0.1))" }.joined(separator: ", ")
+            + " µs; own cost (minus the slowest alone) \(fmt(all.p50 - slowest.1)) µs")
 }
 
 try await libraryFigures()
@@ -458,9 +477,10 @@ extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }
 for (interval, f) in keystrokeFigures {
-    print("keystrokes: \(keystrokes) typed \(String(format: "%g", Double(interval) / 1000)) ms apart over \(names.count) indices; "
-        + "daemon CPU (median of \(runs)): \(String(format: "%.1f", median(f.withoutSession))) ms without a session, "
-        + "\(String(format: "%.1f", median(f.withSession))) ms with one "
-        + "(\(String(format: "%.2f", median(f.withSession) / max(median(f.withoutSession), 0.001))) of the work); "
-        + "superseded per run: \(f.superseded.map(String.init).joined(separator: ", "))")
+    print(
+        "keystrokes: \(keystrokes) typed \(String(format: "%g", Double(interval) / 1000)) ms apart over \(names.count) indices; "
+            + "daemon CPU (median of \(runs)): \(String(format: "%.1f", median(f.withoutSession))) ms without a session, "
+            + "\(String(format: "%.1f", median(f.withSession))) ms with one "
+            + "(\(String(format: "%.2f", median(f.withSession) / max(median(f.withoutSession), 0.001))) of the work); "
+            + "superseded per run: \(f.superseded.map(String.init).joined(separator: ", "))")
 }

@@ -44,7 +44,8 @@ struct HumanOutput {
         case .results(_, let index, let r):
             Swift.print(bold("\(index)") + "  \(r.nbHits) hits, page \(r.page + 1)/\(max(r.nbPages, 1))  " + dim(ms(r.processingTimeMS)))
             for (i, hit) in r.hits.enumerated() {
-                Swift.print("  \(i + 1 + r.page * r.hitsPerPage). \(label(hit))  " + dim("[\(hit.objectID), score \(score(hit.rankingScore))]"))
+                Swift.print(
+                    "  \(i + 1 + r.page * r.hitsPerPage). \(label(hit))  " + dim("[\(hit.objectID), score \(score(hit.rankingScore))]"))
             }
             for f in r.facets where !f.values.isEmpty {
                 let values = f.values.prefix(10).map { "\($0.value) (\($0.count))" }.joined(separator: ", ")
@@ -90,7 +91,9 @@ struct HumanOutput {
                     let list = (payload[key]?.arrayValue ?? []).compactMap(\.stringValue)
                     return list.isEmpty ? "none" : list.joined(separator: ", ")
                 }
-                Swift.print("reloaded (\(payload["status"]?.stringValue ?? "?")): rebuilt \(names("rebuilt")); kept \(names("kept")); removed \(names("removed"))")
+                Swift.print(
+                    "reloaded (\(payload["status"]?.stringValue ?? "?")): rebuilt \(names("rebuilt")); kept \(names("kept")); removed \(names("removed"))"
+                )
             } else {
                 Swift.print(JSONWriter.string(.object(payload)))
             }
@@ -100,8 +103,9 @@ struct HumanOutput {
     /// `stats` as lines: the counters, then a line per index (latency, breaker, writes).
     func printStats(_ p: JSONObject) {
         func int(_ key: String) -> Int { p[key]?.intValue ?? 0 }
-        Swift.print("up \(int("uptimeSeconds")) s, \(int("connections")) connection\(int("connections") == 1 ? "" : "s"), "
-            + "\(int("queriesServed")) quer\(int("queriesServed") == 1 ? "y" : "ies") served, \(int("queriesFailed")) failed")
+        Swift.print(
+            "up \(int("uptimeSeconds")) s, \(int("connections")) connection\(int("connections") == 1 ? "" : "s"), "
+                + "\(int("queriesServed")) quer\(int("queriesServed") == 1 ? "y" : "ies") served, \(int("queriesFailed")) failed")
         let latency = p["latency"]?.objectValue ?? [:]
         let breakers = p["circuitBreakers"]?.objectValue ?? [:]
         let writes = p["writes"]?.objectValue ?? [:]
@@ -124,7 +128,8 @@ struct HumanOutput {
             // A cluster's nodes, one line each: health, requests, failures, the last error.
             for node in backends[name]?.objectValue?["nodes"]?.arrayValue ?? [] {
                 guard let n = node.objectValue else { continue }
-                var line = "  node \(n["url"]?.stringValue ?? "?")\(n["nearest"] == true ? " (nearest)" : ""): "
+                var line =
+                    "  node \(n["url"]?.stringValue ?? "?")\(n["nearest"] == true ? " (nearest)" : ""): "
                     + (n["healthy"] == true ? "healthy" : "unhealthy")
                 if let retry = n["retryInMs"]?.intValue { line += ", tried again in \(retry) ms" }
                 line += ", \(n["requests"]?.intValue ?? 0) requests, \(n["failures"]?.intValue ?? 0) failures"
@@ -144,8 +149,10 @@ struct HumanOutput {
         }
         if let http = p["http"]?.objectValue {
             let listen = http["listen"]?.stringValue ?? "?"
-            Swift.print(dim("http: \(listen), \(http["connections"]?.intValue ?? 0) connections, "
-                + "\(http["requests"]?.intValue ?? 0) requests being answered, \(http["served"]?.intValue ?? 0) answered"))
+            Swift.print(
+                dim(
+                    "http: \(listen), \(http["connections"]?.intValue ?? 0) connections, "
+                        + "\(http["requests"]?.intValue ?? 0) requests being answered, \(http["served"]?.intValue ?? 0) answered"))
         }
     }
 

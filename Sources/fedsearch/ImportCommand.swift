@@ -50,7 +50,9 @@ enum ImportCommand {
             // the place to resume from.
             if outcome.firstFailure == nil, let bad = outcome.badLine {
                 writeToStandardError("fedsearch: \(file): line \(bad.line) is not valid JSON: \(bad.message)\n")
-                writeToStandardError("fedsearch: every document before it is stored (\(outcome.stored) in all); fix the line and import again from it (re-sending a stored document replaces it with itself)\n")
+                writeToStandardError(
+                    "fedsearch: every document before it is stored (\(outcome.stored) in all); fix the line and import again from it (re-sending a stored document replaces it with itself)\n"
+                )
                 return 1
             }
             if let bad = outcome.badLine {
@@ -58,8 +60,12 @@ enum ImportCommand {
             }
             if let failure = outcome.firstFailure {
                 let stored = outcome.stored
-                writeToStandardError("fedsearch: batch \(failure.number) (documents \(failure.first + 1) to \(failure.first + failure.count)) was refused: \(failure.error.message) [\(failure.error.code.rawValue)]\n")
-                writeToStandardError("fedsearch: every batch before it is stored (\(stored) documents stored in all); fix the file and import again from document \(failure.first + 1) (re-sending a stored document replaces it with itself)\n")
+                writeToStandardError(
+                    "fedsearch: batch \(failure.number) (documents \(failure.first + 1) to \(failure.first + failure.count)) was refused: \(failure.error.message) [\(failure.error.code.rawValue)]\n"
+                )
+                writeToStandardError(
+                    "fedsearch: every batch before it is stored (\(stored) documents stored in all); fix the file and import again from document \(failure.first + 1) (re-sending a stored document replaces it with itself)\n"
+                )
                 return 1
             }
             print("imported \(outcome.stored) documents into \(index) in \(outcome.batches) batches")
@@ -103,7 +109,8 @@ enum ImportCommand {
         var next = 0
         // The request line around no documents, with the longest id the connection gives.
         let overhead = Request(
-            id: "c\(Int.max)", operation: .index(index, .documents(op: "addDocuments", []))).line().count
+            id: "c\(Int.max)", operation: .index(index, .documents(op: "addDocuments", []))
+        ).line().count
         // A document read but not yet sent (it did not fit in the previous batch), with its size.
         var carried: (document: JSONValue, bytes: Int)?
         var exhausted = false
@@ -135,7 +142,8 @@ enum ImportCommand {
                 while changes.count < batchSize, let (doc, size) = try take() {
                     let refusal: String?
                     if bytes + size + 1 > maxLineBytes {
-                        refusal = "document \(next + changes.count + 1) is \(size) bytes; a request line holds at most \(maxLineBytes) (--max-bytes, the daemon's maxLineBytes)"
+                        refusal =
+                            "document \(next + changes.count + 1) is \(size) bytes; a request line holds at most \(maxLineBytes) (--max-bytes, the daemon's maxLineBytes)"
                     } else if doc.objectValue == nil {
                         refusal = "document \(next + changes.count + 1) is \(doc.typeName), not an object"
                     } else {
@@ -166,7 +174,10 @@ enum ImportCommand {
                 try await read(answer, of: batch, into: &outcome, progress: progress)
             } catch {
                 // Batches are answered in order: every one before this is stored.
-                throw UsageError(message: "\(error)\nfedsearch: \(pending.count + 1) batches were unanswered; every batch before document \(batch.first + 1) is stored (\(outcome.stored) documents); import again from document \(batch.first + 1) (re-sending a stored document replaces it with itself)")
+                throw UsageError(
+                    message:
+                        "\(error)\nfedsearch: \(pending.count + 1) batches were unanswered; every batch before document \(batch.first + 1) is stored (\(outcome.stored) documents); import again from document \(batch.first + 1) (re-sending a stored document replaces it with itself)"
+                )
             }
         }
     }

@@ -11,7 +11,8 @@ import FederatedSearchProtocol
 enum IndexCommands {
     static let settingsUsage = "usage: fedsearch settings INDEX [--set FILE] [--socket PATH]   (FILE: a JSON object; null resets a key)"
     static let deleteByUsage = "usage: fedsearch delete-by INDEX FILTER [--socket PATH]   (FILTER: e.g. 'brand:Acme AND price < 10')"
-    static let createUsage = "usage: fedsearch create-index NAME [--settings FILE | --searchable FILE] [--socket PATH]   (--searchable: a searchable's object as in the config, e.g. a typesense backend)"
+    static let createUsage =
+        "usage: fedsearch create-index NAME [--settings FILE | --searchable FILE] [--socket PATH]   (--searchable: a searchable's object as in the config, e.g. a typesense backend)"
     static let deleteUsage = "usage: fedsearch delete-index NAME [--socket PATH]"
     static let getUsage = "usage: fedsearch get INDEX ID... [--socket PATH]"
     static let deleteDocumentsUsage = "usage: fedsearch delete INDEX ID... [--socket PATH]"
@@ -32,7 +33,9 @@ enum IndexCommands {
         let parsed = parseCommand(args, valueOptions: Set(["socket"] + extra + (fileOption.map { [$0] } ?? [])), usage: usage)
         // A negative count: at least that many.
         guard positional < 0 ? parsed.positional.count >= -positional : parsed.positional.count == positional else {
-            fail(positional < 0 ? "give INDEX and at least one ID" : "expected \(positional) argument\(positional == 1 ? "" : "s")", usage: usage)
+            fail(
+                positional < 0 ? "give INDEX and at least one ID" : "expected \(positional) argument\(positional == 1 ? "" : "s")",
+                usage: usage)
         }
         let index = parsed.positional[0]
         let settings = fileOption.flatMap { parsed.options[$0] }.map { readObject($0, of: "settings") }
@@ -57,7 +60,9 @@ enum IndexCommands {
             case .info(_, "documents", let p):
                 for d in p["results"]?.arrayValue ?? [] { print(JSONWriter.string(d)) }
             case .info(_, "written", let p):
-                let what = command == "settings" ? "settings stored, index rebuilt"
+                let what =
+                    command == "settings"
+                    ? "settings stored, index rebuilt"
                     : p["deleted"]?.intValue.map { "deleted \($0) document\($0 == 1 ? "" : "s")" } ?? "deleted"
                 print("\(what); index \(index) now holds \(p["documents"]?.intValue ?? 0) documents (batch \(p["seq"]?.intValue ?? 0))")
             case .info(_, "indexCreated", _):

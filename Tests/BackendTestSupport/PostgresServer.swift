@@ -34,10 +34,18 @@ public struct PostgresServer: Sendable {
         if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: dir) }
         let server = PostgresServer(directory: dir)
         do {
-            try runAsServerUser("initdb", ["-D", "\(dir)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                                           "--locale=C", "--no-sync", "--no-instructions"])
-            try runAsServerUser("pg_ctl", ["-D", "\(dir)/data", "-l", "\(dir)/server.log", "-w", "-t", "60",
-                                           "-o", "-k \(dir) -c listen_addresses='' -c fsync=off", "start"])
+            try runAsServerUser(
+                "initdb",
+                [
+                    "-D", "\(dir)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                    "--locale=C", "--no-sync", "--no-instructions",
+                ])
+            try runAsServerUser(
+                "pg_ctl",
+                [
+                    "-D", "\(dir)/data", "-l", "\(dir)/server.log", "-w", "-t", "60",
+                    "-o", "-k \(dir) -c listen_addresses='' -c fsync=off", "start",
+                ])
             try server.psql(database: "postgres", ["-c", "CREATE DATABASE fst"])
             try server.loadProducts()
         } catch {
@@ -96,8 +104,9 @@ public struct PostgresServer: Sendable {
 
     @discardableResult
     private func psql(database: String, _ arguments: [String]) throws -> String {
-        try Self.run("\(Self.binDirectory)/psql",
-                     ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres", "-d", database] + arguments)
+        try Self.run(
+            "\(Self.binDirectory)/psql",
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres", "-d", database] + arguments)
     }
 
     /// Runs a server binary, as the `postgres` user when running as root.

@@ -41,14 +41,17 @@ public final class TypesenseClusterProcess {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let data = root.appendingPathComponent("Configs/data/products.ndjson")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/typesense_cluster.py").path, "--api-key", apiKey, "--data", data.path]
+        process.arguments = [
+            "python3", root.appendingPathComponent("scripts/typesense_cluster.py").path, "--api-key", apiKey, "--data", data.path,
+        ]
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
         // The first line is "NODES <port>,<port>,<port>", or "SKIP <reason>" (and the script exits).
         guard let line = readFirstLine(stdout) else {
             process.waitUntilExit()
-            throw SearchServerProcess.ServerError(description: "typesense_cluster.py exited with \(process.terminationStatus) before printing its ports")
+            throw SearchServerProcess.ServerError(
+                description: "typesense_cluster.py exited with \(process.terminationStatus) before printing its ports")
         }
         if line.hasPrefix("SKIP") {
             print("typesense cluster tests skipped: \(line.dropFirst(5))")

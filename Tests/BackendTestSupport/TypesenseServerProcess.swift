@@ -28,14 +28,17 @@ public final class TypesenseServerProcess {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let data = root.appendingPathComponent("Configs/data/products.ndjson")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/typesense_test_server.py").path, "--api-key", apiKey, "--data", data.path]
+        process.arguments = [
+            "python3", root.appendingPathComponent("scripts/typesense_test_server.py").path, "--api-key", apiKey, "--data", data.path,
+        ]
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
         // The first line is "PORT <n>", or "SKIP <reason>" (and the script exits).
         guard let line = readFirstLine(stdout) else {
             process.waitUntilExit()
-            throw SearchServerProcess.ServerError(description: "typesense_test_server.py exited with \(process.terminationStatus) before printing its port")
+            throw SearchServerProcess.ServerError(
+                description: "typesense_test_server.py exited with \(process.terminationStatus) before printing its port")
         }
         if line.hasPrefix("SKIP") {
             print("typesense tests skipped: \(line.dropFirst(5))")

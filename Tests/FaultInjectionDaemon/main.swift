@@ -42,7 +42,8 @@ struct FaultSearchable: Searchable {
         if mode == "fail" { throw SearchError(.backendError, "\(name): injected failure") }
         let scoreList = scores ?? Array(repeating: score, count: hitCount)
         let all = scoreList.enumerated().map { i, s in
-            Hit(objectID: "\(name)-\(i)", attributes: JSONObject([("title", .string("\(name) hit \(i) for \(query.text)"))]),
+            Hit(
+                objectID: "\(name)-\(i)", attributes: JSONObject([("title", .string("\(name) hit \(i) for \(query.text)"))]),
                 rankingScore: s)
         }
         let p = query.parameters

@@ -22,8 +22,9 @@ struct HTTPBackendTests {
     func backend(_ url: String, _ extra: JSONObject = [:], environment: [String: String] = [:]) throws -> HTTPBackend {
         var options: JSONObject = ["url": .string(url), "response": Self.mapping]
         for e in extra { options[e.key] = e.value }
-        let config = try HTTPBackendConfig(BackendConfig(name: "remote", options: options, path: "searchables.remote"),
-                                           environment: environment)
+        let config = try HTTPBackendConfig(
+            BackendConfig(name: "remote", options: options, path: "searchables.remote"),
+            environment: environment)
         return HTTPBackend(name: "remote", config: config)
     }
 
@@ -66,8 +67,9 @@ struct HTTPBackendTests {
     @Test func percentEncodesUrlValuesAndTypesBodyValues() async throws {
         let server = try SearchServerProcess()
         defer { server.stop() }
-        let get = try backend("\(server.baseURL)/echo?q={query}&f={filters}&n={hitsPerPage}",
-                              ["headers": ["X-Test": "plain"]])
+        let get = try backend(
+            "\(server.baseURL)/echo?q={query}&f={filters}&n={hitsPerPage}",
+            ["headers": ["X-Test": "plain"]])
         let text = "a&b=c d+é/?#"
         let r = try await get.search(try query(text, ["filters": "genre:SF"]))
         let doc = try #require(r.hits.first?.attributes)
@@ -76,9 +78,11 @@ struct HTTPBackendTests {
         #expect(doc["path"]?.stringValue?.contains("q=a%26b%3Dc%20d%2B%C3%A9%2F%3F%23&") == true)
         #expect(doc["xtest"] == "plain")
 
-        let post = try backend("\(server.baseURL)/echo", [
-            "method": "POST", "body": ["q": "{query}", "size": "{hitsPerPage}", "from": "{offset}", "label": "p{page1}"],
-        ])
+        let post = try backend(
+            "\(server.baseURL)/echo",
+            [
+                "method": "POST", "body": ["q": "{query}", "size": "{hitsPerPage}", "from": "{offset}", "label": "p{page1}"],
+            ])
         let r2 = try await post.search(try query("x \"y\"", ["hitsPerPage": 5, "page": 2]))
         let body = try #require(r2.hits.first?.attributes["body"]?.objectValue)
         #expect(body == ["q": "x \"y\"", "size": 5, "from": 10, "label": "p3"])
@@ -158,13 +162,21 @@ struct HTTPBackendTests {
     }
 
     @Test func configErrorsNameTheField() throws {
-        #expect(throws: SearchError(.invalidField, "searchables.remote.url: unknown placeholder {nope}, expected one of {facets}, {filters}, {hitsPerPage}, {offset}, {page}, {page1}, {query}")) {
+        #expect(
+            throws: SearchError(
+                .invalidField,
+                "searchables.remote.url: unknown placeholder {nope}, expected one of {facets}, {filters}, {hitsPerPage}, {offset}, {page}, {page1}, {query}"
+            )
+        ) {
             _ = try backend("http://h/{nope}")
         }
         #expect(throws: SearchError(.invalidField, "searchables.remote.url: expected an http:// or https:// URL, got 'ftp://h/x'")) {
             _ = try backend("ftp://h/x")
         }
-        #expect(throws: SearchError(.invalidField, "searchables.remote.response.hits: 'a[x]': expected an index or a quoted key in brackets at character 2")) {
+        #expect(
+            throws: SearchError(
+                .invalidField, "searchables.remote.response.hits: 'a[x]': expected an index or a quoted key in brackets at character 2")
+        ) {
             _ = try backend("http://h/", ["response": ["hits": "a[x]"]])
         }
     }

@@ -8,10 +8,13 @@ import FederatedSearchCore
 /// the real test server: bodies and statuses, the pool's limit, a timeout that closes the
 /// connection, cancellation before and during a request, and a refused connection.
 @Suite struct HTTPTransportTests {
-    static func request(_ server: SearchServerProcess, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
-                 timeout: Duration = .seconds(10)) -> OutgoingHTTPRequest {
-        OutgoingHTTPRequest(body == nil ? "GET" : "POST", base: URL(string: server.baseURL)!, path: path, query: query,
-                            headers: [("X-Test", "on the loop")], body: body, timeout: timeout)
+    static func request(
+        _ server: SearchServerProcess, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
+        timeout: Duration = .seconds(10)
+    ) -> OutgoingHTTPRequest {
+        OutgoingHTTPRequest(
+            body == nil ? "GET" : "POST", base: URL(string: server.baseURL)!, path: path, query: query,
+            headers: [("X-Test", "on the loop")], body: body, timeout: timeout)
     }
 
     @Test func plainHTTPGoesOverTheLoopWithItsQueryHeadersAndBody() async throws {

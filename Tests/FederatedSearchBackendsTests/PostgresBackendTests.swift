@@ -8,8 +8,9 @@ import FederatedSearchCore
 /// The `postgres` backend against a real PostgreSQL server holding the demo products:
 /// full-text matches and prefixes, pagination, facet and filter counts checked against counts
 /// computed here from the NDJSON, harmless injection attempts, deadlines and cancellation.
-@Suite(.serialized, .enabled(if: PostgresServer.isAvailable, "PostgreSQL 15 is not installed (scripts/install-deps.sh)"),
-       .postgresServer)
+@Suite(
+    .serialized, .enabled(if: PostgresServer.isAvailable, "PostgreSQL 15 is not installed (scripts/install-deps.sh)"),
+    .postgresServer)
 struct PostgresBackendTests {
     let server: PostgresServer
     let products: [[String: Any]]
@@ -110,22 +111,28 @@ struct PostgresBackendTests {
         #expect(not.nbHits == count { supplier($0) != "Lexmark" })
         let or = try await search("", ["filters": "supplier:Lexmark OR supplier:Brother", "hitsPerPage": 0])
         #expect(or.nbHits == count { ["Lexmark", "Brother"].contains(supplier($0) ?? "") })
-        let combined = try await search("", [
-            "facetFilters": [["supplier:Lexmark", "supplier:Brother"]], "numericFilters": ["price < 5000", "price != 0"],
-            "hitsPerPage": 0,
-        ])
-        #expect(combined.nbHits == count {
-            ["Lexmark", "Brother"].contains(supplier($0) ?? "") && price($0) < 5000 && price($0) != 0
-        })
+        let combined = try await search(
+            "",
+            [
+                "facetFilters": [["supplier:Lexmark", "supplier:Brother"]], "numericFilters": ["price < 5000", "price != 0"],
+                "hitsPerPage": 0,
+            ])
+        #expect(
+            combined.nbHits
+                == count {
+                    ["Lexmark", "Brother"].contains(supplier($0) ?? "") && price($0) < 5000 && price($0) != 0
+                })
         let withText = try await search("black", ["filters": "supplier:Brother", "hitsPerPage": 1000])
         #expect(withText.hits.allSatisfy { $0.attributes["supplier"] == "Brother" && text($0).contains("black") })
     }
 
     @Test func disjunctiveFacetsIgnoreTheirOwnRefinement() async throws {
-        let r = try await search("", [
-            "filters": "supplier:Lexmark", "facets": ["supplier"], "disjunctiveFacets": ["supplier"], "hitsPerPage": 0,
-            "maxValuesPerFacet": 10000,
-        ])
+        let r = try await search(
+            "",
+            [
+                "filters": "supplier:Lexmark", "facets": ["supplier"], "disjunctiveFacets": ["supplier"], "hitsPerPage": 0,
+                "maxValuesPerFacet": 10000,
+            ])
         #expect(r.facets.first?.values.count == Set(products.compactMap(supplier)).count)
     }
 
@@ -152,13 +159,16 @@ struct PostgresBackendTests {
         }
         let r = try await search("toner'; DROP TABLE products; --")
         #expect(r.nbHits == (try await search("toner drop table products")).nbHits)
-        #expect(try server.sql("SELECT count(*) FROM products").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            try server.sql("SELECT count(*) FROM products").trimmingCharacters(in: .whitespacesAndNewlines)
                 == String(products.count))
         #expect(try await search("", ["hitsPerPage": 0]).nbHits == products.count)
     }
 
     @Test func deadlineCancelsTheRunningStatement() async throws {
-        try server.sql("CREATE OR REPLACE VIEW slow AS SELECT p.* FROM products p CROSS JOIN LATERAL (SELECT pg_sleep(0.01) WHERE p.objectid IS NOT NULL) s")
+        try server.sql(
+            "CREATE OR REPLACE VIEW slow AS SELECT p.* FROM products p CROSS JOIN LATERAL (SELECT pg_sleep(0.01) WHERE p.objectid IS NOT NULL) s"
+        )
         let b = try backend(table: "slow")
         let query = SearchQuery(text: "", parameters: SearchParameters(), deadline: .now + .milliseconds(300))
         let error = await #expect(throws: SearchError.self) { try await b.search(query) }
@@ -169,7 +179,9 @@ struct PostgresBackendTests {
     }
 
     @Test func cancellingTheTaskCancelsTheStatement() async throws {
-        try server.sql("CREATE OR REPLACE VIEW slow AS SELECT p.* FROM products p CROSS JOIN LATERAL (SELECT pg_sleep(0.01) WHERE p.objectid IS NOT NULL) s")
+        try server.sql(
+            "CREATE OR REPLACE VIEW slow AS SELECT p.* FROM products p CROSS JOIN LATERAL (SELECT pg_sleep(0.01) WHERE p.objectid IS NOT NULL) s"
+        )
         let b = try backend(table: "slow")
         let task = Task { try await b.search(SearchQuery(text: "")) }
         // Cancelled while its statement runs on the server.

@@ -69,9 +69,11 @@ struct PostgresPlanTests {
 
     @Test func valuesAreParametersNeverStatementText() throws {
         let evil = "'; DROP TABLE products; --"
-        let p = try plan("toner \(evil)", [
-            "filters": .string("supplier:\"\(evil)\" AND price > 5 AND NOT price:1 TO 2"), "facets": ["supplier"],
-        ])
+        let p = try plan(
+            "toner \(evil)",
+            [
+                "filters": .string("supplier:\"\(evil)\" AND price > 5 AND NOT price:1 TO 2"), "facets": ["supplier"],
+            ])
         for s in [p.hits, p.count] + p.facets.map(\.statement) {
             #expect(!s.text.contains("DROP"))
             #expect(!s.text.contains("'; "))

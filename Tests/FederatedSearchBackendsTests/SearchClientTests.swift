@@ -18,7 +18,10 @@ struct SearchClientTests {
         var description: SearchableDescription {
             SearchableDescription(kind: "test", documentCount: nil, searchableAttributes: [], attributesForFaceting: [])
         }
-        func map(query: SearchQuery) throws -> String { log.calls.withLock { $0.append("plain") }; return query.text }
+        func map(query: SearchQuery) throws -> String {
+            log.calls.withLock { $0.append("plain") }
+            return query.text
+        }
         func map(query: SearchQuery, disjunctiveFacets: Set<String>, refinements: FacetRefinements) throws -> String {
             log.calls.withLock { $0.append("disjunctive \(refinements.attributes) \(refinements.values["brand"] ?? [])") }
             return query.text
@@ -44,9 +47,10 @@ struct SearchClientTests {
     @Test func disjunctiveMappingWhenARefinedFacetIsDisjunctive() async throws {
         let client = RecordingClient(scores: [])
         let s = ClientSearchable(client, name: "shop")
-        _ = try await s.search(try query([
-            "disjunctiveFacets": ["brand"], "filters": "(brand:HP OR brand:Dell) AND price < 10 AND NOT brand:Acer",
-        ]))
+        _ = try await s.search(
+            try query([
+                "disjunctiveFacets": ["brand"], "filters": "(brand:HP OR brand:Dell) AND price < 10 AND NOT brand:Acer",
+            ]))
         #expect(client.log.calls.withLock { $0 } == ["disjunctive [\"brand\"] [\"HP\", \"Dell\"]"])
     }
 

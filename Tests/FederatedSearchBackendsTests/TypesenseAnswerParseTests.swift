@@ -9,13 +9,19 @@ import FederatedSearchCore
     let request: TypesenseRequest
 
     init() throws {
-        let config = try TypesenseConfig(BackendConfig(name: "ts", options: [
-            "url": "http://127.0.0.1:8108", "collection": "products", "apiKey": "k",
-            "queryBy": ["title", "short_description"], "facetBy": ["supplier", "price"],
-        ]))
-        request = try TypesenseRequest(query: SearchQuery(text: "toner black", parameters: try SearchParameters.decode([
-            "hitsPerPage": 2, "facets": ["supplier", "price"], "highlightPreTag": "<b>", "highlightPostTag": "</b>",
-        ])), config: config)
+        let config = try TypesenseConfig(
+            BackendConfig(
+                name: "ts",
+                options: [
+                    "url": "http://127.0.0.1:8108", "collection": "products", "apiKey": "k",
+                    "queryBy": ["title", "short_description"], "facetBy": ["supplier", "price"],
+                ]))
+        request = try TypesenseRequest(
+            query: SearchQuery(
+                text: "toner black",
+                parameters: try SearchParameters.decode([
+                    "hitsPerPage": 2, "facets": ["supplier", "price"], "highlightPreTag": "<b>", "highlightPostTag": "</b>",
+                ])), config: config)
     }
 
     @Test func resultsEqualThoseOfAFullParse() throws {
@@ -27,12 +33,12 @@ import FederatedSearchCore
 
     @Test func skippedMembersAreNotKeptAndOlderHighlightsServeWithoutTheNewOnes() throws {
         let answer = #"""
-        {"found": 1, "request_params": {"q": "toner"}, "search_time_ms": 2,
-         "hits": [{"document": {"id": "7", "title": "Black toner"},
-                   "highlights": [{"field": "title", "matched_tokens": ["toner"], "value": "Black <b>toner</b>"}],
-                   "text_match": 578730123365187705,
-                   "text_match_info": {"best_field_score": "1108091338752", "tokens_matched": 1}}]}
-        """#
+            {"found": 1, "request_params": {"q": "toner"}, "search_time_ms": 2,
+             "hits": [{"document": {"id": "7", "title": "Black toner"},
+                       "highlights": [{"field": "title", "matched_tokens": ["toner"], "value": "Black <b>toner</b>"}],
+                       "text_match": 578730123365187705,
+                       "text_match_info": {"best_field_score": "1108091338752", "tokens_matched": 1}}]}
+            """#
         let parsed = try TypesenseResponse.parseAnswer(Array(answer.utf8))
         let root = try #require(parsed.objectValue)
         #expect(root["request_params"] == nil)

@@ -37,10 +37,12 @@ struct TypesenseFilterTests {
 
     @Test func andOrNestWithParentheses() throws {
         #expect(try translate("supplier:HP AND price > 10") == "(supplier:=`HP` && price:>10)")
-        #expect(try translate("supplier:HP OR supplier:OKI AND price < 5")
-            == "(supplier:=`HP` || (supplier:=`OKI` && price:<5))")
-        #expect(try translate("(supplier:HP OR supplier:OKI) AND price:1 TO 5")
-            == "((supplier:=`HP` || supplier:=`OKI`) && price:[1..5])")
+        #expect(
+            try translate("supplier:HP OR supplier:OKI AND price < 5")
+                == "(supplier:=`HP` || (supplier:=`OKI` && price:<5))")
+        #expect(
+            try translate("(supplier:HP OR supplier:OKI) AND price:1 TO 5")
+                == "((supplier:=`HP` || supplier:=`OKI`) && price:[1..5])")
     }
 
     @Test func notOfAFacetOrAnEqualityIsTranslated() throws {

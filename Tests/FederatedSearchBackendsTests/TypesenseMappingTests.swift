@@ -62,13 +62,22 @@ struct TypesenseMappingTests {
         #expect(error { _ = try config(["nodes": ["http://a:1"]]) }?.message.contains("not both") == true)
         var none = Self.options
         none["url"] = nil
-        #expect(error { _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"]) }?
+        #expect(
+            error {
+                _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"])
+            }?
             .code == .missingField)
         none["nodes"] = ["http://a:1", 5]
-        #expect(error { _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"]) }?
+        #expect(
+            error {
+                _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"])
+            }?
             .message.contains("searchables.ts.nodes[1]") == true)
         none["nodes"] = []
-        #expect(error { _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"]) }?
+        #expect(
+            error {
+                _ = try TypesenseConfig(BackendConfig(name: "ts", options: none, path: "searchables.ts"), environment: ["TS_KEY": "k"])
+            }?
             .message.contains("at least one node") == true)
         #expect(error { _ = try config(["retryIntervalSeconds": -1]) }?.message.contains("searchables.ts.retryIntervalSeconds") == true)
     }
@@ -89,10 +98,12 @@ struct TypesenseMappingTests {
     // MARK: request
 
     @Test func requestCarriesQueryPagingFacetsFilterAndTags() throws {
-        let r = try request("  toner black ", [
-            "page": 2, "hitsPerPage": 5, "facets": ["supplier", "colour", "price"], "filters": "supplier:HP AND price > 10",
-            "highlightPreTag": "<b>", "highlightPostTag": "</b>", "maxValuesPerFacet": 7,
-        ])
+        let r = try request(
+            "  toner black ",
+            [
+                "page": 2, "hitsPerPage": 5, "facets": ["supplier", "colour", "price"], "filters": "supplier:HP AND price > 10",
+                "highlightPreTag": "<b>", "highlightPostTag": "</b>", "maxValuesPerFacet": 7,
+            ])
         #expect(r.value(of: "q") == "toner black")
         #expect(r.value(of: "query_by") == "title,short_description")
         #expect(r.value(of: "filter_by") == "(supplier:=`HP` && price:>10)")
@@ -107,8 +118,9 @@ struct TypesenseMappingTests {
     }
 
     @Test func emptyQueryStarFacetsRetrievedFieldsAndOffsets() throws {
-        let r = try request("", ["facets": ["*"], "attributesToRetrieve": ["title", "price", "secret"]],
-                            config: ["attributes": ["title", "price"]])
+        let r = try request(
+            "", ["facets": ["*"], "attributesToRetrieve": ["title", "price", "secret"]],
+            config: ["attributes": ["title", "price"]])
         #expect(r.value(of: "q") == "*")
         #expect(r.value(of: "facet_by") == "supplier,price")
         #expect(r.value(of: "include_fields") == "id,title,price")
@@ -132,7 +144,9 @@ struct TypesenseMappingTests {
         let declared = try config().declaredFields
         #expect(declared?.isSuperset(of: ["supplier", "price", "title", "short_description"]) == true)
         #expect(try config(["facetBy": .null]).declaredFields == nil, "without facetBy the config does not say")
-        let schema: JSONObject = ["name": "products", "fields": [["name": "title", "type": "string"], ["name": "price", "type": "int32"]]]
+        let schema: JSONObject = [
+            "name": "products", "fields": [["name": "title", "type": "string"], ["name": "price", "type": "int32"]],
+        ]
         #expect(TypesenseClient.fieldNames(ofSchema: schema) == ["title", "price"])
         let auto: JSONObject = ["fields": [["name": ".*", "type": "auto"]]]
         #expect(TypesenseClient.fieldNames(ofSchema: auto) == nil)
@@ -140,7 +154,8 @@ struct TypesenseMappingTests {
 
     @Test func urlRequestEncodesParametersAndSendsTheKeyOnlyAsAHeader() throws {
         let client = TypesenseClient(name: "ts", config: try config())
-        let r = try client.map(query: SearchQuery(text: "a&b=c d", parameters: try SearchParameters.decode(["filters": "supplier:\"A&B\""])))
+        let r = try client.map(
+            query: SearchQuery(text: "a&b=c d", parameters: try SearchParameters.decode(["filters": "supplier:\"A&B\""])))
         let u = client.searchRequest(r, on: client.config.nodes[0])
         let text = u.displayURL + "?" + (u.query ?? "")
         #expect(text.hasPrefix("http://127.0.0.1:8108/collections/products/documents/search?q=a%26b%3Dc%20d&query_by="))
@@ -154,9 +169,11 @@ struct TypesenseMappingTests {
     // MARK: response
 
     @Test func answerMapsHitsCountsHighlightsFacetsAndStats() throws {
-        let req = try request("toner black", [
-            "hitsPerPage": 2, "facets": ["supplier", "price"], "highlightPreTag": "<b>", "highlightPostTag": "</b>",
-        ])
+        let req = try request(
+            "toner black",
+            [
+                "hitsPerPage": 2, "facets": ["supplier", "price"], "highlightPreTag": "<b>", "highlightPostTag": "</b>",
+            ])
         let r = try map(TypesenseFixtures.search, req)
         #expect(r.nbHits == 11)
         #expect(r.nbPages == 6)
@@ -166,14 +183,16 @@ struct TypesenseMappingTests {
         #expect(r.hits[0].attributes["id"] == nil)
         #expect(r.hits[0].attributes["supplier"] == "Lexmark")
         let title = r.hits[0].highlightResult?["title"]
-        #expect(title == [
-            "value": "Lexmark C5220KS <b>toner</b> cartridge Original <b>Black</b> 1 pc(s)",
-            "matchLevel": "full", "matchedWords": ["toner", "black"],
-        ])
+        #expect(
+            title == [
+                "value": "Lexmark C5220KS <b>toner</b> cartridge Original <b>Black</b> 1 pc(s)",
+                "matchLevel": "full", "matchedWords": ["toner", "black"],
+            ])
         #expect(r.hits[1].highlightResult?["title"]?.objectValue?["matchLevel"] == "partial")
-        #expect(r.hits[1].highlightResult?["short_description"] == [
-            "value": "X85xe Cartridge, 30K", "matchLevel": "none", "matchedWords": [],
-        ])
+        #expect(
+            r.hits[1].highlightResult?["short_description"] == [
+                "value": "X85xe Cartridge, 30K", "matchLevel": "none", "matchedWords": [],
+            ])
         // Facets in the order asked for; stats only for the numeric one.
         #expect(r.facets.map(\.attribute) == ["supplier", "price"])
         #expect(r.facets[0].values.map(\.value) == ["Lexmark", "OKI"])
@@ -215,7 +234,9 @@ struct TypesenseMappingTests {
         #expect(error { _ = try map(#"{"hits": []}"#, req) }?.message == "response.found: expected a count")
         #expect(error { _ = try map(#"{"found": 1, "hits": {}}"#, req) }?.message == "response.hits: expected an array")
         #expect(error { _ = try map(#"[1]"#, req) }?.message == "response: expected an object, got array")
-        let badFacet = error { _ = try map(#"{"found": 0, "hits": [], "facet_counts": [{"field_name": "a", "counts": [{"value": "x"}]}]}"#, req) }
+        let badFacet = error {
+            _ = try map(#"{"found": 0, "hits": [], "facet_counts": [{"field_name": "a", "counts": [{"value": "x"}]}]}"#, req)
+        }
         #expect(badFacet?.message == "response.facet_counts[0].counts[0].count: expected a count")
     }
 }

@@ -50,8 +50,9 @@ struct FieldReaderTests {
         #expect(p.hitsPerPage == 5)
         #expect(p.facets == ["genres"])
         #expect(p.page == 0)
-        #expect(p.encodedForResponse(query: "star wars")
-            == "query=star%20wars&hitsPerPage=5&page=0&facets=%5B%22genres%22%5D&filters=a%3A%22b%20c%22")
+        #expect(
+            p.encodedForResponse(query: "star wars")
+                == "query=star%20wars&hitsPerPage=5&page=0&facets=%5B%22genres%22%5D&filters=a%3A%22b%20c%22")
         #expect(SearchParameters().encodedForResponse(query: "été~_.-&=+/") == "query=%C3%A9t%C3%A9~_.-%26%3D%2B%2F&hitsPerPage=20&page=0")
     }
 }

@@ -6,15 +6,21 @@ import Testing
 struct FilterParserTests {
     @Test func parsesPrecedenceAndGrouping() throws {
         let f = try FilterParser.parse("genres:Drama AND (year >= 2000 OR year = 1999) AND NOT supplier:HP")
-        #expect(f == .and([
-            .facet(attribute: "genres", value: "Drama"),
-            .or([.numeric(attribute: "year", op: .greaterOrEqual, value: 2000),
-                 .numeric(attribute: "year", op: .equal, value: 1999)]),
-            .not(.facet(attribute: "supplier", value: "HP")),
-        ]))
-        #expect(try FilterParser.parse("a:1 OR b:2 AND c:3") == .or([
-            .facet(attribute: "a", value: "1"), .and([.facet(attribute: "b", value: "2"), .facet(attribute: "c", value: "3")]),
-        ]))
+        #expect(
+            f
+                == .and([
+                    .facet(attribute: "genres", value: "Drama"),
+                    .or([
+                        .numeric(attribute: "year", op: .greaterOrEqual, value: 2000),
+                        .numeric(attribute: "year", op: .equal, value: 1999),
+                    ]),
+                    .not(.facet(attribute: "supplier", value: "HP")),
+                ]))
+        #expect(
+            try FilterParser.parse("a:1 OR b:2 AND c:3")
+                == .or([
+                    .facet(attribute: "a", value: "1"), .and([.facet(attribute: "b", value: "2"), .facet(attribute: "c", value: "3")]),
+                ]))
     }
 
     @Test func parsesRangesQuotesTagsAndBooleans() throws {
@@ -76,14 +82,21 @@ struct FilterParserTests {
 
     @Test func facetAndNumericFilterArraysNestOrInsideAnd() throws {
         var p = SearchParameters()
-        try p.apply(["facetFilters": [["genres:Drama", "genres:Comedy"], "-year:1999"],
-                     "numericFilters": ["price >= 10"], "tagFilters": ["a"]], path: "params")
-        #expect(p.filter == .and([
-            .and([.or([.facet(attribute: "genres", value: "Drama"), .facet(attribute: "genres", value: "Comedy")]),
-                  .not(.facet(attribute: "year", value: "1999"))]),
-            .numeric(attribute: "price", op: .greaterOrEqual, value: 10),
-            .tag("a"),
-        ]))
+        try p.apply(
+            [
+                "facetFilters": [["genres:Drama", "genres:Comedy"], "-year:1999"],
+                "numericFilters": ["price >= 10"], "tagFilters": ["a"],
+            ], path: "params")
+        #expect(
+            p.filter
+                == .and([
+                    .and([
+                        .or([.facet(attribute: "genres", value: "Drama"), .facet(attribute: "genres", value: "Comedy")]),
+                        .not(.facet(attribute: "year", value: "1999")),
+                    ]),
+                    .numeric(attribute: "price", op: .greaterOrEqual, value: 10),
+                    .tag("a"),
+                ]))
     }
 
     @Test func filterErrorsNameTheParameterPath() {
@@ -101,8 +114,10 @@ struct FilterParserTests {
     /// its description; whatever fails fails with `invalid_filter` and a position.
     @Test func randomFiltersNeverCrashAndRoundTrip() {
         var rng = SystemRandomNumberGenerator()
-        let pieces = ["a", "genres", "year", ":", "Drama", "\"x y\"", "AND", "OR", "NOT", "(", ")", "TO", "1", "-2.5",
-                      "<", "<=", "=", "!=", ">=", ">", " ", "_tags", "é", "\"", "\\", "'"]
+        let pieces = [
+            "a", "genres", "year", ":", "Drama", "\"x y\"", "AND", "OR", "NOT", "(", ")", "TO", "1", "-2.5",
+            "<", "<=", "=", "!=", ">=", ">", " ", "_tags", "é", "\"", "\\", "'",
+        ]
         for _ in 0..<3000 {
             let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
             do {

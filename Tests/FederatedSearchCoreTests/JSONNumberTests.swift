@@ -43,7 +43,9 @@ struct JSONNumberTests {
             var digits = (0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) }
             if digits.first == "0", count > 1 { digits[0] = "1" }
             let point = Int.random(in: 0...count, using: &rng)
-            var text = point == 0 ? "0." + String(digits) : String(digits.prefix(point)) + (point < count ? "." + String(digits.dropFirst(point)) : "")
+            var text =
+                point == 0
+                ? "0." + String(digits) : String(digits.prefix(point)) + (point < count ? "." + String(digits.dropFirst(point)) : "")
             if Bool.random(using: &rng) { text = "-" + text }
             if text.hasSuffix(".") { text.removeLast() }
             let value = try #require(try parsed(text), "\(text)")

@@ -145,7 +145,8 @@ struct JSONQuickSkipTests {
             case 2, 3: return ["\"\"", "\"abc\"", #""a\"b\\c\/\n\u0041""#, "\"é😀\"", #""\ud83d\ude00""#].randomElement(using: &rng)!
             case 4: return "[" + (0..<Int.random(in: 0...3, using: &rng)).map { _ in value(depth + 1) }.joined(separator: " , ") + "]"
             default:
-                return "{" + (0..<Int.random(in: 0...3, using: &rng)).map { k in "\"k\(k)\" :\(value(depth + 1))" }.joined(separator: ",") + "}"
+                return "{" + (0..<Int.random(in: 0...3, using: &rng)).map { k in "\"k\(k)\" :\(value(depth + 1))" }.joined(separator: ",")
+                    + "}"
             }
         }
         for _ in 0..<2000 {

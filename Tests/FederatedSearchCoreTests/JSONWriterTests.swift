@@ -33,7 +33,10 @@ struct JSONWriterTests {
             state ^= state << 17
             return state
         }
-        let specials: [[UInt8]] = [[0x22], [0x5C], [0x0A], [0x09], [0x0D], [0x01], [0x1F], [0x7F], Array("é".utf8), Array("€".utf8), [0x20], [0x21], [0x5B], [0x5D]]
+        let specials: [[UInt8]] = [
+            [0x22], [0x5C], [0x0A], [0x09], [0x0D], [0x01], [0x1F], [0x7F], Array("é".utf8), Array("€".utf8), [0x20], [0x21], [0x5B],
+            [0x5D],
+        ]
         for _ in 0..<3000 {
             var bytes: [UInt8] = []
             let length = Int(next() % 40)

@@ -10,16 +10,20 @@ struct ResolvedFilterTests {
     @Test func conditionsOnMissingAttributesMatchNothing() throws {
         let f = try FilterParser.parse("genres:Drama AND missing:x")
         #expect(f.resolved(has: has) == .nothing)
-        #expect(try FilterParser.parse("genres:Drama OR missing:x").resolved(has: has) == .filter(.facet(attribute: "genres", value: "Drama")))
+        #expect(
+            try FilterParser.parse("genres:Drama OR missing:x").resolved(has: has) == .filter(.facet(attribute: "genres", value: "Drama")))
         #expect(try FilterParser.parse("NOT missing:x").resolved(has: has) == .everything)
-        #expect(try FilterParser.parse("genres:Drama AND NOT missing > 3").resolved(has: has) == .filter(.facet(attribute: "genres", value: "Drama")))
+        #expect(
+            try FilterParser.parse("genres:Drama AND NOT missing > 3").resolved(has: has)
+                == .filter(.facet(attribute: "genres", value: "Drama")))
         #expect(try FilterParser.parse("year > 3").resolved(has: has) == .filter(.numeric(attribute: "year", op: .greaterThan, value: 3)))
     }
 
     @Test func renamingKeepsTagsAndValues() throws {
         let f = try FilterParser.parse("genre:Drama AND _tags:new AND NOT price:1 TO 2")
-        #expect(f.renamingAttributes { $0 == "genre" ? "category" : $0 }
-            == (try FilterParser.parse("category:Drama AND _tags:new AND NOT price:1 TO 2")))
+        #expect(
+            f.renamingAttributes { $0 == "genre" ? "category" : $0 }
+                == (try FilterParser.parse("category:Drama AND _tags:new AND NOT price:1 TO 2")))
     }
 
     /// Random expressions over leaves `a0..a3` (present) and `missing`: the resolved filter,
@@ -28,7 +32,7 @@ struct ResolvedFilterTests {
     @Test func resolvedAgreesWithTheOriginalOnEveryAssignment() {
         var state: UInt64 = 7
         func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(n))
         }
         func random(_ depth: Int) -> FilterExpression {

@@ -46,7 +46,9 @@ struct QueryPlacementTests {
     /// The decision table, one situation at a time from a base where a lone waiting client's
     /// quick search finds the daemon idle (it runs at once, with no task).
     @Test func placementFollowsWhatTheLoopKnows() {
-        func place(quick: Bool = true, onLoop: Int = 0, running: Int = 0, alone: Bool = true, lineIsLast: Bool = true) -> QueryPlacement.Kind {
+        func place(quick: Bool = true, onLoop: Int = 0, running: Int = 0, alone: Bool = true, lineIsLast: Bool = true)
+            -> QueryPlacement.Kind
+        {
             QueryPlacement.decide(quick: quick, searchesOnLoop: onLoop, runningSearches: running, alone: alone, lineIsLast: lineIsLast)
         }
         #expect(place() == .direct)

@@ -74,10 +74,11 @@ import Testing
     /// word itself and without repeats, as the pairwise table did; a large group builds in
     /// time linear in its words (a 1,000-word group took seconds when every pair was listed).
     @Test func synonymGroupsBuildInLinearTime() {
-        let table = SynonymTable([
-            Synonym(synonyms: ["a", "b", "c"]), Synonym(synonyms: ["b", "d", "a", "b"]), Synonym(input: "a", synonyms: ["e", "c"]),
-            Synonym(synonyms: ["big apple", "nyc"]), Synonym(synonyms: ["solo"]),
-        ], analyzer: analyzer)
+        let table = SynonymTable(
+            [
+                Synonym(synonyms: ["a", "b", "c"]), Synonym(synonyms: ["b", "d", "a", "b"]), Synonym(input: "a", synonyms: ["e", "c"]),
+                Synonym(synonyms: ["big apple", "nyc"]), Synonym(synonyms: ["solo"]),
+            ], analyzer: analyzer)
         #expect(table.alternatives(of: "a") == [["b"], ["c"], ["d"], ["e"]])
         #expect(table.alternatives(of: "b") == [["a"], ["c"], ["d"]])
         #expect(table.alternatives(of: "e").isEmpty, "one-way")
@@ -102,10 +103,10 @@ import Testing
         var state = seed
         return (0..<count).map { _ in
             var text = ""
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             var r = state
             for _ in 0..<Int(r % maxPieces) {
-                r = r &* 6364136223846793005 &+ 1
+                r = r &* 6_364_136_223_846_793_005 &+ 1
                 text += pieces[Int((r >> 33) % UInt64(pieces.count))]
             }
             return text

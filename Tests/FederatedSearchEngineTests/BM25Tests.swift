@@ -10,8 +10,10 @@ import Testing
     /// or b made scores negative or NaN, and turning such a score into a ranking key trapped
     /// (a `setSettings` from any client could take the daemon down). The ranges' ends work.
     @Test func parametersOutOfRangeAreRefusedAndTheEndsWork() throws {
-        for (bm25, field) in [(#"{"k1": -2}"#, "bm25.k1"), (#"{"k1": -1}"#, "bm25.k1"), (#"{"b": -10}"#, "bm25.b"),
-                              (#"{"b": 1.5}"#, "bm25.b"), (#"{"k1": 1e300}"#, "bm25.k1")] {
+        for (bm25, field) in [
+            (#"{"k1": -2}"#, "bm25.k1"), (#"{"k1": -1}"#, "bm25.k1"), (#"{"b": -10}"#, "bm25.b"),
+            (#"{"b": 1.5}"#, "bm25.b"), (#"{"k1": 1e300}"#, "bm25.k1"),
+        ] {
             do {
                 _ = try makeIndex(#"{"searchableAttributes": ["title"], "bm25": \#(bm25)}"#, #"{"objectID": "1", "title": "star"}"#)
                 Issue.record("accepted \(bm25)")
@@ -33,7 +35,9 @@ import Testing
     /// Inflections of a stemmed word add up: a document using two forms of the word ranks
     /// above one using a single form once, all else equal.
     @Test func inflectionsSumTheirFrequencies() throws {
-        let idx = try makeIndex(Self.settings, """
+        let idx = try makeIndex(
+            Self.settings,
+            """
             {"objectID": "once", "title": "report", "text": "wing tested in a tunnel xx"}
             {"objectID": "both", "title": "report", "text": "wing tested in the wings tunnel"}
             {"objectID": "other", "title": "report", "text": "plain body text with nothing"}
@@ -45,7 +49,9 @@ import Testing
     /// The first searchable attribute weighs more: the same word once in the title beats
     /// once in a body of the same length.
     @Test func firstAttributeWeighsMore() throws {
-        let idx = try makeIndex(Self.settings, """
+        let idx = try makeIndex(
+            Self.settings,
+            """
             {"objectID": "body", "title": "alpha beta", "text": "gamma nozzle"}
             {"objectID": "title", "title": "gamma nozzle", "text": "alpha beta"}
             """)
@@ -56,7 +62,9 @@ import Testing
     /// Each attribute is normalised by its own length: a word in a short body beats the same
     /// word in a long body.
     @Test func perAttributeLengthNormalisation() throws {
-        let idx = try makeIndex(Self.settings, """
+        let idx = try makeIndex(
+            Self.settings,
+            """
             {"objectID": "long", "title": "x", "text": "shock one two three four five six seven eight nine ten eleven"}
             {"objectID": "short", "title": "x", "text": "shock one"}
             """)

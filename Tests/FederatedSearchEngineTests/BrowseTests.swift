@@ -38,9 +38,11 @@ struct BrowseTests {
 
     @Test func pagesCoverEveryMatchOnceInObjectIDOrderAcrossSegments() throws {
         let ids = (0..<50).map { "id\($0)" } + ["Zed", "é", "a b"]
-        var index = try EmbeddedIndex(name: "t", settings: Self.settings(), documents: ids.prefix(30).map { Self.document($0) },
-                                      positions: (0..<30).map(Int64.init))
-        index = try index.updated(adding: ids.dropFirst(30).enumerated().map { (Int64(100 + $0), Self.document($1, kind: "b")) }, deleting: ["id3"])
+        var index = try EmbeddedIndex(
+            name: "t", settings: Self.settings(), documents: ids.prefix(30).map { Self.document($0) },
+            positions: (0..<30).map(Int64.init))
+        index = try index.updated(
+            adding: ids.dropFirst(30).enumerated().map { (Int64(100 + $0), Self.document($1, kind: "b")) }, deleting: ["id3"])
         let expected = ids.filter { $0 != "id3" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for limit in [1, 7, 1000] { #expect(try Self.browseAll(index, limit: limit) == expected) }
         #expect(try Self.browseAll(index, #"{"filters": "kind:b"}"#, limit: 4) == expected.filter { !ids.prefix(30).contains($0) })
@@ -54,8 +56,9 @@ struct BrowseTests {
 
     @Test func writesBetweenPagesNeitherRepeatNorSkipWhatExistsThroughout() throws {
         let ids = (0..<40).map { String(format: "k%02d", $0) }
-        let start = try EmbeddedIndex(name: "t", settings: Self.settings(), documents: ids.map { Self.document($0) },
-                                      positions: (0..<40).map(Int64.init))
+        let start = try EmbeddedIndex(
+            name: "t", settings: Self.settings(), documents: ids.map { Self.document($0) },
+            positions: (0..<40).map(Int64.init))
         let seen = try Self.browseAll(start, limit: 5) { index, page in
             // Replace an object already read and one not yet read, delete one ahead, add one
             // behind and one ahead of the cursor.

@@ -13,7 +13,8 @@ import Testing
         """
 
     func index() throws -> EmbeddedIndex {
-        try makeIndex(#"{"searchableAttributes": ["title"], "attributesForFaceting": ["brand", "searchable(genres)", "filterOnly(price)"]}"#, docs)
+        try makeIndex(
+            #"{"searchableAttributes": ["title"], "attributesForFaceting": ["brand", "searchable(genres)", "filterOnly(price)"]}"#, docs)
     }
 
     @Test func countsOverAllMatchesNotOnlyThePage() throws {
@@ -31,7 +32,9 @@ import Testing
         #expect(whole.snapshot.facets[brand].oneValuePerDocument)
         #expect(!whole.snapshot.facets[genres].oneValuePerDocument)
         // A document without a brand, or with two, makes it a field like any other.
-        let uneven = try makeIndex(#"{"attributesForFaceting": ["brand"]}"#, """
+        let uneven = try makeIndex(
+            #"{"attributesForFaceting": ["brand"]}"#,
+            """
             {"objectID": "1", "title": "red shirt", "brand": "Acme"}
             {"objectID": "2", "title": "red hat"}
             {"objectID": "3", "title": "red scarf", "brand": ["Acme", "Bolt"]}
@@ -62,7 +65,8 @@ import Testing
     }
 
     @Test func disjunctiveFacetIgnoresItsOwnRefinements() throws {
-        let r = try search(index(), "", #"{"facets": ["genres"], "disjunctiveFacets": ["brand"], "facetFilters": [["brand:Acme", "brand:Bolt"]]}"#)
+        let r = try search(
+            index(), "", #"{"facets": ["genres"], "disjunctiveFacets": ["brand"], "facetFilters": [["brand:Acme", "brand:Bolt"]]}"#)
         #expect(Set(ids(r)) == ["1", "2", "3"])
         #expect(counts(r, "brand") == ["Acme": 2, "Bolt": 1, "Crux": 1])
         #expect(counts(r, "genres") == ["Drama": 2, "Comedy": 1, "Horror": 1])
@@ -90,10 +94,12 @@ import Testing
     /// starts (folded: case and accents) is marked over the typed length, with the given tags.
     @Test func facetValueHighlightMarksEveryMatchedWordPrefixWithTheGivenTags() throws {
         let idx = try makeIndex(#"{"attributesForFaceting": ["genres"]}"#, #"{"objectID": "1", "genres": ["x"]}"#)
-        #expect(idx.highlightFacetValue("Science Fiction", facetQuery: "sci fi", preTag: "<b>", postTag: "</b>")
-            == "<b>Sci</b>ence <b>Fi</b>ction")
-        #expect(idx.highlightFacetValue("Drama", facetQuery: "dr", preTag: "__ais-highlight__", postTag: "__/ais-highlight__")
-            == "__ais-highlight__Dr__/ais-highlight__ama")
+        #expect(
+            idx.highlightFacetValue("Science Fiction", facetQuery: "sci fi", preTag: "<b>", postTag: "</b>")
+                == "<b>Sci</b>ence <b>Fi</b>ction")
+        #expect(
+            idx.highlightFacetValue("Drama", facetQuery: "dr", preTag: "__ais-highlight__", postTag: "__/ais-highlight__")
+                == "__ais-highlight__Dr__/ais-highlight__ama")
         #expect(idx.highlightFacetValue("Émile et Éloïse", facetQuery: "EM elo", preTag: "[", postTag: "]") == "[Ém]ile et [Élo]ïse")
         #expect(idx.highlightFacetValue("Comedy", facetQuery: "", preTag: "[", postTag: "]") == "Comedy")
         #expect(idx.highlightFacetValue("Comedy", facetQuery: "dra", preTag: "[", postTag: "]") == "Comedy")
@@ -101,7 +107,8 @@ import Testing
     }
 
     @Test func disjunctiveCountsIgnoreRefinementsNestedWithOtherFilters() throws {
-        let r = try search(index(), "", #"{"disjunctiveFacets": ["brand"], "filters": "price < 100", "facetFilters": ["brand:Acme", "genres:Comedy"]}"#)
+        let r = try search(
+            index(), "", #"{"disjunctiveFacets": ["brand"], "filters": "price < 100", "facetFilters": ["brand:Acme", "genres:Comedy"]}"#)
         #expect(ids(r) == ["1"])
         #expect(counts(r, "brand") == ["Acme": 1, "Crux": 1])
         let alone = try search(index(), "", #"{"disjunctiveFacets": ["brand"], "facetFilters": ["brand:Acme", "genres:Comedy"]}"#)

@@ -48,12 +48,21 @@ import Testing
     }
 
     static let variants: [(data: String, settings: String, fields: [String])] = [
-        ("movies", #"{"searchableAttributes": ["title", "cast", "genres", "unordered(extract)"], "attributesForFaceting": ["genres", "year", "cast"], "customRanking": ["desc(year)"]}"#,
-         ["title", "cast", "extract"]),
-        ("movies", #"{"searchableAttributes": ["title", "cast", "unordered(extract)"], "queryLanguages": ["en"], "removeStopWords": true, "synonyms": [["film", "movie", "picture"], {"type": "oneWaySynonym", "input": "nyc", "synonyms": ["new york"]}, ["big apple", "new york city"]]}"#,
-         ["title", "extract"]),
-        ("products", #"{"searchableAttributes": ["title", "name", "supplier", "unordered(short_description)"], "attributesForFaceting": ["supplier", "price", "attr_t_product_type"]}"#,
-         ["title", "short_description"]),
+        (
+            "movies",
+            #"{"searchableAttributes": ["title", "cast", "genres", "unordered(extract)"], "attributesForFaceting": ["genres", "year", "cast"], "customRanking": ["desc(year)"]}"#,
+            ["title", "cast", "extract"]
+        ),
+        (
+            "movies",
+            #"{"searchableAttributes": ["title", "cast", "unordered(extract)"], "queryLanguages": ["en"], "removeStopWords": true, "synonyms": [["film", "movie", "picture"], {"type": "oneWaySynonym", "input": "nyc", "synonyms": ["new york"]}, ["big apple", "new york city"]]}"#,
+            ["title", "extract"]
+        ),
+        (
+            "products",
+            #"{"searchableAttributes": ["title", "name", "supplier", "unordered(short_description)"], "attributesForFaceting": ["supplier", "price", "attr_t_product_type"]}"#,
+            ["title", "short_description"]
+        ),
     ]
 
     @Test(arguments: 0..<3)

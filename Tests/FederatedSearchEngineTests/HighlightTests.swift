@@ -29,8 +29,9 @@ import Testing
     }
 
     @Test func partialPrefixAndNone() throws {
-        let idx = try makeIndex(#"{"searchableAttributes": ["title", "body"]}"#,
-                                #"{"objectID": "1", "title": "Starship troopers", "body": "nothing here"}"#)
+        let idx = try makeIndex(
+            #"{"searchableAttributes": ["title", "body"]}"#,
+            #"{"objectID": "1", "title": "Starship troopers", "body": "nothing here"}"#)
         let r = try search(idx, "troopers sta")
         let h = highlight(r, "title")
         #expect(h["value"] == "<em>Sta</em>rship <em>troopers</em>")
@@ -40,12 +41,13 @@ import Testing
         #expect(body["matchLevel"] == "none")
         #expect(body["value"] == "nothing here")
         #expect(body["fullyHighlighted"] == nil)
-        let partial = highlight(try search(idx, "troopers", #"{"optionalWords": ["starfish"]}"# ), "title")
+        let partial = highlight(try search(idx, "troopers", #"{"optionalWords": ["starfish"]}"#), "title")
         #expect(partial["value"] == "Starship <em>troopers</em>")
     }
 
     @Test func nonASCIIAndTypos() throws {
-        let idx = try makeIndex(#"{"searchableAttributes": ["title"]}"#, #"{"objectID": "1", "title": "Le Fabuleux Destin d’Amélie Poulain"}"#)
+        let idx = try makeIndex(
+            #"{"searchableAttributes": ["title"]}"#, #"{"objectID": "1", "title": "Le Fabuleux Destin d’Amélie Poulain"}"#)
         let h = highlight(try search(idx, "amelie pou"), "title")
         #expect(h["value"] == "Le Fabuleux Destin d’<em>Amélie</em> <em>Pou</em>lain")
         #expect(h["matchedWords"] == ["amelie", "pou"])
@@ -80,7 +82,8 @@ import Testing
     /// Centring the window on its first match never pushes a match out of it: a one- or
     /// two-word snippet still shows its match, a window full of matches keeps them all.
     @Test func snippetWindowKeepsItsMatches() throws {
-        let idx = try makeIndex(#"{"searchableAttributes": ["extract"]}"#, #"{"objectID": "1", "extract": "one two three four five six seven"}"#)
+        let idx = try makeIndex(
+            #"{"searchableAttributes": ["extract"]}"#, #"{"objectID": "1", "extract": "one two three four five six seven"}"#)
         func snippet(_ q: String, _ words: Int) throws -> JSONValue? {
             try search(idx, q, #"{"attributesToSnippet": ["extract:\#(words)"]}"#).hits[0].snippetResult!["extract"]!.objectValue!["value"]
         }

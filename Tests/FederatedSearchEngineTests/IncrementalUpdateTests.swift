@@ -38,9 +38,13 @@ import Testing
             ("body", .array([.string(vocabulary.randomElement(using: &g)!), .string(vocabulary.randomElement(using: &g)!)])),
             // Now and then in capitals: a filter matches a value exactly where the index has
             // it, else folded, and that holds for the index as a whole.
-            ("category", .string(Int.random(in: 0..<5, using: &g) == 0
-                ? ReferencePropertyTests.categories.randomElement(using: &g)!.uppercased()
-                : ReferencePropertyTests.categories.randomElement(using: &g)!)),
+            (
+                "category",
+                .string(
+                    Int.random(in: 0..<5, using: &g) == 0
+                        ? ReferencePropertyTests.categories.randomElement(using: &g)!.uppercased()
+                        : ReferencePropertyTests.categories.randomElement(using: &g)!)
+            ),
             ("brand", .string(brands.randomElement(using: &g)!)),
             ("tags", .array(ReferencePropertyTests.tags.filter { _ in Bool.random(using: &g) }.map { .string($0) })),
             ("price", .number(Double(Int.random(in: 1...40, using: &g)))),
@@ -66,8 +70,10 @@ import Testing
     }
 
     static func parameters(_ g: inout Generator, distinct: Bool) -> String {
-        var p: [String] = ["\"hitsPerPage\": \(Int.random(in: 1...8, using: &g))", "\"page\": \(Int.random(in: 0...1, using: &g))",
-                           "\"facets\": [\"category\", \"brand\", \"tags\", \"price\"]", "\"getRankingInfo\": false"]
+        var p: [String] = [
+            "\"hitsPerPage\": \(Int.random(in: 1...8, using: &g))", "\"page\": \(Int.random(in: 0...1, using: &g))",
+            "\"facets\": [\"category\", \"brand\", \"tags\", \"price\"]", "\"getRankingInfo\": false",
+        ]
         let c = ReferencePropertyTests.categories.randomElement(using: &g)!
         switch Int.random(in: 0..<11, using: &g) {
         case 0: p.append("\"filters\": \"category:\(c)\"")
@@ -120,7 +126,9 @@ import Testing
             switch Int.random(in: 0..<100, using: &g) {
             case 0..<45:  // a batch of upserts, new and existing ids
                 for _ in 0..<Int.random(in: 1...4, using: &g) {
-                    let id = Bool.random(using: &g) || existing.isEmpty ? "n\(step)_\(Int.random(in: 0...3, using: &g))" : existing.randomElement(using: &g)!
+                    let id =
+                        Bool.random(using: &g) || existing.isEmpty
+                        ? "n\(step)_\(Int.random(in: 0...3, using: &g))" : existing.randomElement(using: &g)!
                     let d = Self.document(id, &g)
                     adding[id] = (model.put(d), d)
                 }
@@ -158,7 +166,9 @@ import Testing
                 model.docs = [:]
             }
             index = try index.updated(adding: Array(adding.values), deleting: deleting)
-            if Int.random(in: 0..<4, using: &g) == 0, let merge = index.plannedMerge(.small) ?? index.plannedMerge(.base) ?? Self.anyMerge(index) {
+            if Int.random(in: 0..<4, using: &g) == 0,
+                let merge = index.plannedMerge(.small) ?? index.plannedMerge(.base) ?? Self.anyMerge(index)
+            {
                 // Deleting while the merge runs, as the writer may, then completing it.
                 let built = try index.build(merge)
                 if let id = model.docs.keys.sorted().first, Bool.random(using: &g) {
@@ -181,14 +191,18 @@ import Testing
                 default: break
                 }
                 let params = Self.parameters(&g, distinct: variant == 1)
-                let a = try search(index, text, params), b = try search(fresh, text, params)
-                #expect(Self.summary(a) == Self.summary(b), "seed \(seed) step \(step) segments \(index.segmentCount) query '\(text)' \(params)")
+                let a = try search(index, text, params)
+                let b = try search(fresh, text, params)
+                #expect(
+                    Self.summary(a) == Self.summary(b), "seed \(seed) step \(step) segments \(index.segmentCount) query '\(text)' \(params)"
+                )
                 let attribute = variant == 0 ? "brand" : "category"
                 let query = SearchQuery(text: text, parameters: try SearchParameters.decode(json(params).objectValue!))
                 let prefix = ["", "", "b", "g", "m"].randomElement(using: &g)!
                 let va = try index.searchForFacetValues(attribute: attribute, prefix: prefix, query: query, maxValues: 3)
                 let vb = try fresh.searchForFacetValues(attribute: attribute, prefix: prefix, query: query, maxValues: 3)
-                #expect(va.map { "\($0.value)=\($0.count)" } == vb.map { "\($0.value)=\($0.count)" }, "facet values, seed \(seed) step \(step)")
+                #expect(
+                    va.map { "\($0.value)=\($0.count)" } == vb.map { "\($0.value)=\($0.count)" }, "facet values, seed \(seed) step \(step)")
             }
             let probe = model.docs.keys.sorted().prefix(3) + ["missing"]
             #expect(index.storedDocuments(Array(probe)).map { $0?["title"] } == fresh.storedDocuments(Array(probe)).map { $0?["title"] })

@@ -6,19 +6,26 @@ import Testing
 /// documents need string objectIDs, and the built structures hold what was indexed.
 @Suite struct IndexBuildTests {
     @Test func decodesSettings() throws {
-        let s = try IndexSettings.decode(json("""
-            {"searchableAttributes": ["title,alt", "unordered(cast)"], "attributesForFaceting": ["genres", "searchable(brand)", "filterOnly(year)"],
-             "customRanking": ["desc(popularity)", "asc(price)"], "ranking": ["typo", "bm25", "asc(year)"],
-             "typoTolerance": "min", "synonyms": [{"type": "synonym", "synonyms": ["a", "b"]}, ["c", "d"]],
-             "attributeForDistinct": "group", "distinct": true, "paginationLimitedTo": 50, "ignorePlurals": ["en"]}
-            """).objectValue!, path: "searchables.movies")
-        #expect(s.searchableAttributes == [
-            SearchableAttribute(name: "title", priority: 0), SearchableAttribute(name: "alt", priority: 0),
-            SearchableAttribute(name: "cast", priority: 1, unordered: true),
-        ])
+        let s = try IndexSettings.decode(
+            json(
+                """
+                {"searchableAttributes": ["title,alt", "unordered(cast)"], "attributesForFaceting": ["genres", "searchable(brand)", "filterOnly(year)"],
+                 "customRanking": ["desc(popularity)", "asc(price)"], "ranking": ["typo", "bm25", "asc(year)"],
+                 "typoTolerance": "min", "synonyms": [{"type": "synonym", "synonyms": ["a", "b"]}, ["c", "d"]],
+                 "attributeForDistinct": "group", "distinct": true, "paginationLimitedTo": 50, "ignorePlurals": ["en"]}
+                """
+            ).objectValue!, path: "searchables.movies")
+        #expect(
+            s.searchableAttributes == [
+                SearchableAttribute(name: "title", priority: 0), SearchableAttribute(name: "alt", priority: 0),
+                SearchableAttribute(name: "cast", priority: 1, unordered: true),
+            ])
         #expect(s.attributesForFaceting.map(\.mode) == [.normal, .searchable, .filterOnly])
-        #expect(s.customRanking == [CustomRankingCriterion(attribute: "popularity", ascending: false),
-                                    CustomRankingCriterion(attribute: "price", ascending: true)])
+        #expect(
+            s.customRanking == [
+                CustomRankingCriterion(attribute: "popularity", ascending: false),
+                CustomRankingCriterion(attribute: "price", ascending: true),
+            ])
         #expect(s.ranking == [.typo, .bm25, .sort(attribute: "year", ascending: true)])
         #expect(s.typoTolerance == .min)
         #expect(s.synonyms.count == 2)
@@ -52,7 +59,9 @@ import Testing
         #expect(throws: SearchError(.invalidField, "searchables.movies.customRanking: expected an array of strings, got string")) {
             try IndexSettings.decode(json(#"{"customRanking": "desc(x)"}"#).objectValue!, path: "searchables.movies")
         }
-        #expect(throws: SearchError(.invalidField, "searchables.movies.customRanking[0]: expected asc(attribute) or desc(attribute), got 'x'")) {
+        #expect(
+            throws: SearchError(.invalidField, "searchables.movies.customRanking[0]: expected asc(attribute) or desc(attribute), got 'x'")
+        ) {
             try IndexSettings.decode(json(#"{"customRanking": ["x"]}"#).objectValue!, path: "searchables.movies")
         }
         #expect(throws: SearchError.self) {
@@ -73,7 +82,9 @@ import Testing
     }
 
     @Test func buildsSortedDictionaryAndPostings() throws {
-        let index = try makeIndex(#"{"searchableAttributes": ["title", "body"]}"#, """
+        let index = try makeIndex(
+            #"{"searchableAttributes": ["title", "body"]}"#,
+            """
             {"objectID": "1", "title": "beta alpha", "body": "alpha"}
             {"objectID": "2", "title": "gamma", "body": "alpha beta"}
             """)
@@ -86,12 +97,16 @@ import Testing
         #expect(positions == [1, 1 << 22])
         #expect(text.dictionary.prefixRange(Array("b".utf8)) == 1..<2)
         #expect(text.dictionary.prefixRange(Array("z".utf8)).isEmpty)
-        #expect(index.description == SearchableDescription(
-            kind: "embedded", documentCount: 2, searchableAttributes: ["title", "body"], attributesForFaceting: []))
+        #expect(
+            index.description
+                == SearchableDescription(
+                    kind: "embedded", documentCount: 2, searchableAttributes: ["title", "body"], attributesForFaceting: []))
     }
 
     @Test func discoversTextAttributesWhenNoneAreConfigured() throws {
-        let index = try makeIndex("{}", """
+        let index = try makeIndex(
+            "{}",
+            """
             {"objectID": "1", "title": "x", "year": 1999, "cast": ["a", "b"]}
             {"objectID": "2", "plot": "y"}
             """)
@@ -99,7 +114,9 @@ import Testing
     }
 
     @Test func facetFieldsIndexArraysNestedPathsAndNumbers() throws {
-        let index = try makeIndex(#"{"attributesForFaceting": ["genres", "meta.year"]}"#, """
+        let index = try makeIndex(
+            #"{"attributesForFaceting": ["genres", "meta.year"]}"#,
+            """
             {"objectID": "1", "genres": ["Drama", "Comedy"], "meta": {"year": 1999}}
             {"objectID": "2", "genres": ["Drama"], "meta": {"year": 2001.5}}
             """)
@@ -116,7 +133,9 @@ import Testing
     /// memory behind.
     @Test func onlySmallDocumentsKeepTheirEncoding() throws {
         let long = String(repeating: "word ", count: 5000)
-        let index = try makeIndex(#"{"searchableAttributes": ["title"]}"#, """
+        let index = try makeIndex(
+            #"{"searchableAttributes": ["title"]}"#,
+            """
             {"objectID": "small", "title": "alpha one"}
             {"objectID": "large", "title": "alpha two", "body": "\(long)"}
             """)

@@ -16,8 +16,10 @@ import Testing
             path: "s")
         let index = try EmbeddedIndex(name: "p", settings: settings, documents: docs)
         let reference = ReferenceModel(docs: docs, searchable: ["title", "body"])
-        var queries = ["alpha b", "kappa a", "lambda o", "sigma al", "alpha beta g", "kappa alphx", "gamma betq",
-                       "theta e", "a", "o", "alpha", "alpha beta", "beta alpha gamma"]
+        var queries = [
+            "alpha b", "kappa a", "lambda o", "sigma al", "alpha beta g", "kappa alphx", "gamma betq",
+            "theta e", "a", "o", "alpha", "alpha beta", "beta alpha gamma",
+        ]
         for _ in 0..<25 { queries.append(PruningTests.query(&g)) }
         for q in queries {
             for (typos, filter) in [(false, nil), (true, nil), (false, "category:books")] as [(Bool, String?)] {
@@ -57,7 +59,9 @@ import Testing
     /// (that path merges hits into a list).
     @Test func synonymPhraseWordsMergeEveryTerm() throws {
         var lines: [String] = []
-        for i in 0..<200 { lines.append(#"{"objectID": "\#(i)", "title": "\#(i < 100 ? "zebra" : "zeal") \#(i % 2 == 0 ? "big cat" : "tiger")"}"#) }
+        for i in 0..<200 {
+            lines.append(#"{"objectID": "\#(i)", "title": "\#(i < 100 ? "zebra" : "zeal") \#(i % 2 == 0 ? "big cat" : "tiger")"}"#)
+        }
         let index = try makeIndex(
             #"{"searchableAttributes": ["title"], "synonyms": [{"type": "synonym", "synonyms": ["tiger", "big cat"]}]}"#,
             lines.joined(separator: "\n"))

@@ -108,7 +108,9 @@ import Testing
     }
 
     @Test func stopWordsAreDroppedFromQueries() throws {
-        let idx = try makeIndex(#"{"removeStopWords": true}"#, """
+        let idx = try makeIndex(
+            #"{"removeStopWords": true}"#,
+            """
             {"objectID": "1", "title": "lord rings"}
             """)
         #expect(ids(try search(idx, "the lord of the rings")) == ["1"])
@@ -123,7 +125,8 @@ import Testing
     /// A prefix's best term may be in an attribute the query leaves out while another of its
     /// terms is in one it keeps: the document matches through that one.
     @Test func restrictSearchableAttributesKeepsAPrefixTermInAnAllowedAttribute() throws {
-        let idx = try makeIndex(#"{"searchableAttributes": ["title", "body"]}"#, #"{"objectID": "1", "title": "apple", "body": "application"}"#)
+        let idx = try makeIndex(
+            #"{"searchableAttributes": ["title", "body"]}"#, #"{"objectID": "1", "title": "apple", "body": "application"}"#)
         #expect(ids(try search(idx, "app", #"{"restrictSearchableAttributes": ["body"]}"#)) == ["1"])
         #expect(ids(try search(idx, "aple", #"{"restrictSearchableAttributes": ["body"]}"#)).isEmpty)
         let r = try search(idx, "app", #"{"restrictSearchableAttributes": ["body"], "getRankingInfo": true}"#)
@@ -132,7 +135,9 @@ import Testing
 
     /// `advancedSyntax`: a word in quotes matches exactly, like a phrase (no prefix, no typos).
     @Test func aQuotedWordMatchesOnlyItself() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "1", "title": "star"}
             {"objectID": "2", "title": "start"}
             {"objectID": "3", "title": "stat"}
@@ -146,7 +151,9 @@ import Testing
     /// As in Algolia, stop words are not removed from words read as prefixes: `star the` may be
     /// on its way to `star theory`.
     @Test func aStopWordReadAsAPrefixIsKept() throws {
-        let idx = try makeIndex(#"{"removeStopWords": true}"#, """
+        let idx = try makeIndex(
+            #"{"removeStopWords": true}"#,
+            """
             {"objectID": "1", "title": "star theory"}
             {"objectID": "2", "title": "star wars"}
             """)
@@ -185,7 +192,9 @@ import Testing
     /// Typos count characters, not bytes: one substituted or dropped Cyrillic letter (two
     /// bytes each) is one typo, and the highlight covers whole characters.
     @Test func typosCountCharactersNotBytes() throws {
-        let idx = try makeIndex(#"{"searchableAttributes": ["title"]}"#, """
+        let idx = try makeIndex(
+            #"{"searchableAttributes": ["title"]}"#,
+            """
             {"objectID": "1", "title": "москва река"}
             {"objectID": "2", "title": "берлин"}
             """)

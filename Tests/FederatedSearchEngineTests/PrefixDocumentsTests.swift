@@ -39,7 +39,8 @@ import Testing
     /// Every prefix of the first levels: kept with exactly its terms' documents, or not kept
     /// because it has few postings. Returns how many were kept.
     static func checkEveryPrefix(_ text: TextIndex) -> Int {
-        let dictionary = text.dictionary, postings = text.postings
+        let dictionary = text.dictionary
+        let postings = text.postings
         var checked = 0
         for length in 1...PrefixTrie.depth {
             var prefixes = Set<[UInt8]>()
@@ -81,21 +82,26 @@ import Testing
         let range = text.dictionary.prefixRange(Array("ab".utf8))
         // "ab" is a term, and more than one letter follows it in others.
         try #require(text.dictionary.id(of: Array("ab".utf8)) == range.lowerBound && range.count >= 6)
-        let lo = range.lowerBound, hi = range.upperBound
-        let exact = MatchFlags.make(typos: 0, exact: true), prefix = MatchFlags.make(typos: 0, exact: false)
+        let lo = range.lowerBound
+        let hi = range.upperBound
+        let exact = MatchFlags.make(typos: 0, exact: true)
+        let prefix = MatchFlags.make(typos: 0, exact: false)
         let whole = try #require(text.prefixDocuments.documents(lo: lo, hi: hi))
         // The word's exact term then the rest of its range: the same documents.
-        #expect(text.prefixDocuments.documents(of: [
-            TermSpan(lo: lo, hi: lo + 1, flags: exact), TermSpan(lo: lo + 1, hi: hi, flags: prefix),
-        ]) == whole)
+        #expect(
+            text.prefixDocuments.documents(of: [
+                TermSpan(lo: lo, hi: lo + 1, flags: exact), TermSpan(lo: lo + 1, hi: hi, flags: prefix),
+            ]) == whole)
         // A hole, a part of the range, or a term beyond it (a typo variant): gathered instead.
-        #expect(text.prefixDocuments.documents(of: [
-            TermSpan(lo: lo, hi: lo + 1, flags: exact), TermSpan(lo: lo + 2, hi: hi, flags: prefix),
-        ]) == nil)
+        #expect(
+            text.prefixDocuments.documents(of: [
+                TermSpan(lo: lo, hi: lo + 1, flags: exact), TermSpan(lo: lo + 2, hi: hi, flags: prefix),
+            ]) == nil)
         #expect(text.prefixDocuments.documents(of: [TermSpan(lo: lo + 1, hi: hi, flags: prefix)]) == nil)
-        #expect(text.prefixDocuments.documents(of: [
-            TermSpan(lo: lo, hi: hi, flags: prefix), TermSpan(lo: hi, hi: hi + 1, flags: MatchFlags.make(typos: 1, exact: false)),
-        ]) == nil)
+        #expect(
+            text.prefixDocuments.documents(of: [
+                TermSpan(lo: lo, hi: hi, flags: prefix), TermSpan(lo: hi, hi: hi + 1, flags: MatchFlags.make(typos: 1, exact: false)),
+            ]) == nil)
         #expect(text.prefixDocuments.documents(of: [TermSpan]()) == nil)
         #expect(text.prefixDocuments.documents(of: [PostingSpan]()) == nil)
     }

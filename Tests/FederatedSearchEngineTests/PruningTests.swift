@@ -9,8 +9,10 @@ import Testing
 /// to get bitmaps.
 @Suite struct PruningTests {
     /// A skewed vocabulary: the first words occur in most documents (they get bitmaps).
-    static let vocabulary = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda",
-                             "sigma", "omega", "orbit", "ocean", "opera", "onion", "otter"]
+    static let vocabulary = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda",
+        "sigma", "omega", "orbit", "ocean", "opera", "onion", "otter",
+    ]
 
     static func corpus(_ g: inout ReferencePropertyTests.Generator, count: Int) -> [JSONObject] {
         func word(_ g: inout ReferencePropertyTests.Generator) -> String {
@@ -101,7 +103,8 @@ import Testing
             for b in Self.vocabulary.prefix(6) where a != b {
                 for c in [nil, "sigma", "alpha"] {
                     let q = [a, b, c].compactMap { $0 }
-                    let r = try search(index, q.joined(separator: " "), #"{"typoTolerance": false, "queryType": "prefixNone", "hitsPerPage": 5}"#)
+                    let r = try search(
+                        index, q.joined(separator: " "), #"{"typoTolerance": false, "queryType": "prefixNone", "hitsPerPage": 5}"#)
                     let expected = words.filter { w in q.allSatisfy(w.contains) }.count
                     #expect(r.nbHits == expected, "\(q)")
                 }

@@ -7,7 +7,9 @@ import Testing
 @Suite struct RankingTests {
     /// typo: fewer typos first.
     @Test func fewerTyposFirst() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "typo", "title": "phane"}
             {"objectID": "exact", "title": "phone"}
             """)
@@ -16,7 +18,9 @@ import Testing
 
     /// words: more matched words first (with optional words).
     @Test func moreWordsFirst() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "one", "title": "red"}
             {"objectID": "two", "title": "red car"}
             """)
@@ -25,7 +29,9 @@ import Testing
 
     /// proximity: matched words closer together first.
     @Test func closerWordsFirst() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "far", "title": "new shiny old red york"}
             {"objectID": "near", "title": "new york"}
             """)
@@ -48,7 +54,9 @@ import Testing
 
     /// exact: a word matched whole beats one matched only as a prefix.
     @Test func exactBeforePrefix() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "prefix", "title": "cartoon"}
             {"objectID": "exact", "title": "car"}
             """)
@@ -57,7 +65,9 @@ import Testing
 
     /// custom: customRanking decides between otherwise equal hits, and orders an empty query.
     @Test func customRankingBreaksTies() throws {
-        let idx = try makeIndex(#"{"customRanking": ["desc(popularity)", "asc(price)"]}"#, """
+        let idx = try makeIndex(
+            #"{"customRanking": ["desc(popularity)", "asc(price)"]}"#,
+            """
             {"objectID": "a", "title": "lamp", "popularity": 1, "price": 5}
             {"objectID": "b", "title": "lamp", "popularity": 9, "price": 7}
             {"objectID": "c", "title": "lamp", "popularity": 9, "price": 3}
@@ -70,7 +80,9 @@ import Testing
     /// Documents are numbered in custom ranking order (what lets the pruned scan stop early),
     /// equal ones in their given order, each keeping its own objectID and attributes.
     @Test func documentsAreNumberedInCustomRankingOrder() throws {
-        let idx = try makeIndex(#"{"customRanking": ["desc(popularity)"]}"#, """
+        let idx = try makeIndex(
+            #"{"customRanking": ["desc(popularity)"]}"#,
+            """
             {"objectID": "a", "title": "lamp", "popularity": 1}
             {"objectID": "b", "title": "lamp", "popularity": 9}
             {"objectID": "c", "title": "lamp"}
@@ -86,7 +98,9 @@ import Testing
 
     /// bm25: as a rule, a document where the word is more frequent (and the text shorter) first.
     @Test func bm25Rule() throws {
-        let idx = try makeIndex(#"{"ranking": ["bm25"]}"#, """
+        let idx = try makeIndex(
+            #"{"ranking": ["bm25"]}"#,
+            """
             {"objectID": "once", "title": "wing and many other words here"}
             {"objectID": "twice", "title": "wing wing"}
             """)
@@ -107,7 +121,9 @@ import Testing
 
     /// geo: with aroundLatLng, nearer first; aroundRadius filters.
     @Test func nearerFirstAndRadius() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "paris", "name": "airport", "_geoloc": {"lat": 48.85, "lng": 2.35}}
             {"objectID": "lyon", "name": "airport", "_geoloc": {"lat": 45.76, "lng": 4.84}}
             """)
@@ -117,7 +133,9 @@ import Testing
 
     /// typoTolerance min keeps only the fewest typos; strict also one more.
     @Test func typoToleranceModes() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "exact", "title": "phone"}
             {"objectID": "typo", "title": "phane"}
             """)
@@ -127,7 +145,9 @@ import Testing
 
     /// _rankingScore is in [0, 1] and does not increase down the list for the default rules.
     @Test func rankingScoreAndInfo() throws {
-        let idx = try makeIndex("{}", """
+        let idx = try makeIndex(
+            "{}",
+            """
             {"objectID": "a", "title": "new york city"}
             {"objectID": "b", "title": "new jersey and york"}
             {"objectID": "c", "title": "new yorkshire"}
@@ -144,7 +164,9 @@ import Testing
 
     /// distinct: one hit per attributeForDistinct value.
     @Test func distinctKeepsBestOfEachGroup() throws {
-        let idx = try makeIndex(#"{"attributeForDistinct": "model"}"#, """
+        let idx = try makeIndex(
+            #"{"attributeForDistinct": "model"}"#,
+            """
             {"objectID": "a1", "title": "shoe red", "model": "a"}
             {"objectID": "a2", "title": "shoe", "model": "a"}
             {"objectID": "b1", "title": "shoe", "model": "b"}

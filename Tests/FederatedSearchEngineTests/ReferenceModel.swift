@@ -41,7 +41,8 @@ struct ReferenceModel {
         if token == word || (prefix && token.hasPrefix(word)) { return true }
         let k = budget(word, typos: typos)
         guard k > 0 else { return false }
-        let w = Array(word), t = Array(token)
+        let w = Array(word)
+        let t = Array(token)
         if distance(w, t) <= k { return true }
         if prefix { return (0...t.count).contains { distance(w, Array(t[0..<$0])) <= k } }
         return false
@@ -94,7 +95,8 @@ struct ReferenceModel {
         case .facet(let a, let v): return Self.facetValues(doc, a).contains { Self.spelling($0) == v }
         case .tag(let t): return Self.facetValues(doc, "_tags").contains { $0.stringValue == t }
         case .numeric(let a, let op, let v): return Self.facetValues(doc, a).contains { $0.numberValue.map { op.holds($0, v) } ?? false }
-        case .range(let a, let lo, let hi): return Self.facetValues(doc, a).contains { $0.numberValue.map { lo <= $0 && $0 <= hi } ?? false }
+        case .range(let a, let lo, let hi):
+            return Self.facetValues(doc, a).contains { $0.numberValue.map { lo <= $0 && $0 <= hi } ?? false }
         }
     }
 

@@ -6,8 +6,10 @@ import Testing
 /// words) with random filters, the engine and the naive ``ReferenceModel`` agree exactly on
 /// the matching set, nbHits, facet counts, and disjunctive facet counts.
 @Suite struct ReferencePropertyTests {
-    static let vocabulary = ["apple", "apply", "ample", "banana", "band", "bandana", "cat", "catalog", "cart",
-                             "dog", "dot", "drama", "dramatic", "eagle", "easel", "fox", "foxglove", "goat"]
+    static let vocabulary = [
+        "apple", "apply", "ample", "banana", "band", "bandana", "cat", "catalog", "cart",
+        "dog", "dot", "drama", "dramatic", "eagle", "easel", "fox", "foxglove", "goat",
+    ]
     static let categories = ["books", "games", "music", "tools"]
     static let tags = ["red", "green", "blue"]
 
@@ -54,10 +56,13 @@ import Testing
     }
 
     static func filter(_ g: inout Generator) -> String? {
-        let c = categories.randomElement(using: &g)!, t = tags.randomElement(using: &g)!
+        let c = categories.randomElement(using: &g)!
+        let t = tags.randomElement(using: &g)!
         let n = Int.random(in: 1...100, using: &g)
-        return [nil, "category:\(c)", "price > \(n)", "category:\(c) OR tags:\(t)", "NOT tags:\(t)",
-                "price:\(n) TO \(n + 30) AND NOT category:\(c)"].randomElement(using: &g)!
+        return [
+            nil, "category:\(c)", "price > \(n)", "category:\(c) OR tags:\(t)", "NOT tags:\(t)",
+            "price:\(n) TO \(n + 30) AND NOT category:\(c)",
+        ].randomElement(using: &g)!
     }
 
     @Test(arguments: 0..<60)
@@ -77,7 +82,10 @@ import Testing
             p.hitsPerPage = 1000
             p.facets = ["category", "tags"]
             p.typoTolerance = typos
-            if let f { p.filters = f; p.filter = try FilterParser.parse(f) }
+            if let f {
+                p.filters = f
+                p.filter = try FilterParser.parse(f)
+            }
             let r = try index.searchSync(SearchQuery(text: q, parameters: p))
             let expected = reference.search(q, filter: p.filter, typos: typos)
             let context = "seed \(seed) query '\(q)' filter \(f ?? "none") typos \(typos)"
@@ -87,11 +95,14 @@ import Testing
             #expect(counts(r, "tags") == ReferenceModel.count(expected, facet: "tags"), "\(context)")
 
             // Disjunctive: refine category to two values; its counts ignore that refinement.
-            let c1 = Self.categories.randomElement(using: &g)!, c2 = Self.categories.randomElement(using: &g)!
+            let c1 = Self.categories.randomElement(using: &g)!
+            let c2 = Self.categories.randomElement(using: &g)!
             var d = p
             d.disjunctiveFacets = ["category"]
             d.filters = nil
-            d.filter = FilterExpression.allOf([.or([.facet(attribute: "category", value: c1), .facet(attribute: "category", value: c2)]), p.filter])
+            d.filter = FilterExpression.allOf([
+                .or([.facet(attribute: "category", value: c1), .facet(attribute: "category", value: c2)]), p.filter,
+            ])
             let rd = try index.searchSync(SearchQuery(text: q, parameters: d))
             let refined = reference.search(q, filter: d.filter, typos: typos)
             // Documented semantics: the top-level conditions (nested ANDs flattened) on the

@@ -11,11 +11,13 @@ import FederatedSearchCore
     struct Generator {
         var state: UInt64
         mutating func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(n))
         }
         mutating func word(_ lengths: ClosedRange<Int>) -> String {
-            String((0..<(lengths.lowerBound + next(lengths.count))).map { _ in TypoSearchTests.alphabet[next(TypoSearchTests.alphabet.count)] })
+            String(
+                (0..<(lengths.lowerBound + next(lengths.count))).map { _ in TypoSearchTests.alphabet[next(TypoSearchTests.alphabet.count)] }
+            )
         }
     }
 
@@ -28,7 +30,8 @@ import FederatedSearchCore
         let q = Array(query)
         for (id, term) in terms.enumerated() {
             let t = Array(term)
-            let d = prefix
+            let d =
+                prefix
                 ? (0...t.count).map { ReferenceModel.distance(q, Array(t[0..<$0])) }.min()!
                 : ReferenceModel.distance(q, t)
             if d >= 1 && d <= budget {

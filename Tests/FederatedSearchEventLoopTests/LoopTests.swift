@@ -72,10 +72,11 @@ struct LoopTests {
         let fired = DispatchSemaphore(value: 0)
         let started = ContinuousClock.now
         let elapsed = Mutex<Duration?>(nil)
-        let timer = try #require(LoopEvent(on: loop.base, .timer(repeating: false)) {
-            elapsed.withLock { $0 = ContinuousClock.now - started }
-            fired.signal()
-        })
+        let timer = try #require(
+            LoopEvent(on: loop.base, .timer(repeating: false)) {
+                elapsed.withLock { $0 = ContinuousClock.now - started }
+                fired.signal()
+            })
         timer.schedule(after: .milliseconds(50))
         let stop = try LoopInbox<Int>(on: loop.base) { [base = UncheckedBase(loop.base)] in base.value.stop() }
         loop.start()
@@ -100,14 +101,20 @@ struct LoopTests {
         #expect(handler.outputBytes == 5, "the queued bytes counted")
         #expect(write(fds[1], "ping", 4) == 4)
         // Turns until the peer's bytes are read and the output drained.
-        for _ in 0..<50 where handler.read.isEmpty || handler.outputBytes > 0 { _ = base.runOnce(blocking: false); usleep(1000) }
+        for _ in 0..<50 where handler.read.isEmpty || handler.outputBytes > 0 {
+            _ = base.runOnce(blocking: false)
+            usleep(1000)
+        }
         #expect(String(decoding: handler.read, as: UTF8.self) == "ping")
         #expect(handler.outputBytes == 0, "the output drained to the socket")
         var buffer = [UInt8](repeating: 0, count: 16)
         let n = read(fds[1], &buffer, 16)
         #expect(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self) == "hello")
         close(fds[1])
-        for _ in 0..<50 where !handler.ended { _ = base.runOnce(blocking: false); usleep(1000) }
+        for _ in 0..<50 where !handler.ended {
+            _ = base.runOnce(blocking: false)
+            usleep(1000)
+        }
         #expect(handler.ended, "the peer's close is seen as the end of input")
         socket.free()
     }

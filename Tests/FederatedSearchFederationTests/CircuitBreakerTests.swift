@@ -92,13 +92,16 @@ struct CircuitBreakerTests {
 
     @Test func json() {
         var b = opened()
-        #expect(JSONWriter.string(.object(b.json(now: at(40))))
-            == #"{"state":"open","consecutiveFailures":3,"backoffMs":100,"suspendedForMs":60}"#)
+        #expect(
+            JSONWriter.string(.object(b.json(now: at(40))))
+                == #"{"state":"open","consecutiveFailures":3,"backoffMs":100,"suspendedForMs":60}"#)
         _ = b.admit(now: at(100))
-        #expect(JSONWriter.string(.object(b.json(now: at(100))))
-            == #"{"state":"halfOpen","consecutiveFailures":3,"backoffMs":100}"#)
+        #expect(
+            JSONWriter.string(.object(b.json(now: at(100))))
+                == #"{"state":"halfOpen","consecutiveFailures":3,"backoffMs":100}"#)
         b.record(success: true, now: at(100))
-        #expect(JSONWriter.string(.object(b.json(now: at(100))))
-            == #"{"state":"closed","consecutiveFailures":0,"backoffMs":100}"#)
+        #expect(
+            JSONWriter.string(.object(b.json(now: at(100))))
+                == #"{"state":"closed","consecutiveFailures":0,"backoffMs":100}"#)
     }
 }

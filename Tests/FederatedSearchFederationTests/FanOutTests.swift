@@ -5,7 +5,11 @@ import FederatedSearchCore
 
 /// A searchable for fault injection: waits, fails, or ignores cancellation.
 struct ScriptedSearchable: Searchable {
-    enum Behaviour: Sendable { case answer(after: Duration), fail, ignoreCancellation(for: Duration) }
+    enum Behaviour: Sendable {
+        case answer(after: Duration)
+        case fail
+        case ignoreCancellation(for: Duration)
+    }
     let behaviour: Behaviour
     /// Counts the searches begun (in `started`), for a test that waits until they run.
     var rendezvous: Rendezvous? = nil
@@ -105,7 +109,10 @@ struct FanOutTests {
         let result = await task.value
         #expect(result.count == 2)
         for c in result {
-            guard case .cancelled = c.outcome else { Issue.record("\(c.name): \(c.outcome)"); continue }
+            guard case .cancelled = c.outcome else {
+                Issue.record("\(c.name): \(c.outcome)")
+                continue
+            }
         }
     }
 }
@@ -153,7 +160,8 @@ struct SpinningInline: InlineSearchable {
     func sources(_ count: Int, keptWaits: Bool, _ r: Rendezvous) -> [FederatedSource] {
         (0..<count).map { i in
             FederatedSource(
-                name: "s\(i)", searchable: SpinningInline(spin: .milliseconds(5), name: "s\(i)", rendezvous: r, waitsForOthers: keptWaits && i == 0),
+                name: "s\(i)",
+                searchable: SpinningInline(spin: .milliseconds(5), name: "s\(i)", rendezvous: r, waitsForOthers: keptWaits && i == 0),
                 query: SearchQuery(text: "q"), timeout: .seconds(30))
         }
     }
@@ -164,15 +172,19 @@ struct SpinningInline: InlineSearchable {
     func prepareSeesEachCompletionOnceAndFirst(mode: FanOut.InlineMode) async {
         let r = Rendezvous()
         var all = sources(4, keptWaits: false, r)
-        all.append(FederatedSource(
-            name: "remote", searchable: ScriptedSearchable(behaviour: .answer(after: .milliseconds(1))),
-            query: SearchQuery(text: "q"), timeout: .seconds(30)))
+        all.append(
+            FederatedSource(
+                name: "remote", searchable: ScriptedSearchable(behaviour: .answer(after: .milliseconds(1))),
+                query: SearchQuery(text: "q"), timeout: .seconds(30)))
         let prepared = Mutex<[String]>([])
         let reportedUnprepared = Mutex<[String]>([])
         let reported = Mutex<[String]>([])
-        let result = await FanOut.run(all, inline: mode, prepare: { c in
-            prepared.withLock { $0.append(c.name) }
-        }) { c in
+        let result = await FanOut.run(
+            all, inline: mode,
+            prepare: { c in
+                prepared.withLock { $0.append(c.name) }
+            }
+        ) { c in
             if !prepared.withLock({ $0.contains(c.name) }) { reportedUnprepared.withLock { $0.append(c.name) } }
             reported.withLock { $0.append(c.name) }
         }

@@ -6,11 +6,13 @@ import FederatedSearchCore
 func source(
     _ name: String, _ position: Int, _ scores: [Double], weight: Double = 1, keys: [JSONValue]? = nil, ids: [String]? = nil
 ) -> SourceHits {
-    SourceHits(name: name, position: position, weight: weight, hits: scores.enumerated().map { rank, score in
-        var attributes = JSONObject()
-        if let keys { attributes["sku"] = keys[rank] }
-        return Hit(objectID: ids?[rank] ?? "\(name)\(rank)", attributes: attributes, rankingScore: score)
-    })
+    SourceHits(
+        name: name, position: position, weight: weight,
+        hits: scores.enumerated().map { rank, score in
+            var attributes = JSONObject()
+            if let keys { attributes["sku"] = keys[rank] }
+            return Hit(objectID: ids?[rank] ?? "\(name)\(rank)", attributes: attributes, rankingScore: score)
+        })
 }
 
 func ids(_ entries: [MergedEntry]) -> [String] { entries.map(\.hit.objectID) }

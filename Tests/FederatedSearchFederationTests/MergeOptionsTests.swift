@@ -26,10 +26,12 @@ struct MergeOptionsTests {
     }
 
     @Test func decodesEveryField() throws {
-        let o = try MergeOptions.decode(object("""
-            {"strategy": "rrf", "offset": 10, "limit": 5, "k": 10, "minPerIndex": {"movies": 2},
-             "maxPerIndex": 4, "distinctKey": "sku"}
-            """), path: "merge")
+        let o = try MergeOptions.decode(
+            object(
+                """
+                {"strategy": "rrf", "offset": 10, "limit": 5, "k": 10, "minPerIndex": {"movies": 2},
+                 "maxPerIndex": 4, "distinctKey": "sku"}
+                """), path: "merge")
         #expect(o.strategy == .rrf && o.offset == 10 && o.limit == 5 && o.k == 10 && o.distinctKey == "sku")
         #expect(o.fetchDepth == 15)
         #expect(o.minPerIndex == IndexQuota(byName: ["movies": 2]))
@@ -49,19 +51,23 @@ struct MergeOptionsTests {
     @Test func rejectsUnknownFieldsAndWrongTypesNamingThePath() {
         #expect(error(#"{"limt": 3}"#) == SearchError(.unknownField, "merge.limt: unknown field"))
         #expect(error(#"{"weights": {"a": 2}}"#)?.code == .unknownField)
-        #expect(error(#"{"strategy": "best"}"#)
-            == SearchError(.invalidField, "merge.strategy: expected one of score, rrf, interleave, grouped, got \"best\""))
+        #expect(
+            error(#"{"strategy": "best"}"#)
+                == SearchError(.invalidField, "merge.strategy: expected one of score, rrf, interleave, grouped, got \"best\""))
         #expect(error(#"{"strategy": 1}"#) == SearchError(.invalidField, "merge.strategy: expected a string, got number"))
         #expect(error(#"{"limit": "10"}"#) == SearchError(.invalidField, "merge.limit: expected an integer, got string"))
         #expect(error(#"{"limit": 1001}"#) == SearchError(.invalidField, "merge.limit: 1001 is out of range 0...1000"))
         #expect(error(#"{"offset": -1}"#)?.code == .invalidField)
         #expect(error(#"{"k": 1.5}"#) == SearchError(.invalidField, "merge.k: expected an integer, got number"))
-        #expect(error(#"{"minPerIndex": {"movies": "2"}}"#)
-            == SearchError(.invalidField, "merge.minPerIndex.movies: expected an integer, got string"))
-        #expect(error(#"{"maxPerIndex": [1]}"#)
-            == SearchError(.invalidField, "merge.maxPerIndex: expected an integer or an object of integers, got array"))
-        #expect(error(#"{"maxPerIndex": {"a": -1}}"#)
-            == SearchError(.invalidField, "merge.maxPerIndex.a: -1 is out of range 0...1000000"))
+        #expect(
+            error(#"{"minPerIndex": {"movies": "2"}}"#)
+                == SearchError(.invalidField, "merge.minPerIndex.movies: expected an integer, got string"))
+        #expect(
+            error(#"{"maxPerIndex": [1]}"#)
+                == SearchError(.invalidField, "merge.maxPerIndex: expected an integer or an object of integers, got array"))
+        #expect(
+            error(#"{"maxPerIndex": {"a": -1}}"#)
+                == SearchError(.invalidField, "merge.maxPerIndex.a: -1 is out of range 0...1000000"))
         #expect(error(#"{"distinctKey": ""}"#)?.code == .invalidField)
         #expect(error(#"{"distinctKey": 3}"#) == SearchError(.invalidField, "merge.distinctKey: expected a string, got number"))
     }

@@ -76,7 +76,11 @@ struct MergeGenerator {
 }
 
 func truncated(_ sources: [SourceHits], to depth: Int) -> [SourceHits] {
-    sources.map { var s = $0; s.hits = Array(s.hits.prefix(depth)); return s }
+    sources.map {
+        var s = $0
+        s.hits = Array(s.hits.prefix(depth))
+        return s
+    }
 }
 
 func slice(_ all: [MergedEntry], _ options: MergeOptions) -> [MergedEntry] {

@@ -15,9 +15,11 @@ enum MergeReference {
     }
 
     static func item(_ sources: [SourceHits], _ s: Int, _ rank: Int, score: Double) -> Item {
-        Item(source: s, entry: MergedEntry(
-            name: sources[s].name, sourcePosition: sources[s].position, rank: rank, weightedScore: score,
-            hit: sources[s].hits[rank]))
+        Item(
+            source: s,
+            entry: MergedEntry(
+                name: sources[s].name, sourcePosition: sources[s].position, rank: rank, weightedScore: score,
+                hit: sources[s].hits[rank]))
     }
 
     /// Step 1: every hit in strategy order.

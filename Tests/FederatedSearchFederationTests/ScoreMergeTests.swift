@@ -7,8 +7,9 @@ import FederatedSearchCore
 struct ScoreMergeTests {
     func list(_ source: Int, _ scores: [Double]) -> [RankedHit] {
         scores.enumerated().map {
-            RankedHit(sourcePosition: source, rank: $0.offset, score: $0.element,
-                      hit: Hit(objectID: "\(source)-\($0.offset)", attributes: JSONObject(), rankingScore: $0.element))
+            RankedHit(
+                sourcePosition: source, rank: $0.offset, score: $0.element,
+                hit: Hit(objectID: "\(source)-\($0.offset)", attributes: JSONObject(), rankingScore: $0.element))
         }
     }
 
@@ -46,8 +47,10 @@ struct ScoreMergeTests {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             let lists = (0..<Int.random(in: 1...4, using: &rng)).map { s in
-                list(s, (0..<Int.random(in: 0...8, using: &rng)).map { _ in Double(Int.random(in: 0...4, using: &rng)) / 4 }
-                    .sorted(by: >))
+                list(
+                    s,
+                    (0..<Int.random(in: 0...8, using: &rng)).map { _ in Double(Int.random(in: 0...4, using: &rng)) / 4 }
+                        .sorted(by: >))
             }
             let limit = Int.random(in: 0...20, using: &rng)
             let reference = Array(lists.flatMap { $0 }.sorted(by: ScoreMerge.precedes).prefix(limit))

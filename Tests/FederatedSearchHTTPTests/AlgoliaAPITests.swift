@@ -15,16 +15,20 @@ struct AlgoliaAPITests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fss-http-\(UUID().uuidString.prefix(8))")
         try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try! Data(#"""
+        try! Data(
+            #"""
             {"objectID":"m1","title":"Star Wars","year":1977}
             {"objectID":"m2","title":"Star Trek","year":1979}
             {"objectID":"m3","title":"Alien","year":1979}
-            """#.utf8).write(to: dir.appendingPathComponent("movies.ndjson"))
+            """#.utf8
+        ).write(to: dir.appendingPathComponent("movies.ndjson"))
         try! Data(#"{"objectID":"p1","title":"Star lamp","price":20}"#.utf8).write(to: dir.appendingPathComponent("products.ndjson"))
-        let config = try! DaemonConfig.parse(Array(#"""
-            {"searchables":{"movies":{"data":"movies.ndjson","searchableAttributes":["title"],"attributesForFaceting":["year"]},
-             "products":{"data":"products.ndjson","searchableAttributes":["title"]}}}
-            """#.utf8), baseDirectory: dir.path)
+        let config = try! DaemonConfig.parse(
+            Array(
+                #"""
+                {"searchables":{"movies":{"data":"movies.ndjson","searchableAttributes":["title"],"attributesForFaceting":["year"]},
+                 "products":{"data":"products.ndjson","searchableAttributes":["title"]}}}
+                """#.utf8), baseDirectory: dir.path)
         return try! Catalog.build(config, registry: .embedded)
     }()
 
@@ -43,8 +47,9 @@ struct AlgoliaAPITests {
         api: AlgoliaAPI? = nil
     ) async throws -> [HTTPOutput] {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let request = HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
-                                  headers: headers, body: Array(body.utf8), clientAddress: "127.0.0.1")
+        let request = HTTPRequest(
+            method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
+            headers: headers, body: Array(body.utf8), clientAddress: "127.0.0.1")
         let sent = Mutex<[HTTPOutput]>([])
         let api = try api ?? Self.api()
         await api.respond(request, core: ServerCore(catalog: catalog)) { output in sent.withLock { $0.append(output) } }
@@ -58,7 +63,10 @@ struct AlgoliaAPITests {
     ) async throws -> (status: Int, json: JSONObject) {
         let outputs = try await outputs(method, target, body: body, headers: headers, api: api)
         try #require(outputs.count == 1, "one whole response, not \(outputs.count) outputs")
-        guard case .whole(let response) = outputs[0] else { Issue.record("not a whole response"); throw CancellationError() }
+        guard case .whole(let response) = outputs[0] else {
+            Issue.record("not a whole response")
+            throw CancellationError()
+        }
         let json = try #require(try JSONParser.parse(response.wholeBody).objectValue, "a JSON object body")
         return (response.status, json)
     }
@@ -106,21 +114,29 @@ struct AlgoliaAPITests {
         let api = try Self.api(keys: #"[{"value":"k-search","acl":["search"],"indexes":["movies"]}]"#)
         let none = try await Self.whole(.post, "/1/indexes/movies/query", body: #"{"query":"star"}"#, api: api)
         #expect(none.status == 403)
-        let good = try await Self.whole(.post, "/1/indexes/movies/query", body: #"{"query":"star"}"#,
-                                        headers: ["x-algolia-api-key": "k-search"], api: api)
+        let good = try await Self.whole(
+            .post, "/1/indexes/movies/query", body: #"{"query":"star"}"#,
+            headers: ["x-algolia-api-key": "k-search"], api: api)
         #expect(good.status == 200)
         // A key limited to `movies` does not reach `products`.
-        let other = try await Self.whole(.post, "/1/indexes/products/query", body: #"{"query":"star"}"#,
-                                         headers: ["x-algolia-api-key": "k-search"], api: api)
+        let other = try await Self.whole(
+            .post, "/1/indexes/products/query", body: #"{"query":"star"}"#,
+            headers: ["x-algolia-api-key": "k-search"], api: api)
         #expect(other.status == 403)
     }
 
     @Test func aFederatedStreamSendsEachIndexThenMergedThenDoneAsEvents() async throws {
         let outputs = try await Self.outputs(.post, "/1/federated/stream", body: #"{"query":"star","indices":["movies","products"]}"#)
-        guard case .head(let head)? = outputs.first else { Issue.record("the stream has no head"); return }
+        guard case .head(let head)? = outputs.first else {
+            Issue.record("the stream has no head")
+            return
+        }
         #expect(head.status == 200)
         #expect(head.headers.contains { $0.name.lowercased() == "content-type" && $0.value.hasPrefix("text/event-stream") })
-        guard case .end? = outputs.last else { Issue.record("the stream does not end"); return }
+        guard case .end? = outputs.last else {
+            Issue.record("the stream does not end")
+            return
+        }
         let types = try outputs.dropFirst().dropLast().map { output -> String? in
             guard case .chunk(let bytes) = output else { return nil }
             let text = String(decoding: bytes, as: UTF8.self)

@@ -9,18 +9,22 @@ struct FrameTests {
         highlightResult: ["title": ["value": "<em>Star</em> Wars", "matchLevel": "partial"]], rankingScore: 0.75)
 
     static let frames: [Frame] = [
-        .results(id: "q", index: "movies", results: SearchResults(
-            hits: [hit], nbHits: 1, page: 0, nbPages: 1, hitsPerPage: 10,
-            facets: [FacetCounts(attribute: "genres", values: [("Drama", 3), ("Action", 1)])],
-            facetsStats: [FacetStats(attribute: "year", min: 1977, max: 2019, avg: 1990.5, sum: 3981)],
-            processingTimeMS: 0.5, query: "star", params: "query=star", index: "movies")),
+        .results(
+            id: "q", index: "movies",
+            results: SearchResults(
+                hits: [hit], nbHits: 1, page: 0, nbPages: 1, hitsPerPage: 10,
+                facets: [FacetCounts(attribute: "genres", values: [("Drama", 3), ("Action", 1)])],
+                facetsStats: [FacetStats(attribute: "year", min: 1977, max: 2019, avg: 1990.5, sum: 3981)],
+                processingTimeMS: 0.5, query: "star", params: "query=star", index: "movies")),
         .error(id: "q", index: "products", error: SearchError(.timeout, "products: late")),
         .error(id: nil, index: nil, error: SearchError(.invalidJSON, "bad at byte 3")),
         .merged(id: "q", results: MergedResults(hits: [MergedHit(index: "movies", hit: hit)], nbHits: 1)),
-        .done(id: "q", status: .partial, sources: [
-            ("movies", SourceReport(status: .ok, ms: 0.412, nbHits: 1)),
-            ("products", SourceReport(status: .timeout, ms: 200, errorCode: .timeout)),
-        ], ms: 200.5),
+        .done(
+            id: "q", status: .partial,
+            sources: [
+                ("movies", SourceReport(status: .ok, ms: 0.412, nbHits: 1)),
+                ("products", SourceReport(status: .timeout, ms: 200, errorCode: .timeout)),
+            ], ms: 200.5),
         .pong(id: "p", protocolVersion: 1, version: "0.1.0"),
         .cancelAccepted(id: "c", target: "q"),
         .info(id: "i", type: "stats", payload: ["queriesServed": 3]),
@@ -94,11 +98,13 @@ struct FrameWriterTests {
     /// source report and for durations that round to whole, fractional, tiny and huge values.
     @Test(arguments: [0, 0.0004, 0.0005, 0.001, 0.0106, 0.425, 1, 1.5, 12.3456789, 100.1, 999.9996, 123_456.789, 2e9 + 0.5, 1e300])
     func doneMatchesTheTreeEncoding(ms: Double) {
-        let frame = Frame.done(id: ms == 0 ? nil : "q\"1", status: .partial, sources: [
-            ("movies", SourceReport(status: .ok, ms: ms, nbHits: 12)),
-            ("products", SourceReport(status: .timeout, ms: ms * 3, errorCode: .timeout)),
-            ("flaky", SourceReport(status: .skipped, ms: 0, errorCode: .suspended, suspendedForMs: ms + 0.25)),
-        ], ms: ms)
+        let frame = Frame.done(
+            id: ms == 0 ? nil : "q\"1", status: .partial,
+            sources: [
+                ("movies", SourceReport(status: .ok, ms: ms, nbHits: 12)),
+                ("products", SourceReport(status: .timeout, ms: ms * 3, errorCode: .timeout)),
+                ("flaky", SourceReport(status: .skipped, ms: 0, errorCode: .suspended, suspendedForMs: ms + 0.25)),
+            ], ms: ms)
         var tree = JSONWriter.bytes(frame.json())
         tree.append(0x0A)
         #expect(frame.line() == tree)
@@ -146,9 +152,10 @@ struct FrameWriterTests {
             JSONWriter.writeMembers(of: document, except: "objectID", into: &members)
             let highlight: JSONObject = ["body": .object(["value": .string(body), "matchLevel": "none"])]
             let score = 1 / Double(i + 1)
-            hits.append(Hit(
-                objectID: "d\(i)", document: document, encodedAttributes: members,
-                encodedHighlightResult: JSONWriter.bytes(.object(highlight)), rankingScore: score))
+            hits.append(
+                Hit(
+                    objectID: "d\(i)", document: document, encodedAttributes: members,
+                    encodedHighlightResult: JSONWriter.bytes(.object(highlight)), rankingScore: score))
             var tree = Hit(objectID: "d\(i)", attributes: ["body": .string(body), "n": .number(Double(i))], rankingScore: score)
             tree.highlightResult = highlight
             trees.append(tree)
@@ -165,18 +172,22 @@ struct FrameWriterTests {
         // Each hit's attributes are one piece of the line: the hit's own bytes, not a copy.
         let attributes = try #require(hits[0].encodedAttributes)
         let shared = line.pieces.contains { piece in
-            piece.count == attributes.count && piece.withUnsafeBufferPointer { a in
-                attributes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
-            }
+            piece.count == attributes.count
+                && piece.withUnsafeBufferPointer { a in
+                    attributes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+                }
         }
         #expect(shared)
         let merged = FrameWriter.merged(
-            id: "big", hits: encoded.enumerated().map {
+            id: "big",
+            hits: encoded.enumerated().map {
                 FrameWriter.MergedHitBytes(index: "docs", rank: $0.offset, weightedScore: $0.element.rankingScore, hit: $0.element)
             }, nbHits: 60)
         #expect(!merged.isWhole)
         let mergedTree = MergedResults(
-            hits: trees.enumerated().map { MergedHit(index: "docs", hit: $0.element, rank: $0.offset, weightedScore: $0.element.rankingScore) },
+            hits: trees.enumerated().map {
+                MergedHit(index: "docs", hit: $0.element, rank: $0.offset, weightedScore: $0.element.rankingScore)
+            },
             nbHits: 60)
         #expect(merged.bytes == Frame.merged(id: "big", results: mergedTree).line())
     }

@@ -91,7 +91,8 @@ struct HitDecoderTests {
     }
 
     @Test func mergedHitsKeepTheirIndexRankAndScore() throws {
-        let line = #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"A","_rankingScore":0.5,"_index":"movies","_federation":{"index":"movies","rank":3,"weightedScore":1.5}}],"nbHits":9,"strategy":"score"}"#
+        let line =
+            #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"A","_rankingScore":0.5,"_index":"movies","_federation":{"index":"movies","rank":3,"weightedScore":1.5}}],"nbHits":9,"strategy":"score"}"#
         let m = try #require(try FrameDecoder.decode(Array(line.utf8)).mergedResults, "not a merged frame")
         #expect(m.nbHits == 9)
         #expect(m.extra == ["strategy": "score"])
@@ -119,14 +120,21 @@ struct HitDecoderTests {
 struct AnswerDecoderTests {
     static func line(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    static let results = #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","title":"Star","_highlightResult":{"title":{"value":"<em>Star</em>"}},"_rankingScore":0.5},{"objectID":"2","n":12,"_rankingScore":0.25}],"nbHits":2}}"#
+    static let results =
+        #"{"id":"q","type":"results","index":"m","results":{"hits":[{"objectID":"1","title":"Star","_highlightResult":{"title":{"value":"<em>Star</em>"}},"_rankingScore":0.5},{"objectID":"2","n":12,"_rankingScore":0.25}],"nbHits":2}}"#
 
     @Test(arguments: [
         // The source's hits repeated, with the merged list's annotations: both taken.
-        (2, #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"Star","_highlightResult":{"title":{"value":"<em>Star</em>"}},"_rankingScore":0.5,"_index":"m","_federation":{"indexName":"m","rank":0,"weightedScore":0.5}},{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","_federation":{"rank":1}}],"nbHits":2}"#),
+        (
+            2,
+            #"{"id":"q","type":"merged","hits":[{"objectID":"1","title":"Star","_highlightResult":{"title":{"value":"<em>Star</em>"}},"_rankingScore":0.5,"_index":"m","_federation":{"indexName":"m","rank":0,"weightedScore":0.5}},{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","_federation":{"rank":1}}],"nbHits":2}"#
+        ),
         // A number that goes on past the known bytes, an attribute that differs, an extra
         // attribute after the annotations, and an unknown objectID: each decoded in full.
-        (0, #"{"id":"q","type":"merged","hits":[{"objectID":"2","n":12,"_rankingScore":0.255,"_index":"m"},{"objectID":"1","title":"Stor","_rankingScore":0.5,"_index":"m"},{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","extra":1},{"objectID":"3","_index":"m"}],"nbHits":4}"#),
+        (
+            0,
+            #"{"id":"q","type":"merged","hits":[{"objectID":"2","n":12,"_rankingScore":0.255,"_index":"m"},{"objectID":"1","title":"Stor","_rankingScore":0.5,"_index":"m"},{"objectID":"2","n":12,"_rankingScore":0.25,"_index":"m","extra":1},{"objectID":"3","_index":"m"}],"nbHits":4}"#
+        ),
     ])
     func mergedHitsDecodeAsTheStatelessDecoderDoes(taken: Int, merged: String) throws {
         var decoder = AnswerDecoder()

@@ -28,7 +28,9 @@ struct RequestDecoderTests {
     }
 
     @Test func decodesASearchWithEverything() throws {
-        let r = try decode(#"{"id":"q1","op":"search","query":"star wars","indices":["movies","products"],"params":{"hitsPerPage":3,"facets":["genres"]},"perIndex":{"movies":{"filters":"year > 2000"}},"timeoutMs":200}"#).get()
+        let r = try decode(
+            #"{"id":"q1","op":"search","query":"star wars","indices":["movies","products"],"params":{"hitsPerPage":3,"facets":["genres"]},"perIndex":{"movies":{"filters":"year > 2000"}},"timeoutMs":200}"#
+        ).get()
         let s = try #require(r.operation.searchRequest, "not a search")
         #expect(r.id == "q1")
         #expect(s.indices == ["movies", "products"])
@@ -57,7 +59,8 @@ struct RequestDecoderTests {
         let reply = Frame.cancelAccepted(id: "c", target: target)
         #expect(String(decoding: reply.line(), as: UTF8.self).contains(#""target":7"#))
         #expect(try FrameDecoder.decode(Array(reply.line().dropLast())) == reply)
-        let again = try decode(String(decoding: Request(id: "c", operation: .cancel(target: target)).line().dropLast(), as: UTF8.self)).get()
+        let again = try decode(String(decoding: Request(id: "c", operation: .cancel(target: target)).line().dropLast(), as: UTF8.self))
+            .get()
         #expect(again.operation == .cancel(target: target))
     }
 
@@ -109,7 +112,8 @@ struct RequestDecoderTests {
         let fits = String(repeating: "x", count: SearchParameters.maxMarkupBytes)
         #expect((try? decode(#"{"query":"x","params":{"highlightPreTag":"\#(fits)"}}"#).get()) != nil)
         let aliases = (0...RequestDecoder.maxTargets).map { #"{"index":"movies","as":"m\#($0)"}"# }.joined(separator: ",")
-        let e = try #require(refusal(#"{"id":"a","query":"x","indices":[\#(aliases)]}"#), "\(RequestDecoder.maxTargets + 1) sources accepted")
+        let e = try #require(
+            refusal(#"{"id":"a","query":"x","indices":[\#(aliases)]}"#), "\(RequestDecoder.maxTargets + 1) sources accepted")
         #expect(e.error.code == .invalidField)
         #expect(e.error.message.hasPrefix("indices:"), "\(e.error.message)")
     }

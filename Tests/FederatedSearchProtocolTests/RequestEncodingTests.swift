@@ -23,9 +23,12 @@ struct RequestEncodingTests {
         next.seq = 2
         let plain = Request(id: "c2", operation: .search(next)).line()
         next.encodedMembers = first.encodeStableMembers()
-        #expect(next == SearchRequest(query: next.query, targets: next.targets, params: next.params, rawParams: next.rawParams,
-                                      timeoutMs: 80, session: "s1", seq: 2, merge: next.merge, mergeFacets: next.mergeFacets,
-                                      facetAliases: next.facetAliases), "the cache is not part of the value")
+        #expect(
+            next
+                == SearchRequest(
+                    query: next.query, targets: next.targets, params: next.params, rawParams: next.rawParams,
+                    timeoutMs: 80, session: "s1", seq: 2, merge: next.merge, mergeFacets: next.mergeFacets,
+                    facetAliases: next.facetAliases), "the cache is not part of the value")
         #expect(Request(id: "c2", operation: .search(next)).line() == plain)
         #expect(try roundTrip(Request(id: "c2", operation: .search(next))) == Request(id: "c2", operation: .search(next)))
     }
@@ -44,8 +47,10 @@ struct RequestEncodingTests {
         ])
         let search = SearchRequest(
             query: "star wa",
-            targets: [SearchTarget(index: "movies"),
-                      SearchTarget(index: "movies", name: "classics", params: ["filters": "year < 1950"], weight: 2, timeoutMs: 90)],
+            targets: [
+                SearchTarget(index: "movies"),
+                SearchTarget(index: "movies", name: "classics", params: ["filters": "year < 1950"], weight: 2, timeoutMs: 90),
+            ],
             parameters: p, perIndex: ["movies": ["hitsPerPage": 3]], timeoutMs: 250, session: "tab-1", seq: 41,
             merge: ["strategy": "rrf", "limit": 5], mergeFacets: ["maxValuesPerFacet": 4],
             facetAliases: ["brand": ["products": "supplier"]])
@@ -54,10 +59,15 @@ struct RequestEncodingTests {
     }
 
     @Test func aPlainSearchIsShortOnTheWire() throws {
-        let request = Request(id: "1", operation: .search(SearchRequest(query: "dune", targets: [SearchTarget(index: "movies")],
-                                                                        parameters: SearchParameters())))
-        #expect(JSONWriter.string(request.json())
-            == #"{"id":"1","op":"search","query":"dune","indices":["movies"],"params":{"hitsPerPage":20,"page":0}}"#)
+        let request = Request(
+            id: "1",
+            operation: .search(
+                SearchRequest(
+                    query: "dune", targets: [SearchTarget(index: "movies")],
+                    parameters: SearchParameters())))
+        #expect(
+            JSONWriter.string(request.json())
+                == #"{"id":"1","op":"search","query":"dune","indices":["movies"],"params":{"hitsPerPage":20,"page":0}}"#)
         #expect(try roundTrip(request) == request)
     }
 
@@ -65,9 +75,10 @@ struct RequestEncodingTests {
         let doc: JSONObject = ["objectID": "p1", "title": "Lamp", "price": 12.5, "tags": ["a", "b"], "extra": .null]
         let operations: [Request.Operation] = [
             .cancel(target: "q1"), .ping, .indices, .stats, .reload,
-            .searchForFacetValues(FacetValuesRequest(
-                index: "products", facetName: "supplier", facetQuery: "hew", query: "laptop",
-                params: try params(["filters": "price < 100000"]), maxFacetHits: 5)),
+            .searchForFacetValues(
+                FacetValuesRequest(
+                    index: "products", facetName: "supplier", facetQuery: "hew", query: "laptop",
+                    params: try params(["filters": "price < 100000"]), maxFacetHits: 5)),
             .index("products", .documents(op: "addDocuments", [.upsert(doc)])),
             .index("products", .documents(op: "partialUpdateDocuments", [.merge(["objectID": "p1", "price": 3])])),
             .index("products", .documents(op: "deleteDocuments", [.delete("p1"), .delete("p2")])),
@@ -78,9 +89,14 @@ struct RequestEncodingTests {
             .index("products", .getSettings),
             .index("notes", .createIndex(settings: ["searchableAttributes": ["text"]])),
             .index("notes", .createIndex(settings: [:])),
-            .index("shop", .createIndex(settings: [:], searchable: [
-                "backend": "typesense", "url": "http://127.0.0.1:8108", "collection": "shop",
-                "apiKey": ["env": "TS_KEY"], "queryBy": ["title"], "facetBy": ["brand", "price"], "numericFields": ["price"]])),
+            .index(
+                "shop",
+                .createIndex(
+                    settings: [:],
+                    searchable: [
+                        "backend": "typesense", "url": "http://127.0.0.1:8108", "collection": "shop",
+                        "apiKey": ["env": "TS_KEY"], "queryBy": ["title"], "facetBy": ["brand", "price"], "numericFields": ["price"],
+                    ])),
             .index("notes", .deleteIndex),
         ]
         for (i, op) in operations.enumerated() {

@@ -60,10 +60,11 @@ struct ConnectionStateMachineTests {
         var m = ConnectionStateMachine()
         let key = try #require(started(m.handle(line(#"{"id":"q"}"#)).first), "no start").key
         let refusal = sentFrame(m.handle(line(#"{"id":"q"}"#)))
-        let e = try #require({ () -> SearchError? in
-            if case .error(_, _, let e)? = refusal { return e }
-            return nil
-        }(), "no error")
+        let e = try #require(
+            { () -> SearchError? in
+                if case .error(_, _, let e)? = refusal { return e }
+                return nil
+            }(), "no error")
         #expect(e.code == .duplicateID)
         _ = m.handle(.ended(key: key, id: "q"))
         try #require(started(m.handle(line(#"{"id":"q"}"#)).first) != nil, "not restarted")

@@ -22,22 +22,27 @@ struct MergePlanTests {
     /// shift the sources' lists, or the merged page holds the wrong ranks under rank labels 0...
     @Test func explicitMergeAsksForTheFirstHitsEvenWithOffsetInParams() async throws {
         let catalog = try RequestReplayTests.catalog()
-        let plain = try Self.merged(try await RequestReplayTests.frames(
-            #"{"id":"a","query":"star","indices":["movies"],"merge":{"limit":1}}"#, catalog))
-        let shifted = try Self.merged(try await RequestReplayTests.frames(
-            #"{"id":"b","query":"star","indices":["movies"],"params":{"offset":1,"length":1},"merge":{"limit":1}}"#, catalog))
+        let plain = try Self.merged(
+            try await RequestReplayTests.frames(
+                #"{"id":"a","query":"star","indices":["movies"],"merge":{"limit":1}}"#, catalog))
+        let shifted = try Self.merged(
+            try await RequestReplayTests.frames(
+                #"{"id":"b","query":"star","indices":["movies"],"params":{"offset":1,"length":1},"merge":{"limit":1}}"#, catalog))
         #expect(plain.count == 1)
         #expect(shifted == plain)
         // The plan itself: no offset/length left in any source's parameters.
-        let request = try #require({ () -> SearchRequest? in
-            if case .success(let r) = RequestDecoder.decode(Array(
-                #"{"query":"star","indices":["movies","products"],"params":{"offset":1,"length":1},"merge":{"offset":1,"limit":2}}"#.utf8)),
-                case .search(let s) = r.operation
-            {
-                return s
-            }
-            return nil
-        }())
+        let request = try #require(
+            { () -> SearchRequest? in
+                if case .success(let r) = RequestDecoder.decode(
+                    Array(
+                        #"{"query":"star","indices":["movies","products"],"params":{"offset":1,"length":1},"merge":{"offset":1,"limit":2}}"#
+                            .utf8)),
+                    case .search(let s) = r.operation
+                {
+                    return s
+                }
+                return nil
+            }())
         let (sources, _) = try SearchExecutor.plan(request, in: catalog, peer: nil)
         for s in sources {
             #expect(s.query.parameters.offset == nil)
@@ -52,15 +57,17 @@ struct MergePlanTests {
     /// client's made-up names neither add entries nor make a slow index look new and quick.
     @Test func latencyIsRecordedUnderTheIndexNotTheSourceName() async throws {
         let catalog = try RequestReplayTests.catalog()
-        let request = try #require({ () -> SearchRequest? in
-            if case .success(let r) = RequestDecoder.decode(Array(
-                #"{"query":"star","indices":[{"index":"movies","as":"classics"},{"index":"movies","as":"recent"}]}"#.utf8)),
-                case .search(let s) = r.operation
-            {
-                return s
-            }
-            return nil
-        }(), "request did not decode")
+        let request = try #require(
+            { () -> SearchRequest? in
+                if case .success(let r) = RequestDecoder.decode(
+                    Array(
+                        #"{"query":"star","indices":[{"index":"movies","as":"classics"},{"index":"movies","as":"recent"}]}"#.utf8)),
+                    case .search(let s) = r.operation
+                {
+                    return s
+                }
+                return nil
+            }(), "request did not decode")
         let (sources, plan) = try SearchExecutor.plan(request, in: catalog, peer: nil)
         let stats = DaemonStats()
         _ = await SearchExecutor.run(id: "q", sources: sources, plan: plan, stats: stats, health: SourceHealth()) { _, _ in }

@@ -11,15 +11,19 @@ struct RequestReplayTests {
         let dir = URL(fileURLWithPath: "/tmp/fss-replay-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try Data(#"""
+        try Data(
+            #"""
             {"objectID":"m1","title":"Star Wars","year":1977}
             {"objectID":"m2","title":"Star Trek","year":1979}
-            """#.utf8).write(to: dir.appendingPathComponent("movies.ndjson"))
+            """#.utf8
+        ).write(to: dir.appendingPathComponent("movies.ndjson"))
         try Data(#"{"objectID":"p1","title":"Star lamp","price":20}"#.utf8).write(to: dir.appendingPathComponent("products.ndjson"))
-        let config = try DaemonConfig.parse(Array(#"""
-            {"searchables":{"movies":{"data":"movies.ndjson","searchableAttributes":["title"],"attributesForFaceting":["year"]},
-             "products":{"data":"products.ndjson","searchableAttributes":["title"]}}}
-            """#.utf8), baseDirectory: dir.path)
+        let config = try DaemonConfig.parse(
+            Array(
+                #"""
+                {"searchables":{"movies":{"data":"movies.ndjson","searchableAttributes":["title"],"attributesForFaceting":["year"]},
+                 "products":{"data":"products.ndjson","searchableAttributes":["title"]}}}
+                """#.utf8), baseDirectory: dir.path)
         return try Catalog.build(config, registry: .embedded)
     }
 
@@ -83,10 +87,12 @@ struct RequestReplayWriteTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(#"{"objectID":"n1","title":"desk lamp"}"#.utf8).write(to: dir.appendingPathComponent("notes.ndjson"))
-        let config = try DaemonConfig.parse(Array(#"""
-            {"dataDir":"data","searchables":{"notes":{"data":"notes.ndjson","searchableAttributes":["title"],
-             "access":{"search":["*"],"write":["*"]}}}}
-            """#.utf8), baseDirectory: dir.path)
+        let config = try DaemonConfig.parse(
+            Array(
+                #"""
+                {"dataDir":"data","searchables":{"notes":{"data":"notes.ndjson","searchableAttributes":["title"],
+                 "access":{"search":["*"],"write":["*"]}}}}
+                """#.utf8), baseDirectory: dir.path)
         let catalog = try Catalog.build(config, registry: .embedded)
         let written = try await RequestReplayTests.frames(
             #"{"id":"w","op":"addDocuments","index":"notes","documents":[{"objectID":"n2","title":"lamp shade"}]}"#, catalog)

@@ -6,8 +6,9 @@ import Testing
     func facts(
         inFlight: Int = 0, running: Int = 0, queued: Int = 0, overBudget: Bool = false, dequeued: Bool = false
     ) -> SearchAdmission.Facts {
-        .init(inFlightOnConnection: inFlight, maxPerConnection: 4, running: running, queued: queued, maxRunning: 2,
-              maxQueued: 3, outputOverBudget: overBudget, dequeued: dequeued)
+        .init(
+            inFlightOnConnection: inFlight, maxPerConnection: 4, running: running, queued: queued, maxRunning: 2,
+            maxQueued: 3, outputOverBudget: overBudget, dequeued: dequeued)
     }
 
     @Test func aSearchStartsWhileTheDaemonHasRoom() {

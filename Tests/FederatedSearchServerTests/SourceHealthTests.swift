@@ -36,7 +36,9 @@ struct SourceHealthTests {
         // A backend that gives up at the query's deadline reports it as its own timeout.
         #expect(!SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: chosen, ranFor: .milliseconds(1)))
         #expect(SourceHealth.isVerdict(.failed(SearchError(.timeout, "pg: deadline")), of: own, ranFor: .milliseconds(1)))
-        #expect(SourceHealth.isVerdict(.results(SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)), of: chosen, ranFor: .milliseconds(1)))
+        #expect(
+            SourceHealth.isVerdict(
+                .results(SearchResults(hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 0)), of: chosen, ranFor: .milliseconds(1)))
     }
 
     /// Bad requests no longer count as successes: they cannot keep a failing index's breaker closed.

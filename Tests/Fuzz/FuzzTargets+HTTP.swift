@@ -18,10 +18,12 @@ extension FuzzTargets {
         let target = first.count > 1 ? String(first[1]) : "/1/indexes/*/queries"
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let body = newline < bytes.count ? Array(bytes[(newline + 1)...]) : []
-        let request = HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
-                                  headers: ["origin": "https://fuzz.example"], body: body)
-        let api = AlgoliaAPI(config: HTTPConfig(listen: .tcp(host: "127.0.0.1", port: 7700)), maxBodyBytes: 1 << 20,
-                             startedAt: "2026-01-01T00:00:00Z")
+        let request = HTTPRequest(
+            method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
+            headers: ["origin": "https://fuzz.example"], body: body)
+        let api = AlgoliaAPI(
+            config: HTTPConfig(listen: .tcp(host: "127.0.0.1", port: 7700)), maxBodyBytes: 1 << 20,
+            startedAt: "2026-01-01T00:00:00Z")
         let core = ServerCore(catalog: demoCatalog)
         let outputs = Mutex<[HTTPOutput]>([])
         blocking { await api.respond(request, core: core) { output in outputs.withLock { $0.append(output) } } }
@@ -45,7 +47,8 @@ extension FuzzTargets {
             for o in outputs.dropFirst().dropLast() {
                 guard case .chunk(let c) = o else { fail("a stream's middle is not chunks") }
                 let text = String(decoding: c, as: UTF8.self)
-                guard text.hasPrefix("data: "), text.hasSuffix("\n\n"), (try? JSONParser.parse(String(text.dropFirst(6).dropLast(2)))) != nil
+                guard text.hasPrefix("data: "), text.hasSuffix("\n\n"),
+                    (try? JSONParser.parse(String(text.dropFirst(6).dropLast(2)))) != nil
                 else { fail("an event that is not one frame of JSON: \(text.prefix(300))") }
             }
         case .chunk, .end:

@@ -58,7 +58,7 @@ enum FuzzTargets {
     static func answerChecked(_ line: [UInt8], catalog: Catalog) async {
         for frame in await RequestReplay.answer(line, catalog: catalog) {
             guard frame.last == 0x0A, !frame.dropLast().contains(0x0A),
-                  (try? JSONParser.parse(Array(frame.dropLast()))) != nil
+                (try? JSONParser.parse(Array(frame.dropLast()))) != nil
             else { fatalError("a frame that is not one line of JSON: \(String(decoding: frame, as: UTF8.self))") }
         }
     }
@@ -73,11 +73,12 @@ enum FuzzTargets {
     /// (searchable ones too), a numeric custom ranking.
     static let documentSettings: IndexSettings = {
         do {
-            return try IndexSettings.decode([
-                "searchableAttributes": ["title", "unordered(body)", "tags"],
-                "attributesForFaceting": ["tags", "price", "searchable(brand)"],
-                "customRanking": ["desc(price)"],
-            ], path: "settings")
+            return try IndexSettings.decode(
+                [
+                    "searchableAttributes": ["title", "unordered(body)", "tags"],
+                    "attributesForFaceting": ["tags", "price", "searchable(brand)"],
+                    "customRanking": ["desc(price)"],
+                ], path: "settings")
         } catch { fatalError("fedsearch-fuzz: \(error)") }
     }()
 
@@ -94,9 +95,11 @@ enum FuzzTargets {
         }
         guard let index = try? EmbeddedIndex(name: "fuzz", settings: documentSettings, documents: documents) else { return }
         let queries = [""] + words.prefix(4) + [words.prefix(2).joined(separator: " "), String(words.first?.dropLast() ?? "")]
-        guard let params = try? SearchParameters.decode([
-            "facets": ["*"], "attributesToHighlight": ["*"], "attributesToSnippet": ["body:5"], "getRankingInfo": true,
-        ]) else { fatalError("fedsearch-fuzz: the documents target's parameters do not decode") }
+        guard
+            let params = try? SearchParameters.decode([
+                "facets": ["*"], "attributesToHighlight": ["*"], "attributesToSnippet": ["body:5"], "getRankingInfo": true,
+            ])
+        else { fatalError("fedsearch-fuzz: the documents target's parameters do not decode") }
         for text in queries {
             _ = try? index.searchInline(SearchQuery(text: text, parameters: params))
         }
@@ -118,8 +121,8 @@ enum FuzzTargets {
     /// highlights, distinct, geo).
     static func settings(_ bytes: [UInt8]) {
         guard case .object(let object)? = try? JSONParser.parse(bytes),
-              let decoded = try? IndexSettings.decode(object, path: "settings"),
-              let index = try? EmbeddedIndex(name: "fuzz", settings: decoded, documents: settingsDocuments)
+            let decoded = try? IndexSettings.decode(object, path: "settings"),
+            let index = try? EmbeddedIndex(name: "fuzz", settings: decoded, documents: settingsDocuments)
         else { return }
         let parameters: [JSONObject] = [
             ["facets": ["*"], "attributesToHighlight": ["*"], "attributesToSnippet": ["*:3"], "getRankingInfo": true],

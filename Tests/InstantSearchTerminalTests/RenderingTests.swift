@@ -26,8 +26,9 @@ struct RenderingTests {
         let runs = HighlightedText.runs("<em>Star</em> <em>Wars</em>: A New Hope")
         #expect(runs.map(\.0) == ["Star", " ", "Wars", ": A New Hope"])
         #expect(runs.map(\.1) == [.highlight, .normal, .highlight, .normal])
-        let hit = Hit(objectID: "1", attributes: ["title": "Star Wars"],
-                      highlightResult: ["title": ["value": "<em>Star</em> Wars", "matchLevel": "partial"]], rankingScore: 1)
+        let hit = Hit(
+            objectID: "1", attributes: ["title": "Star Wars"],
+            highlightResult: ["title": ["value": "<em>Star</em> Wars", "matchLevel": "partial"]], rankingScore: 1)
         #expect(HighlightedText.label(hit).map(\.0).joined() == "Star Wars")
     }
 
@@ -36,8 +37,12 @@ struct RenderingTests {
         let view = TerminalHitsController(title: "movies")
         hits.connectController(view)
         let r = SearchResults(
-            hits: [Hit(objectID: "1", attributes: ["title": "Star Wars"], highlightResult: ["title": ["value": "<em>Star</em> Wars"]], rankingScore: 1),
-                   Hit(objectID: "2", attributes: ["title": "千と千尋の神隠し"], rankingScore: 0.5)],
+            hits: [
+                Hit(
+                    objectID: "1", attributes: ["title": "Star Wars"], highlightResult: ["title": ["value": "<em>Star</em> Wars"]],
+                    rankingScore: 1),
+                Hit(objectID: "2", attributes: ["title": "千と千尋の神隠し"], rankingScore: 0.5),
+            ],
             nbHits: 2, page: 0, nbPages: 1, hitsPerPage: 20, processingTimeMS: 0.42, query: "star", index: "movies")
         hits.update(r)
         view.setItem(SearchStats(r))
@@ -92,8 +97,10 @@ struct RenderingTests {
         var state = SourceStatusInteractor.State()
         state.last = FederatedSearcher.Status(
             seq: 1, query: "x", status: .partial,
-            sources: [SourceStatusItem(name: "movies", report: SourceReport(status: .ok, ms: 0.41)),
-                      SourceStatusItem(name: "slow", report: SourceReport(status: .timeout, ms: 500, errorCode: .timeout))],
+            sources: [
+                SourceStatusItem(name: "movies", report: SourceReport(status: .ok, ms: 0.41)),
+                SourceStatusItem(name: "slow", report: SourceReport(status: .timeout, ms: 500, errorCode: .timeout)),
+            ],
             ms: 500.2)
         view.setItem(state)
         let canvas = TextCanvas(rows: 1, cols: 80)
@@ -103,7 +110,9 @@ struct RenderingTests {
         view.setItem(state)
         let c2 = TextCanvas(rows: 1, cols: 120)
         view.draw(on: c2, in: Rect(y: 0, x: 0, height: 1, width: 120), focused: false)
-        #expect(c2.line(0).hasPrefix("stale: daemon unreachable, retrying in 400 ms — is fedsearchd running? (`make run` starts the demo) — cannot connect"))
+        #expect(
+            c2.line(0).hasPrefix(
+                "stale: daemon unreachable, retrying in 400 ms — is fedsearchd running? (`make run` starts the demo) — cannot connect"))
     }
 
     /// The line under a hit says why it matched: the best-matching attribute other than the
@@ -111,19 +120,29 @@ struct RenderingTests {
     /// before the first match; `among` picks the attributes (the first one as it is when none
     /// matched).
     @Test func theDetailLineSaysWhyAHitMatched() {
-        let hit = Hit(objectID: "1", attributes: ["title": "Julius Caesar", "genres": ["Drama", "History"]], highlightResult: [
-            "title": ["value": "Julius Caesar", "matchLevel": "none", "matchedWords": []],
-            "cast": [["value": "Harold <em>Star</em>k", "matchLevel": "partial", "matchedWords": ["star"]],
-                     ["value": "Charlton Heston", "matchLevel": "none", "matchedWords": []]],
-            "extract": ["value": "Julius Caesar is a 1950 film adaptation of the play; it <em>wa</em>s a <em>star</em> turn", "matchLevel": "full",
-                        "matchedWords": ["star", "wa"]],
-        ], rankingScore: 1)
+        let hit = Hit(
+            objectID: "1", attributes: ["title": "Julius Caesar", "genres": ["Drama", "History"]],
+            highlightResult: [
+                "title": ["value": "Julius Caesar", "matchLevel": "none", "matchedWords": []],
+                "cast": [
+                    ["value": "Harold <em>Star</em>k", "matchLevel": "partial", "matchedWords": ["star"]],
+                    ["value": "Charlton Heston", "matchLevel": "none", "matchedWords": []],
+                ],
+                "extract": [
+                    "value": "Julius Caesar is a 1950 film adaptation of the play; it <em>wa</em>s a <em>star</em> turn",
+                    "matchLevel": "full",
+                    "matchedWords": ["star", "wa"],
+                ],
+            ], rankingScore: 1)
         let best = HighlightedText.detail(hit)
         #expect(best?.map(\.0).joined() == "…of the play; it was a star turn", "from a word about 24 characters before the first match")
         #expect(best?.first { $0.0 == "wa" }?.1 == .highlight)
         #expect(HighlightedText.detail(hit, among: ["cast"])?.map(\.0).joined() == "Harold Stark", "an array's matched elements")
-        #expect(HighlightedText.detail(hit, among: ["genres"])?.map(\.0).joined() == "Drama, History", "unmatched: the first asked, as it is")
-        let none = Hit(objectID: "2", attributes: [:], highlightResult: ["title": ["value": "X", "matchLevel": "none", "matchedWords": []]], rankingScore: 1)
+        #expect(
+            HighlightedText.detail(hit, among: ["genres"])?.map(\.0).joined() == "Drama, History", "unmatched: the first asked, as it is")
+        let none = Hit(
+            objectID: "2", attributes: [:], highlightResult: ["title": ["value": "X", "matchLevel": "none", "matchedWords": []]],
+            rankingScore: 1)
         #expect(HighlightedText.detail(none) == nil)
     }
 

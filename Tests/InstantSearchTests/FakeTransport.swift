@@ -91,10 +91,14 @@ final class FakeTransport: SearchTransport {
 }
 
 /// Results of one index for `query`.
-func results(_ index: String, query: String, titles: [String], page: Int = 0, nbPages: Int = 1,
-             facets: [FacetCounts] = [], stats: [FacetStats] = []) -> SearchResults {
+func results(
+    _ index: String, query: String, titles: [String], page: Int = 0, nbPages: Int = 1,
+    facets: [FacetCounts] = [], stats: [FacetStats] = []
+) -> SearchResults {
     SearchResults(
-        hits: titles.enumerated().map { Hit(objectID: "\(index)-\(page)-\($0.offset)", attributes: ["title": .string($0.element)], rankingScore: 0.5) },
+        hits: titles.enumerated().map {
+            Hit(objectID: "\(index)-\(page)-\($0.offset)", attributes: ["title": .string($0.element)], rankingScore: 0.5)
+        },
         nbHits: titles.count * nbPages, page: page, nbPages: nbPages, hitsPerPage: titles.count, facets: facets,
         facetsStats: stats, processingTimeMS: 0.3, query: query, index: index)
 }

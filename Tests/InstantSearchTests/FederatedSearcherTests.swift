@@ -79,14 +79,21 @@ struct FederatedSearcherTests {
         t.answer(0, [.results(id: nil, index: "products", results: results("products", query: "star", titles: ["Star lamp"]))], end: false)
         await settle()
         #expect(log.events == ["loading true", "results products star"])
-        t.answer(0, [
-            .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["Star Wars"])),
-            .merged(id: nil, results: MergedResults(hits: [], nbHits: 2)),
-            .done(id: nil, status: .ok, sources: [("movies", SourceReport(status: .ok, ms: 0.2)), ("products", SourceReport(status: .ok, ms: 0.1))], ms: 0.4),
-        ])
+        t.answer(
+            0,
+            [
+                .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["Star Wars"])),
+                .merged(id: nil, results: MergedResults(hits: [], nbHits: 2)),
+                .done(
+                    id: nil, status: .ok,
+                    sources: [("movies", SourceReport(status: .ok, ms: 0.2)), ("products", SourceReport(status: .ok, ms: 0.1))], ms: 0.4),
+            ])
         await settle()
-        #expect(log.events == ["loading true", "results products star", "results movies star", "merged 0",
-                               "status ok [\"movies\", \"products\"]", "loading false"])
+        #expect(
+            log.events == [
+                "loading true", "results products star", "results movies star", "merged 0",
+                "status ok [\"movies\", \"products\"]", "loading false",
+            ])
     }
 
     @Test func eachLineEqualsTheRequestEncodedInFullAsItsInputsChange() throws {
@@ -136,10 +143,12 @@ struct FederatedSearcherTests {
         s.onError.subscribe(with: log) { l, e in l.events.append("error \(e.code)") }
         s.query = "star"
         s.search()
-        t.answer(0, [
-            .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["Star Wars"])),
-            .done(id: nil, status: .ok, sources: [("movies", SourceReport(status: .ok, ms: 0.2))], ms: 0.4),
-        ])
+        t.answer(
+            0,
+            [
+                .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["Star Wars"])),
+                .done(id: nil, status: .ok, sources: [("movies", SourceReport(status: .ok, ms: 0.2))], ms: 0.4),
+            ])
         await settle()
         #expect(log.events == ["results movies", "status ok"])
         s.search()
@@ -161,12 +170,20 @@ struct FederatedSearcherTests {
         // The newest answers first; then the older ones' frames race in.
         t.answer(2, [.results(id: nil, index: "movies", results: results("movies", query: "sta", titles: ["a"]))], end: false)
         await settle()
-        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "s", titles: ["b"])),
-                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(
+            0,
+            [
+                .results(id: nil, index: "movies", results: results("movies", query: "s", titles: ["b"])),
+                .done(id: nil, status: .ok, sources: [], ms: 1),
+            ])
         t.answer(1, [.done(id: nil, status: .superseded, sources: [], ms: 1)])
         await settle()
-        t.answer(2, [.results(id: nil, index: "products", results: results("products", query: "sta", titles: ["c"])),
-                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(
+            2,
+            [
+                .results(id: nil, index: "products", results: results("products", query: "sta", titles: ["c"])),
+                .done(id: nil, status: .ok, sources: [], ms: 1),
+            ])
         await settle()
         #expect(log.events == ["3:movies", "3:products", "3:done"])
         #expect(!s.isSearching)
@@ -179,8 +196,12 @@ struct FederatedSearcherTests {
         s.onError.subscribe(with: log) { l, e in l.events.append("\(e.source ?? "-") \(e.code)") }
         s.source("products")!.onError.subscribe(with: log) { l, e in l.events.append("products says \(e.code)") }
         s.search()
-        t.answer(0, [.error(id: nil, index: "products", error: SearchError(.timeout, "late")),
-                     .done(id: nil, status: .partial, sources: [], ms: 1)])
+        t.answer(
+            0,
+            [
+                .error(id: nil, index: "products", error: SearchError(.timeout, "late")),
+                .done(id: nil, status: .partial, sources: [], ms: 1),
+            ])
         await settle()
         s.search()
         t.answer(1, [.error(id: nil, index: nil, error: SearchError(.invalidFilter, "params.filters: bad"))])
@@ -293,16 +314,24 @@ struct FederatedSearcherTests {
         products.connectSearcher(s.source("products")!)
         s.query = "star"
         s.search()
-        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["A", "B"], nbPages: 2)),
-                     .results(id: nil, index: "products", results: results("products", query: "star", titles: ["P"])),
-                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(
+            0,
+            [
+                .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["A", "B"], nbPages: 2)),
+                .results(id: nil, index: "products", results: results("products", query: "star", titles: ["P"])),
+                .done(id: nil, status: .ok, sources: [], ms: 1),
+            ])
         await settle()
         _ = movies.hit(atIndex: 1)
         #expect(t.requests.count == 2)
         let page = try #require(t.searches.last)
         #expect(page.targets?.map(\.name) == ["movies"] && page.session == nil && page.params.page == 1)
-        t.answer(1, [.results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["C"], page: 1, nbPages: 2)),
-                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(
+            1,
+            [
+                .results(id: nil, index: "movies", results: results("movies", query: "star", titles: ["C"], page: 1, nbPages: 2)),
+                .done(id: nil, status: .ok, sources: [], ms: 1),
+            ])
         await settle()
         #expect(movies.hits.count == 3 && products.hits.count == 1)
     }
@@ -315,8 +344,12 @@ struct FederatedSearcherTests {
         h.query = "dune"
         h.search()
         #expect(t.searches.first?.merge == ["strategy": "grouped"])
-        t.answer(0, [.results(id: nil, index: "movies", results: results("movies", query: "dune", titles: ["Dune"])),
-                     .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(
+            0,
+            [
+                .results(id: nil, index: "movies", results: results("movies", query: "dune", titles: ["Dune"])),
+                .done(id: nil, status: .ok, sources: [], ms: 1),
+            ])
         await settle()
         #expect(log.events == ["dune"])
     }
@@ -334,9 +367,15 @@ struct FederatedSearcherTests {
         #expect(r.params.filters == "price < 1000")
         let log = Log()
         f.onResults.subscribe(with: log) { l, r in l.events += r.facetHits.map { "\($0.value) \($0.count)" } }
-        t.answer(t.requests.count - 1, [.info(id: nil, type: "facetHits", payload: [
-            "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
-        ])])
+        t.answer(
+            t.requests.count - 1,
+            [
+                .info(
+                    id: nil, type: "facetHits",
+                    payload: [
+                        "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
+                    ])
+            ])
         await settle()
         #expect(log.events == ["Hewlett 3"])
     }
@@ -362,9 +401,15 @@ struct FederatedSearcherTests {
         f.search()
         let r = try #require(t.requests.last?.operation.facetValuesRequest, "no facet request")
         #expect(r.params.filters == "price < 1000", "neither its own refinement nor another index's attribute")
-        t.answer(t.requests.count - 1, [.info(id: nil, type: "facetHits", payload: [
-            "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
-        ])])
+        t.answer(
+            t.requests.count - 1,
+            [
+                .info(
+                    id: nil, type: "facetHits",
+                    payload: [
+                        "facetHits": [["value": "Hewlett", "highlighted": "<em>Hew</em>lett", "count": 3]], "exhaustiveFacetsCount": true,
+                    ])
+            ])
         await settle()
         #expect(list.items.map(\.value) == ["Hewlett"])
         f.query = ""
@@ -388,9 +433,17 @@ struct FederatedSearcherTests {
         #expect(fed.mergeFacets != nil)
         #expect(fed.sources[0].parameters.facets == ["supplier"] && fed.sources[1].parameters.facets == ["brand"])
         fed.search()
-        t.answer(t.requests.count - 1, [.merged(id: nil, results: MergedResults(hits: [], nbHits: 10, extra: [
-            "facets": ["brand": ["values": ["HP": 6, "Apple": 4], "indices": ["products", "phones"]]],
-        ])), .done(id: nil, status: .ok, sources: [], ms: 1)])
+        t.answer(
+            t.requests.count - 1,
+            [
+                .merged(
+                    id: nil,
+                    results: MergedResults(
+                        hits: [], nbHits: 10,
+                        extra: [
+                            "facets": ["brand": ["values": ["HP": 6, "Apple": 4], "indices": ["products", "phones"]]]
+                        ])), .done(id: nil, status: .ok, sources: [], ms: 1),
+            ])
         await settle()
         #expect(view.shown == ["HP 6", "Apple 4"])
         view.click("HP")

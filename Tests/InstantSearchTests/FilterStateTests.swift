@@ -16,10 +16,14 @@ struct FilterStateTests {
         fs.add(.numeric(attribute: "year", op: .greaterOrEqual, value: 1990), toGroupWithID: .and("year"))
         fs.add(.facet(attribute: "cast", value: "Nobody", isNegated: true), toGroupWithID: .and("cast"))
         fs.add(.tag("classic"), toGroupWithID: .and("tags"))
-        fs.set([.facet(attribute: "cat.lvl0", value: "Books"), .facet(attribute: "cat.lvl1", value: "Books > SF")],
-               inGroupWithID: .hierarchical("cat"))
+        fs.set(
+            [.facet(attribute: "cat.lvl0", value: "Books"), .facet(attribute: "cat.lvl1", value: "Books > SF")],
+            inGroupWithID: .hierarchical("cat"))
         let text = try #require(fs.filters.text())
-        #expect(text == #"((genres:Drama OR genres:"Science Fiction") AND year >= 1990 AND NOT cast:Nobody AND _tags:classic AND cat.lvl1:"Books > SF")"#)
+        #expect(
+            text
+                == #"((genres:Drama OR genres:"Science Fiction") AND year >= 1990 AND NOT cast:Nobody AND _tags:classic AND cat.lvl1:"Books > SF")"#
+        )
         #expect(try FilterParser.parse(text) == fs.filters.expression(), "the text parses back as the daemon reads it")
         #expect(fs.filters.disjunctiveFacets() == ["genres"])
         #expect(fs.filters.text(aliases: ["genres": "category"])?.contains("category:Drama") == true)

@@ -76,18 +76,24 @@ struct InteractorTests {
         list.connectFilterState(fs, attribute: "genres", operator: .or)
         list.connectController(view)
         #expect(source.parameters.facets == ["genres"])
-        source.onResults.fire(results("movies", query: "", titles: [], facets: [
-            FacetCounts(attribute: "genres", values: [("Drama", 10), ("Comedy", 7), ("Action", 7)]),
-        ]))
+        source.onResults.fire(
+            results(
+                "movies", query: "", titles: [],
+                facets: [
+                    FacetCounts(attribute: "genres", values: [("Drama", 10), ("Comedy", 7), ("Action", 7)])
+                ]))
         #expect(view.shown == ["Drama 10", "Action 7", "Comedy 7"])
         view.click("Comedy")
         #expect(fs.filters.text() == "genres:Comedy")
         #expect(fs.filters.disjunctiveFacets() == ["genres"])
         #expect(view.shown == ["Comedy 7 *", "Drama 10", "Action 7"])
         // A query where Comedy has no hits: it stays listed, selected, with 0.
-        source.onResults.fire(results("movies", query: "war", titles: [], facets: [
-            FacetCounts(attribute: "genres", values: [("War", 3)]),
-        ]))
+        source.onResults.fire(
+            results(
+                "movies", query: "war", titles: [],
+                facets: [
+                    FacetCounts(attribute: "genres", values: [("War", 3)])
+                ]))
         #expect(view.shown == ["Comedy 0 *", "War 3"])
         view.click("War")
         #expect(fs.filters.text() == "(genres:Comedy OR genres:War)")
@@ -137,7 +143,8 @@ struct InteractorTests {
         range.connectSearcher(source, attribute: "year")
         range.connectFilterState(fs, attribute: "year")
         range.connectController(view)
-        source.onResults.fire(results("movies", query: "", titles: [], stats: [FacetStats(attribute: "year", min: 1901, max: 2020, avg: 1990, sum: 0)]))
+        source.onResults.fire(
+            results("movies", query: "", titles: [], stats: [FacetStats(attribute: "year", min: 1901, max: 2020, avg: 1990, sum: 0)]))
         #expect(view.bounds == 1901...2020)
         view.onRangeChanged?(1800...1999)
         #expect(fs.filters.text() == "year:1901 TO 1999", "clamped to the bounds")
@@ -181,8 +188,13 @@ struct InteractorTests {
         merged.connectController(view)
         fed.search()
         let hit = Hit(objectID: "m1", attributes: [:], rankingScore: 0.9)
-        t.answer(0, [.merged(id: nil, results: MergedResults(hits: [MergedHit(index: "movies", hit: hit)], nbHits: 1)),
-                     .done(id: nil, status: .partial, sources: [("movies", SourceReport(status: .timeout, ms: 500, errorCode: .timeout))], ms: 501)])
+        t.answer(
+            0,
+            [
+                .merged(id: nil, results: MergedResults(hits: [MergedHit(index: "movies", hit: hit)], nbHits: 1)),
+                .done(
+                    id: nil, status: .partial, sources: [("movies", SourceReport(status: .timeout, ms: 500, errorCode: .timeout))], ms: 501),
+            ])
         await settle()
         #expect(view.merged == ["movies:m1"])
         #expect(view.status?.last?.sources.first?.report.status == .timeout)
@@ -225,11 +237,17 @@ struct InteractorTests {
         let hits = HitsInteractor(infiniteScrolling: true)
         let movies = HitRecords<Movie>(hits)
         func page(_ n: Int, _ docs: [JSONObject]) -> SearchResults {
-            SearchResults(hits: docs.map { Hit(objectID: $0["objectID"]?.stringValue ?? "", attributes: $0, rankingScore: 1) },
-                          nbHits: 5, page: n, nbPages: 2, hitsPerPage: 3, processingTimeMS: 1, query: "q", index: "movies")
+            SearchResults(
+                hits: docs.map { Hit(objectID: $0["objectID"]?.stringValue ?? "", attributes: $0, rankingScore: 1) },
+                nbHits: 5, page: n, nbPages: 2, hitsPerPage: 3, processingTimeMS: 1, query: "q", index: "movies")
         }
-        hits.update(page(0, [["objectID": "1", "title": "Alien", "year": 1979], ["objectID": "2", "title": "Heat"],
-                             ["objectID": "3", "year": 1999]]))
+        hits.update(
+            page(
+                0,
+                [
+                    ["objectID": "1", "title": "Alien", "year": 1979], ["objectID": "2", "title": "Heat"],
+                    ["objectID": "3", "year": 1999],
+                ]))
         #expect(movies.records == [Movie(objectID: "1", title: "Alien", year: 1979), Movie(objectID: "2", title: "Heat", year: nil)])
         #expect(movies.undecodable == 1, "no title")
         hits.update(page(1, [["objectID": "4", "title": "Ran"], ["objectID": "5", "title": "Up"]]))
@@ -246,7 +264,9 @@ struct InteractorTests {
             var items: [HierarchicalItem] = []
             var onClick: ((String) -> Void)?
             func setItems(_ items: [HierarchicalItem]) { self.items = items }
-            var shown: [String] { items.map { String(repeating: "  ", count: $0.level) + "\($0.label) \($0.count)\($0.isSelected ? " *" : "")" } }
+            var shown: [String] {
+                items.map { String(repeating: "  ", count: $0.level) + "\($0.label) \($0.count)\($0.isSelected ? " *" : "")" }
+            }
         }
         let menu = HierarchicalMenuInteractor(attributes: ["cat.lvl0", "cat.lvl1", "cat.lvl2"])
         let fs = FilterState()
@@ -255,7 +275,10 @@ struct InteractorTests {
         menu.connectController(view)
         menu.update(levels: [
             [Facet(value: "Electronics", count: 10), Facet(value: "Books", count: 4)],
-            [Facet(value: "Electronics > TV", count: 6), Facet(value: "Electronics > Audio", count: 4), Facet(value: "Books > Poetry", count: 4)],
+            [
+                Facet(value: "Electronics > TV", count: 6), Facet(value: "Electronics > Audio", count: 4),
+                Facet(value: "Books > Poetry", count: 4),
+            ],
             [Facet(value: "Electronics > TV > OLED", count: 2)],
         ])
         #expect(view.shown == ["Electronics 10", "Books 4"])

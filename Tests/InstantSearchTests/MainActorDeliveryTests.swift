@@ -100,13 +100,15 @@ struct MainActorDeliveryTests {
         let r = route(log, handle: handle)
         // The reader's hand-off waits behind this job until the request is cancelled and the
         // job ends.
-        await whileMainActorIsBusy(reader: {
-            r.deliver([Self.pong], ends: true)
-            log.add("reader on")
-        }, meanwhile: {
-            #expect(!log.all.contains("frames 1"), "the handler runs on the main actor, busy here")
-            handle.cancel()
-        })
+        await whileMainActorIsBusy(
+            reader: {
+                r.deliver([Self.pong], ends: true)
+                log.add("reader on")
+            },
+            meanwhile: {
+                #expect(!log.all.contains("frames 1"), "the handler runs on the main actor, busy here")
+                handle.cancel()
+            })
         await settle()
         #expect(log.all == ["reader on"])
         #expect(handle.isCancelled)

@@ -80,7 +80,10 @@ struct ObserverTests {
 
     @Test func aCallbackThatCancelsAnotherAndSubscribesOneMore() {
         let o = Observer<Int>()
-        let a = Subscriber(), b = Subscriber(), c = Subscriber(), d = Subscriber()
+        let a = Subscriber()
+        let b = Subscriber()
+        let c = Subscriber()
+        let d = Subscriber()
         o.subscribeOnce(with: a) { s, v in
             s.values.append(v)
             o.cancelSubscription(for: b)

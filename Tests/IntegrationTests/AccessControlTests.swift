@@ -7,14 +7,17 @@ import FederatedSearchCore
 @Suite(.serialized)
 struct AccessControlTests {
     /// Running a client as another user needs root and setpriv (and python3 for raw clients).
-    static let canRunAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    static let canRunAsNobody =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
 
     func asNobody(_ arguments: [String]) throws -> (Int32, String, String) {
-        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
-            "--reuid=65534", "--regid=65534", "--clear-groups",
-            DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path,
-        ] + arguments)
+        let r = try runProgram(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups",
+                DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path,
+            ] + arguments)
         return (r.status, r.out, r.err)
     }
 
@@ -72,13 +75,14 @@ struct AccessControlTests {
     @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and python3 to run a client as another user"))
     func writesNeedTheWriteRight() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
-        let d = try DaemonProcess(config: [
-            "dataDir": .string(dataDir), "socketMode": "0666",
-            "searchables": [
-                "books": ["data": "b.ndjson"],
-                "shared": ["data": "b.ndjson", "access": ["write": ["uid:65534"]]],
-            ],
-        ], files: ["b.ndjson": #"{"objectID":"1","title":"one"}"#])
+        let d = try DaemonProcess(
+            config: [
+                "dataDir": .string(dataDir), "socketMode": "0666",
+                "searchables": [
+                    "books": ["data": "b.ndjson"],
+                    "shared": ["data": "b.ndjson", "access": ["write": ["uid:65534"]]],
+                ],
+            ], files: ["b.ndjson": #"{"objectID":"1","title":"one"}"#])
         defer { d.stop() }
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: d.directory.path)
         let s = ["--socket", d.socketPath]
@@ -114,9 +118,11 @@ struct AccessControlTests {
                 done += '"type":"done"' in line
                 if done == 2: break
             """
-        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
-            "--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", client, d.socketPath,
-        ])
+        let r = try runProgram(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", client, d.socketPath,
+            ])
         #expect(r.status == 0, "\(r)")
         let stale = try #require(r.out.split(separator: "\n").first { $0.contains(#""id":"b""#) })
         #expect(stale.contains(#""status":"superseded""#))
@@ -150,9 +156,11 @@ struct AccessControlTests {
                 ]
             print(json.dumps(out))
             """
-        let r = try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, d.socketPath,
-        ])
+        let r = try runProgram(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, d.socketPath,
+            ])
         #expect(r.status == 0, "\(r)")
         let out = try #require(try JSONParser.parse(r.out.trimmingCharacters(in: .whitespacesAndNewlines)).objectValue)
         let stats = JSONWriter.string(try #require(out["stats"]))

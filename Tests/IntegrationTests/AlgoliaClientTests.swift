@@ -18,10 +18,14 @@ struct AlgoliaClientTests {
         var http: JSONObject = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
         if !keys.isEmpty { http["keys"] = .array(keys) }
         var searchables: JSONObject = [
-            "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
-                       "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"]],
-            "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
-                         "searchableAttributes": ["title", "name", "supplier"], "attributesForFaceting": ["supplier"]],
+            "movies": [
+                "data": .string(data.appendingPathComponent("movies.ndjson").path),
+                "searchableAttributes": ["title", "cast", "genres"], "attributesForFaceting": ["genres", "year"],
+            ],
+            "products": [
+                "data": .string(data.appendingPathComponent("products.ndjson").path),
+                "searchableAttributes": ["title", "name", "supplier"], "attributesForFaceting": ["supplier"],
+            ],
         ]
         for e in extra { searchables[e.key] = e.value }
         var config: JSONObject = ["http": .object(http), "searchables": .object(searchables)]
@@ -37,7 +41,10 @@ struct AlgoliaClientTests {
         let summary = try? JSONParser.parse(run.out)
         return try #require(summary?.objectValue, "no summary: \(run.out) \(run.err)")
     }
-    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
+    @Test(
+        .enabled(
+            if: AlgoliaModelTests.clientInstalled,
+            "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"))
     func theOfficialClientSearchesReadsAndWrites() throws {
         let d = try Self.daemon(durable: true, extra: ["notes": ["searchableAttributes": ["title"], "attributesForFaceting": ["author"]]])
         defer { d.stop() }
@@ -79,8 +86,11 @@ struct AlgoliaClientTests {
     /// federated refinement only one index facets, browse_objects over a whole index,
     /// save_objects to a new index, set_settings/get_settings, copy (with and without scope),
     /// move, replace_all_objects, delete_index, each followed by wait_for_task.
-    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
-          arguments: ["sync", "async"])
+    @Test(
+        .enabled(
+            if: AlgoliaModelTests.clientInstalled,
+            "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
+        arguments: ["sync", "async"])
     func theOfficialClientsHelpersManageWholeIndices(mode: String) throws {
         let d = try Self.daemon(durable: true)
         defer { d.stop() }
@@ -111,8 +121,11 @@ struct AlgoliaClientTests {
     /// expiry and an index sees only the filtered records (search, multi-query, browse), reaches
     /// no other index and may not read objects or write; an expired key, one restricted to
     /// other addresses, and one signed by another key are refused; forced search parameters hold.
-    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
-          arguments: ["sync", "async"])
+    @Test(
+        .enabled(
+            if: AlgoliaModelTests.clientInstalled,
+            "needs the algoliasearch Python client in .build/python (make deps installs it from PyPI)"),
+        arguments: ["sync", "async"])
     func securedKeysFromTheOfficialClientSeeOnlyWhatTheyAllow(mode: String) throws {
         let parent = "parent-search-key-\(UInt32.random(in: 0...UInt32.max))"
         let d = try Self.daemon(

@@ -20,8 +20,12 @@ struct AlgoliaModelTests {
     /// Searches that exercise every part of a response: facets and their stats, highlights,
     /// snippets, ranking info, typos, paging and filters.
     static let searches: [JSONObject] = [
-        ["query": "star wars", "indices": ["movies"], "params": [
-            "facets": ["*"], "hitsPerPage": 5, "attributesToSnippet": ["extract:8"], "getRankingInfo": true]],
+        [
+            "query": "star wars", "indices": ["movies"],
+            "params": [
+                "facets": ["*"], "hitsPerPage": 5, "attributesToSnippet": ["extract:8"], "getRankingInfo": true,
+            ],
+        ],
         ["query": "strar wras", "params": ["facets": ["genres", "supplier", "price"], "hitsPerPage": 3]],
         ["query": "", "indices": ["products"], "params": ["facets": ["price"], "filters": "price > 10", "page": 2]],
         ["query": "love", "params": ["hitsPerPage": 0, "facets": ["*"], "facetFilters": [["genres:Drama", "genres:Comedy"]]]],
@@ -53,7 +57,8 @@ struct AlgoliaModelTests {
             }
         }
         let facetHits = try c.roundTrip([
-            "id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "dr"])
+            "id": "f", "op": "searchForFacetValues", "index": "movies", "facetName": "genres", "facetQuery": "dr",
+        ])
         let payload = try #require(facetHits.last?.infoPayload("facetHits"), "no facetHits: \(facetHits)")
         lines.append(JSONWriter.string(["model": "facetValues", "payload": .object(payload)]))
         #expect(indices == ["movies", "products"])

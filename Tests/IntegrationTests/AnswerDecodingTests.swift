@@ -12,7 +12,8 @@ struct AnswerDecodingTests {
         let d = try DaemonProcess.demo()
         let c = try d.connect()
         for (i, query) in ["star wa", "love", "puzzle", ""].enumerated() {
-            try c.sendRaw(Array(#"{"id":"q\#(i)","query":"\#(query)","indices":["movies","products"],"params":{"hitsPerPage":10}}"#.utf8) + [0x0A])
+            try c.sendRaw(
+                Array(#"{"id":"q\#(i)","query":"\#(query)","indices":["movies","products"],"params":{"hitsPerPage":10}}"#.utf8) + [0x0A])
             var decoder = AnswerDecoder()
             var merged: MergedResults?
             while let line = try c.readLine() {

@@ -63,8 +63,10 @@ struct BadInputTests {
         let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([("s", FaultConfigs.source())]))
         defer { d.stop() }
         let c = try d.connect()
-        for filter in [String(repeating: "(", count: 20_000) + "a:b" + String(repeating: ")", count: 20_000),
-                       String(repeating: "NOT ", count: 10_000) + "a:b"] {
+        for filter in [
+            String(repeating: "(", count: 20_000) + "a:b" + String(repeating: ")", count: 20_000),
+            String(repeating: "NOT ", count: 10_000) + "a:b",
+        ] {
             let frames = try c.roundTrip(["id": "deep", "query": "x", "params": ["filters": .string(filter)]])
             #expect(errorCode(frames.first) == "invalid_filter")
             #expect(try c.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")

@@ -22,9 +22,11 @@ struct BookshelfDaemonTests {
             #"{"objectID":"1","title":"Dune","author":"Frank Herbert","genre":"SF","year":1965}"#,
             #"{"objectID":"2","title":"Emma","author":"Jane Austen","genre":"Classic","year":1815}"#,
         ].joined(separator: "\n")
-        let d = try DaemonProcess(binary: "fedsearchd-bookshelf", config: [
-            "searchables": ["books": ["backend": "example.bookshelf", "books": "books.ndjson"]],
-        ], files: ["books.ndjson": books])
+        let d = try DaemonProcess(
+            binary: "fedsearchd-bookshelf",
+            config: [
+                "searchables": ["books": ["backend": "example.bookshelf", "books": "books.ndjson"]]
+            ], files: ["books.ndjson": books])
         defer { d.stop() }
         let c = try d.connect()
         let frames = try c.roundTrip(["id": "q", "query": "dun", "params": ["facets": ["genre"]]])

@@ -80,10 +80,14 @@ struct DaemonConnectionTests {
         // A slow source, so the search is still running when the consumer leaves.
         let server = try SearchServerProcess()
         defer { server.stop() }
-        let d = try DaemonProcess(config: ["searchables": [
-            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=20000"), "timeoutMs": 30000,
-                     "response": ["hits": "results.items"]],
-        ]])
+        let d = try DaemonProcess(config: [
+            "searchables": [
+                "slow": [
+                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=20000"), "timeoutMs": 30000,
+                    "response": ["hits": "results.items"],
+                ]
+            ]
+        ])
         defer { d.stop() }
         let connection = DaemonConnection(path: d.socketPath)
         defer { connection.close() }
@@ -99,10 +103,14 @@ struct DaemonConnectionTests {
         // connection; cancelling one must not send the 17th before the daemon freed the place.
         let server = try SearchServerProcess()
         defer { server.stop() }
-        let d = try DaemonProcess(config: ["searchables": [
-            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=1500"), "timeoutMs": 30000,
-                     "response": ["hits": "results.items"]],
-        ]])
+        let d = try DaemonProcess(config: [
+            "searchables": [
+                "slow": [
+                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=1500"), "timeoutMs": 30000,
+                    "response": ["hits": "results.items"],
+                ]
+            ]
+        ])
         defer { d.stop() }
         let connection = DaemonConnection(path: d.socketPath)
         defer { connection.close() }
@@ -129,12 +137,18 @@ struct DaemonConnectionTests {
     @Test func aCancelledSearchFreesItsPlaceWhenTheDaemonEndsIt() async throws {
         let server = try SearchServerProcess()
         defer { server.stop() }
-        let d = try DaemonProcess(config: ["searchables": [
-            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=1500"), "timeoutMs": 30000,
-                     "response": ["hits": "results.items"]],
-            "quick": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=10"), "timeoutMs": 30000,
-                      "response": ["hits": "results.items"]],
-        ]])
+        let d = try DaemonProcess(config: [
+            "searchables": [
+                "slow": [
+                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=1500"), "timeoutMs": 30000,
+                    "response": ["hits": "results.items"],
+                ],
+                "quick": [
+                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=10"), "timeoutMs": 30000,
+                    "response": ["hits": "results.items"],
+                ],
+            ]
+        ])
         defer { d.stop() }
         let connection = DaemonConnection(path: d.socketPath, maxSearchesInFlight: 1)
         defer { connection.close() }
@@ -183,7 +197,10 @@ struct DaemonConnectionTests {
         try d.start()
         var back = false
         for _ in 0..<200 {
-            if await states.next() == .connected { back = true; break }
+            if await states.next() == .connected {
+                back = true
+                break
+            }
         }
         #expect(back, "the connection did not come back after the restart")
         let frames = try await connection.roundTrip(Self.search("star"))
@@ -193,10 +210,14 @@ struct DaemonConnectionTests {
     @Test func aRequestInFlightWhenTheDaemonDiesEndsWithDisconnected() async throws {
         let server = try SearchServerProcess()
         defer { server.stop() }
-        let d = try DaemonProcess(config: ["searchables": [
-            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=20000"), "timeoutMs": 30000,
-                     "response": ["hits": "results.items"]],
-        ]])
+        let d = try DaemonProcess(config: [
+            "searchables": [
+                "slow": [
+                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=20000"), "timeoutMs": 30000,
+                    "response": ["hits": "results.items"],
+                ]
+            ]
+        ])
         defer { d.stop() }
         let connection = DaemonConnection(path: d.socketPath)
         defer { connection.close() }
@@ -211,4 +232,3 @@ struct DaemonConnectionTests {
         }
     }
 }
-

@@ -60,7 +60,8 @@ final class DaemonProcess {
     private func launch() throws {
         let daemon = Self.binDirectory.appendingPathComponent(binary)
         process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? daemon
-        process.arguments = (launcher.isEmpty ? [] : launcher.dropFirst() + [daemon.path]) + ["--config", configPath, "--log-level", "warning"]
+        process.arguments =
+            (launcher.isEmpty ? [] : launcher.dropFirst() + [daemon.path]) + ["--config", configPath, "--log-level", "warning"]
         process.standardError = stderrPipe
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

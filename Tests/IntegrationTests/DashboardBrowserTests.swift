@@ -28,18 +28,24 @@ struct DashboardBrowserTests {
         let data = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data")
         var http: JSONObject = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
         if !keys.isEmpty { http["keys"] = .array(keys) }
-        return try DaemonProcess(binary: "fedsearchd-faults", config: [
-            "http": .object(http),
-            "searchables": [
-                "movies": ["data": .string(data.appendingPathComponent("movies.ndjson").path),
-                           "searchableAttributes": ["title", "cast", "genres", "unordered(extract)"],
-                           "attributesForFaceting": ["genres", "year", "cast"], "customRanking": ["desc(year)"]],
-                "products": ["data": .string(data.appendingPathComponent("products.ndjson").path),
-                             "searchableAttributes": ["title", "name", "supplier", "unordered(short_description)"],
-                             "attributesForFaceting": ["supplier", "price", "attr_t_product_type"]],
-                "reviews": FaultConfigs.source(delayMs: 800, hits: 3),
-            ],
-        ], environment: ["FEDSEARCH_TEST_KEY": "dashboard-search-key", "FEDSEARCH_TEST_LIST_KEY": "list-only-key"])
+        return try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: [
+                "http": .object(http),
+                "searchables": [
+                    "movies": [
+                        "data": .string(data.appendingPathComponent("movies.ndjson").path),
+                        "searchableAttributes": ["title", "cast", "genres", "unordered(extract)"],
+                        "attributesForFaceting": ["genres", "year", "cast"], "customRanking": ["desc(year)"],
+                    ],
+                    "products": [
+                        "data": .string(data.appendingPathComponent("products.ndjson").path),
+                        "searchableAttributes": ["title", "name", "supplier", "unordered(short_description)"],
+                        "attributesForFaceting": ["supplier", "price", "attr_t_product_type"],
+                    ],
+                    "reviews": FaultConfigs.source(delayMs: 800, hits: 3),
+                ],
+            ], environment: ["FEDSEARCH_TEST_KEY": "dashboard-search-key", "FEDSEARCH_TEST_LIST_KEY": "list-only-key"])
     }
 
     @Test(.enabled(if: browserInstalled, "needs chromium, chromium-driver and Selenium (make deps installs them)"))
@@ -48,8 +54,12 @@ struct DashboardBrowserTests {
         defer { d.stop() }
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let script = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/dashboard-browser-check.py").path
-        let run = try runProgram(Self.python, [script, "http://127.0.0.1:\(d.httpPort)/", "star wars", "movies", "genres", "reviews",
-                                               Self.artifacts.path])
+        let run = try runProgram(
+            Self.python,
+            [
+                script, "http://127.0.0.1:\(d.httpPort)/", "star wars", "movies", "genres", "reviews",
+                Self.artifacts.path,
+            ])
         #expect(run.status == 0, "\(run.err)")
         let summary = try? JSONParser.parse(run.out)
         let result = try #require(summary?.objectValue, "no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
@@ -76,7 +86,9 @@ struct DashboardBrowserTests {
             #expect(slow["status"]?.stringValue?.contains("searching") == true, "\(viewport): \(slow)")
             #expect(slow["note"]?.stringValue?.contains("showing results for an empty search") == true, "\(viewport): \(slow)")
             #expect(pending["movies"]?.objectValue?["stale"] == false, "\(viewport)")
-            #expect(pending["__merged"]?.objectValue?["status"]?.stringValue?.contains("waiting for reviews") == true, "\(viewport): \(pending)")
+            #expect(
+                pending["__merged"]?.objectValue?["status"]?.stringValue?.contains("waiting for reviews") == true, "\(viewport): \(pending)"
+            )
             #expect(v["summaryPending"]?.stringValue?.contains("waiting for reviews") == true, "\(viewport)")
             // One column per index and the merged one; each index's hits are the socket's.
             #expect(Set(before.keys) == ["__merged", "movies", "products", "reviews"], "\(viewport)")
@@ -85,7 +97,9 @@ struct DashboardBrowserTests {
             #expect(before["movies"]?.objectValue?["more"] == .bool((socketHits["movies"] ?? 0) > 8))
             #expect(before["reviews"]?.objectValue?["stale"] == false)
             if socketHits["products"] == 0 {
-                #expect(before["products"]?.objectValue?["empty"]?.arrayValue?.first?.stringValue?.contains("No results for 'star wars' in products") == true)
+                #expect(
+                    before["products"]?.objectValue?["empty"]?.arrayValue?.first?.stringValue?.contains(
+                        "No results for 'star wars' in products") == true)
             }
             // The facet value clicked narrows the movies column to its count.
             let value = v["value"]?.stringValue ?? ""
@@ -95,8 +109,10 @@ struct DashboardBrowserTests {
             #expect(v["refined"] == .array([.string(value)]))
             #expect(v["chips"]?.arrayValue?.first?.stringValue?.contains("genres: \(value)") == true)
             var filtered: [String] = []
-            for f in try c.roundTrip(["id": "f", "query": "star wars", "indices": ["movies"],
-                                      "params": ["hitsPerPage": 8, "facetFilters": [[.string("genres:\(value)")]]]]) {
+            for f in try c.roundTrip([
+                "id": "f", "query": "star wars", "indices": ["movies"],
+                "params": ["hitsPerPage": 8, "facetFilters": [[.string("genres:\(value)")]]],
+            ]) {
                 if case .results(_, _, let r) = f { filtered = r.hits.map(\.objectID) }
             }
             #expect(after["movies"]?.objectValue?["ids"] == .array(filtered.map { .string($0) }), "\(viewport)")
@@ -117,13 +133,19 @@ struct DashboardBrowserTests {
     /// gets every index's column all the same (from the first answer).
     @Test(.enabled(if: browserInstalled, "needs chromium, chromium-driver and Selenium (make deps installs them)"))
     func aSearchOnlyKeyIsKeptInTheBrowserAndIsEnough() throws {
-        let d = try Self.daemon(keys: [["value": ["env": "FEDSEARCH_TEST_KEY"], "acl": ["search"]],
-                                       ["value": ["env": "FEDSEARCH_TEST_LIST_KEY"], "acl": ["listIndexes"]]])
+        let d = try Self.daemon(keys: [
+            ["value": ["env": "FEDSEARCH_TEST_KEY"], "acl": ["search"]],
+            ["value": ["env": "FEDSEARCH_TEST_LIST_KEY"], "acl": ["listIndexes"]],
+        ])
         defer { d.stop() }
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let script = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/dashboard-browser-check.py").path
-        let run = try runProgram(Self.python, [script, "--key", "dashboard-search-key", "http://127.0.0.1:\(d.httpPort)/",
-                                               Self.artifacts.path])
+        let run = try runProgram(
+            Self.python,
+            [
+                script, "--key", "dashboard-search-key", "http://127.0.0.1:\(d.httpPort)/",
+                Self.artifacts.path,
+            ])
         #expect(run.status == 0, "\(run.err)")
         let summary = try? JSONParser.parse(run.out)
         let result = try #require(summary?.objectValue, "no summary from the browser: \(run.out.prefix(500)) \(run.err.prefix(2000))")
@@ -136,7 +158,8 @@ struct DashboardBrowserTests {
         #expect(result["afterReload"] == ["__merged", "movies", "products", "reviews"])
 
         // A secured key made by the official client, restricted to movies: only its column.
-        let make = "from algoliasearch.search.client import SearchClientSync\n"
+        let make =
+            "from algoliasearch.search.client import SearchClientSync\n"
             + "c = SearchClientSync('fedsearchd', 'dashboard-search-key')\n"
             + "print(c.generate_secured_api_key('dashboard-search-key', {'restrictIndices': ['movies'], 'filters': 'genres:Comedy'}))"
         let secured = try runProgram(Self.python, ["-c", make]).out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -145,7 +168,8 @@ struct DashboardBrowserTests {
         let r = (try? JSONParser.parse(restricted.out))?.objectValue ?? [:]
         #expect(r["columns"]?.objectValue.map { Set($0.keys) } == ["__merged", "movies"], "\(restricted.out.prefix(300))")
         // A key that may not search: the page says so.
-        let refused = try runProgram(Self.python, [script, "--key", "list-only-key", "http://127.0.0.1:\(d.httpPort)/", Self.artifacts.path])
+        let refused = try runProgram(
+            Self.python, [script, "--key", "list-only-key", "http://127.0.0.1:\(d.httpPort)/", Self.artifacts.path])
         #expect(refused.status == 0, "\(refused.err)")
         let banner = (try? JSONParser.parse(refused.out))?.objectValue?["banner"]?.stringValue ?? ""
         #expect(banner.contains("This key may not do that") && banner.contains("may not search"), "\(banner)")

@@ -26,8 +26,11 @@ struct DashboardTerminalTests {
     /// facets, at 140×40, once the movies column has answered.
     static func twoIndexDashboard(_ d: DaemonProcess) throws -> TerminalSession {
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
-        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
-                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
+        let t = try TerminalSession(
+            [
+                fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
+                "--facets", "genres,supplier",
+            ], cols: 140, rows: 40)
         let ready = try t.waitFor { $0.joined().contains("movies ok") }
         #expect(ready.ok, "the dashboard did not come up:\n\(ready.screen.joined(separator: "\n"))")
         return t
@@ -37,15 +40,20 @@ struct DashboardTerminalTests {
         let d = try DaemonProcess.demo()
         defer { d.stop() }
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
-        let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
-                                     "--facets", "genres,supplier"], cols: 140, rows: 40)
+        let t = try TerminalSession(
+            [
+                fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies,products",
+                "--facets", "genres,supplier",
+            ], cols: 140, rows: 40)
         let ready = try t.waitFor { $0.joined().contains("movies ok") }
         #expect(ready.ok, "the dashboard did not come up:\n\(ready.screen.joined(separator: "\n"))")
         #expect(ready.screen.contains { $0.contains("─ movies ─") } && ready.screen.contains { $0.contains("─ products ─") })
         #expect(ready.screen.contains { $0.contains("genres (movies)") } && ready.screen.contains { $0.contains("supplier (products)") })
 
         try t.send(["star wa"], literal: true)
-        let typed = try t.waitFor { s in s.contains { $0.contains("> star wa") } && s.contains { $0.contains("Star Wars: The Force Awakens") } }
+        let typed = try t.waitFor { s in
+            s.contains { $0.contains("> star wa") } && s.contains { $0.contains("Star Wars: The Force Awakens") }
+        }
         #expect(typed.ok, "typing did not show the movies:\n\(typed.screen.joined(separator: "\n"))")
         #expect(typed.screen.contains { $0.contains("no results for 'star wa'") }, "the empty products column says so")
         let before = try #require(Self.firstCount(typed.screen))
@@ -62,7 +70,8 @@ struct DashboardTerminalTests {
 
         try t.resize(cols: 70, rows: 20)
         let narrow = try t.waitFor { s in
-            s.first?.hasPrefix("┌─ Search ─") == true && s.first?.count == 70 && s.contains { $0.hasPrefix("search · genres · supplier · movies") }
+            s.first?.hasPrefix("┌─ Search ─") == true && s.first?.count == 70
+                && s.contains { $0.hasPrefix("search · genres · supplier · movies") }
         }
         #expect(narrow.ok, "the narrow terminal was not redrawn:\n\(narrow.screen.joined(separator: "\n"))")
         try t.resize(cols: 140, rows: 40)
@@ -92,14 +101,17 @@ struct DashboardTerminalTests {
         defer { d.stop() }
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
         let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard"], cols: 80, rows: 24)
-        let ready = try t.waitFor { s in s.joined().contains("movies ok") && s.contains { $0.hasPrefix("search · genres · supplier · movies 2,000") } }
+        let ready = try t.waitFor { s in
+            s.joined().contains("movies ok") && s.contains { $0.hasPrefix("search · genres · supplier · movies 2,000") }
+        }
         #expect(ready.ok, "no tabs naming the panes:\n\(ready.screen.joined(separator: "\n"))")
         let footer = { (s: [String]) in s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "" }
         // Typing: Space types, so no "Space toggle"; quit and help by keys that do not type.
         #expect(footer(ready.screen).contains("^C quit") && footer(ready.screen).contains("F1 help"), "\(footer(ready.screen))")
         #expect(!footer(ready.screen).contains("Space toggle"))
         try t.send(["Tab"])
-        let facet = try t.waitFor { s in footer(s).contains("Space toggle") && footer(s).contains("q quit") && footer(s).contains("? help") }
+        let facet = try t.waitFor { s in footer(s).contains("Space toggle") && footer(s).contains("q quit") && footer(s).contains("? help")
+        }
         #expect(facet.ok, "the footer of a facet pane: \(footer(facet.screen))")
         // Toggling a genre: the movies tab's count changes, and the filters line says what is on.
         try t.send(["Down", "Space"])
@@ -108,7 +120,9 @@ struct DashboardTerminalTests {
         }
         #expect(toggled.ok, "a toggle's effect is not shown:\n\(toggled.screen.joined(separator: "\n"))")
         try t.send(["?"], literal: true)
-        let help = try t.waitFor { s in s.contains { $0.contains("Keys — any key closes") } && s.contains { $0.contains("toggle the facet value") } }
+        let help = try t.waitFor { s in
+            s.contains { $0.contains("Keys — any key closes") } && s.contains { $0.contains("toggle the facet value") }
+        }
         #expect(help.ok, "? did not open the keys:\n\(help.screen.joined(separator: "\n"))")
         try t.send(["x"], literal: true)
         let closed = try t.waitFor { s in !s.contains { $0.contains("Keys — any key closes") } }
@@ -166,7 +180,9 @@ struct DashboardTerminalTests {
         let pane = found.screen[top...].prefix { !$0.hasPrefix("└") }
         #expect(pane.filter { $0.hasPrefix("│[ ] ") }.allSatisfy { $0.contains("Science") }, "only values starting with 'sci': \(pane)")
         try t.send(["Enter"])
-        let toggled = try t.waitFor { s in s.contains { $0.hasPrefix("filters: genres: Science Fiction") } && s.contains { $0.contains("64 results") } }
+        let toggled = try t.waitFor { s in
+            s.contains { $0.hasPrefix("filters: genres: Science Fiction") } && s.contains { $0.contains("64 results") }
+        }
         #expect(toggled.ok, "Enter did not toggle the value found:\n\(toggled.screen.joined(separator: "\n"))")
         try t.send(["Escape"])
         let ended = try t.waitFor { s in !s.contains { $0.hasPrefix("│/ sci") } && s.contains { $0.hasPrefix("│[ ] Drama") } }
@@ -174,11 +190,20 @@ struct DashboardTerminalTests {
         #expect(ended.screen.contains { $0.hasPrefix("filters: genres: Science Fiction") }, "Esc in a search keeps the filters")
         // A click (X10 mouse report: button, column, row, each + 32, 1-based) on the row of Drama.
         try t.send(["Tab"])
-        let unfocused = try t.waitFor { s in s.contains { $0.hasPrefix("│[ ] Drama") } && s.last { !$0.isEmpty }?.contains("q quit") == true }
+        let unfocused = try t.waitFor { s in s.contains { $0.hasPrefix("│[ ] Drama") } && s.last { !$0.isEmpty }?.contains("q quit") == true
+        }
         let row = try #require(unfocused.screen.firstIndex { $0.hasPrefix("│[ ] Drama") })
-        func report(_ button: Int, x: Int, y: Int) -> String { "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y))) }
+        func report(_ button: Int, x: Int, y: Int) -> String {
+            "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x)))
+                + String(UnicodeScalar(UInt8(33 + y)))
+        }
         try t.send([report(0, x: 6, y: row) + report(3, x: 6, y: row)], literal: true)
-        let clicked = try t.waitFor { s in s.contains { $0.contains("filters: genres: Science Fiction · genres: Drama") || $0.contains("filters: genres: Drama · genres: Science Fiction") } }
+        let clicked = try t.waitFor { s in
+            s.contains {
+                $0.contains("filters: genres: Science Fiction · genres: Drama")
+                    || $0.contains("filters: genres: Drama · genres: Science Fiction")
+            }
+        }
         #expect(clicked.ok, "the click did not toggle Drama:\n\(clicked.screen.joined(separator: "\n"))")
         try t.send(["C-c"])
         #expect(poll(seconds: 10) { !t.isRunning })
@@ -191,7 +216,8 @@ struct DashboardTerminalTests {
         defer { d.stop() }
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
         for (show, expected) in [([String](), "wa"), (["--show", "movies:genres"], "Drama")] {
-            let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies"] + show, cols: 120, rows: 50)
+            let t = try TerminalSession(
+                [fedsearch, "--socket", d.socketPath, "dashboard", "--index", "movies"] + show, cols: 120, rows: 50)
             #expect(try t.waitFor { $0.joined().contains("movies ok") }.ok)
             try t.send(["star wa"], literal: true)
             let shown = try t.waitFor { s in
@@ -238,7 +264,8 @@ struct DashboardTerminalTests {
         #expect(empty.ok, "the empty merged list does not say so:\n\(empty.screen.joined(separator: "\n"))")
         d.halt(kill: true)
         let stale = try t.waitFor { s in
-            s.contains { $0.contains("stale: daemon unreachable") && $0.contains(d.socketPath) } && s.contains { $0.contains("stale") && $0.contains("results") }
+            s.contains { $0.contains("stale: daemon unreachable") && $0.contains(d.socketPath) }
+                && s.contains { $0.contains("stale") && $0.contains("results") }
         }
         #expect(stale.ok, "results of a lost daemon are not marked stale:\n\(stale.screen.joined(separator: "\n"))")
         try t.send(["C-c"])
@@ -256,8 +283,11 @@ struct DashboardTerminalTests {
         let typed = try t.waitFor { s in s.contains { $0.contains("│Annihilation (2018)  Horror, Science Fiction") } }
         #expect(typed.ok, "the typed records are not shown:\n\(typed.screen.joined(separator: "\n"))")
         let row = try #require(typed.screen.firstIndex { $0.contains("│Annihilation (2018)") })
-        try t.send(["\u{1B}[M \(UnicodeScalar(UInt8(33 + 5)))\(UnicodeScalar(UInt8(33 + row)))\u{1B}[M#\(UnicodeScalar(UInt8(33 + 5)))\(UnicodeScalar(UInt8(33 + row)))"],
-                   literal: true)
+        try t.send(
+            [
+                "\u{1B}[M \(UnicodeScalar(UInt8(33 + 5)))\(UnicodeScalar(UInt8(33 + row)))\u{1B}[M#\(UnicodeScalar(UInt8(33 + 5)))\(UnicodeScalar(UInt8(33 + row)))"
+            ],
+            literal: true)
         let clicked = try t.waitFor { s in s.contains { $0.hasPrefix("selected: Annihilation (2018) with Natalie Portman") } }
         #expect(clicked.ok, "the click did not select the movie:\n\(clicked.screen.joined(separator: "\n"))")
         try t.send(["?"], literal: true)
@@ -274,10 +304,13 @@ struct DashboardTerminalTests {
             #"{"objectID":"2","title":"千と千尋の神隠し Spirited Away","genre":"Animation"}"#,
             #"{"objectID":"3","title":"Crème brûlée 🍮 story","genre":"Comedy"}"#,
         ].joined(separator: "\n")
-        let d = try DaemonProcess(config: ["searchables": [
-            "films": ["data": "films.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
-            "more": ["data": "films.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
-        ]], files: ["films.ndjson": docs])
+        let d = try DaemonProcess(
+            config: [
+                "searchables": [
+                    "films": ["data": "films.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
+                    "more": ["data": "films.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
+                ]
+            ], files: ["films.ndjson": docs])
         defer { d.stop() }
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
         let t = try TerminalSession([fedsearch, "--socket", d.socketPath, "dashboard"], cols: 120, rows: 24)

@@ -30,7 +30,10 @@ struct DescriptorLimitTests {
         let ok = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        if ok != 0 { close(fd); return -1 }
+        if ok != 0 {
+            close(fd)
+            return -1
+        }
         return fd
     }
 

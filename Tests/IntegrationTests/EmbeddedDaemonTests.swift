@@ -29,7 +29,7 @@ struct EmbeddedDaemonTests {
                 "data": "products.ndjson", "searchableAttributes": ["title", "supplier"],
                 "attributesForFaceting": ["supplier", "price"],
             ],
-        ],
+        ]
     ]
 
     func start() throws -> DaemonProcess { try Self.daemon() }
@@ -64,7 +64,9 @@ struct EmbeddedDaemonTests {
         #expect(wentDirect, "no search of a waiting client took the direct path")
         let before = try placement()
         var batch: [UInt8] = []
-        for i in 0..<3 { batch += Array((JSONWriter.string(["id": .string("b\(i)"), "query": "wars", "indices": ["movies"]]) + "\n").utf8) }
+        for i in 0..<3 {
+            batch += Array((JSONWriter.string(["id": .string("b\(i)"), "query": "wars", "indices": ["movies"]]) + "\n").utf8)
+        }
         try c.sendRaw(batch)
         var open: Set<String> = ["b0", "b1", "b2"]
         while !open.isEmpty, let f = try c.readFrame() {
@@ -72,15 +74,17 @@ struct EmbeddedDaemonTests {
         }
         #expect(open.isEmpty)
         let after = try placement()
-        let delta = Dictionary(uniqueKeysWithValues: ["direct", "loop", "parallel"].map {
-            ($0, count(after, $0) - count(before, $0))
-        })
+        let delta = Dictionary(
+            uniqueKeysWithValues: ["direct", "loop", "parallel"].map {
+                ($0, count(after, $0) - count(before, $0))
+            })
         // None goes direct, and each is counted once: on the loop the first and off it the
         // rest, or (if the index's recent mean passed the loop's budget meanwhile, as a debug
         // build's searches near 1 ms can) off the loop all three.
         #expect(delta["direct"] == 0, "\(before) -> \(after)")
-        #expect(delta == ["direct": 0, "loop": 1, "parallel": 2]
-            || delta == ["direct": 0, "loop": 0, "parallel": 3], "\(before) -> \(after)")
+        #expect(
+            delta == ["direct": 0, "loop": 1, "parallel": 2]
+                || delta == ["direct": 0, "loop": 0, "parallel": 3], "\(before) -> \(after)")
     }
 
     @Test func twoIndexSearchYieldsBothResultsThenMergedThenDone() throws {
@@ -125,8 +129,11 @@ struct EmbeddedDaemonTests {
         #expect(p.nbPages == 2)
         #expect(p.hits.count == 1)
         let facetFiltered = try c.roundTrip([
-            "id": "ff", "query": "star", "indices": ["products"], "params": ["facetFilters": [["supplier:Lego", "supplier:Mattel"]],
-                                                                            "numericFilters": ["price > 100"]],
+            "id": "ff", "query": "star", "indices": ["products"],
+            "params": [
+                "facetFilters": [["supplier:Lego", "supplier:Mattel"]],
+                "numericFilters": ["price > 100"],
+            ],
         ])
         let ff = try #require(facetFiltered.first?.resultsValue, "\(facetFiltered)")
         #expect(ff.hits.map(\.objectID) == ["p1"])
@@ -148,7 +155,9 @@ struct EmbeddedDaemonTests {
         let status = try #require(frames.last?.doneValue, "no done: \(frames)").status
         #expect(status == .ok)
         let numeric = try c.roundTrip(["id": "n", "query": "", "indices": ["movies"], "params": ["filters": "year < 1985"]])
-        let years = numeric.compactMap { f -> [String]? in if case .results(_, _, let r) = f { return r.hits.map(\.objectID) } else { return nil } }
+        let years = numeric.compactMap { f -> [String]? in
+            if case .results(_, _, let r) = f { return r.hits.map(\.objectID) } else { return nil }
+        }
         #expect(Set(years.first ?? []) == ["m1", "m2"])
         // A filter that does not parse is still an error.
         let bad = try c.roundTrip(["id": "b", "query": "star", "params": ["filters": "genres:"]])
@@ -189,7 +198,9 @@ struct EmbeddedDaemonTests {
     @Test func cliSearchPrintsEachIndexThenMergedAndExitsZero() throws {
         let d = try start()
         defer { d.stop() }
-        let (status, out, _) = try runCLI(["--socket", d.socketPath, "search", "star wars", "--index", "movies,products", "--facets", "genres"])
+        let (status, out, _) = try runCLI([
+            "--socket", d.socketPath, "search", "star wars", "--index", "movies,products", "--facets", "genres",
+        ])
         #expect(status == 0)
         #expect(out.contains("movies  2 hits"))
         #expect(out.contains("products  1 hits"))
@@ -241,7 +252,8 @@ struct EmbeddedDaemonTests {
         #expect(try runCLI(["--socket", d.socketPath, "search", "", "--page", "0"]).0 == 2)
         // Reads need no dataDir: documents and settings come from the index in memory.
         let got = try runCLI(["--socket", d.socketPath, "get", "products", "p2", "nope"])
-        #expect(got.0 == 0 && got.1 == #"{"objectID":"p2","title":"Star Trek Phaser","supplier":"Mattel","price":30}"# + "\nnull\n", "\(got)")
+        #expect(
+            got.0 == 0 && got.1 == #"{"objectID":"p2","title":"Star Trek Phaser","supplier":"Mattel","price":30}"# + "\nnull\n", "\(got)")
         let settings = try runCLI(["--socket", d.socketPath, "settings", "products"])
         #expect(settings.0 == 0 && settings.1.contains(#""attributesForFaceting":["supplier","price"]"#), "\(settings)")
         #expect(!settings.1.contains("products.ndjson"), "the data files are not settings: \(settings.1)")
@@ -306,12 +318,16 @@ struct FacetValueSearchTests {
         let q = try #require(narrowed.first?.infoPayload(), "\(narrowed)")
         let values = (q["facetHits"]?.arrayValue ?? []).compactMap { $0.objectValue?["value"]?.stringValue }
         #expect(Set(values) == ["Science Fiction", "Action"])
-        #expect(errorCode(try c.roundTrip([
-            "id": "h", "op": "searchForFacetValues", "index": "movies", "facetName": "title", "facetQuery": "x",
-        ]).first) == "invalid_field")
-        #expect(errorCode(try c.roundTrip([
-            "id": "i", "op": "searchForFacetValues", "index": "nope", "facetName": "genres",
-        ]).first) == "unknown_index")
+        #expect(
+            errorCode(
+                try c.roundTrip([
+                    "id": "h", "op": "searchForFacetValues", "index": "movies", "facetName": "title", "facetQuery": "x",
+                ]).first) == "invalid_field")
+        #expect(
+            errorCode(
+                try c.roundTrip([
+                    "id": "i", "op": "searchForFacetValues", "index": "nope", "facetName": "genres",
+                ]).first) == "unknown_index")
     }
 }
 

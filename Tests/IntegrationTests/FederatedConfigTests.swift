@@ -46,10 +46,12 @@ struct FederatedConfigTests {
     @Test func productsLocalAndMoviesFromTheDemoDaemon() throws {
         let demo = try DaemonProcess(config: Self.patient(try Self.load("fedsearchd.json")))
         defer { demo.stop() }
-        let federated = try DaemonProcess(config: Self.patient(try Self.load("federated.json") { s in
-            s["movies"] = ["backend": "fedsearchd", "socket": .string(demo.socketPath), "index": "movies"]
-            s["shop"] = nil
-        }))
+        let federated = try DaemonProcess(
+            config: Self.patient(
+                try Self.load("federated.json") { s in
+                    s["movies"] = ["backend": "fedsearchd", "socket": .string(demo.socketPath), "index": "movies"]
+                    s["shop"] = nil
+                }))
         defer { federated.stop() }
         let frames = try federated.connect().roundTrip([
             "id": "q", "query": "star wars", "indices": ["movies", "products"], "params": ["hitsPerPage": 3],

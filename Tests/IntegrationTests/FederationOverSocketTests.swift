@@ -9,11 +9,13 @@ import FederatedSearchProtocol
 @Suite(.serialized)
 struct FederationOverSocketTests {
     @Test func fastSourceStreamsBeforeSlowOneAndMergedComesLast() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("fast", FaultConfigs.source(hits: 2, score: 0.4)),
-            // Slow by far more than a loaded machine delays the fast one.
-            ("slow", FaultConfigs.source(delayMs: 1500, hits: 2, score: 0.9)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("fast", FaultConfigs.source(hits: 2, score: 0.4)),
+                // Slow by far more than a loaded machine delays the fast one.
+                ("slow", FaultConfigs.source(delayMs: 1500, hits: 2, score: 0.9)),
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         let frames = try c.roundTrip(["id": "q1", "query": "x", "indices": ["slow", "fast"]])
@@ -32,9 +34,11 @@ struct FederationOverSocketTests {
     }
 
     @Test func equalScoresTieByRequestOrder() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("a", FaultConfigs.source(hits: 1, score: 0.5)), ("b", FaultConfigs.source(hits: 1, score: 0.5)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("a", FaultConfigs.source(hits: 1, score: 0.5)), ("b", FaultConfigs.source(hits: 1, score: 0.5)),
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         for order in [["a", "b"], ["b", "a"]] {
@@ -45,9 +49,11 @@ struct FederationOverSocketTests {
     }
 
     @Test func slowSourceTimesOutWhileOthersResultsStand() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("fast", FaultConfigs.source()), ("slow", FaultConfigs.source(delayMs: 10_000)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("fast", FaultConfigs.source()), ("slow", FaultConfigs.source(delayMs: 10_000)),
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         let started = Date()
@@ -66,9 +72,11 @@ struct FederationOverSocketTests {
     }
 
     @Test func sourceThatIgnoresCancellationStillMeetsTheDeadline() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("fast", FaultConfigs.source()), ("stuck", FaultConfigs.source(mode: "hang")),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("fast", FaultConfigs.source()), ("stuck", FaultConfigs.source(mode: "hang")),
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         let started = Date()
@@ -81,9 +89,11 @@ struct FederationOverSocketTests {
     }
 
     @Test func failingSourceIsReportedAndOthersStand() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("ok", FaultConfigs.source()), ("broken", FaultConfigs.source(mode: "fail")),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("ok", FaultConfigs.source()), ("broken", FaultConfigs.source(mode: "fail")),
+            ]))
         defer { d.stop() }
         let frames = try d.connect().roundTrip(["id": "q", "query": "x"])
         let errors = frames.compactMap { f -> SearchError? in
@@ -97,9 +107,11 @@ struct FederationOverSocketTests {
     }
 
     @Test func pipelinedRequestsInterleaveByID() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 1500)), ("fast", FaultConfigs.source()),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("slow", FaultConfigs.source(delayMs: 1500)), ("fast", FaultConfigs.source()),
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         try c.send(["id": "A", "query": "x", "indices": ["slow"]])
@@ -120,9 +132,12 @@ struct FederationOverSocketTests {
     }
 
     @Test func cancelStopsARunningQuery() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 20_000)),
-        ], defaultTimeoutMs: 60_000))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config(
+                [
+                    ("slow", FaultConfigs.source(delayMs: 20_000))
+                ], defaultTimeoutMs: 60_000))
         defer { d.stop() }
         let c = try d.connect()
         let started = Date()
@@ -164,9 +179,12 @@ struct FederationOverSocketTests {
     }
 
     @Test func clientThatDisconnectsMidQueryLeavesDaemonHealthy() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 30_000)), ("fast", FaultConfigs.source()),
-        ], defaultTimeoutMs: 60_000))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config(
+                [
+                    ("slow", FaultConfigs.source(delayMs: 30_000)), ("fast", FaultConfigs.source()),
+                ], defaultTimeoutMs: 60_000))
         defer { d.stop() }
         for _ in 0..<5 {
             let c = try d.connect()
@@ -176,9 +194,10 @@ struct FederationOverSocketTests {
         #expect(try c.roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
         // The hang-ups are seen and the cancelled searches counted asynchronously: wait for it
         // (the slow source alone would take 30 s, the request's deadline 60 s).
-        let payload = try #require(try pollStats(c) {
-            $0["connections"]?.intValue == 1 && $0["queriesServed"]?.intValue == 5 && $0["queriesFailed"]?.intValue == 5
-        }, "no stats")
+        let payload = try #require(
+            try pollStats(c) {
+                $0["connections"]?.intValue == 1 && $0["queriesServed"]?.intValue == 5 && $0["queriesFailed"]?.intValue == 5
+            }, "no stats")
         #expect(payload["connections"]?.intValue == 1)
         // The five searches ended (cancelled) well before their slow source's 30 s.
         #expect(payload["queriesServed"]?.intValue == 5)
@@ -187,9 +206,11 @@ struct FederationOverSocketTests {
     }
 
     @Test func halfClosedClientStillGetsItsAnswer() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 200)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("slow", FaultConfigs.source(delayMs: 200))
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         try c.send(["id": "h", "query": "x"])

@@ -29,14 +29,15 @@ struct HTTPBackendDaemonTests {
         let base = server.baseURL
         // films and broken must answer within their deadline (the default otherwise, 1 s) from
         // a Python server on a loaded machine; only slow is about timing out.
-        let d = try DaemonProcess(config: [
-            "defaultTimeoutMs": 10_000,
-            "searchables": [
-                "films": Self.http("\(base)/search?q={query}&page={page}&size={hitsPerPage}&filters={filters}"),
-                "broken": Self.http("\(base)/status/502"),
-                "slow": Self.http("\(base)/slow?ms=60000", ["timeoutMs": 300]),
-            ],
-        ], environment: ["FST_TOKEN": "daemon-s3cret"])
+        let d = try DaemonProcess(
+            config: [
+                "defaultTimeoutMs": 10_000,
+                "searchables": [
+                    "films": Self.http("\(base)/search?q={query}&page={page}&size={hitsPerPage}&filters={filters}"),
+                    "broken": Self.http("\(base)/status/502"),
+                    "slow": Self.http("\(base)/slow?ms=60000", ["timeoutMs": 300]),
+                ],
+            ], environment: ["FST_TOKEN": "daemon-s3cret"])
         defer { d.stop() }
         let c = try d.connect()
         let frames = try c.roundTrip([

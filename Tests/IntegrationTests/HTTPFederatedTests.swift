@@ -18,8 +18,9 @@ struct HTTPFederatedTests {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 600, score: 0.9)), ("fast", FaultConfigs.source(score: 0.1))])
         defer { d.stop() }
         let http = try d.http()
-        try http.send("POST", "/1/federated/stream", body: JSONWriter.string(["id": "q1", "query": "x", "indices": ["slow", "fast"]]),
-                      headers: ["Content-Type": "text/plain"])
+        try http.send(
+            "POST", "/1/federated/stream", body: JSONWriter.string(["id": "q1", "query": "x", "indices": ["slow", "fast"]]),
+            headers: ["Content-Type": "text/plain"])
         let head = try http.readHead()
         #expect(head.status == 200)
         #expect(head.headers["content-type"]?.hasPrefix("text/event-stream") == true)
@@ -82,7 +83,9 @@ struct HTTPFederatedTests {
     @Test func anotherClientCannotPoisonASession() throws {
         let d = try Self.daemon([("fast", FaultConfigs.source())])
         defer { d.stop() }
-        let body = { (seq: Double) in JSONWriter.string(["query": "s", "indices": ["fast"], "session": "checkout-page", "seq": .number(seq)]) }
+        let body = { (seq: Double) in
+            JSONWriter.string(["query": "s", "indices": ["fast"], "session": "checkout-page", "seq": .number(seq)])
+        }
         let poisoner = try HTTPTestClient(port: d.httpPort, from: "127.0.0.2")
         #expect(try poisoner.request("POST", "/1/federated", body: body(4e15)).json["status"] == "ok")
         let victim = try d.http()
@@ -185,8 +188,11 @@ struct HTTPFederatedTests {
         let d = try Self.daemon([("slow", FaultConfigs.source(delayMs: 5000)), ("fast", FaultConfigs.source())])
         defer { d.stop() }
         let first = try d.http()
-        try first.send("POST", "/1/federated/stream", body: JSONWriter.string([
-            "query": "s", "indices": ["fast", "slow"], "session": "tab-1", "seq": 1]))
+        try first.send(
+            "POST", "/1/federated/stream",
+            body: JSONWriter.string([
+                "query": "s", "indices": ["fast", "slow"], "session": "tab-1", "seq": 1,
+            ]))
         _ = try first.readHead()
         var seen: [JSONObject] = []
         _ = try first.readEvents { event in
@@ -195,15 +201,21 @@ struct HTTPFederatedTests {
         }
         #expect(seen.first?["index"] == "fast")
         // The next keystroke, on another connection (as a browser's fetch may be).
-        let second = try d.http().request("POST", "/1/federated", json: [
-            "query": "st", "indices": ["fast"], "session": "tab-1", "seq": 2])
+        let second = try d.http().request(
+            "POST", "/1/federated",
+            json: [
+                "query": "st", "indices": ["fast"], "session": "tab-1", "seq": 2,
+            ])
         #expect(second.json["status"] == "ok")
         let rest = try first.readEvents()
         #expect(rest.map { $0["type"]?.stringValue ?? "" } == ["done"])
         #expect(rest.last?["status"] == "superseded")
         // A keystroke older than the latest is superseded at once.
-        let stale = try d.http().request("POST", "/1/federated", json: [
-            "query": "s", "indices": ["fast"], "session": "tab-1", "seq": 1])
+        let stale = try d.http().request(
+            "POST", "/1/federated",
+            json: [
+                "query": "s", "indices": ["fast"], "session": "tab-1", "seq": 1,
+            ])
         #expect(stale.json["status"] == "superseded")
         #expect(stale.json["results"]?.objectValue?.isEmpty == true)
     }

@@ -19,11 +19,14 @@ struct HTTPSearchTests {
     /// Expects two results objects to be the same, ignoring timings; on a difference, records
     /// where they first differ (not both whole: they are large).
     static func expectSame(_ a: JSONObject, _ b: JSONObject, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let x = Array(JSONWriter.string(.object(stable(a))).utf8), y = Array(JSONWriter.string(.object(stable(b))).utf8)
+        let x = Array(JSONWriter.string(.object(stable(a))).utf8)
+        let y = Array(JSONWriter.string(.object(stable(b))).utf8)
         guard x != y else { return }
         let at = (0..<min(x.count, y.count)).first { x[$0] != y[$0] } ?? min(x.count, y.count)
         let from = max(0, at - 80)
-        Issue.record("\(what) differs at byte \(at): \(String(decoding: x[from..<min(x.count, at + 80)], as: UTF8.self)) | \(String(decoding: y[from..<min(y.count, at + 80)], as: UTF8.self))", sourceLocation: sourceLocation)
+        Issue.record(
+            "\(what) differs at byte \(at): \(String(decoding: x[from..<min(x.count, at + 80)], as: UTF8.self)) | \(String(decoding: y[from..<min(y.count, at + 80)], as: UTF8.self))",
+            sourceLocation: sourceLocation)
     }
 
     /// The socket's results for one index.
@@ -53,11 +56,17 @@ struct HTTPSearchTests {
         Self.expectSame(single.json, socket, "POST query")
         // The multi-query with the parameters as Algolia's URL-encoded string, and as members.
         let encoded = "query=star%20wars&hitsPerPage=5&facets=%5B%22genres%22%5D&filters=year%20%3E%201990&analytics=false&tagFilters="
-        let multi = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
-            ["indexName": "movies", "params": .string(encoded)],
-            ["indexName": "movies", "query": "star wars", "hitsPerPage": 5, "facets": ["genres"], "filters": "year > 1990",
-             "clickAnalytics": true],
-        ]])
+        let multi = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "requests": [
+                    ["indexName": "movies", "params": .string(encoded)],
+                    [
+                        "indexName": "movies", "query": "star wars", "hitsPerPage": 5, "facets": ["genres"], "filters": "year > 1990",
+                        "clickAnalytics": true,
+                    ],
+                ]
+            ])
         #expect(multi.status == 200)
         let results = try #require(multi.json["results"]?.arrayValue, "no results: \(multi.text)")
         try #require(results.count == 2, "no results: \(multi.text)")
@@ -79,10 +88,14 @@ struct HTTPSearchTests {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }
         let http = try d.http()
-        let r = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
-            ["indexName": "products", "query": "phone", "hitsPerPage": 2],
-            ["indexName": "movies", "type": "facet", "facet": "genres", "params": "facetQuery=dr&maxFacetHits=3"],
-        ]])
+        let r = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "requests": [
+                    ["indexName": "products", "query": "phone", "hitsPerPage": 2],
+                    ["indexName": "movies", "type": "facet", "facet": "genres", "params": "facetQuery=dr&maxFacetHits=3"],
+                ]
+            ])
         #expect(r.status == 200)
         let results = try #require(r.json["results"]?.arrayValue, "unexpected answer: \(r.text)")
         try #require(results.count == 2, "unexpected answer: \(r.text)")
@@ -96,10 +109,12 @@ struct HTTPSearchTests {
             #expect(h["highlighted"]?.stringValue?.contains("<em>") == true)
         }
         // stopIfEnoughMatches: the first query has a page of hits, the second is not run.
-        let stop = try http.request("POST", "/1/indexes/*/queries", json: [
-            "strategy": "stopIfEnoughMatches",
-            "requests": [["indexName": "movies", "query": "love", "hitsPerPage": 2], ["indexName": "products", "query": "love"]],
-        ])
+        let stop = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "strategy": "stopIfEnoughMatches",
+                "requests": [["indexName": "movies", "query": "love", "hitsPerPage": 2], ["indexName": "products", "query": "love"]],
+            ])
         let two = try #require(stop.json["results"]?.arrayValue, "unexpected answer: \(stop.text)")
         try #require(two.count == 2, "unexpected answer: \(stop.text)")
         let second = try #require(two[1].objectValue, "unexpected answer: \(stop.text)")
@@ -115,13 +130,21 @@ struct HTTPSearchTests {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }
         let http = try d.http()
-        let refined = "facetFilters=%5B%5B%22genres%3AScience%20Fiction%22%5D%5D&facets=%5B%22genres%22%5D"
+        let refined =
+            "facetFilters=%5B%5B%22genres%3AScience%20Fiction%22%5D%5D&facets=%5B%22genres%22%5D"
             + "&highlightPreTag=__ais-highlight__&highlightPostTag=__%2Fais-highlight__&hitsPerPage=20&query=star&tagFilters="
-        let r = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
-            ["indexName": "movies", "params": .string(refined)],
-            ["indexName": "movies", "params": "analytics=false&clickAnalytics=false&facets=genres&hitsPerPage=0&page=0&query=star"],
-            ["indexName": "products", "params": .string(refined + "&numericFilters=%5B%22year%3E%3D1900%22%5D")],
-        ]])
+        let r = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "requests": [
+                    ["indexName": "movies", "params": .string(refined)],
+                    [
+                        "indexName": "movies",
+                        "params": "analytics=false&clickAnalytics=false&facets=genres&hitsPerPage=0&page=0&query=star",
+                    ],
+                    ["indexName": "products", "params": .string(refined + "&numericFilters=%5B%22year%3E%3D1900%22%5D")],
+                ]
+            ])
         #expect(r.status == 200, "\(r.text)")
         let results = try #require(r.json["results"]?.arrayValue, "unexpected answer: \(r.text)")
         try #require(results.count == 3, "unexpected answer: \(r.text)")
@@ -138,9 +161,13 @@ struct HTTPSearchTests {
         #expect(products["nbHits"] == 0)
         #expect(products["hits"] == [])
         // A filter that does not parse is still the request's error.
-        let bad = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
-            ["indexName": "movies", "params": "filters=genres%3A"], ["indexName": "products", "params": "query=x"],
-        ]])
+        let bad = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "requests": [
+                    ["indexName": "movies", "params": "filters=genres%3A"], ["indexName": "products", "params": "query=x"],
+                ]
+            ])
         #expect(bad.status == 400)
         #expect(bad.json["code"] == "invalid_filter" || bad.text.contains("invalid_filter"), "\(bad.text)")
     }
@@ -157,7 +184,8 @@ struct HTTPSearchTests {
         repeat {
             var body: JSONObject = ["hitsPerPage": 700, "attributesToRetrieve": ["title"]]
             if let cursor { body["cursor"] = .string(cursor) }
-            let r = pages % 2 == 0
+            let r =
+                pages % 2 == 0
                 ? try http.request("POST", "/1/indexes/movies/browse", json: .object(body))
                 : try http.request("GET", "/1/indexes/movies/browse?hitsPerPage=700&attributesToRetrieve=title&cursor=\(cursor ?? "")")
             #expect(r.status == 200, "\(r.text)")
@@ -191,17 +219,27 @@ struct HTTPSearchTests {
         #expect(first["highlighted"] == "<em>Com</em>edy")
         // InstantSearch's tags are honoured, on this endpoint and in /queries' facet entries,
         // and every matched word prefix is marked.
-        let tagged = try http.request("POST", "/1/indexes/movies/facets/genres/query", json: [
-            "facetQuery": "sci fi", "highlightPreTag": "__ais-highlight__", "highlightPostTag": "__/ais-highlight__",
-        ])
-        #expect(tagged.json["facetHits"]?.arrayValue?.first?.objectValue?["highlighted"]
-            == "__ais-highlight__Sci__/ais-highlight__ence __ais-highlight__Fi__/ais-highlight__ction", "\(tagged.text)")
-        let entry = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
-            ["indexName": "movies", "type": "facet", "facet": "genres",
-             "params": "facetQuery=dra&highlightPreTag=%3Cmark%3E&highlightPostTag=%3C%2Fmark%3E&maxFacetHits=1"],
-        ]])
-        #expect(entry.json["results"]?.arrayValue?.first?.objectValue?["facetHits"]?.arrayValue?.first?.objectValue?["highlighted"]
-            == "<mark>Dra</mark>ma", "\(entry.text)")
+        let tagged = try http.request(
+            "POST", "/1/indexes/movies/facets/genres/query",
+            json: [
+                "facetQuery": "sci fi", "highlightPreTag": "__ais-highlight__", "highlightPostTag": "__/ais-highlight__",
+            ])
+        #expect(
+            tagged.json["facetHits"]?.arrayValue?.first?.objectValue?["highlighted"]
+                == "__ais-highlight__Sci__/ais-highlight__ence __ais-highlight__Fi__/ais-highlight__ction", "\(tagged.text)")
+        let entry = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "requests": [
+                    [
+                        "indexName": "movies", "type": "facet", "facet": "genres",
+                        "params": "facetQuery=dra&highlightPreTag=%3Cmark%3E&highlightPostTag=%3C%2Fmark%3E&maxFacetHits=1",
+                    ]
+                ]
+            ])
+        #expect(
+            entry.json["results"]?.arrayValue?.first?.objectValue?["facetHits"]?.arrayValue?.first?.objectValue?["highlighted"]
+                == "<mark>Dra</mark>ma", "\(entry.text)")
         // An object by id, the same object among several, and a missing one.
         let search = try http.request("POST", "/1/indexes/movies/query", json: ["query": "alien", "hitsPerPage": 1])
         let hit = try #require(search.json["hits"]?.arrayValue?.first?.objectValue, "no hit: \(search.text)")
@@ -215,9 +253,13 @@ struct HTTPSearchTests {
         let missing = try http.request("GET", "/1/indexes/movies/no-such-object")
         #expect(missing.status == 404)
         #expect(missing.json["status"] == 404)
-        let objects = try http.request("POST", "/1/indexes/*/objects", json: ["requests": [
-            ["indexName": "movies", "objectID": .string(id)], ["indexName": "movies", "objectID": "no-such-object"],
-        ]])
+        let objects = try http.request(
+            "POST", "/1/indexes/*/objects",
+            json: [
+                "requests": [
+                    ["indexName": "movies", "objectID": .string(id)], ["indexName": "movies", "objectID": "no-such-object"],
+                ]
+            ])
         let results = try #require(objects.json["results"]?.arrayValue, "unexpected answer: \(objects.text)")
         try #require(results.count == 2, "unexpected answer: \(objects.text)")
         #expect(results[0].objectValue?["objectID"]?.stringValue == id)
@@ -263,8 +305,9 @@ struct HTTPSearchTests {
         let ok = try http.request("POST", "/1/indexes/movies/query", json: ["query": "alien"])
         #expect(ok.status == 200)
         // The body is read as JSON whatever its Content-Type (browsers send text/plain).
-        let plain = try http.request("POST", "/1/indexes/movies/query", body: "{\"query\": \"alien\"}",
-                                     headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        let plain = try http.request(
+            "POST", "/1/indexes/movies/query", body: "{\"query\": \"alien\"}",
+            headers: ["Content-Type": "application/x-www-form-urlencoded"])
         #expect(plain.status == 200)
         #expect(plain.json["query"] == "alien")
     }
@@ -276,8 +319,10 @@ struct HTTPSearchTests {
         let d = try DaemonProcess.demo(http: true)
         defer { d.stop() }
         let smuggled = "GET /1/indexes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        for (headers, mentions) in [("Content-Length: 2\r\nContent-Length: \(2 + smuggled.utf8.count)", "Content-Length"),
-                                    ("Content-Length : 2", "Content-Length ")] {
+        for (headers, mentions) in [
+            ("Content-Length: 2\r\nContent-Length: \(2 + smuggled.utf8.count)", "Content-Length"),
+            ("Content-Length : 2", "Content-Length "),
+        ] {
             let http = try d.http()
             try http.sendRaw("POST /1/indexes/movies/query HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n\r\n{}" + smuggled)
             let r = try http.readResponse()
@@ -301,8 +346,9 @@ struct HTTPSearchTests {
         // A chunk extension: libevent's parser refuses the body (413, its own page) and
         // closes the connection, so what follows is never read as a request.
         let chunked = try d.http()
-        try chunked.sendRaw("POST /1/indexes/movies/query HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "2;name=value\r\n{}\r\n0\r\n\r\n" + smuggled)
+        try chunked.sendRaw(
+            "POST /1/indexes/movies/query HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "2;name=value\r\n{}\r\n0\r\n\r\n" + smuggled)
         let refused = try chunked.readResponse()
         #expect((400..<500).contains(refused.status), "\(refused.status) \(refused.text)")
         #expect(chunked.serverClosed(), "the request behind the chunked body is never answered")
@@ -401,16 +447,20 @@ struct HTTPSearchTests {
         #expect(other.headers["access-control-allow-origin"] == nil)
         #expect(other.json["message"]?.stringValue?.contains("corsOrigins") == true)
         // The listener's own pages (the dashboard) are of its origin.
-        let own = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"],
-                                   headers: ["Origin": "http://127.0.0.1:\(d.httpPort)", "Host": "127.0.0.1:\(d.httpPort)"])
+        let own = try http.request(
+            "POST", "/1/indexes/movies/query", json: ["query": "a"],
+            headers: ["Origin": "http://127.0.0.1:\(d.httpPort)", "Host": "127.0.0.1:\(d.httpPort)"])
         #expect(own.status == 200)
         // On a loopback listener, a Host that is not a loopback name (a DNS rebinding page) is refused.
-        let rebound = try http.request("POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Host": "attacker.example:\(d.httpPort)"])
+        let rebound = try http.request(
+            "POST", "/1/indexes/movies/query", json: ["query": "a"], headers: ["Host": "attacker.example:\(d.httpPort)"])
         #expect(rebound.status == 403)
-        let preflight = try http.request("OPTIONS", "/1/indexes/*/queries", headers: [
-            "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "content-type,x-algolia-api-key",
-        ])
+        let preflight = try http.request(
+            "OPTIONS", "/1/indexes/*/queries",
+            headers: [
+                "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type,x-algolia-api-key",
+            ])
         #expect(preflight.status == 204)
         #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
         #expect(preflight.headers["access-control-allow-headers"] == "content-type,x-algolia-api-key")

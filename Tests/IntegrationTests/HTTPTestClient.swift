@@ -139,7 +139,9 @@ final class HTTPTestClient {
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { throw DaemonProcess.DaemonError(description: n == 0 ? "the server closed the connection" : "recv: errno \(errno)") }
+        guard n > 0 else {
+            throw DaemonProcess.DaemonError(description: n == 0 ? "the server closed the connection" : "recv: errno \(errno)")
+        }
         buffer.append(contentsOf: chunk[..<n])
     }
 
@@ -165,7 +167,9 @@ final class HTTPTestClient {
     func readHead() throws -> (status: Int, headers: [String: String]) {
         let statusLine = try line()
         let parts = statusLine.split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw DaemonProcess.DaemonError(description: "bad status line '\(statusLine)'") }
+        guard parts.count >= 2, let status = Int(parts[1]) else {
+            throw DaemonProcess.DaemonError(description: "bad status line '\(statusLine)'")
+        }
         var headers: [String: String] = [:]
         while true {
             let h = try line()

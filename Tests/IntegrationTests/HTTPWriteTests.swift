@@ -18,13 +18,14 @@ struct HTTPWriteTests {
         if !keys.isEmpty { http["keys"] = .array(keys) }
         var all = files
         all["books.ndjson"] = books
-        return try DaemonProcess(config: [
-            "dataDir": .string(dir.appendingPathComponent("data").path), "http": .object(http),
-            "searchables": [
-                "books": ["data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
-                "shelf": ["data": "books.ndjson", "searchableAttributes": ["title"]],
-            ],
-        ], files: all, environment: environment)
+        return try DaemonProcess(
+            config: [
+                "dataDir": .string(dir.appendingPathComponent("data").path), "http": .object(http),
+                "searchables": [
+                    "books": ["data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre"]],
+                    "shelf": ["data": "books.ndjson", "searchableAttributes": ["title"]],
+                ],
+            ], files: all, environment: environment)
     }
 
     static func ids(_ http: HTTPTestClient, _ query: String, headers: [String: String] = [:]) throws -> [String] {
@@ -42,13 +43,18 @@ struct HTTPWriteTests {
         }
         let before = try listed()
         #expect(before["entries"] == 2)
-        #expect((before["dataSize"]?.numberValue ?? 0) > 0 && (before["fileSize"]?.numberValue ?? 0) >= (before["dataSize"]?.numberValue ?? 0))
+        #expect(
+            (before["dataSize"]?.numberValue ?? 0) > 0 && (before["fileSize"]?.numberValue ?? 0) >= (before["dataSize"]?.numberValue ?? 0))
         Thread.sleep(forTimeInterval: 0.01)  // the clock moves on, so updatedAt can differ below
-        let batch = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
-            ["action": "addObject", "body": ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"]],
-            ["action": "partialUpdateObject", "body": ["objectID": "b2", "title": "Dune Messiah"]],
-            ["action": "deleteObject", "body": ["objectID": "b1"]],
-        ]])
+        let batch = try http.request(
+            "POST", "/1/indexes/books/batch",
+            json: [
+                "requests": [
+                    ["action": "addObject", "body": ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"]],
+                    ["action": "partialUpdateObject", "body": ["objectID": "b2", "title": "Dune Messiah"]],
+                    ["action": "deleteObject", "body": ["objectID": "b1"]],
+                ]
+            ])
         #expect(batch.status == 200, "\(batch.text)")
         #expect(batch.json["objectIDs"] == ["b3", "b2", "b1"])
         let task = try #require(batch.json["taskID"]?.numberValue, "no taskID: \(batch.text)")
@@ -116,8 +122,10 @@ struct HTTPWriteTests {
             let hit = try #require(r.json["hits"]?.arrayValue?.first?.objectValue, "\(r.text)")
             #expect(hit["genre"] == nil, "attributesToRetrieve: title only")
             #expect(hit["_highlightResult"]?.objectValue?.keys.contains("genre") == true)
-            #expect(hit["_snippetResult"]?.objectValue?["title"]?.objectValue?["value"]?.stringValue?.contains("<b>Dune</b>") == true, "\(hit)")
-            let own = try http.request("POST", "/1/indexes/books/query", json: ["query": "", "hitsPerPage": 2, "attributesToRetrieve": ["*"]])
+            #expect(
+                hit["_snippetResult"]?.objectValue?["title"]?.objectValue?["value"]?.stringValue?.contains("<b>Dune</b>") == true, "\(hit)")
+            let own = try http.request(
+                "POST", "/1/indexes/books/query", json: ["query": "", "hitsPerPage": 2, "attributesToRetrieve": ["*"]])
             #expect(own.json["hitsPerPage"] == 2)
             #expect(own.json["hits"]?.arrayValue?.first?.objectValue?["genre"] != nil)
         }
@@ -137,11 +145,15 @@ struct HTTPWriteTests {
         let d = try Self.daemon()
         defer { d.stop() }
         let http = try d.http()
-        let r = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
-            ["action": "addObject", "body": ["objectID": "b9", "title": "Fine"]],
-            ["action": "updateObject", "body": ["title": "no id"]],
-            ["action": "shred", "body": [:]],
-        ]])
+        let r = try http.request(
+            "POST", "/1/indexes/books/batch",
+            json: [
+                "requests": [
+                    ["action": "addObject", "body": ["objectID": "b9", "title": "Fine"]],
+                    ["action": "updateObject", "body": ["title": "no id"]],
+                    ["action": "shred", "body": [:]],
+                ]
+            ])
         #expect(r.status == 400)
         #expect(r.json["code"] == "invalid_document")
         let message = r.json["message"]?.stringValue ?? ""
@@ -162,10 +174,14 @@ struct HTTPWriteTests {
         let d = try Self.daemon()
         defer { d.stop() }
         let http = try d.http()
-        let batch = try http.request("POST", "/1/indexes/books/batch", json: ["requests": [
-            ["action": "partialUpdateObjectNoCreate", "body": ["objectID": "b9", "title": "Ghost"]],
-            ["action": "partialUpdateObjectNoCreate", "body": ["objectID": "b1", "genre": "classic"]],
-        ]])
+        let batch = try http.request(
+            "POST", "/1/indexes/books/batch",
+            json: [
+                "requests": [
+                    ["action": "partialUpdateObjectNoCreate", "body": ["objectID": "b9", "title": "Ghost"]],
+                    ["action": "partialUpdateObjectNoCreate", "body": ["objectID": "b1", "genre": "classic"]],
+                ]
+            ])
         #expect(batch.status == 200)
         _ = try http.request("POST", "/1/indexes/books/b8/partial?createIfNotExists=false", json: ["title": "Ghost too"])
         #expect(try Self.ids(http, "") == ["b1", "b2"])
@@ -180,8 +196,9 @@ struct HTTPWriteTests {
             var http: JSONObject = ["listen": .string("0.0.0.0:\(port)")]
             if keyed { http["keys"] = [["value": "k-1", "acl": ["search"]]] }
             let d = try DaemonProcess(config: ["http": .object(http), "searchables": ["a": ["searchableAttributes": ["title"]]]])
-            #expect(try HTTPTestClient(port: port).request("GET", "/1/indexes", headers: ["X-Algolia-API-Key": "k-1"]).status
-                == (keyed ? 403 : 200), "the key has no listIndexes right")
+            #expect(
+                try HTTPTestClient(port: port).request("GET", "/1/indexes", headers: ["X-Algolia-API-Key": "k-1"]).status
+                    == (keyed ? 403 : 200), "the key has no listIndexes right")
             _ = d.stop()
             let log = String(decoding: d.stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(log.contains("no API key is configured") == !keyed, "\(log)")
@@ -192,10 +209,11 @@ struct HTTPWriteTests {
         let dir = try DaemonProcess.makeDirectory()
         let keyFile = dir.appendingPathComponent("admin.key").path
         try "admin-secret-42\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
-        let d = try Self.daemon(keys: [
-            ["value": ["env": "FST_SEARCH_KEY"], "acl": ["search"], "indexes": ["boo*"], "description": "search only"],
-            ["value": ["file": .string(keyFile)], "acl": ["search", "addObject", "listIndexes", "settings"]],
-        ], environment: ["FST_SEARCH_KEY": "search-secret-17"])
+        let d = try Self.daemon(
+            keys: [
+                ["value": ["env": "FST_SEARCH_KEY"], "acl": ["search"], "indexes": ["boo*"], "description": "search only"],
+                ["value": ["file": .string(keyFile)], "acl": ["search", "addObject", "listIndexes", "settings"]],
+            ], environment: ["FST_SEARCH_KEY": "search-secret-17"])
         let http = try d.http()
         let search = ["X-Algolia-API-Key": "search-secret-17", "X-Algolia-Application-Id": "any"]
         let admin = ["X-Algolia-API-Key": "admin-secret-42"]
@@ -208,8 +226,13 @@ struct HTTPWriteTests {
         #expect(try http.request("POST", "/1/indexes/books/query?x-algolia-api-key=search-secret-17", json: ["query": ""]).status == 200)
         // Outside the key's indices, or its rights.
         #expect(try http.request("POST", "/1/indexes/shelf/query", json: ["query": ""], headers: search).status == 403)
-        let multi = try http.request("POST", "/1/indexes/*/queries", json: ["requests": [
-            ["indexName": "books"], ["indexName": "shelf"]]], headers: search)
+        let multi = try http.request(
+            "POST", "/1/indexes/*/queries",
+            json: [
+                "requests": [
+                    ["indexName": "books"], ["indexName": "shelf"],
+                ]
+            ], headers: search)
         #expect(multi.status == 403)
         #expect(try http.request("POST", "/1/indexes/books/batch", json: ["requests": []], headers: search).status == 403)
         #expect(try http.request("GET", "/1/indexes", headers: search).status == 403)
@@ -226,9 +249,11 @@ struct HTTPWriteTests {
         #expect(federated.json["results"]?.objectValue?.keys == ["books"])
         // An index the key may not use is never named to it: not in an unknown index's list of
         // names, nor as a suggestion, on any route.
-        for (method, target, body) in [("POST", "/1/indexes/bookz/query", "{}"), ("POST", "/1/federated", "{\"indices\": [\"bookz\"]}"),
-                                       ("POST", "/1/indexes/*/queries", "{\"requests\": [{\"indexName\": \"bookz\"}]}"),
-                                       ("GET", "/1/indexes/bookz/browse", nil), ("POST", "/1/indexes/bookz/facets/genre/query", "{}")] {
+        for (method, target, body) in [
+            ("POST", "/1/indexes/bookz/query", "{}"), ("POST", "/1/federated", "{\"indices\": [\"bookz\"]}"),
+            ("POST", "/1/indexes/*/queries", "{\"requests\": [{\"indexName\": \"bookz\"}]}"),
+            ("GET", "/1/indexes/bookz/browse", nil), ("POST", "/1/indexes/bookz/facets/genre/query", "{}"),
+        ] {
             let r = try http.request(method, target, body: body, headers: search)
             #expect(r.status == 404 || r.status == 403, "\(target): \(r.text)")
             #expect(!r.text.contains("shelf"), "\(target): \(r.text)")

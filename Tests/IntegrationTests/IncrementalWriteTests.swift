@@ -17,10 +17,12 @@ struct IncrementalWriteTests {
     func config(dataDir: String, settleAfterMs: Int = 0) -> JSONObject {
         [
             "dataDir": .string(dataDir), "settleAfterMs": .number(Double(settleAfterMs)),
-            "searchables": ["films": [
-                "data": "films.ndjson", "searchableAttributes": ["title", "unordered(plot)"],
-                "attributesForFaceting": ["genre", "year"], "customRanking": ["desc(votes)"],
-            ]],
+            "searchables": [
+                "films": [
+                    "data": "films.ndjson", "searchableAttributes": ["title", "unordered(plot)"],
+                    "attributesForFaceting": ["genre", "year"], "customRanking": ["desc(votes)"],
+                ]
+            ],
         ]
     }
 
@@ -44,15 +46,31 @@ struct IncrementalWriteTests {
                 let doc = Self.film(i % 2 == 0 ? 1000 + i : Int.random(in: 0..<3000, using: &rng), &rng)
                 try written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(doc)]])
             case 2:
-                try written(c, ["id": "p", "op": "partialUpdateDocuments", "index": "films", "documents": [
-                    ["objectID": .string("f\(Int.random(in: 0..<3000, using: &rng))"), "votes": .number(Double(i)), "title": "Star Rover"],
-                ]])
+                try written(
+                    c,
+                    [
+                        "id": "p", "op": "partialUpdateDocuments", "index": "films",
+                        "documents": [
+                            [
+                                "objectID": .string("f\(Int.random(in: 0..<3000, using: &rng))"), "votes": .number(Double(i)),
+                                "title": "Star Rover",
+                            ]
+                        ],
+                    ])
             case 3:
-                try written(c, ["id": "d", "op": "deleteDocuments", "index": "films",
-                                "objectIDs": [.string("f\(Int.random(in: 0..<3000, using: &rng))")]])
+                try written(
+                    c,
+                    [
+                        "id": "d", "op": "deleteDocuments", "index": "films",
+                        "objectIDs": [.string("f\(Int.random(in: 0..<3000, using: &rng))")],
+                    ])
             default:
-                try written(c, ["id": "b", "op": "deleteBy", "index": "films",
-                                "params": ["filters": .string("genre:horror AND year = \(Int.random(in: 1990...2020, using: &rng))")]])
+                try written(
+                    c,
+                    [
+                        "id": "b", "op": "deleteBy", "index": "films",
+                        "params": ["filters": .string("genre:horror AND year = \(Int.random(in: 1990...2020, using: &rng))")],
+                    ])
             }
         }
     }
@@ -113,7 +131,10 @@ struct IncrementalWriteTests {
         // Restart: the index is rebuilt whole from the store.
         let files = d.directory
         try restart(&d, dataDir: dataDir, initial: initial)
-        defer { d.stop(); try? FileManager.default.removeItem(at: files) }
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: files)
+        }
         c = try d.connect()
         let after = try answers(c)
         for (a, b) in zip(before, after) { #expect(a == b) }
@@ -140,7 +161,10 @@ struct IncrementalWriteTests {
         let settled = try answers(c)
         let files = d.directory
         try restart(&d, dataDir: dataDir, initial: initial)
-        defer { d.stop(); try? FileManager.default.removeItem(at: files) }
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: files)
+        }
         c = try d.connect()
         let rebuilt = try answers(c)
         for (a, b) in zip(settled, rebuilt) { #expect(a == b) }
@@ -169,7 +193,10 @@ struct IncrementalWriteTests {
         d.process.waitUntilExit()
         #expect(sawMerging, "the kill came while a merge was running")
         let again = try DaemonProcess(config: config(dataDir: dataDir), files: ["films.ndjson": ""])
-        defer { again.stop(); try? FileManager.default.removeItem(at: d.directory) }
+        defer {
+            again.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+        }
         let c2 = try again.connect()
         let all = try c2.roundTrip(["id": "a", "query": "", "indices": ["films"], "params": ["hitsPerPage": 0]])
         let r = try #require(all.first?.resultsValue, "\(all)")

@@ -16,9 +16,14 @@ struct IndexOperationTests {
         """
 
     func config(_ dataDir: String) -> JSONObject {
-        ["dataDir": .string(dataDir), "searchables": ["books": [
-            "data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year"],
-        ]]]
+        [
+            "dataDir": .string(dataDir),
+            "searchables": [
+                "books": [
+                    "data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year"],
+                ]
+            ],
+        ]
     }
 
     func start(_ dataDir: String) throws -> DaemonProcess {
@@ -45,7 +50,8 @@ struct IndexOperationTests {
         let d = try start(dataDir)
         defer { d.stop() }
         let c = try d.connect()
-        let ack = written(try c.roundTrip(["id": "x", "op": "deleteBy", "index": "books", "params": ["filters": "genre:fantasy AND year < 1950"]]))
+        let ack = written(
+            try c.roundTrip(["id": "x", "op": "deleteBy", "index": "books", "params": ["filters": "genre:fantasy AND year < 1950"]]))
         #expect(ack?["documents"] == 2)
         #expect(try ids(c, "").sorted() == ["b2", "b3"])
         // Filters only, and at least one; a bad filter deletes nothing.
@@ -54,13 +60,15 @@ struct IndexOperationTests {
         let query = try c.roundTrip(["id": "e2", "op": "deleteBy", "index": "books", "params": ["query": "dune"]])
         #expect(errorCode(query.first) == "unknown_field")
         // As in Algolia, a facet filter on an attribute the index does not facet matches nothing.
-        let otherAttribute = written(try c.roundTrip(["id": "e3", "op": "deleteBy", "index": "books", "params": ["filters": "title:Dune"]]))
+        let otherAttribute = written(
+            try c.roundTrip(["id": "e3", "op": "deleteBy", "index": "books", "params": ["filters": "title:Dune"]]))
         #expect(otherAttribute?["deleted"] == 0)
         #expect(otherAttribute?["documents"] == 2)
         let syntax = try c.roundTrip(["id": "e4", "op": "deleteBy", "index": "books", "params": ["filters": "genre:"]])
         #expect(errorCode(syntax.first) == "invalid_filter")
         #expect(try ids(c, "").sorted() == ["b2", "b3"], "refused deleteBy requests deleted nothing")
-        let numeric = written(try c.roundTrip(["id": "n", "op": "deleteBy", "index": "books", "params": ["numericFilters": ["year >= 1960"]]]))
+        let numeric = written(
+            try c.roundTrip(["id": "n", "op": "deleteBy", "index": "books", "params": ["numericFilters": ["year >= 1960"]]]))
         #expect(numeric?["documents"] == 0)
         // The writer's counters: the initial import and three deleteBy batches applied (one
         // deleting nothing), and the refused requests never reached it (they failed on decoding).
@@ -83,7 +91,8 @@ struct IndexOperationTests {
         // What an earlier version could store: 1,001 words in one synonym group.
         let words = (0...1000).map { "\"w\($0)\"" }.joined(separator: ",")
         let overrides = "{\"synonyms\": [[\(words)]], \"customRanking\": [\"desc(year)\"]}"
-        let script = "import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); "
+        let script =
+            "import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); "
             + "c.execute('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', ('settingsOverrides', sys.argv[2])); c.commit()"
         let wrote = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, "\(dataDir)/books.sqlite", overrides])
         #expect(wrote.status == 0, "\(wrote.err)")
@@ -105,8 +114,11 @@ struct IndexOperationTests {
         var d = try start(dataDir)
         var c = try d.connect()
         #expect(try ids(c, "fantasy").isEmpty, "genre is not searchable in the config")
-        let ack = written(try c.roundTrip(["id": "s", "op": "setSettings", "index": "books",
-                                            "settings": ["searchableAttributes": ["title", "genre"], "customRanking": ["desc(year)"]]]))
+        let ack = written(
+            try c.roundTrip([
+                "id": "s", "op": "setSettings", "index": "books",
+                "settings": ["searchableAttributes": ["title", "genre"], "customRanking": ["desc(year)"]],
+            ]))
         #expect(ack?["documents"] == 3)
         #expect(try ids(c, "fantasy") == ["b3", "b1"], "reindexed: genre searchable, newest first")
         let bad = try c.roundTrip(["id": "b", "op": "setSettings", "index": "books", "settings": ["customRanking": ["sideways(year)"]]])
@@ -137,16 +149,23 @@ struct IndexOperationTests {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var d = try start(dataDir)
         var c = try d.connect()
-        let created = try c.roundTrip(["id": "c", "op": "createIndex", "index": "notes",
-                                       "settings": ["searchableAttributes": ["text"], "attributesForFaceting": ["tag"]]])
+        let created = try c.roundTrip([
+            "id": "c", "op": "createIndex", "index": "notes",
+            "settings": ["searchableAttributes": ["text"], "attributesForFaceting": ["tag"]],
+        ])
         #expect(created.first?.type == "indexCreated")
         #expect(errorCode(try c.roundTrip(["id": "c2", "op": "createIndex", "index": "notes"]).first) == "index_exists")
         #expect(errorCode(try c.roundTrip(["id": "c3", "op": "createIndex", "index": "books"]).first) == "index_exists")
         #expect(errorCode(try c.roundTrip(["id": "c4", "op": "createIndex", "index": "../escape"]).first) == "invalid_field")
-        #expect(errorCode(try c.roundTrip(["id": "c5", "op": "createIndex", "index": "x", "settings": ["nope": 1]]).first) == "unknown_field")
-        _ = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "notes", "documents": [
-            ["objectID": "n1", "text": "buy milk", "tag": "home"], ["objectID": "n2", "text": "ship release", "tag": "work"],
-        ]]))
+        #expect(
+            errorCode(try c.roundTrip(["id": "c5", "op": "createIndex", "index": "x", "settings": ["nope": 1]]).first) == "unknown_field")
+        _ = written(
+            try c.roundTrip([
+                "id": "w", "op": "addDocuments", "index": "notes",
+                "documents": [
+                    ["objectID": "n1", "text": "buy milk", "tag": "home"], ["objectID": "n2", "text": "ship release", "tag": "work"],
+                ],
+            ]))
         #expect(try ids(c, "milk", index: "notes") == ["n1"])
         #expect(try ids(c, "", index: "notes", params: ["filters": "tag:work"]) == ["n2"])
         // A reload keeps it; so does a restart.
@@ -169,7 +188,8 @@ struct IndexOperationTests {
         #expect(try c.roundTrip(["id": "d2", "op": "deleteIndex", "index": "notes"]).first?.type == "indexDeleted")
         #expect(!FileManager.default.fileExists(atPath: "\(dataDir)/notes.sqlite"))
         #expect(errorCode(try c.roundTrip(["id": "s", "query": "", "indices": ["notes"]]).first) == "unknown_index")
-        #expect(try c.roundTrip(["id": "c6", "op": "createIndex", "index": "notes"]).first?.type == "indexCreated", "the name is free again")
+        #expect(
+            try c.roundTrip(["id": "c6", "op": "createIndex", "index": "notes"]).first?.type == "indexCreated", "the name is free again")
         #expect(try ids(c, "", index: "notes").isEmpty)
     }
 
@@ -189,17 +209,28 @@ struct IndexOperationTests {
             switch Int.random(in: 0..<10, using: &rng) {
             case 0..<5:
                 let docs: [JSONValue] = (0..<5).map { k in
-                    ["objectID": .string("d\((n + k) % 40)"), "title": .string("title \(i) \(k)"), "genre": .string(k % 2 == 0 ? "even" : "odd"),
-                     "year": .number(Double(1900 + i))]
+                    [
+                        "objectID": .string("d\((n + k) % 40)"), "title": .string("title \(i) \(k)"),
+                        "genre": .string(k % 2 == 0 ? "even" : "odd"),
+                        "year": .number(Double(1900 + i)),
+                    ]
                 }
                 try c.send(["id": id, "op": "addDocuments", "index": "books", "documents": .array(docs)])
             case 5, 6:
-                try c.send(["id": id, "op": "partialUpdateDocuments", "index": "books",
-                            "documents": [["objectID": .string("d\(n)"), "genre": .string("patched \(i)")], ["objectID": .string("d\(n)"), "note": "twice"]]])
+                try c.send([
+                    "id": id, "op": "partialUpdateDocuments", "index": "books",
+                    "documents": [
+                        ["objectID": .string("d\(n)"), "genre": .string("patched \(i)")], ["objectID": .string("d\(n)"), "note": "twice"],
+                    ],
+                ])
             case 7:
-                try c.send(["id": id, "op": "deleteDocuments", "index": "books", "objectIDs": [.string("d\(n)"), .string("d\((n + 1) % 40)")]])
+                try c.send([
+                    "id": id, "op": "deleteDocuments", "index": "books", "objectIDs": [.string("d\(n)"), .string("d\((n + 1) % 40)")],
+                ])
             case 8:
-                try c.send(["id": id, "op": "deleteBy", "index": "books", "params": ["numericFilters": [.string("year < \(1900 + i / 2)")]]])
+                try c.send([
+                    "id": id, "op": "deleteBy", "index": "books", "params": ["numericFilters": [.string("year < \(1900 + i / 2)")]],
+                ])
             default:
                 // A bad batch in the middle: refused whole, the others unaffected.
                 try c.send(["id": id, "op": "addDocuments", "index": "books", "documents": [["objectID": "ok"], ["title": "no id"]]])
@@ -224,7 +255,9 @@ struct IndexOperationTests {
         let filters = ["", "genre:odd", "year > 1950"]
         var live: [[String]] = []
         for q in queries { for f in filters { live.append(try ids(a, q, params: f.isEmpty ? [:] : ["filters": .string(f)])) } }
-        let got = try a.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") })])
+        let got = try a.roundTrip([
+            "id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") }),
+        ])
         d.signal(SIGTERM)
         #expect(d.waitForExit(seconds: 10) == 0)
         d = try start(dataDir)
@@ -233,7 +266,9 @@ struct IndexOperationTests {
         var rebuilt: [[String]] = []
         for q in queries { for f in filters { rebuilt.append(try ids(c, q, params: f.isEmpty ? [:] : ["filters": .string(f)])) } }
         #expect(live.map { $0.sorted() } == rebuilt.map { $0.sorted() })
-        #expect(try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") })]) == got)
+        #expect(
+            try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": .array((0..<40).map { .string("d\($0)") })])
+                == got)
     }
 
     /// A big batch is decoded off the loop; the small requests pipelined after it must still
@@ -268,28 +303,44 @@ struct IndexOperationTests {
         let c = try d.connect()
         var sequences: [Int] = []
         for i in 0..<3 {
-            let w = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]]]))
+            let w = written(
+                try c.roundTrip([
+                    "id": "w", "op": "addDocuments", "index": "books",
+                    "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]],
+                ]))
             sequences.append(w?["seq"]?.intValue ?? 0)
         }
         var changed = config(dataDir)
-        changed["searchables"] = ["books": [
-            "data": "books.ndjson", "searchableAttributes": ["title", "genre"], "attributesForFaceting": ["genre", "year"],
-            "customRanking": ["asc(year)"], "timeoutMs": 900,
-        ]]
+        changed["searchables"] = [
+            "books": [
+                "data": "books.ndjson", "searchableAttributes": ["title", "genre"], "attributesForFaceting": ["genre", "year"],
+                "customRanking": ["asc(year)"], "timeoutMs": 900,
+            ]
+        ]
         try d.rewriteConfig(changed)
         // Batches in flight across the reload.
         for i in 3..<6 {
-            try c.send(["id": .string("w\(i)"), "op": "addDocuments", "index": "books", "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]]])
+            try c.send([
+                "id": .string("w\(i)"), "op": "addDocuments", "index": "books",
+                "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]],
+            ])
         }
         try c.send(["id": "reload", "op": "reload"])
         var reloaded = false
         while sequences.count < 6 || !reloaded, let f = try c.readFrame() {
             if f.type == "written", let s = f.payloadSequence { sequences.append(s) }
             if f.type == "reload" { reloaded = true }
-            if case .error(_, _, let e) = f { Issue.record("\(e)"); break }
+            if case .error(_, _, let e) = f {
+                Issue.record("\(e)")
+                break
+            }
         }
         for i in 6..<8 {
-            let w = written(try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]]]))
+            let w = written(
+                try c.roundTrip([
+                    "id": "w", "op": "addDocuments", "index": "books",
+                    "documents": [["objectID": .string("r\(i)"), "title": .string("reload \(i)"), "year": 2000]],
+                ]))
             sequences.append(w?["seq"]?.intValue ?? 0)
         }
         #expect(sequences == Array(2...9), "one sequence, growing, across the reload")
@@ -339,8 +390,10 @@ struct IndexOperationTests {
         let total = 400
         // All sent at once (about 40 KB: the socket buffers hold them while the daemon waits).
         for i in 0..<total {
-            try writer.send(["id": .string("w\(i)"), "op": "addDocuments", "index": "big",
-                             "documents": [["objectID": .string("n\(i)"), "title": "new"]]])
+            try writer.send([
+                "id": .string("w\(i)"), "op": "addDocuments", "index": "big",
+                "documents": [["objectID": .string("n\(i)"), "title": "new"]],
+            ])
         }
         var maxQueued = 0
         var answered = 0

@@ -37,11 +37,15 @@ struct InstantSearchDaemonTests {
         let server = try SearchServerProcess()
         defer { server.stop() }
         let movies = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data/movies.ndjson").path
-        let d = try DaemonProcess(config: ["searchables": [
-            "slow": ["backend": "http", "url": .string("\(server.baseURL)/slow?ms=400"), "timeoutMs": 5000,
-                     "response": ["hits": "results.items", "nbHits": "results.total"]],
-            "movies": ["data": .string(movies), "searchableAttributes": ["title"], "attributesForFaceting": ["genres"]],
-        ]])
+        let d = try DaemonProcess(config: [
+            "searchables": [
+                "slow": [
+                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=400"), "timeoutMs": 5000,
+                    "response": ["hits": "results.items", "nbHits": "results.total"],
+                ],
+                "movies": ["data": .string(movies), "searchableAttributes": ["title"], "attributesForFaceting": ["genres"]],
+            ]
+        ])
         defer { d.stop() }
         let connection = DaemonConnection(path: d.socketPath)
         defer { connection.close() }
@@ -88,8 +92,10 @@ struct InstantSearchDaemonTests {
             box.query = q
             try await Task.sleep(for: .milliseconds(2))
         }
-        #expect(await eventually { hits.results?.query == text && !searcher.isSearching }, "last shown: \(hits.results?.query ?? "nothing")")
-        #expect(log.deliveredSeqs == log.deliveredSeqs.sorted(), "an older keystroke's result came after a newer one's: \(log.deliveredSeqs)")
+        #expect(
+            await eventually { hits.results?.query == text && !searcher.isSearching }, "last shown: \(hits.results?.query ?? "nothing")")
+        #expect(
+            log.deliveredSeqs == log.deliveredSeqs.sorted(), "an older keystroke's result came after a newer one's: \(log.deliveredSeqs)")
         let positions = log.events.map { q in queries.firstIndex(of: q) ?? -1 }
         #expect(positions == positions.sorted(), "\(log.events)")
         #expect(hits.hits.first?.attributes["title"]?.stringValue == "The Empire Strikes Back")
@@ -118,13 +124,15 @@ struct InstantSearchDaemonTests {
             "params": ["facets": ["genres"], "disjunctiveFacets": ["genres"], "filters": "genres:Comedy"],
         ])
         let r = try #require(frames.first?.resultsValue, "\(frames)")
-        let daemon = Dictionary(uniqueKeysWithValues: (r.facets.first { $0.attribute == "genres" }?.values ?? []).map { ($0.value, $0.count) })
+        let daemon = Dictionary(
+            uniqueKeysWithValues: (r.facets.first { $0.attribute == "genres" }?.values ?? []).map { ($0.value, $0.count) })
         #expect(seen == daemon)
         #expect((seen["Drama"] ?? 0) > 0, "a disjunctive facet keeps its other values' counts")
         #expect(searcher.federated.sources[0].effectiveParameters.filters == "genres:Comedy")
-        let comedyOnly = try #require(d.connect().roundTrip([
-            "id": "c", "query": "love", "indices": ["movies"], "params": ["filters": "genres:Comedy", "hitsPerPage": 0],
-        ]).first)
+        let comedyOnly = try #require(
+            d.connect().roundTrip([
+                "id": "c", "query": "love", "indices": ["movies"], "params": ["filters": "genres:Comedy", "hitsPerPage": 0],
+            ]).first)
         let c = try #require(comedyOnly.resultsValue, "\(comedyOnly)")
         #expect(c.nbHits == seen["Comedy"])
     }
@@ -148,6 +156,8 @@ struct InstantSearchDaemonTests {
         searcher.search()
         #expect(log.events.last == "unavailable", "\(log.events)")
         try d.start()
-        #expect(await eventually { hits.results?.query == "alien" }, "the search made while the daemon was down was not answered after it came back")
+        #expect(
+            await eventually { hits.results?.query == "alien" },
+            "the search made while the daemon was down was not answered after it came back")
     }
 }

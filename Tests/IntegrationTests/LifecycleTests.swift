@@ -9,9 +9,11 @@ import SocketTestClient
 @Suite(.serialized)
 struct LifecycleTests {
     @Test func sigtermLetsRunningQueriesFinishThenExitsZero() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 500)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("slow", FaultConfigs.source(delayMs: 500))
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         try c.send(["id": "q", "query": "x"])
@@ -152,9 +154,11 @@ struct LifecycleTests {
     }
 
     @Test func reloadOpReportsWhatChangedAndBadConfigKeepsTheOldOne() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("a", FaultConfigs.source()), ("b", FaultConfigs.source()),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("a", FaultConfigs.source()), ("b", FaultConfigs.source()),
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         try d.rewriteConfig(FaultConfigs.config([("a", FaultConfigs.source()), ("c", FaultConfigs.source())]))

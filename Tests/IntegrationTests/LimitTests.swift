@@ -198,7 +198,10 @@ struct LimitTests {
         #expect(try d.connect().roundTrip(["id": "p", "op": "ping"]).first?.type == "pong")
         var ended = false
         for _ in 0..<100_000 {
-            guard let l = try? c.readLine() else { ended = true; break }
+            guard let l = try? c.readLine() else {
+                ended = true
+                break
+            }
             if l.isEmpty { continue }
         }
         #expect(ended)
@@ -217,7 +220,8 @@ struct LimitTests {
         let c = try d.connect()
         var burst: [UInt8] = []
         for id in ["first", "later0", "later1", "later2"] {
-            burst += Array((JSONWriter.string(["id": .string(id), "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
+            burst += Array(
+                (JSONWriter.string(["id": .string(id), "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
         }
         try c.sendRaw(burst)
         // The answers pile up unread: the four searches ran (a latency sample each), and more
@@ -249,7 +253,8 @@ struct LimitTests {
         let d = try DaemonProcess.demo(limits: ["maxPendingOutputBytes": 65536])
         defer { d.stop() }
         let c = try d.connect()
-        var burst = Array((JSONWriter.string(["id": "big", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
+        var burst = Array(
+            (JSONWriter.string(["id": "big", "query": "", "indices": ["movies"], "params": ["hitsPerPage": 1000]]) + "\n").utf8)
         try c.sendRaw(burst)
         // The answer is queued, unread: more than the connection's limit waits in the daemon.
         try waitForStats(d.connect(), "the big answer queued unread") { ($0["pendingOutputBytes"]?.intValue ?? 0) > 65536 }
@@ -282,18 +287,22 @@ struct LimitTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = String(repeating: "lorem ipsum dolor sit amet ", count: 150)
         let docs = (0..<400).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
-        let d = try DaemonProcess(config: [
-            "dataDir": .string(dir.appendingPathComponent("data").path),
-            "limits": ["maxPendingOutputBytes": 65536],
-            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
-        ], files: ["big.ndjson": docs])
+        let d = try DaemonProcess(
+            config: [
+                "dataDir": .string(dir.appendingPathComponent("data").path),
+                "limits": ["maxPendingOutputBytes": 65536],
+                "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+            ], files: ["big.ndjson": docs])
         defer { d.stop() }
         let c = try d.connect()
         // A page of 400 hits (built off the loop), and writes whose replies come while it is built or after.
-        var burst = Array((JSONWriter.string(["id": "big", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 400]]) + "\n").utf8)
+        var burst = Array(
+            (JSONWriter.string(["id": "big", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 400]]) + "\n").utf8)
         for i in 0..<8 {
-            let write: JSONValue = ["id": .string("w\(i)"), "op": "addDocuments", "index": "big",
-                                    "documents": [["objectID": .string("new\(i)"), "title": "new"]]]
+            let write: JSONValue = [
+                "id": .string("w\(i)"), "op": "addDocuments", "index": "big",
+                "documents": [["objectID": .string("new\(i)"), "title": "new"]],
+            ]
             burst += Array((JSONWriter.string(write) + "\n").utf8)
         }
         try c.sendRaw(burst)
@@ -349,7 +358,10 @@ struct LimitTests {
         try waitForStats(d.connect(), "the client cut off") { $0["connections"]?.intValue == 1 }
         var ended = false
         for _ in 0..<100_000 {
-            guard let l = try? c.readLine() else { ended = true; break }
+            guard let l = try? c.readLine() else {
+                ended = true
+                break
+            }
             if l.isEmpty { continue }
         }
         #expect(ended)
@@ -411,10 +423,11 @@ struct LimitTests {
     @Test func pagesPastMaxAnswerBytesAreNotBuilt() throws {
         let text = String(repeating: "lorem ipsum dolor ", count: 100)  // about 1.8 KB
         let docs = (0..<60).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
-        let d = try DaemonProcess(config: [
-            "limits": ["maxAnswerBytes": 16384],
-            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
-        ], files: ["big.ndjson": docs])
+        let d = try DaemonProcess(
+            config: [
+                "limits": ["maxAnswerBytes": 16384],
+                "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+            ], files: ["big.ndjson": docs])
         defer { d.stop() }
         let c = try d.connect()
         // The same index under a second name, retrieving and highlighting titles only.
@@ -448,13 +461,16 @@ struct LimitTests {
     /// one id get `answer_too_large` naming the field (and the connection goes on), a few get
     /// the documents, read from memory with no `dataDir`, in order.
     @Test func documentsPastMaxAnswerBytesAreRefusedWithACode() throws {
-        let d = try DaemonProcess(config: [
-            "limits": ["maxAnswerBytes": 262144],
-            "searchables": ["big": ["data": "big.ndjson"]],
-        ], files: ["big.ndjson": Self.bigDocuments])
+        let d = try DaemonProcess(
+            config: [
+                "limits": ["maxAnswerBytes": 262144],
+                "searchables": ["big": ["data": "big.ndjson"]],
+            ], files: ["big.ndjson": Self.bigDocuments])
         defer { d.stop() }
         let c = try d.connect()
-        let many = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "big", "objectIDs": .array(Array(repeating: "d1", count: 10_000))])
+        let many = try c.roundTrip([
+            "id": "g", "op": "getDocuments", "index": "big", "objectIDs": .array(Array(repeating: "d1", count: 10_000)),
+        ])
         #expect(errorCode(many.last) == "answer_too_large", "\(many.map { $0.type })")
         if case .error(_, _, let e)? = many.last { #expect(e.message.contains("objectIDs")) }
         let few = try c.roundTrip(["id": "f", "op": "getDocuments", "index": "big", "objectIDs": ["d2", "nope", "d1"]])
@@ -472,16 +488,18 @@ struct LimitTests {
     /// connection is throttled, so the daemon holds about one answer, not twenty. All are
     /// answered once it reads.
     @Test func pipelinedLargeDocumentReadsAreTakenOneAtATime() throws {
-        let d = try DaemonProcess(config: [
-            "limits": ["maxPendingOutputBytes": 65536],
-            "searchables": ["big": ["data": "big.ndjson"]],
-        ], files: ["big.ndjson": Self.bigDocuments])
+        let d = try DaemonProcess(
+            config: [
+                "limits": ["maxPendingOutputBytes": 65536],
+                "searchables": ["big": ["data": "big.ndjson"]],
+            ], files: ["big.ndjson": Self.bigDocuments])
         defer { d.stop() }
         let c = try d.connect()
         let ids: JSONValue = .array((0..<100).map { .string("d\($0 % 10)") })
         var burst: [UInt8] = []
         for i in 0..<20 {
-            burst += Array((JSONWriter.string(["id": .string("g\(i)"), "op": "getDocuments", "index": "big", "objectIDs": ids]) + "\n").utf8)
+            burst += Array(
+                (JSONWriter.string(["id": .string("g\(i)"), "op": "getDocuments", "index": "big", "objectIDs": ids]) + "\n").utf8)
         }
         try c.sendRaw(burst)
         // A fixed wait, not a poll: what is checked is that the daemon does not take more than
@@ -533,10 +551,11 @@ struct LimitTests {
         let text = String(repeating: "lorem ipsum dolor sit amet ", count: 150)  // about 4 KB
         let docs = (0..<200).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
         let limit = 65536
-        let d = try DaemonProcess(config: [
-            "limits": ["maxPendingOutputBytes": .number(Double(limit))],
-            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
-        ], files: ["big.ndjson": docs])
+        let d = try DaemonProcess(
+            config: [
+                "limits": ["maxPendingOutputBytes": .number(Double(limit))],
+                "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+            ], files: ["big.ndjson": docs])
         defer { d.stop() }
         let request: JSONValue = ["id": "big", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": 200]]
         let slow = try d.connect()
@@ -575,10 +594,11 @@ struct LimitTests {
     func aHalfClosedClientGetsAWholeStreamedAnswer(hits: Int) throws {
         let text = String(repeating: "lorem ipsum dolor sit amet ", count: 150)
         let docs = (0..<400).map { #"{"objectID":"d\#($0)","title":"doc \#($0)","body":"\#(text)"}"# }.joined(separator: "\n")
-        let d = try DaemonProcess(config: [
-            "limits": ["maxPendingOutputBytes": 65536],
-            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
-        ], files: ["big.ndjson": docs])
+        let d = try DaemonProcess(
+            config: [
+                "limits": ["maxPendingOutputBytes": 65536],
+                "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title", "body"]]],
+            ], files: ["big.ndjson": docs])
         defer { d.stop() }
         let c = try d.connect()
         try c.send(["id": "h", "query": "doc", "indices": ["big"], "params": ["hitsPerPage": .number(Double(hits))]])

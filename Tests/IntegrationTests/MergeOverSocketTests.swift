@@ -17,11 +17,13 @@ struct MergeOverSocketTests {
     }
 
     func start() throws -> DaemonProcess {
-        try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("a", Self.scored([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05])),
-            ("b", Self.scored([0.85, 0.45, 0.44, 0.43])),
-            ("c", Self.scored([0.95])),
-        ]))
+        try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("a", Self.scored([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05])),
+                ("b", Self.scored([0.85, 0.45, 0.44, 0.43])),
+                ("c", Self.scored([0.95])),
+            ]))
     }
 
     @Test func scoreMergeWithWeightsAndFederationAnnotations() throws {
@@ -48,7 +50,9 @@ struct MergeOverSocketTests {
         #expect(full.count == 15)
         var paged: [String] = []
         for page in 0..<3 {
-            let frames = try c.roundTrip(["id": .string("p\(page)"), "query": "x", "merge": ["offset": .number(Double(page * 5)), "limit": 5]])
+            let frames = try c.roundTrip([
+                "id": .string("p\(page)"), "query": "x", "merge": ["offset": .number(Double(page * 5)), "limit": 5],
+            ])
             // Each source was asked for offset + limit hits and no more.
             for f in frames {
                 if case .results(_, _, let r) = f { #expect(r.hitsPerPage == page * 5 + 5) }
@@ -63,13 +67,16 @@ struct MergeOverSocketTests {
         let d = try start()
         defer { d.stop() }
         let c = try d.connect()
-        let interleaved = mergedHits(try c.roundTrip([
-            "id": "i", "query": "x", "indices": ["a", "b"], "merge": ["strategy": "interleave", "limit": 4],
-        ])).map(\.hit.objectID)
+        let interleaved = mergedHits(
+            try c.roundTrip([
+                "id": "i", "query": "x", "indices": ["a", "b"], "merge": ["strategy": "interleave", "limit": 4],
+            ])
+        ).map(\.hit.objectID)
         #expect(interleaved == ["a-0", "b-0", "a-1", "b-1"])
-        let rrf = mergedHits(try c.roundTrip([
-            "id": "r", "query": "x", "indices": ["c", "a"], "merge": ["strategy": "rrf", "limit": 3],
-        ]))
+        let rrf = mergedHits(
+            try c.roundTrip([
+                "id": "r", "query": "x", "indices": ["c", "a"], "merge": ["strategy": "rrf", "limit": 3],
+            ]))
         #expect(rrf.map(\.hit.objectID) == ["c-0", "a-0", "a-1"])
         #expect(abs(rrf[0].weightedScore - 1.0 / 61) < 1e-9)
         let grouped = try c.roundTrip(["id": "g", "query": "x", "merge": ["strategy": "grouped"]])
@@ -81,13 +88,15 @@ struct MergeOverSocketTests {
         let d = try start()
         defer { d.stop() }
         let c = try d.connect()
-        let hits = mergedHits(try c.roundTrip([
-            "id": "q", "query": "x", "indices": ["a", "b"], "merge": ["limit": 4, "minPerIndex": ["b": 3]],
-        ]))
+        let hits = mergedHits(
+            try c.roundTrip([
+                "id": "q", "query": "x", "indices": ["a", "b"], "merge": ["limit": 4, "minPerIndex": ["b": 3]],
+            ]))
         #expect(hits.filter { $0.index == "b" }.count == 3)
-        let capped = mergedHits(try c.roundTrip([
-            "id": "q2", "query": "x", "indices": ["a", "b"], "merge": ["limit": 6, "maxPerIndex": ["a": 1]],
-        ]))
+        let capped = mergedHits(
+            try c.roundTrip([
+                "id": "q2", "query": "x", "indices": ["a", "b"], "merge": ["limit": 6, "maxPerIndex": ["a": 1]],
+            ]))
         #expect(capped.filter { $0.index == "a" }.count == 1)
         #expect(errorCode(try c.roundTrip(["id": "e", "query": "x", "merge": ["strategy": "best"]]).first) == "invalid_field")
         #expect(errorCode(try c.roundTrip(["id": "e2", "query": "x", "merge": ["limt": 3]]).first) == "unknown_field")
@@ -95,11 +104,13 @@ struct MergeOverSocketTests {
     }
 
     @Test func facetsMergeAcrossIndicesWithAliases() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("products", Self.scored([0.5], facets: ["supplier": ["HP": 5, "Dell": 2]])),
-            ("phones", Self.scored([0.5], facets: ["brand": ["HP": 1, "Apple": 4]])),
-            ("late", Self.scored([0.5], delayMs: 2000, facets: ["brand": ["Sony": 9]])),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("products", Self.scored([0.5], facets: ["supplier": ["HP": 5, "Dell": 2]])),
+                ("phones", Self.scored([0.5], facets: ["brand": ["HP": 1, "Apple": 4]])),
+                ("late", Self.scored([0.5], delayMs: 2000, facets: ["brand": ["Sony": 9]])),
+            ]))
         defer { d.stop() }
         let frames = try d.connect().roundTrip([
             "id": "f", "query": "x", "indices": ["products", "phones", ["index": "late", "timeoutMs": 50]],
@@ -136,11 +147,12 @@ struct MergeOverSocketTests {
         let stats = try #require(statsFrames.first?.infoPayload("stats"), "no stats: \(statsFrames)")
         #expect(stats["circuitBreakers"]?.objectValue?["bad"]?.objectValue?["state"] == "open")
         // The source recovers (a reload swaps its config; the breaker's history stays).
-        try d.rewriteConfig({
-            var fixed = FaultConfigs.config([("ok", FaultConfigs.source()), ("bad", FaultConfigs.source())])
-            fixed["circuitBreaker"] = breaker
-            return fixed
-        }())
+        try d.rewriteConfig(
+            {
+                var fixed = FaultConfigs.config([("ok", FaultConfigs.source()), ("bad", FaultConfigs.source())])
+                fixed["circuitBreaker"] = breaker
+                return fixed
+            }())
         #expect(try c.roundTrip(["id": "r", "op": "reload"]).first?.type == "reload")
         // Skipped until the back-off ends; then half-open: one probe goes through and
         // succeeds, which closes the breaker.

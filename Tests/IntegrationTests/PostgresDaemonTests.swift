@@ -8,8 +8,9 @@ import FederatedSearchProtocol
 /// The real daemon with a `"backend": "postgres"` searchable, against a real PostgreSQL server
 /// with the demo products: results, facets and filters in frames, and a filter on a column
 /// that is not a facet answered as Algolia answers it (no row), not as an error.
-@Suite(.serialized, .enabled(if: PostgresServer.isAvailable, "PostgreSQL 15 is not installed (scripts/install-deps.sh)"),
-       .postgresServer)
+@Suite(
+    .serialized, .enabled(if: PostgresServer.isAvailable, "PostgreSQL 15 is not installed (scripts/install-deps.sh)"),
+    .postgresServer)
 struct PostgresDaemonTests {
     @Test func daemonServesAPostgresTable() throws {
         let server = try #require(PostgresServer.current)
@@ -19,8 +20,8 @@ struct PostgresDaemonTests {
                     "backend": "postgres", "connection": .string(server.connectionString), "table": "products",
                     "id": "objectid", "searchable": ["title": "A", "short_description": "C"],
                     "facets": ["supplier", "price"], "attributes": ["title", "supplier", "price"], "timeoutMs": 5000,
-                ],
-            ],
+                ]
+            ]
         ])
         defer { d.stop() }
         let c = try d.connect()
@@ -31,10 +32,11 @@ struct PostgresDaemonTests {
         let (status, sources) = try #require(frames.last?.doneValue, "no done: \(frames)")
         #expect(status == .ok)
         #expect(sources.first?.report.status == .ok)
-        let results = try #require(frames.compactMap { f -> SearchResults? in
-            if case .results(_, "shop", let r) = f { return r }
-            return nil
-        }.first)
+        let results = try #require(
+            frames.compactMap { f -> SearchResults? in
+                if case .results(_, "shop", let r) = f { return r }
+                return nil
+            }.first)
         #expect(results.hits.count == 3)
         #expect(results.nbHits >= 3)
         #expect(results.hits.allSatisfy { ["Brother", "Lexmark"].contains($0.attributes["supplier"]?.stringValue ?? "") })

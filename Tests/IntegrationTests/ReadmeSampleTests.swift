@@ -20,7 +20,10 @@ struct ReadmeSampleTests {
         var word = ""
         var quoted = false
         for c in command {
-            if c == "\"" { quoted.toggle(); continue }
+            if c == "\"" {
+                quoted.toggle()
+                continue
+            }
             if c == " " && !quoted {
                 if !word.isEmpty { arguments.append(word) }
                 word = ""

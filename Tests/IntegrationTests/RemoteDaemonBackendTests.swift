@@ -21,17 +21,18 @@ struct RemoteDaemonBackendTests {
 
     /// The remote daemon: an embedded `books` index and an http index that answers slowly.
     func remote(_ server: SearchServerProcess) throws -> DaemonProcess {
-        try DaemonProcess(config: [
-            "searchables": [
-                "books": [
-                    "data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year"],
-                ],
-                "slow": [
-                    "backend": "http", "url": .string("\(server.baseURL)/slow?ms=60000"), "timeoutMs": 60000,
-                    "response": ["hits": "results.items"],
-                ],
-            ],
-        ], files: ["books.ndjson": Self.books])
+        try DaemonProcess(
+            config: [
+                "searchables": [
+                    "books": [
+                        "data": "books.ndjson", "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year"],
+                    ],
+                    "slow": [
+                        "backend": "http", "url": .string("\(server.baseURL)/slow?ms=60000"), "timeoutMs": 60000,
+                        "response": ["hits": "results.items"],
+                    ],
+                ]
+            ], files: ["books.ndjson": Self.books])
     }
 
     func source(_ socket: String, _ index: String, timeoutMs: Int = 5000) -> JSONValue {
@@ -44,8 +45,10 @@ struct RemoteDaemonBackendTests {
         let far = try remote(server)
         defer { far.stop() }
         let near = try DaemonProcess(config: [
-            "searchables": ["library": source(far.socketPath, "books"), "ghost": source(far.socketPath, "nope"),
-                            "dead": source("/tmp/fst-no-such-daemon.sock", "books")],
+            "searchables": [
+                "library": source(far.socketPath, "books"), "ghost": source(far.socketPath, "nope"),
+                "dead": source("/tmp/fst-no-such-daemon.sock", "books"),
+            ]
         ])
         defer { near.stop() }
         let c = try near.connect()

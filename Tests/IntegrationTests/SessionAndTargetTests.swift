@@ -9,9 +9,11 @@ import FederatedSearchProtocol
 @Suite(.serialized)
 struct SessionAndTargetTests {
     @Test func newerSeqSupersedesTheOlderRequest() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 3000)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("slow", FaultConfigs.source(delayMs: 3000))
+            ]))
         defer { d.stop() }
         let c = try d.connect()
         let started = Date()
@@ -97,9 +99,11 @@ struct SessionAndTargetTests {
     }
 
     @Test func oneIndexUnderTwoNamesWithItsOwnDeadlines() throws {
-        let d = try DaemonProcess(binary: "fedsearchd-faults", config: FaultConfigs.config([
-            ("slow", FaultConfigs.source(delayMs: 300, hits: 2)),
-        ]))
+        let d = try DaemonProcess(
+            binary: "fedsearchd-faults",
+            config: FaultConfigs.config([
+                ("slow", FaultConfigs.source(delayMs: 300, hits: 2))
+            ]))
         defer { d.stop() }
         let frames = try d.connect().roundTrip([
             "id": "t", "query": "x",

@@ -80,7 +80,10 @@ struct StartupTests {
         p.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults")
         p.arguments = ["--config", configURL.path]
         try p.run()
-        defer { p.terminate(); p.waitUntilExit() }
+        defer {
+            p.terminate()
+            p.waitUntilExit()
+        }
         // Started as DaemonProcess starts daemons: up to 60 s on a loaded machine.
         let answered = poll(seconds: 60) {
             guard let c = try? SocketConnection(path: stale, timeoutSeconds: 5) else { return false }
@@ -101,8 +104,10 @@ struct StartupTests {
 
     @Test func configErrorsNameTheJSONPath() throws {
         let cases: [(String, String)] = [
-            (#"{"searchables": {"m": {"backend": "embedded", "data": "x.ndjson", "searchableAttribute": ["t"]}}}"#,
-             "searchables.m.searchableAttribute"),
+            (
+                #"{"searchables": {"m": {"backend": "embedded", "data": "x.ndjson", "searchableAttribute": ["t"]}}}"#,
+                "searchables.m.searchableAttribute"
+            ),
             (#"{"socketMode": "rw", "searchables": {"m": {}}}"#, "socketMode"),
             (#"{"searchables": {"m": {"backend": "nosuchkind"}}}"#, "searchables.m.backend"),
             (#"{"searchables": {"m": {"timeoutMs": "fast"}}}"#, "searchables.m.timeoutMs"),

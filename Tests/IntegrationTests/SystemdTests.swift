@@ -79,11 +79,16 @@ struct SystemdTests {
             .write(to: configURL, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        p.arguments = ["-l", socketPath, DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults").path,
-                       "--config", configURL.path]
+        p.arguments = [
+            "-l", socketPath, DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults").path,
+            "--config", configURL.path,
+        ]
         p.standardError = Pipe()
         try p.run()
-        defer { p.terminate(); p.waitUntilExit() }
+        defer {
+            p.terminate()
+            p.waitUntilExit()
+        }
         // Started as DaemonProcess starts daemons: up to 60 s on a loaded machine.
         var pong = false
         _ = poll(seconds: 60) {
@@ -101,18 +106,25 @@ struct SystemdTests {
     func socketActivationPassesTheHTTPListenerToo() throws {
         let dir = try DaemonProcess.makeDirectory()
         let socketPath = dir.appendingPathComponent("act.sock").path
-        let port = try freeTCPPort(), unusedPort = try freeTCPPort()
+        let port = try freeTCPPort()
+        let unusedPort = try freeTCPPort()
         let configURL = dir.appendingPathComponent("c.json")
         // The config names another address: an activated daemon must not bind it.
-        try #"{"socket": "\#(dir.appendingPathComponent("unused.sock").path)", "http": {"listen": "127.0.0.1:\#(unusedPort)"}, "searchables": {"a": {"backend": "test.fault"}}}"#
+        try
+            #"{"socket": "\#(dir.appendingPathComponent("unused.sock").path)", "http": {"listen": "127.0.0.1:\#(unusedPort)"}, "searchables": {"a": {"backend": "test.fault"}}}"#
             .write(to: configURL, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        p.arguments = ["-l", socketPath, "-l", "127.0.0.1:\(port)", "--fdname=main:http",
-                       DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults").path, "--config", configURL.path]
+        p.arguments = [
+            "-l", socketPath, "-l", "127.0.0.1:\(port)", "--fdname=main:http",
+            DaemonProcess.binDirectory.appendingPathComponent("fedsearchd-faults").path, "--config", configURL.path,
+        ]
         p.standardError = Pipe()
         try p.run()
-        defer { p.terminate(); p.waitUntilExit() }
+        defer {
+            p.terminate()
+            p.waitUntilExit()
+        }
         var status = 0
         _ = poll(seconds: 60) {
             guard let c = try? HTTPTestClient(port: port, timeoutSeconds: 10),
@@ -136,9 +148,10 @@ struct SystemdTests {
 struct JournalTests {
     static let journalPath = "/run/systemd/journal/socket"
 
-    @Test(.enabled(
-        if: getuid() == 0 && !FileManager.default.fileExists(atPath: JournalTests.journalPath),
-        "needs root and no running journald (its socket is not replaced)"))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && !FileManager.default.fileExists(atPath: JournalTests.journalPath),
+            "needs root and no running journald (its socket is not replaced)"))
     func entriesCarryMessagePriorityAndRequestID() throws {
         let journalPath = Self.journalPath
         try FileManager.default.createDirectory(atPath: "/run/systemd/journal", withIntermediateDirectories: true)

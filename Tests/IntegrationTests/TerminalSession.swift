@@ -19,7 +19,8 @@ final class TerminalSession {
         // descriptor above stderr closed.
         guard let path = Self.tmuxPath else { throw Failure(description: "tmux is not installed") }
         let args = [path, "-L", server, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), line]
-        let script = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)"
+        let script =
+            "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)"
         let r = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + args)
         guard r.status == 0 else { throw Failure(description: "tmux new-session exited with \(r.status): \(r.err)") }
     }

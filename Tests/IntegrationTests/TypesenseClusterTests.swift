@@ -16,20 +16,23 @@ struct TypesenseClusterTests {
 
     static func config(_ cluster: TypesenseClusterProcess) -> JSONObject {
         let movies = DaemonProcess.repositoryRoot.appendingPathComponent("Configs/data/movies.ndjson").path
-        return ["searchables": [
-            "shop": [
-                "backend": "typesense", "nodes": .array(cluster.urls.map(JSONValue.string)), "collection": "products",
-                "apiKey": ["env": "FST_TS_KEY"], "queryBy": ["title", "short_description"], "facetBy": ["supplier", "price"],
-                "healthcheckIntervalSeconds": 2, "retryIntervalSeconds": 0.05, "connectionTimeoutSeconds": 0.5, "timeoutMs": 5000,
-            ],
-            "movies": ["data": .string(movies), "searchableAttributes": ["title", "cast"]],
-        ]]
+        return [
+            "searchables": [
+                "shop": [
+                    "backend": "typesense", "nodes": .array(cluster.urls.map(JSONValue.string)), "collection": "products",
+                    "apiKey": ["env": "FST_TS_KEY"], "queryBy": ["title", "short_description"], "facetBy": ["supplier", "price"],
+                    "healthcheckIntervalSeconds": 2, "retryIntervalSeconds": 0.05, "connectionTimeoutSeconds": 0.5, "timeoutMs": 5000,
+                ],
+                "movies": ["data": .string(movies), "searchableAttributes": ["title", "cast"]],
+            ]
+        ]
     }
 
     /// The ids of the hits one node gives for `q`, straight from its API.
     static func direct(_ port: Int, _ q: String) throws -> [String] {
         let c = try HTTPTestClient(port: port)
-        let target = "/collections/products/documents/search?q=\(q.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let target =
+            "/collections/products/documents/search?q=\(q.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             + "&query_by=title,short_description&per_page=10"
         let r = try c.request("GET", target, headers: ["X-TYPESENSE-API-KEY": key])
         return (r.json["hits"]?.arrayValue ?? []).compactMap { $0.objectValue?["document"]?.objectValue?["id"]?.stringValue }
@@ -76,7 +79,11 @@ struct TypesenseClusterTests {
         var answered = 0
         func search(_ n: Int) throws {
             let frames = try c.roundTrip(["id": .string("l\(n)"), "query": "toner", "indices": ["shop"], "params": ["hitsPerPage": 5]])
-            if Self.ids(frames, "shop")?.isEmpty == false { answered += 1 } else { failures.append("\(frames.map { String(decoding: $0.line(), as: UTF8.self) })") }
+            if Self.ids(frames, "shop")?.isEmpty == false {
+                answered += 1
+            } else {
+                failures.append("\(frames.map { String(decoding: $0.line(), as: UTF8.self) })")
+            }
         }
         for n in 0..<30 { try search(n) }
         try cluster.kill(1)
@@ -118,7 +125,8 @@ struct TypesenseClusterTests {
     static func held(_ port: Int, _ ids: [String]) throws -> Set<String> {
         let c = try HTTPTestClient(port: port)
         var found = Set<String>()
-        for id in ids where try c.request("GET", "/collections/products/documents/\(id)", headers: ["X-TYPESENSE-API-KEY": key]).status == 200 {
+        for id in ids
+        where try c.request("GET", "/collections/products/documents/\(id)", headers: ["X-TYPESENSE-API-KEY": key]).status == 200 {
             found.insert(id)
         }
         return found
@@ -142,10 +150,13 @@ struct TypesenseClusterTests {
         defer { d.stop() }
         let c = try d.connect()
 
-        let add = try c.roundTrip(["id": "a", "op": "addDocuments", "index": "shop", "documents": [
-            ["objectID": "w-1", "title": "Zyzzyva stapler", "supplier": "Fedsearch", "price": 120],
-            ["objectID": "w-2", "title": "Zyzzyva hole punch", "supplier": "Fedsearch", "price": 340],
-        ]])
+        let add = try c.roundTrip([
+            "id": "a", "op": "addDocuments", "index": "shop",
+            "documents": [
+                ["objectID": "w-1", "title": "Zyzzyva stapler", "supplier": "Fedsearch", "price": 120],
+                ["objectID": "w-2", "title": "Zyzzyva hole punch", "supplier": "Fedsearch", "price": 340],
+            ],
+        ])
         let ack = try #require(Self.written(add), "\(add.map(\.type))")
         #expect(ack["documents"] == nil, "no count: a cluster's is eventual: \(ack)")
         // Batches are numbered from the daemon's start time in microseconds (so the numbers
@@ -154,10 +165,11 @@ struct TypesenseClusterTests {
         #expect(firstSeq > 1_600_000_000_000_000, "\(ack)")
         // Acknowledged once the cluster has committed it; each node applies it soon after, so
         // a search (which may go to any node) finds it once it has.
-        #expect(try poll(seconds: 10) {
-            let found = try c.roundTrip(["id": "s", "query": "zyzzyva", "indices": ["shop"], "params": ["hitsPerPage": 10]])
-            return Set(Self.ids(found, "shop") ?? []) == ["w-1", "w-2"]
-        })
+        #expect(
+            try poll(seconds: 10) {
+                let found = try c.roundTrip(["id": "s", "query": "zyzzyva", "indices": ["shop"], "params": ["hitsPerPage": 10]])
+                return Set(Self.ids(found, "shop") ?? []) == ["w-1", "w-2"]
+            })
         for port in cluster.ports {
             #expect(try poll(seconds: 10) { try Self.held(port, ["w-1", "w-2"]) == ["w-1", "w-2"] }, "node \(port)")
         }
@@ -173,9 +185,12 @@ struct TypesenseClusterTests {
         #expect(docs.first?.objectValue?["price"] == 99 && docs.first?.objectValue?["title"] == "Zyzzyva stapler")
         #expect(docs.first?.objectValue?["objectID"] == "w-1" && docs.last == .null)
         // A document Typesense refuses (a string where the schema has a number) is named by position.
-        let bad = try c.roundTrip(["id": "b", "op": "addDocuments", "index": "shop", "documents": [
-            ["objectID": "w-3", "title": "ok"], ["objectID": "w-4", "title": "bad", "price": "not a number"],
-        ]])
+        let bad = try c.roundTrip([
+            "id": "b", "op": "addDocuments", "index": "shop",
+            "documents": [
+                ["objectID": "w-3", "title": "ok"], ["objectID": "w-4", "title": "bad", "price": "not a number"],
+            ],
+        ])
         #expect(errorCode(bad.last) == "invalid_field")
         if case .error(_, _, let e)? = bad.last { #expect(e.message.contains("documents[1]"), "\(e.message)") }
         // deleteBy with a filter, translated as for searches: both Fedsearch products.
@@ -192,9 +207,15 @@ struct TypesenseClusterTests {
         for b in 0..<30 {
             if b == 10 { try cluster.kill(2) }
             let ids = (0..<5).map { "load-\(b)-\($0)" }
-            let frames = try c.roundTrip(["id": .string("l\(b)"), "op": "addDocuments", "index": "shop",
-                "documents": .array(ids.map { ["objectID": .string($0), "title": .string("load \($0)")] })])
-            if Self.written(frames) != nil { acknowledged += ids } else { refused.append("\(frames.map { String(decoding: $0.line(), as: UTF8.self) })") }
+            let frames = try c.roundTrip([
+                "id": .string("l\(b)"), "op": "addDocuments", "index": "shop",
+                "documents": .array(ids.map { ["objectID": .string($0), "title": .string("load \($0)")] }),
+            ])
+            if Self.written(frames) != nil {
+                acknowledged += ids
+            } else {
+                refused.append("\(frames.map { String(decoding: $0.line(), as: UTF8.self) })")
+            }
         }
         #expect(refused.isEmpty, "\(refused.prefix(2))")
         #expect(acknowledged.count == 150)
@@ -213,9 +234,13 @@ struct TypesenseClusterTests {
 
         // Over HTTP, Algolia's batch endpoint and its task, as a client's waitTask asks it.
         let http = try d.http()
-        let batch = try http.request("POST", "/1/indexes/shop/batch", json: ["requests": [
-            ["action": "addObject", "body": ["objectID": "http-1", "title": "over http"]],
-        ]])
+        let batch = try http.request(
+            "POST", "/1/indexes/shop/batch",
+            json: [
+                "requests": [
+                    ["action": "addObject", "body": ["objectID": "http-1", "title": "over http"]]
+                ]
+            ])
         #expect(batch.status == 200, "\(batch.text)")
         let taskID = try #require(batch.json["taskID"]?.intValue, "\(batch.text)")
         let task = try http.request("GET", "/1/indexes/shop/task/\(taskID)")
@@ -226,11 +251,14 @@ struct TypesenseClusterTests {
         let cleared = try c.roundTrip(["id": "c", "op": "clearIndex", "index": "shop"])
         #expect(Self.written(cleared) != nil, "\(cleared.map(\.type))")
         var after: [Frame] = []
-        #expect(try poll(seconds: 10) {
-            after = try c.roundTrip(["id": "s2", "query": "toner", "indices": ["shop"], "params": ["hitsPerPage": 5]])
-            return Self.ids(after, "shop") == []
-        }, "every node empty, the schema kept: \(after.map(\.type))")
+        #expect(
+            try poll(seconds: 10) {
+                after = try c.roundTrip(["id": "s2", "query": "toner", "indices": ["shop"], "params": ["hitsPerPage": 5]])
+                return Self.ids(after, "shop") == []
+            }, "every node empty, the schema kept: \(after.map(\.type))")
         // Settings of such an index live in Typesense's schema.
-        #expect(errorCode(try c.roundTrip(["id": "st", "op": "setSettings", "index": "shop", "settings": ["customRanking": []]]).last) == "not_writable")
+        #expect(
+            errorCode(try c.roundTrip(["id": "st", "op": "setSettings", "index": "shop", "settings": ["customRanking": []]]).last)
+                == "not_writable")
     }
 }

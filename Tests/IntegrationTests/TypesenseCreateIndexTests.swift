@@ -36,10 +36,11 @@ struct TypesenseCreateIndexTests {
     }
 
     func start(_ server: TypesenseServerProcess, dataDir: String) throws -> DaemonProcess {
-        try DaemonProcess(config: [
-            "dataDir": .string(dataDir),
-            "searchables": ["shop": .object(Self.searchable(server.baseURL, collection: "products"))],
-        ], environment: ["FST_TS_KEY": Self.key])
+        try DaemonProcess(
+            config: [
+                "dataDir": .string(dataDir),
+                "searchables": ["shop": .object(Self.searchable(server.baseURL, collection: "products"))],
+            ], environment: ["FST_TS_KEY": Self.key])
     }
 
     func hits(_ c: SocketConnection, _ query: String, _ index: String, _ params: JSONObject = [:]) throws -> SearchResults? {
@@ -61,24 +62,36 @@ struct TypesenseCreateIndexTests {
         // Refusals name their field.
         let mistakes: [(JSONObject, String, String)] = [
             (["backend": "http", "url": "http://127.0.0.1:1"], "invalid_field", "searchable.backend"),
-            (["backend": "typesense", "url": .string(server.baseURL), "collection": "x", "apiKey": "k"], "missing_field", "searchable.queryBy"),
-            (["backend": "typesense", "url": .string(server.baseURL), "collection": "x", "apiKey": "k", "queryBy": ["t"], "numericFields": ["t"]],
-             "invalid_field", "searchable.numericFields"),
+            (
+                ["backend": "typesense", "url": .string(server.baseURL), "collection": "x", "apiKey": "k"], "missing_field",
+                "searchable.queryBy"
+            ),
+            (
+                [
+                    "backend": "typesense", "url": .string(server.baseURL), "collection": "x", "apiKey": "k", "queryBy": ["t"],
+                    "numericFields": ["t"],
+                ],
+                "invalid_field", "searchable.numericFields"
+            ),
         ]
         for (i, (object, code, path)) in mistakes.enumerated() {
             let f = try c.roundTrip(["id": .string("m\(i)"), "op": "createIndex", "index": "bad", "searchable": .object(object)]).first
             #expect(errorCode(f) == code)
             if case .error(_, _, let e)? = f { #expect(e.message.hasPrefix(path), "\(e.message)") }
         }
-        let both = try c.roundTrip(["id": "m9", "op": "createIndex", "index": "bad", "settings": [:],
-                                    "searchable": .object(Self.searchable(server.baseURL, collection: "x"))]).first
+        let both = try c.roundTrip([
+            "id": "m9", "op": "createIndex", "index": "bad", "settings": [:],
+            "searchable": .object(Self.searchable(server.baseURL, collection: "x")),
+        ]).first
         #expect(errorCode(both) == "invalid_field")
         #expect(try await Self.collection(server, "bad") == nil)
 
         // A new collection, from the schema.
         #expect(try await Self.collection(server, "fst_notes") == nil)
-        let created = try c.roundTrip(["id": "c", "op": "createIndex", "index": "notes",
-                                       "searchable": .object(Self.searchable(server.baseURL, collection: "fst_notes"))])
+        let created = try c.roundTrip([
+            "id": "c", "op": "createIndex", "index": "notes",
+            "searchable": .object(Self.searchable(server.baseURL, collection: "fst_notes")),
+        ])
         #expect(created.first?.type == "indexCreated", "\(created)")
         let schema = try #require(try await Self.collection(server, "fst_notes"))
         let fields = (schema["fields"]?.arrayValue ?? []).compactMap(\.objectValue)
@@ -91,17 +104,24 @@ struct TypesenseCreateIndexTests {
         #expect(field("price")?["type"] == "float")
         #expect(field("price")?["facet"] == true)
         #expect(fields.allSatisfy { $0["optional"] == true })
-        #expect(errorCode(try c.roundTrip(["id": "c2", "op": "createIndex", "index": "notes",
-                                           "searchable": .object(Self.searchable(server.baseURL, collection: "fst_other"))]).first) == "index_exists")
+        #expect(
+            errorCode(
+                try c.roundTrip([
+                    "id": "c2", "op": "createIndex", "index": "notes",
+                    "searchable": .object(Self.searchable(server.baseURL, collection: "fst_other")),
+                ]).first) == "index_exists")
 
         // It answers searches at once, before any document; then takes writes and searches:
         // text, a numeric filter, facets.
         #expect(try hits(c, "phone", "notes", ["facets": ["brand", "tags"]])?.nbHits == 0)
-        let ack = try c.roundTrip(["id": "w", "op": "addDocuments", "index": "notes", "documents": [
-            ["objectID": "n1", "title": "red phone case", "brand": "Acme", "price": 5, "tags": ["red", "case"]],
-            ["objectID": "n2", "title": "blue phone", "brand": "Zed", "price": 250.5],
-            ["objectID": "n3", "title": "desk lamp", "brand": "Acme", "price": 40],
-        ]])
+        let ack = try c.roundTrip([
+            "id": "w", "op": "addDocuments", "index": "notes",
+            "documents": [
+                ["objectID": "n1", "title": "red phone case", "brand": "Acme", "price": 5, "tags": ["red", "case"]],
+                ["objectID": "n2", "title": "blue phone", "brand": "Zed", "price": 250.5],
+                ["objectID": "n3", "title": "desk lamp", "brand": "Acme", "price": 40],
+            ],
+        ])
         #expect(ack.first?.type == "written", "\(ack)")
         let seqBefore = try #require(ack.first?.infoPayload()?["seq"]?.numberValue, "no seq in \(ack)")
         let phones = try #require(try hits(c, "phone", "notes", ["facets": ["brand", "tags"]]))
@@ -111,8 +131,10 @@ struct TypesenseCreateIndexTests {
         #expect(try hits(c, "", "notes", ["filters": "price < 100 AND brand:Acme"])?.hits.map(\.objectID).sorted() == ["n1", "n3"])
 
         // An existing collection is used as it is.
-        let existing = try c.roundTrip(["id": "c3", "op": "createIndex", "index": "shop2",
-                                        "searchable": .object(Self.searchable(server.baseURL, collection: "products"))])
+        let existing = try c.roundTrip([
+            "id": "c3", "op": "createIndex", "index": "shop2",
+            "searchable": .object(Self.searchable(server.baseURL, collection: "products")),
+        ])
         #expect(existing.first?.type == "indexCreated", "\(existing)")
         #expect(try hits(c, "toner", "shop2")?.nbHits == hits(c, "toner", "shop")?.nbHits)
 
@@ -130,10 +152,14 @@ struct TypesenseCreateIndexTests {
         #expect(entries.map { $0["createdBy"] } == [nil, "createIndex", "createIndex"])
         // The collection's size, as the search answers (`out_of`) and the collection say it.
         #expect(entries.first { $0["name"] == "notes" }?["documents"] == 3)
-        #expect(!(try String(contentsOfFile: "\(dataDir)/notes.searchable.json", encoding: .utf8)).contains(Self.key), "the key stays a reference")
+        #expect(
+            !(try String(contentsOfFile: "\(dataDir)/notes.searchable.json", encoding: .utf8)).contains(Self.key),
+            "the key stays a reference")
 
         // A batch after the restart gets a number above every one given before it.
-        let later = try c.roundTrip(["id": "w2", "op": "addDocuments", "index": "notes", "documents": [["objectID": "n4", "title": "chair"]]])
+        let later = try c.roundTrip([
+            "id": "w2", "op": "addDocuments", "index": "notes", "documents": [["objectID": "n4", "title": "chair"]],
+        ])
         let seqAfter = try #require(later.first?.infoPayload("written")?["seq"]?.numberValue, "\(later)")
         #expect(seqAfter > seqBefore)
 
@@ -157,16 +183,23 @@ struct TypesenseCreateIndexTests {
         d = try start(server, dataDir: dataDir)
         c = try d.connect()
         #expect(errorCode(try c.roundTrip(["id": "s2", "query": "", "indices": ["keyless"]]).first) == "unknown_index")
-        #expect(errorCode(try c.roundTrip(["id": "c5", "op": "createIndex", "index": "keyless",
-                                           "searchable": .object(Self.searchable(server.baseURL, collection: "products"))]).first) == "index_exists")
+        #expect(
+            errorCode(
+                try c.roundTrip([
+                    "id": "c5", "op": "createIndex", "index": "keyless",
+                    "searchable": .object(Self.searchable(server.baseURL, collection: "products")),
+                ]).first) == "index_exists")
         #expect(try c.roundTrip(["id": "d4", "op": "deleteIndex", "index": "keyless"]).first?.type == "indexDeleted")
         #expect(!FileManager.default.fileExists(atPath: "\(dataDir)/keyless.searchable.json"))
         #expect(try await Self.collection(server, "products") != nil, "storage createIndex did not make is kept")
 
         // A collection made by one index and used by another stays when the first is deleted.
         for (id, index) in [("c6", "maker"), ("c7", "user")] {
-            #expect(try c.roundTrip(["id": .string(id), "op": "createIndex", "index": .string(index),
-                                     "searchable": .object(Self.searchable(server.baseURL, collection: "fst_shared"))]).first?.type == "indexCreated")
+            #expect(
+                try c.roundTrip([
+                    "id": .string(id), "op": "createIndex", "index": .string(index),
+                    "searchable": .object(Self.searchable(server.baseURL, collection: "fst_shared")),
+                ]).first?.type == "indexCreated")
         }
         #expect(try c.roundTrip(["id": "d5", "op": "deleteIndex", "index": "maker"]).first?.type == "indexDeleted")
         #expect(try await Self.collection(server, "fst_shared") != nil)

@@ -56,20 +56,23 @@ struct TypesenseDaemonTests {
     func realServerAnswersWithFacetsFiltersAndKeyErrors() throws {
         let server = try #require(try TypesenseServerProcess.startIfAvailable(apiKey: "fst-real-key"))
         defer { server.stop() }
-        let d = try DaemonProcess(config: [
-            "searchables": [
-                "shop": Self.typesense(server.baseURL),
-                "locked": Self.typesense(server.baseURL, apiKey: "wrong-key-123"),
-            ],
-        ], environment: ["FST_TS_KEY": "fst-real-key"])
+        let d = try DaemonProcess(
+            config: [
+                "searchables": [
+                    "shop": Self.typesense(server.baseURL),
+                    "locked": Self.typesense(server.baseURL, apiKey: "wrong-key-123"),
+                ]
+            ], environment: ["FST_TS_KEY": "fst-real-key"])
         defer { d.stop() }
         let c = try d.connect()
         let products = try Self.products()
 
         // A text query: hits with ids from the data, highlights, scores, facets and stats.
-        let q = try search(c, "q1", "toner black", ["shop"], [
-            "hitsPerPage": 5, "facets": ["supplier", "price"], "highlightPreTag": "[", "highlightPostTag": "]",
-        ])
+        let q = try search(
+            c, "q1", "toner black", ["shop"],
+            [
+                "hitsPerPage": 5, "facets": ["supplier", "price"], "highlightPreTag": "[", "highlightPostTag": "]",
+            ])
         #expect(q.reports["shop"]?.status == .ok)
         let r = try #require(q.results["shop"])
         #expect(r.nbHits > 5)
@@ -119,8 +122,9 @@ struct TypesenseDaemonTests {
     }
 
     @Test func unreachableServerIsABackendError() throws {
-        let d = try DaemonProcess(config: ["searchables": ["shop": Self.typesense("http://127.0.0.1:1")]],
-                                  environment: ["FST_TS_KEY": "k"])
+        let d = try DaemonProcess(
+            config: ["searchables": ["shop": Self.typesense("http://127.0.0.1:1")]],
+            environment: ["FST_TS_KEY": "k"])
         defer { d.stop() }
         let q = try search(try d.connect(), "u", "toner", ["shop"], [:])
         #expect(q.reports["shop"]?.errorCode == .backendError)

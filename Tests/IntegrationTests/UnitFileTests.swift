@@ -17,24 +17,29 @@ struct UnitFileTests {
         let dir = try DaemonProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let service = try String(contentsOf: Self.root.appendingPathComponent("systemd/fedsearchd.service"), encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/fedsearchd", with: DaemonProcess.binDirectory.appendingPathComponent("fedsearchd").path)
+            .replacingOccurrences(
+                of: "/usr/local/bin/fedsearchd", with: DaemonProcess.binDirectory.appendingPathComponent("fedsearchd").path)
         try service.write(to: dir.appendingPathComponent("fedsearchd.service"), atomically: true, encoding: .utf8)
         for unit in ["fedsearchd.socket", "fedsearchd-http.socket"] {
             try FileManager.default.copyItem(
                 at: Self.root.appendingPathComponent("systemd/\(unit)"), to: dir.appendingPathComponent(unit))
         }
-        let (status, output) = try run("/usr/bin/systemd-analyze", [
-            "verify", dir.appendingPathComponent("fedsearchd.service").path, dir.appendingPathComponent("fedsearchd.socket").path,
-            dir.appendingPathComponent("fedsearchd-http.socket").path,
-        ])
+        let (status, output) = try run(
+            "/usr/bin/systemd-analyze",
+            [
+                "verify", dir.appendingPathComponent("fedsearchd.service").path, dir.appendingPathComponent("fedsearchd.socket").path,
+                dir.appendingPathComponent("fedsearchd-http.socket").path,
+            ])
         #expect(status == 0, "\(output)")
     }
 
     @Test func serviceDeclaresTheRequiredHardening() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("systemd/fedsearchd.service"), encoding: .utf8)
-        for line in ["Type=notify", "ExecReload=", "WatchdogSec=", "RuntimeDirectory=fedsearchd", "StateDirectory=fedsearchd",
-                     "User=fedsearchd", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
-                     "PrivateDevices=yes", "RestrictAddressFamilies=AF_UNIX", "SystemCallFilter=@system-service"] {
+        for line in [
+            "Type=notify", "ExecReload=", "WatchdogSec=", "RuntimeDirectory=fedsearchd", "StateDirectory=fedsearchd",
+            "User=fedsearchd", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+            "PrivateDevices=yes", "RestrictAddressFamilies=AF_UNIX", "SystemCallFilter=@system-service",
+        ] {
             #expect(text.contains(line), "missing \(line)")
         }
         let socket = try String(contentsOf: Self.root.appendingPathComponent("systemd/fedsearchd.socket"), encoding: .utf8)

@@ -38,8 +38,10 @@ struct WriteTests {
         }.joined(separator: "\n")
         let config: JSONObject = [
             "dataDir": .string(dataDir),
-            "searchables": ["big": ["data": "big.ndjson", "searchableAttributes": ["title"]],
-                            "small": ["data": "small.ndjson", "searchableAttributes": ["title"]]],
+            "searchables": [
+                "big": ["data": "big.ndjson", "searchableAttributes": ["title"]],
+                "small": ["data": "small.ndjson", "searchableAttributes": ["title"]],
+            ],
         ]
         let d = try DaemonProcess(config: config, files: ["big.ndjson": big, "small.ndjson": Self.initial])
         defer { d.stop() }
@@ -48,7 +50,9 @@ struct WriteTests {
         let start = Date()
         try rebuilding.send(["id": "s", "op": "setSettings", "index": "big", "settings": ["searchableAttributes": ["title", "n"]]])
         let early = try barrier(rebuilding)  // once the pong is back, the rebuild is queued at big's writer
-        let ack = try writing.roundTrip(["id": "w", "op": "addDocuments", "index": "small", "documents": [["objectID": "b9", "title": "Emma"]]])
+        let ack = try writing.roundTrip([
+            "id": "w", "op": "addDocuments", "index": "small", "documents": [["objectID": "b9", "title": "Emma"]],
+        ])
         let smallDone = Date().timeIntervalSince(start)
         try #require(ack.first?.infoPayload("written") != nil, "\(ack)")
         let settings = try early.first ?? rebuilding.readFrame()
@@ -62,9 +66,12 @@ struct WriteTests {
         var d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
         var c = try d.connect()
         #expect(try hits(c, "") == ["b1", "b2"])
-        let ack = try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [
-            ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"], ["objectID": "b2", "title": "Dune Messiah"],
-        ]])
+        let ack = try c.roundTrip([
+            "id": "w", "op": "addDocuments", "index": "books",
+            "documents": [
+                ["objectID": "b3", "title": "Hobbit Holes", "genre": "fantasy"], ["objectID": "b2", "title": "Dune Messiah"],
+            ],
+        ])
         let p = try #require(ack.first?.infoPayload("written"), "\(ack)")
         #expect(p["seq"] == 2, "the initial import was batch 1")
         #expect(p["documents"] == 3)
@@ -82,7 +89,10 @@ struct WriteTests {
         d.signal(SIGTERM)
         #expect(d.waitForExit(seconds: 10) == 0)
         d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
-        defer { d.stop(); try? FileManager.default.removeItem(at: files) }
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: files)
+        }
         c = try d.connect()
         #expect(try hits(c, "") == ["b2", "b3"])
         #expect(try hits(c, "messiah") == ["b2"])
@@ -93,14 +103,19 @@ struct WriteTests {
         let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
         defer { d.stop() }
         let c = try d.connect()
-        let refused = try c.roundTrip(["id": "w", "op": "addDocuments", "index": "books", "documents": [
-            ["objectID": "ok", "title": "Fine"], 42, ["title": "no id"], ["objectID": 7],
-            ["objectID": "big", "title": .string(String(repeating: "x", count: 200_000))],
-        ]])
+        let refused = try c.roundTrip([
+            "id": "w", "op": "addDocuments", "index": "books",
+            "documents": [
+                ["objectID": "ok", "title": "Fine"], 42, ["title": "no id"], ["objectID": 7],
+                ["objectID": "big", "title": .string(String(repeating: "x", count: 200_000))],
+            ],
+        ])
         let e = try #require(refused.first?.requestError, "\(refused)")
         #expect(e.code == .invalidDocument)
-        for fragment in ["4 of 5", "documents[1]: expected an object", "documents[2]: objectID is missing",
-                         "documents[3]: objectID must be", "documents[4]:"] {
+        for fragment in [
+            "4 of 5", "documents[1]: expected an object", "documents[2]: objectID is missing",
+            "documents[3]: objectID must be", "documents[4]:",
+        ] {
             #expect(e.message.contains(fragment), "\(e.message)")
         }
         #expect(try hits(c, "fine").isEmpty, "nothing of the batch was written")
@@ -114,8 +129,10 @@ struct WriteTests {
         defer { d.stop() }
         let c = try d.connect()
         for i in 0..<10 {
-            try c.send(["id": .string("w\(i)"), "op": "addDocuments", "index": "books",
-                        "documents": [["objectID": "same", "title": .string("version \(i)")]]])
+            try c.send([
+                "id": .string("w\(i)"), "op": "addDocuments", "index": "books",
+                "documents": [["objectID": "same", "title": .string("version \(i)")]],
+            ])
         }
         var seqs: [Int] = []
         while seqs.count < 10, let f = try c.readFrame() {
@@ -133,9 +150,12 @@ struct WriteTests {
         let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
         defer { d.stop() }
         let c = try d.connect()
-        let ack = try c.roundTrip(["id": "p", "op": "partialUpdateDocuments", "index": "books", "documents": [
-            ["objectID": "b1", "title": "The Hobbit, or There and Back Again"], ["objectID": "b9", "title": "New"],
-        ]])
+        let ack = try c.roundTrip([
+            "id": "p", "op": "partialUpdateDocuments", "index": "books",
+            "documents": [
+                ["objectID": "b1", "title": "The Hobbit, or There and Back Again"], ["objectID": "b9", "title": "New"],
+            ],
+        ])
         #expect(ack.first?.type == "written")
         let got = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books", "objectIDs": ["b1", "b9"]])
         let p = try #require(got.first?.infoPayload(), "\(got)")
@@ -161,8 +181,10 @@ struct WriteTests {
             let d = try DaemonProcess(config: config(dataDir: dataDir), files: ["books.ndjson": Self.initial])
             let c = try d.connect()
             // Everything acknowledged before is there.
-            let stored = try c.roundTrip(["id": "g", "op": "getDocuments", "index": "books",
-                                          "objectIDs": .array(acknowledged.sorted().map { .string($0) })])
+            let stored = try c.roundTrip([
+                "id": "g", "op": "getDocuments", "index": "books",
+                "objectIDs": .array(acknowledged.sorted().map { .string($0) }),
+            ])
             if case .info(_, _, let p)? = stored.first {
                 #expect((p["results"]?.arrayValue ?? []).allSatisfy { $0 != .null }, "cycle \(cycle): an acknowledged document is missing")
             } else {
@@ -175,8 +197,10 @@ struct WriteTests {
             for b in 0..<batches {
                 let ids = (0..<20).map { "c\(cycle)-b\(b)-\($0)" }
                 sent["w\(b)"] = ids
-                try c.send(["id": .string("w\(b)"), "op": "addDocuments", "index": "books",
-                            "documents": .array(ids.map { ["objectID": .string($0), "title": .string("t \($0)")] })])
+                try c.send([
+                    "id": .string("w\(b)"), "op": "addDocuments", "index": "books",
+                    "documents": .array(ids.map { ["objectID": .string($0), "title": .string("t \($0)")] }),
+                ])
                 if Bool.random(using: &rng), let f = try c.readFrame(), f.type == "written", let id = f.id {
                     acknowledged.formUnion(sent[id] ?? [])
                 }
@@ -259,15 +283,18 @@ struct WriteCommandTests {
         #expect(kept.out.split(separator: "\n") == [#"{"objectID":"s4"}"#, "null"])
         // A JSON array file works too.
         let array = dir.appendingPathComponent("array.json").path
-        try #"[{"objectID":"a1","title":"Array one"}, {"objectID":"a2","title":"Array two"}]"#.write(toFile: array, atomically: true, encoding: .utf8)
+        try #"[{"objectID":"a1","title":"Array one"}, {"objectID":"a2","title":"Array two"}]"#.write(
+            toFile: array, atomically: true, encoding: .utf8)
         let fromArray = try runBuilt("fedsearch", ["--socket", d.socketPath, "import", "books", array])
         #expect(fromArray.status == 0 && fromArray.out.contains("imported 2 documents"), "\(fromArray)")
         // From a pipe (read once, no total): NDJSON and an array.
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
         for (source, count) in [(file, 250), (array, 2)] {
-            let piped = try runProgram(URL(fileURLWithPath: "/bin/sh"), [
-                "-c", "cat '\(source)' | '\(fedsearch)' --socket '\(d.socketPath)' import books /dev/stdin --batch 100",
-            ])
+            let piped = try runProgram(
+                URL(fileURLWithPath: "/bin/sh"),
+                [
+                    "-c", "cat '\(source)' | '\(fedsearch)' --socket '\(d.socketPath)' import books /dev/stdin --batch 100",
+                ])
             #expect(piped.status == 0 && piped.out.contains("imported \(count) documents"), "\(piped)")
         }
     }

@@ -36,7 +36,10 @@ public struct TemplateValues: Sendable, Equatable {
 
 /// A string with `{placeholder}` slots, parsed once at load time.
 public struct StringTemplate: Sendable, Equatable {
-    enum Piece: Sendable, Equatable { case literal(String), slot(String) }
+    enum Piece: Sendable, Equatable {
+        case literal(String)
+        case slot(String)
+    }
     let pieces: [Piece]
 
     /// Parses `text`; an unknown or unclosed placeholder is an error naming `path`.
@@ -47,7 +50,7 @@ public struct StringTemplate: Sendable, Equatable {
         while i < text.endIndex {
             let c = text[i]
             let next = text.index(after: i)
-            if (c == "{" || c == "}"), next < text.endIndex, text[next] == c {
+            if c == "{" || c == "}", next < text.endIndex, text[next] == c {
                 literal.append(c)
                 i = text.index(after: next)
             } else if c == "{" {
@@ -56,10 +59,15 @@ public struct StringTemplate: Sendable, Equatable {
                 }
                 let name = String(text[next..<close])
                 guard TemplateValues.names.contains(name) else {
-                    throw SearchError(.invalidField, "\(path): unknown placeholder {\(name)}, expected one of "
-                        + TemplateValues.names.sorted().map { "{\($0)}" }.joined(separator: ", "))
+                    throw SearchError(
+                        .invalidField,
+                        "\(path): unknown placeholder {\(name)}, expected one of "
+                            + TemplateValues.names.sorted().map { "{\($0)}" }.joined(separator: ", "))
                 }
-                if !literal.isEmpty { pieces.append(.literal(literal)); literal = "" }
+                if !literal.isEmpty {
+                    pieces.append(.literal(literal))
+                    literal = ""
+                }
                 pieces.append(.slot(name))
                 i = text.index(after: close)
             } else {

@@ -39,13 +39,22 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                     throw fail("expected an index or a quoted key in brackets")
                 }
                 i = close + 1
-                if i < chars.count, chars[i] == "." { i += 1; if i == chars.count { throw fail("trailing '.'") } }
+                if i < chars.count, chars[i] == "." {
+                    i += 1
+                    if i == chars.count { throw fail("trailing '.'") }
+                }
             } else {
                 var key = ""
-                while i < chars.count, chars[i] != ".", chars[i] != "[" { key.append(chars[i]); i += 1 }
+                while i < chars.count, chars[i] != ".", chars[i] != "[" {
+                    key.append(chars[i])
+                    i += 1
+                }
                 guard !key.isEmpty else { throw fail("empty key") }
                 out.append(.key(key))
-                if i < chars.count, chars[i] == "." { i += 1; if i == chars.count { throw fail("trailing '.'") } }
+                if i < chars.count, chars[i] == "." {
+                    i += 1
+                    if i == chars.count { throw fail("trailing '.'") }
+                }
             }
         }
         components = out

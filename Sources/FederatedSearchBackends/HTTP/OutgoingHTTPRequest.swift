@@ -46,7 +46,7 @@ public struct OutgoingHTTPRequest: Sendable {
     /// URL or host, a body stream, a user or password in the URL).
     init?(_ request: URLRequest) {
         guard let url = request.url, let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
-              request.httpBodyStream == nil, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            request.httpBodyStream == nil, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
         method = request.httpMethod ?? "GET"
         scheme = url.scheme?.lowercased() ?? "http"

@@ -17,7 +17,8 @@ extension TypesenseClient: CreatableBackend {
         if (200..<300).contains(status) { return false }
         guard status == 404 else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
         do {
-            let (d, s, u) = try await send(deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(config.collectionSchema))))
+            let (d, s, u) = try await send(
+                deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(config.collectionSchema))))
             // 409 after the 404: an attempt that seemed to fail (a node lost mid-request) had
             // made it. (Another client making it in that instant would be taken as ours too.)
             if s != 409 { _ = try json(d, status: s, method: "POST", url: u) }
@@ -50,7 +51,8 @@ extension TypesenseClient: CreatableBackend {
         for node in config.nodes {
             while ContinuousClock.now < deadline {
                 guard let request = try? writeRequest("GET", [])(node),
-                      let answer = try? await transport.perform(request, name: name) else { break }
+                    let answer = try? await transport.perform(request, name: name)
+                else { break }
                 if (200..<300).contains(answer.status) { break }
                 try? await Task.sleep(for: .milliseconds(50))
             }

@@ -25,18 +25,20 @@ import FederatedSearchProtocol
 extension TypesenseClient: DocumentWritable {
     public func apply(_ changes: [DocumentChange]) async throws -> DocumentWriteResult {
         var failures: [String] = []
-            var start = 0
-            while start < changes.count {
-                var end = start + 1
-                while end < changes.count, Self.kind(changes[end]) == Self.kind(changes[start]) { end += 1 }
-                failures += try await self.applyRun(Array(changes[start..<end]), offset: start)
-                start = end
-            }
-            if !failures.isEmpty {
-                throw SearchError(.invalidField, "\(failures.prefix(5).joined(separator: "; "))"
+        var start = 0
+        while start < changes.count {
+            var end = start + 1
+            while end < changes.count, Self.kind(changes[end]) == Self.kind(changes[start]) { end += 1 }
+            failures += try await self.applyRun(Array(changes[start..<end]), offset: start)
+            start = end
+        }
+        if !failures.isEmpty {
+            throw SearchError(
+                .invalidField,
+                "\(failures.prefix(5).joined(separator: "; "))"
                     + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
                     + " (Typesense's import is not atomic: the batch's other documents were written)")
-            }
+        }
         return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil)
     }
 
@@ -56,15 +58,16 @@ extension TypesenseClient: DocumentWritable {
 
     public func documents(_ ids: [String]) async throws -> [JSONObject?] {
         var out: [JSONObject?] = []
-            for id in ids {
-                let (data, status, url) = try await self.send(deadline: writeDeadline(), retries: .max, self.writeRequest("GET", ["documents", id]))
-                if status == 404 {
-                    out.append(nil)
-                    continue
-                }
-                out.append(Self.objectFromTypesense(try self.json(data, status: status, method: "GET", url: url)))
+        for id in ids {
+            let (data, status, url) = try await self.send(
+                deadline: writeDeadline(), retries: .max, self.writeRequest("GET", ["documents", id]))
+            if status == 404 {
+                out.append(nil)
+                continue
             }
-            return out
+            out.append(Self.objectFromTypesense(try self.json(data, status: status, method: "GET", url: url)))
+        }
+        return out
     }
 
     // MARK: - The requests
@@ -117,8 +120,10 @@ extension TypesenseClient: DocumentWritable {
             if i > 0 { body.append(0x0A) }
             JSONWriter.write(.object(Self.typesenseDocument(d)), into: &body)
         }
-        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest(
-            "POST", ["documents", "import"], query: [("action", action)], body: body, contentType: "text/plain"))
+        let (data, status, url) = try await send(
+            deadline: writeDeadline(), retries: .max,
+            writeRequest(
+                "POST", ["documents", "import"], query: [("action", action)], body: body, contentType: "text/plain"))
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "POST", url: url) }
         var failures: [String] = []
         for (i, line) in data.split(separator: 0x0A).enumerated() {
@@ -134,8 +139,10 @@ extension TypesenseClient: DocumentWritable {
 
     /// `DELETE .../documents?filter_by=...`: how many documents it deleted.
     private func deleteWhere(_ filterBy: String) async throws -> Int {
-        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest(
-            "DELETE", ["documents"], query: [("filter_by", filterBy), ("batch_size", "500")]))
+        let (data, status, url) = try await send(
+            deadline: writeDeadline(), retries: .max,
+            writeRequest(
+                "DELETE", ["documents"], query: [("filter_by", filterBy), ("batch_size", "500")]))
         let o = try json(data, status: status, method: "DELETE", url: url)
         return o["num_deleted"]?.intValue ?? 0
     }
@@ -162,8 +169,10 @@ extension TypesenseClient: DocumentWritable {
                 guard let id = item["id"]?.stringValue else { continue }
                 var body = item
                 body["id"] = nil
-                let (d, st, u) = try await send(deadline: deadline, retries: .max, writeRequest(
-                    "PUT", [kind, id], body: JSONWriter.bytes(.object(body))))
+                let (d, st, u) = try await send(
+                    deadline: deadline, retries: .max,
+                    writeRequest(
+                        "PUT", [kind, id], body: JSONWriter.bytes(.object(body))))
                 _ = try json(d, status: st, method: "PUT", url: u)
             }
         }
@@ -187,7 +196,8 @@ extension TypesenseClient: DocumentWritable {
         _ method: String, _ path: [String], query: [(String, String)] = [], body: [UInt8]? = nil, contentType: String = "application/json"
     ) -> (URL) throws(SearchError) -> OutgoingHTTPRequest {
         { node throws(SearchError) in
-            try self.request(method, on: node, ["collections", self.config.collection] + path, query: query, body: body, contentType: contentType)
+            try self.request(
+                method, on: node, ["collections", self.config.collection] + path, query: query, body: body, contentType: contentType)
         }
     }
 

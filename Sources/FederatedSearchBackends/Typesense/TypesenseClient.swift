@@ -95,7 +95,9 @@ public struct TypesenseClient: SearchClient {
             let retryAt = ContinuousClock.now + config.retryInterval
             guard retriesLeft > 0, deadline.map({ retryAt < $0 }) ?? true else {
                 // A write is tried until its deadline: say so, as it may have taken a while.
-                if retries == .max { throw SearchError(failure.code, "\(failure.message) (tried again, node after node, for writeTimeoutSeconds)") }
+                if retries == .max {
+                    throw SearchError(failure.code, "\(failure.message) (tried again, node after node, for writeTimeoutSeconds)")
+                }
                 throw failure
             }
             retriesLeft -= 1
@@ -111,7 +113,11 @@ public struct TypesenseClient: SearchClient {
     private func attempt(_ request: OutgoingHTTPRequest, deadline: ContinuousClock.Instant?) async throws -> ([UInt8], Int) {
         let limit = max(.milliseconds(1), deadline.map { min(config.connectionTimeout, $0 - .now) } ?? config.connectionTimeout)
         let (transport, name) = (self.transport, self.name)
-        let request = { var r = request; r.timeout = limit; return r }()
+        let request = {
+            var r = request
+            r.timeout = limit
+            return r
+        }()
         if transport.timesExactly(request) {
             do { return try await transport.perform(request, name: name) } catch let e as SearchError where e.code == .timeout {
                 throw SearchError(.timeout, "\(e.message) (connectionTimeoutSeconds)")
@@ -195,7 +201,8 @@ public enum Typesense {
     public static func make(
         _ config: BackendConfig, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SearchError) -> ClientSearchable<TypesenseClient> {
-        ClientSearchable(TypesenseClient(name: config.name, config: try TypesenseConfig(config, environment: environment)), name: config.name)
+        ClientSearchable(
+            TypesenseClient(name: config.name, config: try TypesenseConfig(config, environment: environment)), name: config.name)
     }
 }
 

@@ -110,11 +110,13 @@ public struct TypesenseConfig: Sendable {
         attributes = try Self.fields("attributes", &r)
         numericFields = try Self.fields("numericFields", &r) ?? []
         if let both = numericFields.first(where: queryBy.contains) {
-            throw SearchError(.invalidField, "\(r.path(of: "numericFields")): '\(both)' is in queryBy too, and Typesense searches only text fields")
+            throw SearchError(
+                .invalidField, "\(r.path(of: "numericFields")): '\(both)' is in queryBy too, and Typesense searches only text fields")
         }
         arrayFields = try Self.fields("arrayFields", &r) ?? []
         if let both = arrayFields.first(where: numericFields.contains) {
-            throw SearchError(.invalidField, "\(r.path(of: "arrayFields")): '\(both)' is in numericFields too; arrays of numbers are not supported here")
+            throw SearchError(
+                .invalidField, "\(r.path(of: "arrayFields")): '\(both)' is in numericFields too; arrays of numbers are not supported here")
         }
         maxConnections = try r.int("maxConnections", in: 1...256) ?? 4
         try r.rejectUnknownKeys()

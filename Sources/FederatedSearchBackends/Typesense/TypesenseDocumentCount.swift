@@ -93,9 +93,9 @@ extension TypesenseClient {
                 var fields: Set<String>?
                 for node in config.nodes where count == nil {
                     guard let request = try? writeRequest("GET", [])(node),
-                          let answer = try? await transport.perform(request, name: name),
-                          (200..<300).contains(answer.status),
-                          case .object(let o)? = try? JSONParser.parse(answer.body)
+                        let answer = try? await transport.perform(request, name: name),
+                        (200..<300).contains(answer.status),
+                        case .object(let o)? = try? JSONParser.parse(answer.body)
                     else { continue }
                     count = o["num_documents"]?.intValue
                     fields = Self.fieldNames(ofSchema: o)

@@ -46,9 +46,10 @@ public enum TypesenseFilter {
 
     /// Whether `name` can be written bare in Typesense parameters: letters, digits, `_`, `-`, `.`.
     public static func isFieldName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { s in
-            s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "."
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy { s in
+                s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "."
+            }
     }
 
     private static func field(_ name: String) throws(SearchError) -> String {

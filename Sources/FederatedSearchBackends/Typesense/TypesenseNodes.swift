@@ -98,7 +98,8 @@ public final class TypesenseNodes: Sendable {
             if nearest { o["nearest"] = true }
             if !n.healthy, let t = n.lastTried {
                 let left = healthcheckInterval - (now - t)
-                o["retryInMs"] = .number(max(0, Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15).rounded())
+                o["retryInMs"] = .number(
+                    max(0, Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15).rounded())
             }
             if let e = n.lastError { o["lastError"] = .string(e) }
             return .object(o)

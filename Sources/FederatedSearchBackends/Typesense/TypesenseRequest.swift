@@ -137,9 +137,9 @@ public struct TypesenseRequest: Sendable, Equatable {
     }
 }
 
-fileprivate extension String {
+extension String {
     /// The string without leading and trailing whitespace (no Foundation needed).
-    var trimmingSpaces: String {
+    fileprivate var trimmingSpaces: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

@@ -93,7 +93,9 @@ public enum TypesenseResponse {
             guard case .array(let values)? = o["counts"] else { throw bad("\(at).counts", "expected an array") }
             var pairs: [(value: String, count: Int)] = []
             for (j, v) in values.enumerated() {
-                guard case .object(let c) = v, let n = c["count"]?.intValue else { throw bad("\(at).counts[\(j)].count", "expected a count") }
+                guard case .object(let c) = v, let n = c["count"]?.intValue else {
+                    throw bad("\(at).counts[\(j)].count", "expected a count")
+                }
                 switch c["value"] {
                 case .string(let s)?: pairs.append((s, n))
                 case .number(let d)?: pairs.append((TypesenseFilter.number(d), n))

@@ -27,7 +27,8 @@ struct EnglishStemmer: Sendable {
 
     /// The number of vowel-consonant sequences in `w[0..<end]`.
     private func measure(_ w: [UInt8], _ end: Int) -> Int {
-        var m = 0, i = 0
+        var m = 0
+        var i = 0
         while i < end && isConsonant(w, i) { i += 1 }
         while i < end {
             while i < end && !isConsonant(w, i) { i += 1 }
@@ -70,8 +71,12 @@ struct EnglishStemmer: Sendable {
     // MARK: steps
 
     private func step1a(_ w: inout [UInt8]) {
-        if ends(w, "sses") || ends(w, "ies") { w.removeLast(2) } else if ends(w, "ss") {
-        } else if ends(w, "s") { w.removeLast() }
+        if ends(w, "sses") || ends(w, "ies") {
+            w.removeLast(2)
+        } else if ends(w, "ss") {
+        } else if ends(w, "s") {
+            w.removeLast()
+        }
     }
 
     private func step1b(_ w: inout [UInt8]) {

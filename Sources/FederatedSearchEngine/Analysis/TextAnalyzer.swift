@@ -71,10 +71,11 @@ struct TextAnalyzer: Sendable {
         var out: [QueryToken] = []
         let utf8 = Array(text.utf8)
         scanner.scan(text, trackOffsets: false) { w in
-            out.append(QueryToken(
-                term: String(decoding: w.folded, as: UTF8.self),
-                original: String(decoding: utf8[w.start..<w.end], as: UTF8.self),
-                linkedToPrevious: w.linkedToPrevious))
+            out.append(
+                QueryToken(
+                    term: String(decoding: w.folded, as: UTF8.self),
+                    original: String(decoding: utf8[w.start..<w.end], as: UTF8.self),
+                    linkedToPrevious: w.linkedToPrevious))
         }
         return out
     }

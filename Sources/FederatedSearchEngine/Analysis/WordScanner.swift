@@ -44,7 +44,12 @@ struct WordScanner: Sendable {
     /// tables, other scalars are decoded and go through ``ScalarFolding``.
     func scan(_ text: String, trackOffsets: Bool, _ body: (ScannedWord) -> Void) {
         var text = text
-        text.withUTF8 { scan($0, trackOffsets: trackOffsets) { body($0); return true } }
+        text.withUTF8 {
+            scan($0, trackOffsets: trackOffsets) {
+                body($0)
+                return true
+            }
+        }
     }
 
     /// Like ``scan(_:trackOffsets:_:)`` without offsets, but stops after the first word for

@@ -81,7 +81,8 @@ struct FacetCounter {
             for j in n..<end {
                 let d = textDocs[j]
                 if let base, !base.contains(d) { continue }
-                var failed = -1, failures = 0
+                var failed = -1
+                var failures = 0
                 for (g, group) in groups.enumerated() where !group.set.contains(d) {
                     failures += 1
                     failed = g
@@ -122,7 +123,10 @@ struct FacetCounter {
     func statsPart(_ docs: DocumentList, field f: Int) -> NumericSummary? {
         let field = index.facets[f]
         guard field.isNumeric else { return nil }
-        var lo = Double.infinity, hi = -Double.infinity, sum = 0.0, n = 0
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        var sum = 0.0
+        var n = 0
         for d in docs {
             for i in Int(field.numberStart[Int(d)])..<Int(field.numberStart[Int(d) + 1]) {
                 let x = field.numbers[i]

@@ -45,7 +45,8 @@ final class FacetField: Sendable {
     /// The id of exactly this value, if the field has it.
     func exactId(_ value: String) -> UInt32? {
         let key = Array(value.utf8)
-        var lo = 0, hi = values.count
+        var lo = 0
+        var hi = values.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if values[mid].utf8.lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
@@ -60,7 +61,8 @@ final class FacetField: Sendable {
         let path = AttributePath(attribute.name)
         var provisional: [String: UInt32] = [:]
         var provisionalValues: [String] = []
-        var pairDoc: [UInt32] = [], pairValue: [UInt32] = []
+        var pairDoc: [UInt32] = []
+        var pairValue: [UInt32] = []
         var docStart: [UInt32] = [0]
         var numberStart: [UInt32] = [0]
         var numbers: [Double] = []
@@ -73,7 +75,9 @@ final class FacetField: Sendable {
                 if case .number(let n) = leaf { numbers.append(n) }
                 guard let s = AttributePath.facetValue(of: leaf) else { continue }
                 let id: UInt32
-                if let known = provisional[s] { id = known } else {
+                if let known = provisional[s] {
+                    id = known
+                } else {
                     id = UInt32(provisionalValues.count)
                     provisional[s] = id
                     provisionalValues.append(s)
@@ -90,7 +94,8 @@ final class FacetField: Sendable {
         // Renumber values in byte order so that "value ascending" is "id ascending".
         // ASCII strings compare by bytes with `<` (its fast path); others need the UTF-8 view.
         let ascii = provisionalValues.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
-        let order = ascii
+        let order =
+            ascii
             ? provisionalValues.indices.sorted { provisionalValues[$0] < provisionalValues[$1] }
             : provisionalValues.indices.sorted { provisionalValues[$0].utf8.lexicographicallyPrecedes(provisionalValues[$1].utf8) }
         var remap = [UInt32](repeating: 0, count: order.count)
@@ -124,7 +129,8 @@ final class FacetField: Sendable {
         self.docStart = docStart
         self.docValues = docValues
         // Exactly one each: as many values as documents, none without one.
-        oneValuePerDocument = docValues.count == documents.count
+        oneValuePerDocument =
+            docValues.count == documents.count
             && (0..<documents.count).allSatisfy { docStart[$0 + 1] != docStart[$0] }
         self.valueStart = valueStart
         self.valueDocs = valueDocs

@@ -59,7 +59,8 @@ extension ForwardIndex {
     /// cost is about the shorter list times the log of the longer, never their product.
     @inline(__always)
     static func bestHit(_ doc: UInt32, _ levels: [PostingLevel], start: [UInt32], postings: [UInt32]) -> UInt32 {
-        let s = Int(start[Int(doc)]), e = Int(start[Int(doc) &+ 1])
+        let s = Int(start[Int(doc)])
+        let e = Int(start[Int(doc) &+ 1])
         if s == e { return .max }
         // Indexed, not `for level in levels`: copying a level out retains its two arrays, and
         // this runs for every word of every document ranking visits.

@@ -67,7 +67,8 @@ final class IndexSnapshot: Sendable {
         self.positions = positions
         let analyzer = TextAnalyzer(separatorsToIndex: settings.separatorsToIndex)
         self.analyzer = analyzer
-        let searchable = settings.searchableAttributes.isEmpty
+        let searchable =
+            settings.searchableAttributes.isEmpty
             ? Self.discoverTextAttributes(documents) : settings.searchableAttributes
         let text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
         self.text = text

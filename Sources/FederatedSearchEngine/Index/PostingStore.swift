@@ -32,7 +32,8 @@ struct PostingStore: Sendable {
 
     /// The term of posting `p` (binary search over `termStart`).
     func term(ofPosting p: Int) -> Int {
-        var lo = 0, hi = termStart.count - 1
+        var lo = 0
+        var hi = termStart.count - 1
         let target = UInt32(p)
         while lo + 1 < hi {
             let mid = (lo + hi) >> 1

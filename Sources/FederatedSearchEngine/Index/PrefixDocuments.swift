@@ -49,8 +49,10 @@ struct PrefixDocuments: Sendable {
         // Prefixes of up to `maximumLength` bytes: longer ones have fewer postings each, and
         // the fourth level's cost more memory than they save work.
         for n in 1..<trie.levelStart[Self.maximumLength + 1] {
-            let lo = Int(trie.lo[n]), hi = Int(trie.hi[n])
-            let first = Int(postings.termStart[lo]), end = Int(postings.termStart[hi])
+            let lo = Int(trie.lo[n])
+            let hi = Int(trie.hi[n])
+            let first = Int(postings.termStart[lo])
+            let end = Int(postings.termStart[hi])
             let key = UInt64(first) << 32 | UInt64(end)
             // A node with one child has that child's range: one entry serves both.
             guard entryOfRange[key] == nil else { continue }
@@ -69,7 +71,8 @@ struct PrefixDocuments: Sendable {
                 start.append(docs.count)
                 continue
             }
-            var lowWord = Int.max, highWord = -1
+            var lowWord = Int.max
+            var highWord = -1
             for p in first..<end {
                 let d = Int(postings.docs[p])
                 marks[d >> 6] |= 1 << UInt64(d & 63)

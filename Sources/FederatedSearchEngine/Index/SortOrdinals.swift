@@ -54,7 +54,8 @@ enum SortOrdinals {
         let n = criteria.count
         func less(_ a: Int, _ b: Int) -> Bool {
             for c in 0..<n {
-                let x = keys[a * n + c], y = keys[b * n + c]
+                let x = keys[a * n + c]
+                let y = keys[b * n + c]
                 if x != y { return x < y }
             }
             return false

@@ -16,7 +16,8 @@ struct SortedNumbers: Sendable {
 
     /// Every numeric leaf at `path` in `docs` (arrays flattened), with its document.
     init(path: AttributePath, documents docs: [JSONObject]) {
-        var numbers: [Double] = [], owners: [UInt32] = []
+        var numbers: [Double] = []
+        var owners: [UInt32] = []
         for (d, doc) in docs.enumerated() {
             for case .number(let n) in path.leaves(in: doc) {
                 numbers.append(n)
@@ -28,7 +29,8 @@ struct SortedNumbers: Sendable {
 
     /// The first index whose number is not less than `x` (or greater, when `strictly`).
     func bound(_ x: Double, strictly: Bool) -> Int {
-        var lo = 0, hi = numbers.count
+        var lo = 0
+        var hi = numbers.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             let below = strictly ? numbers[mid] <= x : numbers[mid] < x

@@ -47,7 +47,8 @@ final class TermDictionary: Sendable {
         let end = Int(offsets[id + 1])
         var j = 0
         while i < end && j < key.count {
-            let a = bytes[i], b = key[j]
+            let a = bytes[i]
+            let b = key[j]
             if a != b { return a < b ? -1 : 1 }
             i &+= 1
             j &+= 1
@@ -58,7 +59,8 @@ final class TermDictionary: Sendable {
 
     /// The first id whose term is not less than `key`.
     func lowerBound(_ key: [UInt8]) -> Int {
-        var lo = 0, hi = count
+        var lo = 0
+        var hi = count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if compare(mid, key) < 0 { lo = mid + 1 } else { hi = mid }
@@ -83,13 +85,15 @@ final class TermDictionary: Sendable {
     /// The ids of all terms starting with `prefix` (possibly empty).
     func prefixRange(_ prefix: [UInt8]) -> Range<Int> {
         let lo = lowerBound(prefix)
-        var hi = lo, step = 1
+        var hi = lo
+        var step = 1
         // Gallop then bisect: short prefix ranges (the common case) cost a few comparisons.
         while hi < count && hasPrefix(hi, prefix) {
             hi += step
             step <<= 1
         }
-        var a = hi - (step >> 1), b = min(hi, count)
+        var a = hi - (step >> 1)
+        var b = min(hi, count)
         if a < lo { a = lo }
         while a < b {
             let mid = (a + b) >> 1

@@ -35,7 +35,9 @@ final class TextIndex: Sendable {
         let paths = slots.map { AttributePath($0.name) }
         var ids: [String: UInt32] = [:]
         var terms: [String] = []
-        var occTerm: [UInt32] = [], occDoc: [UInt32] = [], occPos: [UInt32] = []
+        var occTerm: [UInt32] = []
+        var occDoc: [UInt32] = []
+        var occPos: [UInt32] = []
         let estimate = documents.count * 8
         occTerm.reserveCapacity(estimate)
         occDoc.reserveCapacity(estimate)
@@ -48,13 +50,16 @@ final class TextIndex: Sendable {
             let doc32 = UInt32(d)
             for (slot, path) in paths.enumerated() {
                 let slotBits = UInt32(slot) << PostingStore.positionBits
-                var position = 0, length = 0
+                var position = 0
+                var length = 0
                 path.forEachText(in: doc) { text, element in
                     if element > 0 { position += Self.elementGap }
                     let start = position
                     position = analyzer.forEachIndexTerm(in: text, firstPosition: position) { term, p in
                         let id: UInt32
-                        if let known = ids[term] { id = known } else {
+                        if let known = ids[term] {
+                            id = known
+                        } else {
                             id = UInt32(terms.count)
                             ids[term] = id
                             terms.append(term)
@@ -95,7 +100,9 @@ final class TextIndex: Sendable {
         // Group each term's occurrences by document into postings.
         var termStart: [UInt32] = [0]
         termStart.reserveCapacity(terms.count + 1)
-        var docs: [UInt32] = [], first: [UInt32] = [], positionStart: [UInt32] = []
+        var docs: [UInt32] = []
+        var first: [UInt32] = []
+        var positionStart: [UInt32] = []
         docs.reserveCapacity(occTerm.count)
         first.reserveCapacity(occTerm.count)
         positionStart.reserveCapacity(occTerm.count + 1)

@@ -6,7 +6,8 @@ enum TrieRanges {
     /// The first id in `lo..<hi` whose byte is not below `b`.
     @inline(__always)
     static func lowerBound(_ lo: Int, _ hi: Int, _ b: UInt8, _ byteAt: (Int) -> UInt8) -> Int {
-        var a = lo, z = hi
+        var a = lo
+        var z = hi
         while a < z {
             let mid = (a &+ z) >> 1
             if byteAt(mid) < b { a = mid &+ 1 } else { z = mid }
@@ -17,7 +18,8 @@ enum TrieRanges {
     /// The first id in `lo..<hi` whose byte is above `b`.
     @inline(__always)
     static func upperBound(_ lo: Int, _ hi: Int, _ b: UInt8, _ byteAt: (Int) -> UInt8) -> Int {
-        var a = lo, z = hi
+        var a = lo
+        var z = hi
         while a < z {
             let mid = (a &+ z) >> 1
             if byteAt(mid) <= b { a = mid &+ 1 } else { z = mid }
@@ -38,7 +40,8 @@ enum TrieRanges {
     @inline(__always)
     static func runEnd(from i: Int, _ hi: Int, _ byteAt: (Int) -> UInt8) -> Int {
         let b = byteAt(i)
-        var a = i &+ 1, step = 1
+        var a = i &+ 1
+        var step = 1
         var z = a
         while z < hi && byteAt(z) <= b {
             a = z &+ 1

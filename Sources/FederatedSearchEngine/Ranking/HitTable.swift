@@ -13,8 +13,9 @@ struct HitTable {
 
     static func direct(_ word: WordMatches) -> HitTable {
         if let hits = word.hits { return HitTable(values: hits, width: 1, constantBase: nil) }
-        return HitTable(values: [], width: 1,
-                        constantBase: word.constantFlags << MatchFlags.shift | UInt32(word.firstPosting))
+        return HitTable(
+            values: [], width: 1,
+            constantBase: word.constantFlags << MatchFlags.shift | UInt32(word.firstPosting))
     }
 
     static let none = HitTable(values: [], width: 0, constantBase: nil)

@@ -88,7 +88,9 @@ struct Ranker {
         let w = words.count
         var key = UInt128(doc)
         if w > 0 {
-            var typos = 0, matched = 0, nonExact = 0
+            var typos = 0
+            var matched = 0
+            var nonExact = 0
             var attribute = UInt32.max
             for i in 0..<w {
                 let h = hits[base &+ i]
@@ -138,13 +140,16 @@ struct Ranker {
         let w = flags.count
         guard w > 0 else { return 0 }
         let allRequired = requiredCount == w
-        var typos = 0, nonExact = 0
+        var typos = 0
+        var nonExact = 0
         for f in flags {
             if allRequired { typos += MatchFlags.typos(f) }
             nonExact += Int(f & 1)
         }
         var key: UInt128 = 0
-        let typoShift = layout.shift(.typo), exactShift = layout.shift(.exact), proximityShift = layout.shift(.proximity)
+        let typoShift = layout.shift(.typo)
+        let exactShift = layout.shift(.exact)
+        let proximityShift = layout.shift(.proximity)
         if typoShift >= 0 { key |= UInt128(min(typos, 127)) << typoShift }
         if exactShift >= 0 { key |= UInt128(min(nonExact, 63)) << exactShift }
         if proximityShift >= 0 && allRequired { key |= UInt128(min(w - 1, 255)) << proximityShift }
@@ -169,11 +174,14 @@ struct Ranker {
     /// The smallest distance between two postings' positions in the same attribute; a word
     /// after the other counts its gap, before it one more.
     func pairDistance(_ a: Int, _ b: Int) -> Int {
-        var i = Int(positionStart[a]), j = Int(positionStart[b])
-        let iEnd = Int(positionStart[a + 1]), jEnd = Int(positionStart[b + 1])
+        var i = Int(positionStart[a])
+        var j = Int(positionStart[b])
+        let iEnd = Int(positionStart[a + 1])
+        let jEnd = Int(positionStart[b + 1])
         var best = Self.maxPairDistance
         while i < iEnd && j < jEnd {
-            let x = positions[i], y = positions[j]
+            let x = positions[i]
+            let y = positions[j]
             if PostingStore.slot(x) == PostingStore.slot(y) {
                 let d = y > x ? Int(y - x) : Int(x - y) + 1
                 if d < best {
@@ -210,13 +218,23 @@ struct Ranker {
                 for i in Int(forward.start[Int(doc)])..<Int(forward.start[Int(doc) + 1]) {
                     let p = forward.postings[i]
                     if spans[k].lo > p { continue }
-                    var a = k + 1, step = 1
-                    while a < n && spans[a].lo <= p { k = a; a += step; step <<= 1 }
+                    var a = k + 1
+                    var step = 1
+                    while a < n && spans[a].lo <= p {
+                        k = a
+                        a += step
+                        step <<= 1
+                    }
                     var z = min(a, n)
                     a = k + 1
                     while a < z {
                         let mid = (a + z) >> 1
-                        if spans[mid].lo <= p { k = mid; a = mid + 1 } else { z = mid }
+                        if spans[mid].lo <= p {
+                            k = mid
+                            a = mid + 1
+                        } else {
+                            z = mid
+                        }
                     }
                     if p < spans[k].hi {
                         tf += Self.matchWeight(spans[k].flags) * occurrences(Int(p), doc: doc)
@@ -253,7 +271,8 @@ struct Ranker {
     /// Metres from the query's centre to the document, if both are known.
     func geoDistance(_ doc: UInt32) -> Double? {
         guard let center, !index.latitudes.isEmpty else { return nil }
-        let lat = index.latitudes[Int(doc)], lng = index.longitudes[Int(doc)]
+        let lat = index.latitudes[Int(doc)]
+        let lng = index.longitudes[Int(doc)]
         guard !lat.isNaN else { return nil }
         return Geo.distance(center, GeoPoint(lat: lat, lng: lng))
     }
@@ -312,7 +331,8 @@ enum Geo {
     /// Haversine distance in metres.
     static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         let toRad = Double.pi / 180
-        let dLat = (b.lat - a.lat) * toRad, dLng = (b.lng - a.lng) * toRad
+        let dLat = (b.lat - a.lat) * toRad
+        let dLng = (b.lng - a.lng) * toRad
         let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * toRad) * cos(b.lat * toRad) * sin(dLng / 2) * sin(dLng / 2)
         // In [0, 1] for real latitudes; clamped, since documents' latitudes are not checked.
         return 2 * earthRadius * asin(sqrt(min(1, max(0, h))))

@@ -31,9 +31,10 @@ struct RankingLayout {
 
     static let documentBits = 32
 
-    init(rules: [RankingRule], wordCount: Int, hasOptional: Bool, typos: Bool, geo: Bool,
-         hasCustom: Bool, sortRules: Set<String>)
-    {
+    init(
+        rules: [RankingRule], wordCount: Int, hasOptional: Bool, typos: Bool, geo: Bool,
+        hasCustom: Bool, sortRules: Set<String>
+    ) {
         var used = 0
         for rule in rules {
             let field: RankField?

@@ -14,7 +14,8 @@ struct TopKeys {
             guard k > 0, key < keys[k - 1] else { return }
             keys.removeLast()
         }
-        var lo = 0, hi = keys.count
+        var lo = 0
+        var hi = keys.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if keys[mid] < key { lo = mid + 1 } else { hi = mid }

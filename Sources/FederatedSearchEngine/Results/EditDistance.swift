@@ -4,7 +4,8 @@ enum EditDistance {
     /// The distance between `a` and `b`, or the distance to the closest prefix of `b` when
     /// `prefix` (how far `a` is from being a prefix of `b`).
     static func distance(_ a: [UInt32], _ b: [UInt32], prefix: Bool) -> Int {
-        let m = a.count, n = b.count
+        let m = a.count
+        let n = b.count
         if m == 0 { return 0 }
         var prev2 = [Int](repeating: 0, count: m + 1)
         var prev = Array(0...m)

@@ -36,7 +36,9 @@ struct HighlightCandidates {
             } else {
                 for part in w.isGroup ? w.members : [w] { spans += index.spans(of: part, typos: typos) }
             }
-            let synonyms = w.isGroup ? index.synonyms.alternatives(ofGroup: w.terms)
+            let synonyms =
+                w.isGroup
+                ? index.synonyms.alternatives(ofGroup: w.terms)
                 : w.isQuotation ? [] : index.synonyms.alternatives(of: w.term)
             for alt in synonyms { for t in alt { exact(t) } }
         }
@@ -56,8 +58,10 @@ struct HighlightCandidates {
         for i in 0..<slots { out[i].removeAll(keepingCapacity: true) }
         lastPosition.removeAll(keepingCapacity: true)
         lastPosition.append(contentsOf: repeatElement(-1, count: slots))
-        let forward = text.forward, postings = text.postings
-        let s = Int(forward.start[Int(doc)]), e = Int(forward.start[Int(doc) + 1])
+        let forward = text.forward
+        let postings = text.postings
+        let s = Int(forward.start[Int(doc)])
+        let e = Int(forward.start[Int(doc) + 1])
         let n = los.count
         guard n > 0, s < e else { return }
         var k = 0

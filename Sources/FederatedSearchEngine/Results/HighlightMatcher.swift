@@ -23,12 +23,15 @@ struct HighlightMatcher {
         for (u, w) in words.enumerated() {
             for part in w.isGroup ? w.members : [w] {
                 for t in part.terms {
-                    specs.append(Spec(
-                        term: Array(t.utf8), prefix: part.isPrefix, maxTypos: typos ? part.maxTypos : 0,
-                        stem: index.stemmer?.stem(t), unit: u))
+                    specs.append(
+                        Spec(
+                            term: Array(t.utf8), prefix: part.isPrefix, maxTypos: typos ? part.maxTypos : 0,
+                            stem: index.stemmer?.stem(t), unit: u))
                 }
             }
-            let synonyms = w.isGroup ? index.synonyms.alternatives(ofGroup: w.terms)
+            let synonyms =
+                w.isGroup
+                ? index.synonyms.alternatives(ofGroup: w.terms)
                 : w.isQuotation ? [] : index.synonyms.alternatives(of: w.term)
             for alt in synonyms {
                 for t in alt { alternatives[Array(t.utf8)] = u }

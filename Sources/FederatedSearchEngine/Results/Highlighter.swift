@@ -24,7 +24,8 @@ final class Highlighter {
         self.preTag = preTag
         self.postTag = postTag
         self.ellipsis = ellipsis
-        var pre: [UInt8] = [], post: [UInt8] = []
+        var pre: [UInt8] = []
+        var post: [UInt8] = []
         preTag.withUnsafeBufferPointer { JSONWriter.writeEscaped($0, into: &pre) }
         postTag.withUnsafeBufferPointer { JSONWriter.writeEscaped($0, into: &post) }
         escapedPreTag = pre
@@ -125,8 +126,10 @@ final class Highlighter {
     /// `through`: for a value that is the attribute's one string (word `i` is at position `i`),
     /// the last position of a candidate and the attribute's word count: the scan stops after
     /// that word (every later word is unmarked, so the rest is copied as it is).
-    func write(_ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil,
-               into out: inout [UInt8]) -> Bool {
+    func write(
+        _ value: JSONValue, candidates: [ArraySlice<UInt8>], through: (last: Int, words: Int)? = nil,
+        into out: inout [UInt8]
+    ) -> Bool {
         switch value {
         case .array(let items):
             // `through` describes a lone string only.
@@ -161,8 +164,10 @@ final class Highlighter {
     /// The highlight object of one string's UTF-8 `bytes` (see ``write(_:candidates:through:into:)``).
     /// Pointer use: `bytes` is the string's storage borrowed for the call (`withUTF8`), read by
     /// index and by ranges of marks found inside it; nothing keeps it after the call.
-    private func writeLeaf(_ bytes: UnsafeBufferPointer<UInt8>, candidates: [ArraySlice<UInt8>],
-                           through: (last: Int, words: Int)?, into out: inout [UInt8]) {
+    private func writeLeaf(
+        _ bytes: UnsafeBufferPointer<UInt8>, candidates: [ArraySlice<UInt8>],
+        through: (last: Int, words: Int)?, into out: inout [UInt8]
+    ) {
         out.append(contentsOf: Pieces.valueOpen)
         if candidates.isEmpty {
             JSONWriter.writeEscaped(bytes, into: &out)
@@ -178,7 +183,8 @@ final class Highlighter {
         swap(&folded, &scratchFolded)
         defer { swap(&folded, &scratchFolded) }
         var units: UInt64 = 0
-        var fully = true, any = false
+        var fully = true
+        var any = false
         var lengths: UInt64 = 0  // bit l: a candidate has l bytes (l < 64)
         for c in candidates { lengths |= c.count < 64 ? 1 << UInt64(c.count) : 1 << 63 }
         var index = 0
@@ -292,7 +298,8 @@ final class Highlighter {
             let size = max(1, words)
             var start = 0
             if n > size {
-                var best = -1, inWindow = 0
+                var best = -1
+                var inWindow = 0
                 for i in 0..<n {
                     if m.marks[i] != nil { inWindow += 1 }
                     if i >= size && m.marks[i - size] != nil { inWindow -= 1 }

@@ -28,12 +28,14 @@ extension QueryExecutor {
         var slotOfName: [String: Int] = [:]
         for (i, slot) in index.text.slots.enumerated() where slotOfName[slot.name] == nil { slotOfName[slot.name] = i }
         let fast = fastHighlight && !ranked.docs.isEmpty && highlightPaths.contains { slotOfName[$0.name] != nil }
-        let candidates = fast
+        let candidates =
+            fast
             ? HighlightCandidates(words: parsed.words, termSpans: m.termSpans, index: index, typos: typoMode != .disabled)
             : nil
         let dictionary = index.text.dictionary
         // Every attribute retrieved (the default): hits carry the stored documents.
-        let retrievesAll = unretrievable.isEmpty
+        let retrievesAll =
+            unretrievable.isEmpty
             && (p.attributesToRetrieve == nil || p.attributesToRetrieve == ["*"])
         var terms: [ArraySlice<UInt8>] = []  // one attribute's candidate terms, reused
         var slotTerms: [[Int]] = []  // a hit's candidate terms per slot, reused
@@ -127,7 +129,10 @@ extension QueryExecutor {
 
     /// The error of a page whose first `hits` of `of` hits already pass the answer limit.
     static func answerTooLarge(_ name: String, hits: Int, of count: Int, limit: Int) -> SearchError {
-        SearchError(.answerTooLarge, "\(name): \(hits) of its \(count) hits already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve, attributesToHighlight)")
+        SearchError(
+            .answerTooLarge,
+            "\(name): \(hits) of its \(count) hits already pass limits.maxAnswerBytes (\(limit) bytes); ask for fewer hits (hitsPerPage) or attributes (attributesToRetrieve, attributesToHighlight)"
+        )
     }
 
     /// An attribute to highlight: its path, its key as JSON (`"name":`), its text slot when it

@@ -33,8 +33,9 @@ extension EmbeddedIndex {
         }
         if !adding.isEmpty {
             let sorted = adding.sorted { $0.position < $1.position }
-            next.append(try Self.segment(
-                name: name, settings: settings, documents: sorted.map(\.document), positions: sorted.map(\.position)))
+            next.append(
+                try Self.segment(
+                    name: name, settings: settings, documents: sorted.map(\.document), positions: sorted.map(\.position)))
             // The engine's limit holds for the live postings of all segments together, so
             // that a merge, and the build at the next start, stay within it.
             let postings = next.reduce(0) { $0 + $1.snapshot.text.postings.docs.count - ($1.live?.deletedPostingCount ?? 0) }

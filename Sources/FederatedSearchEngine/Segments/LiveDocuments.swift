@@ -86,9 +86,16 @@ struct LiveDocuments: Sendable {
         if a.isEmpty { return b }
         var out: [UInt32] = []
         out.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count && j < b.count {
-            if a[i] <= b[j] { out.append(a[i]); i += 1 } else { out.append(b[j]); j += 1 }
+            if a[i] <= b[j] {
+                out.append(a[i])
+                i += 1
+            } else {
+                out.append(b[j])
+                j += 1
+            }
         }
         out.append(contentsOf: a[i...])
         out.append(contentsOf: b[j...])
@@ -96,7 +103,8 @@ struct LiveDocuments: Sendable {
     }
 
     private static func lowerBound(_ a: [UInt32], _ x: UInt32) -> Int {
-        var lo = 0, hi = a.count
+        var lo = 0
+        var hi = a.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if a[mid] < x { lo = mid + 1 } else { hi = mid }

@@ -47,7 +47,8 @@ enum MergePolicy {
             let b = segments[base]
             // A settle waits for a small merge under way (its completion plans again), so that
             // it folds everything at once rather than the base now and again after.
-            let settles = settling && free.count == segments.count
+            let settles =
+                settling && free.count == segments.count
                 && (rest + b.snapshot.documentCount - b.liveCount) * settleShare >= b.liveCount
             if rest * baseShare >= b.liveCount || isMostlyDeleted(b) || settles {
                 return [base] + others
@@ -70,7 +71,8 @@ enum MergePolicy {
 
     /// 0 below `floor` documents, then one more per factor.
     static func tier(_ count: Int) -> Int {
-        var t = 0, n = count / floor
+        var t = 0
+        var n = count / floor
         while n > 0 {
             n /= factor
             t += 1

@@ -13,8 +13,10 @@ extension SegmentedSearch {
         var numeric = [Bool](repeating: false, count: fields.count)
         for part in parts where !(part.match.docs.isEmpty && part.match.textDocs.isEmpty) {
             let counter = FacetCounter(index: part.segment.snapshot)
-            let m = part.match, f = part.filters
-            let counts = f.isDisjunctive
+            let m = part.match
+            let f = part.filters
+            let counts =
+                f.isDisjunctive
                 ? try counter.countDisjunctive(m.textDocs, base: f.base, groups: f.groups, fields: fields, check: &part.executor.check)
                 : try counter.count(m.docs, fields: fields, check: &part.executor.check)
             perPart.append((part, counts))
@@ -26,8 +28,9 @@ extension SegmentedSearch {
             }
         }
         let counts = fields.enumerated().map { k, field in
-            Self.merged(perPart.map { ($0.part.segment.snapshot.facets[field], $0.counts[k]) },
-                        attribute: segments[0].snapshot.facets[field].name, limit: p.maxValuesPerFacet, order: p.sortFacetValuesBy)
+            Self.merged(
+                perPart.map { ($0.part.segment.snapshot.facets[field], $0.counts[k]) },
+                attribute: segments[0].snapshot.facets[field].name, limit: p.maxValuesPerFacet, order: p.sortFacetValuesBy)
         }
         let names = fields.map { segments[0].snapshot.facets[$0].name }
         let stats = fields.indices.compactMap { k in numeric[k] ? summaries[k].stats(attribute: names[k]) : nil }
@@ -38,7 +41,9 @@ extension SegmentedSearch {
     /// the most values (values sorted by bytes, so its id order is value order); values it
     /// lacks are kept aside by name. Then the first `limit` by count (ties by value) or by
     /// value, as ``FacetCounter/top(_:field:limit:order:)`` orders one index's.
-    static func merged(_ counts: [(field: FacetField, counts: [UInt32])], attribute: String, limit: Int, order: FacetValueOrder) -> FacetCounts {
+    static func merged(_ counts: [(field: FacetField, counts: [UInt32])], attribute: String, limit: Int, order: FacetValueOrder)
+        -> FacetCounts
+    {
         guard let reference = counts.indices.max(by: { counts[$0].field.values.count < counts[$1].field.values.count }) else {
             return FacetCounts(attribute: attribute, values: [])
         }

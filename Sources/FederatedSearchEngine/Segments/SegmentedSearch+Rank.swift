@@ -55,9 +55,11 @@ struct KeyOrder {
                 let width = segments[0].snapshot.settings.customRanking.count
                 criteria.append((shift, width, segments.map(\.snapshot.customOrdinal), segments.map(\.snapshot.customValues)))
             case .sort(let rule):
-                criteria.append((
-                    shift, 1, segments.map { $0.snapshot.sortOrdinals[rule] ?? [] },
-                    segments.map { $0.snapshot.sortValues[rule] ?? [] }))
+                criteria.append(
+                    (
+                        shift, 1, segments.map { $0.snapshot.sortOrdinals[rule] ?? [] },
+                        segments.map { $0.snapshot.sortValues[rule] ?? [] }
+                    ))
             default:
                 break
             }
@@ -69,14 +71,17 @@ struct KeyOrder {
     /// Whether `a` ranks before `b`.
     func less(_ a: RankedEntry, _ b: RankedEntry) -> Bool {
         if a.segment == b.segment { return a.key < b.key }
-        let docA = Int(UInt32(truncatingIfNeeded: a.key)), docB = Int(UInt32(truncatingIfNeeded: b.key))
+        let docA = Int(UInt32(truncatingIfNeeded: a.key))
+        let docB = Int(UInt32(truncatingIfNeeded: b.key))
         var high = 128  // bits at and above `high` are equal
         for c in criteria {
             let fieldTop = c.shift + RankField.custom.width
             if let r = Self.compare(a.key, b.key, from: fieldTop, below: high) { return r }
-            let oa = Int(c.ordinals[a.segment][docA]) * c.width, ob = Int(c.ordinals[b.segment][docB]) * c.width
+            let oa = Int(c.ordinals[a.segment][docA]) * c.width
+            let ob = Int(c.ordinals[b.segment][docB]) * c.width
             for k in 0..<c.width {
-                let x = c.values[a.segment][oa + k], y = c.values[b.segment][ob + k]
+                let x = c.values[a.segment][oa + k]
+                let y = c.values[b.segment][ob + k]
                 if x != y { return x < y }
             }
             high = c.shift
@@ -84,11 +89,14 @@ struct KeyOrder {
         if let r = Self.compare(a.key, b.key, from: RankingLayout.documentBits, below: high) { return r }
         // The document numbers: a snapshot numbers its documents by `customRanking` (whether
         // the rules use it or not), equal ones by position.
-        let sa = segments[a.segment].snapshot, sb = segments[b.segment].snapshot
+        let sa = segments[a.segment].snapshot
+        let sb = segments[b.segment].snapshot
         if customWidth > 0 {
-            let oa = Int(sa.customOrdinal[docA]) * customWidth, ob = Int(sb.customOrdinal[docB]) * customWidth
+            let oa = Int(sa.customOrdinal[docA]) * customWidth
+            let ob = Int(sb.customOrdinal[docB]) * customWidth
             for k in 0..<customWidth {
-                let x = sa.customValues[oa + k], y = sb.customValues[ob + k]
+                let x = sa.customValues[oa + k]
+                let y = sb.customValues[ob + k]
                 if x != y { return x < y }
             }
         }
@@ -100,7 +108,8 @@ struct KeyOrder {
         guard below > from else { return nil }
         let width = below - from
         let mask: UInt128 = width >= 128 ? ~0 : (UInt128(1) << width) - 1
-        let x = (a >> from) & mask, y = (b >> from) & mask
+        let x = (a >> from) & mask
+        let y = (b >> from) & mask
         return x == y ? nil : x < y
     }
 }

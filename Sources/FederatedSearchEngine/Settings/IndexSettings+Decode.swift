@@ -7,11 +7,15 @@ extension IndexSettings {
     public static func decode(_ object: JSONObject, path: String) throws(SearchError) -> IndexSettings {
         var s = IndexSettings()
         var r = FieldReader(object, path: path)
-        for key in ["searchableAttributes", "attributesForFaceting", "customRanking", "ranking", "unretrievableAttributes",
-                    "numericAttributesForFiltering", "queryLanguages"] {
+        for key in [
+            "searchableAttributes", "attributesForFaceting", "customRanking", "ranking", "unretrievableAttributes",
+            "numericAttributesForFiltering", "queryLanguages",
+        ] {
             if case .array(let items)? = object[key] { try bound(items.count, Limits.attributes, path: r.path(of: key), of: "entries") }
         }
-        if case .array(let items)? = object["stopWords"] { try bound(items.count, Limits.stopWords, path: r.path(of: "stopWords"), of: "words") }
+        if case .array(let items)? = object["stopWords"] {
+            try bound(items.count, Limits.stopWords, path: r.path(of: "stopWords"), of: "words")
+        }
         if let list = try r.stringArray("searchableAttributes") {
             s.searchableAttributes = try parseSearchable(list, path: r.path(of: "searchableAttributes"))
         }
@@ -43,7 +47,8 @@ extension IndexSettings {
                 _ = try r.stringArray("removeStopWords")
                 s.stopWords = StopWords.english
             default:
-                throw SearchError(.invalidField, "\(r.path(of: "removeStopWords")): expected a boolean or an array of language codes, got \(v.typeName)")
+                throw SearchError(
+                    .invalidField, "\(r.path(of: "removeStopWords")): expected a boolean or an array of language codes, got \(v.typeName)")
             }
         }
         if let v = try r.stringArray("stopWords") { s.stopWords += v }
@@ -54,7 +59,8 @@ extension IndexSettings {
                 let langs = try r.stringArray("ignorePlurals") ?? []
                 s.ignorePlurals = langs.contains("en")
             default:
-                throw SearchError(.invalidField, "\(r.path(of: "ignorePlurals")): expected a boolean or an array of language codes, got \(v.typeName)")
+                throw SearchError(
+                    .invalidField, "\(r.path(of: "ignorePlurals")): expected a boolean or an array of language codes, got \(v.typeName)")
             }
         }
         if let v = try r.stringArray("queryLanguages") { s.queryLanguages = v }
@@ -116,8 +122,10 @@ extension IndexSettings {
     }
 
     static func parseFaceting(_ entry: String, path: String) throws(SearchError) -> FacetingAttribute {
-        for (prefix, mode) in [("searchable(", FacetingAttribute.Mode.searchable), ("filterOnly(", .filterOnly),
-                               ("afterDistinct(", .normal)]
+        for (prefix, mode) in [
+            ("searchable(", FacetingAttribute.Mode.searchable), ("filterOnly(", .filterOnly),
+            ("afterDistinct(", .normal),
+        ]
         where entry.hasPrefix(prefix) && entry.hasSuffix(")") {
             let name = String(entry.dropFirst(prefix.count).dropLast())
             guard !name.isEmpty else { throw SearchError(.invalidField, "\(path): empty attribute in '\(entry)'") }

@@ -44,8 +44,10 @@ public enum RankingRule: Sendable, Equatable, CustomStringConvertible {
             if let c = try? CustomRankingCriterion.parse(s, path: path) {
                 return .sort(attribute: c.attribute, ascending: c.ascending)
             }
-            throw SearchError(.invalidField,
-                "\(path): unknown ranking rule '\(s)' (expected typo, geo, words, filters, proximity, attribute, exact, custom, bm25, asc(attr) or desc(attr))")
+            throw SearchError(
+                .invalidField,
+                "\(path): unknown ranking rule '\(s)' (expected typo, geo, words, filters, proximity, attribute, exact, custom, bm25, asc(attr) or desc(attr))"
+            )
         }
     }
 

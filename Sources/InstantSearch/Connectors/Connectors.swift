@@ -8,8 +8,10 @@ public final class SearchBoxConnector {
     public let interactor: SearchBoxInteractor
     public let controller: any SearchBoxController
 
-    public init(searcher: some Searcher, controller: some SearchBoxController,
-                searchTriggeringMode: SearchTriggeringMode = .searchAsYouType) {
+    public init(
+        searcher: some Searcher, controller: some SearchBoxController,
+        searchTriggeringMode: SearchTriggeringMode = .searchAsYouType
+    ) {
         self.searcher = searcher
         self.controller = controller
         interactor = SearchBoxInteractor(query: searcher.query)
@@ -43,9 +45,11 @@ public final class FacetListConnector {
     public let interactor: FacetListInteractor
     public let controller: any FacetListController
 
-    public init(source: some SearchResultsSource, filterState: FilterState, attribute: String,
-                operator op: RefinementOperator = .or, selectionMode: FacetListInteractor.SelectionMode = .multiple,
-                controller: some FacetListController) {
+    public init(
+        source: some SearchResultsSource, filterState: FilterState, attribute: String,
+        operator op: RefinementOperator = .or, selectionMode: FacetListInteractor.SelectionMode = .multiple,
+        controller: some FacetListController
+    ) {
         self.source = source
         self.filterState = filterState
         self.attribute = attribute
@@ -102,8 +106,10 @@ public final class MergedFacetListConnector {
     public let interactor: FacetListInteractor
     public let controller: any FacetListController
 
-    public init(searcher: FederatedSearcher, filterState: FilterState, attribute: String, operator op: RefinementOperator = .or,
-                controller: some FacetListController) {
+    public init(
+        searcher: FederatedSearcher, filterState: FilterState, attribute: String, operator op: RefinementOperator = .or,
+        controller: some FacetListController
+    ) {
         self.controller = controller
         interactor = FacetListInteractor()
         interactor.connectMergedFacets(of: searcher, attribute: attribute)
@@ -120,8 +126,10 @@ public final class FacetSearchConnector {
     public let interactor: FacetListInteractor
     public let controller: any FacetListController
 
-    public init(source: some SearchResultsSource, facetSearcher: FacetSearcher, filterState: FilterState,
-                operator op: RefinementOperator = .or, controller: some FacetListController) {
+    public init(
+        source: some SearchResultsSource, facetSearcher: FacetSearcher, filterState: FilterState,
+        operator op: RefinementOperator = .or, controller: some FacetListController
+    ) {
         self.facetSearcher = facetSearcher
         self.controller = controller
         interactor = FacetListInteractor()
@@ -219,8 +227,10 @@ public final class MergeStrategyConnector {
     public let interactor: MergeStrategyInteractor
     public let controller: any MergeStrategyController
 
-    public init(searcher: FederatedSearcher, items: [MergeStrategyInteractor.Item] = MergeStrategyInteractor.Item.all,
-                controller: some MergeStrategyController) {
+    public init(
+        searcher: FederatedSearcher, items: [MergeStrategyInteractor.Item] = MergeStrategyInteractor.Item.all,
+        controller: some MergeStrategyController
+    ) {
         self.controller = controller
         interactor = MergeStrategyInteractor(items: items, selected: searcher.merge?["strategy"]?.stringValue ?? "score")
         interactor.connectSearcher(searcher)
@@ -234,8 +244,10 @@ public final class HierarchicalMenuConnector {
     public let interactor: HierarchicalMenuInteractor
     public let controller: any HierarchicalMenuController
 
-    public init(source: some SearchResultsSource, filterState: FilterState, attributes: [String], separator: String = " > ",
-                controller: some HierarchicalMenuController) {
+    public init(
+        source: some SearchResultsSource, filterState: FilterState, attributes: [String], separator: String = " > ",
+        controller: some HierarchicalMenuController
+    ) {
         self.controller = controller
         interactor = HierarchicalMenuInteractor(attributes: attributes, separator: separator)
         interactor.connectSearcher(source)

@@ -60,14 +60,17 @@ public final class Observer<Value: Sendable> {
         }
         let key = ObjectIdentifier(subscriber)
         nextID += 1
-        subscriptions.append(Subscription(id: nextID, key: key, deliver: { [box] value in
-            guard box.object != nil else {
-                continuation.finish()
-                return false
-            }
-            continuation.yield(value)
-            return true
-        }, once: false))
+        subscriptions.append(
+            Subscription(
+                id: nextID, key: key,
+                deliver: { [box] value in
+                    guard box.object != nil else {
+                        continuation.finish()
+                        return false
+                    }
+                    continuation.yield(value)
+                    return true
+                }, once: false))
     }
 
     /// Ends every subscription of `subscriber`.
@@ -101,11 +104,14 @@ public final class Observer<Value: Sendable> {
     ) {
         let box = WeakBox(subscriber)
         nextID += 1
-        subscriptions.append(Subscription(id: nextID, key: ObjectIdentifier(subscriber), deliver: { value in
-            guard let s = box.object else { return false }
-            callback(s, value)
-            return true
-        }, once: once))
+        subscriptions.append(
+            Subscription(
+                id: nextID, key: ObjectIdentifier(subscriber),
+                deliver: { value in
+                    guard let s = box.object else { return false }
+                    callback(s, value)
+                    return true
+                }, once: once))
     }
 }
 

@@ -16,7 +16,8 @@ extension MergedResults {
         var out: [String: MergedFacet] = [:]
         for e in extra["facets"]?.objectValue?.entries ?? [] {
             guard let o = e.value.objectValue else { continue }
-            let values = (o["values"]?.objectValue?.entries ?? []).compactMap { v in v.value.intValue.map { Facet(value: v.key, count: $0) } }
+            let values = (o["values"]?.objectValue?.entries ?? []).compactMap { v in v.value.intValue.map { Facet(value: v.key, count: $0) }
+            }
             out[e.key] = MergedFacet(values: values, indices: (o["indices"]?.arrayValue ?? []).compactMap(\.stringValue))
         }
         return out

@@ -40,7 +40,9 @@ public final class FilterState {
 
     /// Adds `filter` to the group if it is not there, removes it if it is.
     public func toggle(_ filter: Filter, inGroupWithID group: FilterGroupID) {
-        if contains(filter, inGroupWithID: group) { remove(filter, fromGroupWithID: group) } else {
+        if contains(filter, inGroupWithID: group) {
+            remove(filter, fromGroupWithID: group)
+        } else {
             add(filter, toGroupWithID: group)
         }
     }

@@ -67,7 +67,8 @@ public final class HierarchicalMenuInteractor: ItemInteractor<[HierarchicalItem]
                 let parts = f.value.components(separatedBy: separator)
                 guard parts.count == level + 1, parent.map({ f.value.hasPrefix($0 + separator) }) ?? true else { continue }
                 let selected = selectedPath.count > level && selectedPath[level] == f.value
-                out.append(HierarchicalItem(value: f.value, label: parts.last ?? f.value, count: f.count, level: level, isSelected: selected))
+                out.append(
+                    HierarchicalItem(value: f.value, label: parts.last ?? f.value, count: f.count, level: level, isSelected: selected))
                 if selected { out += children(of: f.value, level: level + 1) }
             }
             return out

@@ -12,17 +12,20 @@ extension SearchBoxInteractor {
     public func connectSearcher(_ searcher: some Searcher, searchTriggeringMode: SearchTriggeringMode = .searchAsYouType)
         -> any Connection
     {
-        keep(ClosureConnection(connect: { [weak self, weak searcher] connection in
-            guard let self, let searcher else { return }
-            let event = searchTriggeringMode == .searchAsYouType ? self.onQueryChanged : self.onQuerySubmitted
-            event.subscribe(with: connection) { [weak searcher] _, q in
-                guard let searcher else { return }
-                searcher.query = q
-                searcher.search()
-            }
-        }, disconnect: { [weak self] connection in
-            self?.onQueryChanged.cancelSubscription(for: connection)
-            self?.onQuerySubmitted.cancelSubscription(for: connection)
-        }))
+        keep(
+            ClosureConnection(
+                connect: { [weak self, weak searcher] connection in
+                    guard let self, let searcher else { return }
+                    let event = searchTriggeringMode == .searchAsYouType ? self.onQueryChanged : self.onQuerySubmitted
+                    event.subscribe(with: connection) { [weak searcher] _, q in
+                        guard let searcher else { return }
+                        searcher.query = q
+                        searcher.search()
+                    }
+                },
+                disconnect: { [weak self] connection in
+                    self?.onQueryChanged.cancelSubscription(for: connection)
+                    self?.onQuerySubmitted.cancelSubscription(for: connection)
+                }))
     }
 }

@@ -113,16 +113,18 @@ public final class FacetSearcher: Searcher {
     /// a facet query is typed).
     @discardableResult
     public func connectFilterState(_ filterState: FilterState) -> any Connection {
-        let connection = ClosureConnection(connect: { [weak self, weak filterState] connection in
-            guard let self, let filterState else { return }
-            self.filterState = filterState
-            filterState.onChange.subscribe(with: connection) { [weak self] _, _ in
-                if let self, !(self.query ?? "").isEmpty { self.search() }
-            }
-        }, disconnect: { [weak self, weak filterState] connection in
-            self?.filterState = nil
-            filterState?.onChange.cancelSubscription(for: connection)
-        })
+        let connection = ClosureConnection(
+            connect: { [weak self, weak filterState] connection in
+                guard let self, let filterState else { return }
+                self.filterState = filterState
+                filterState.onChange.subscribe(with: connection) { [weak self] _, _ in
+                    if let self, !(self.query ?? "").isEmpty { self.search() }
+                }
+            },
+            disconnect: { [weak self, weak filterState] connection in
+                self?.filterState = nil
+                filterState?.onChange.cancelSubscription(for: connection)
+            })
         connections.append(connection)
         return connection
     }
@@ -135,9 +137,10 @@ public final class FacetSearcher: Searcher {
                 guard let o = v.objectValue, let value = o["value"]?.stringValue else { return nil }
                 return FacetHit(value: value, highlighted: o["highlighted"]?.stringValue ?? value, count: o["count"]?.intValue ?? 0)
             }
-            onResults.fire(FacetSearchResults(
-                facetQuery: facetQuery, facetHits: hits, exhaustiveFacetsCount: p["exhaustiveFacetsCount"]?.boolValue ?? true,
-                processingTimeMS: p["processingTimeMS"]?.numberValue ?? 0))
+            onResults.fire(
+                FacetSearchResults(
+                    facetQuery: facetQuery, facetHits: hits, exhaustiveFacetsCount: p["exhaustiveFacetsCount"]?.boolValue ?? true,
+                    processingTimeMS: p["processingTimeMS"]?.numberValue ?? 0))
         case .error(_, _, let e):
             onError.fire(SearcherError(source: index.index, code: e.code.rawValue, message: e.message))
         default:

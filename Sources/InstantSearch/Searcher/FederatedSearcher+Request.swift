@@ -43,8 +43,9 @@ extension FederatedSearcher {
         let inputs = RequestInputs(
             parameters: parameters,
             sources: sources.map { s in
-                .init(parameters: s.parameters, name: s.name, weight: s.weight, filterableAttributes: s.filterableAttributes,
-                      filters: s.filterStates.map { $0.state.object?.filters }, aliases: s.filterStates.map(\.aliases))
+                .init(
+                    parameters: s.parameters, name: s.name, weight: s.weight, filterableAttributes: s.filterableAttributes,
+                    filters: s.filterStates.map { $0.state.object?.filters }, aliases: s.filterStates.map(\.aliases))
             },
             merge: merge, mergeFacets: mergeFacets, facetAliases: facetAliases, timeoutMs: timeoutMs)
         if let last = lastRequest, last.inputs == inputs {

@@ -5,10 +5,12 @@ extension SourceStatusInteractor {
     /// Shows the state in `controller`.
     @discardableResult
     public func connectController(_ controller: some SourceStatusController) -> any Connection {
-        keep(ClosureConnection(connect: { [weak self, weak controller] connection in
-            guard let self, let controller else { return }
-            controller.setItem(self.item)
-            self.onItemChanged.subscribe(with: connection) { [weak controller] _, s in controller?.setItem(s) }
-        }, disconnect: { [weak self] connection in self?.onItemChanged.cancelSubscription(for: connection) }))
+        keep(
+            ClosureConnection(
+                connect: { [weak self, weak controller] connection in
+                    guard let self, let controller else { return }
+                    controller.setItem(self.item)
+                    self.onItemChanged.subscribe(with: connection) { [weak controller] _, s in controller?.setItem(s) }
+                }, disconnect: { [weak self] connection in self?.onItemChanged.cancelSubscription(for: connection) }))
     }
 }

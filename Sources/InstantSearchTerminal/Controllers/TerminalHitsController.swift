@@ -75,7 +75,8 @@ public final class TerminalHitsController: HitsController, StatsController, Term
         guard let stats else { return [("waiting…", .dim)] }
         let count = (stats.exhaustiveNbHits ? "" : "~") + DisplayFormat.count(stats.nbHits)
         let words = count + " result" + (stats.nbHits == 1 ? "" : "s")
-        let state: (text: String, style: Style) = staleReason.map { _ in ("stale", .error) }
+        let state: (text: String, style: Style) =
+            staleReason.map { _ in ("stale", .error) }
             ?? sourceState ?? ("\(DisplayFormat.milliseconds(stats.processingTimeMS)) ms", .dim)
         let short = state.text.hasPrefix("ok ") ? String(state.text.dropFirst(3)) : state.text
         for (a, b) in [(words, state.text), (count, state.text), (count, short)] where TextWidth.of(a) + 2 + TextWidth.of(b) <= width {
@@ -104,14 +105,16 @@ public final class TerminalHitsController: HitsController, StatsController, Term
             let y = inner.y + 1 + row * linesPerHit
             let label = HighlightedText.label(hit, attributes: labelAttributes)
             if focused, i == cursor.row {
-                canvas.put(TextWidth.fit(label.map(\.0).joined(), to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
+                canvas.put(
+                    TextWidth.fit(label.map(\.0).joined(), to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
             } else if staleReason != nil {
                 canvas.putRuns(label.map { ($0.0, Style.dim) }, y: y, x: inner.x, width: inner.width)
             } else {
                 canvas.putRuns(label, y: y, x: inner.x, width: inner.width)
             }
-            if linesPerHit == 2, let detail = HighlightedText.detail(
-                hit, labelAttributes: labelAttributes, among: detailAttributes, lead: max(4, inner.width / 4))
+            if linesPerHit == 2,
+                let detail = HighlightedText.detail(
+                    hit, labelAttributes: labelAttributes, among: detailAttributes, lead: max(4, inner.width / 4))
             {
                 // Dimmed, its matches still marked.
                 let runs = detail.map { ($0.0, $0.1 == .highlight && staleReason == nil ? Style.highlight : Style.dim) }

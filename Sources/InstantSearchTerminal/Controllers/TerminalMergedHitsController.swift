@@ -65,7 +65,8 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
         } else if nbHits == 0 {
             header = [("no results in any index", .dim)]
         } else {
-            header = [("\(DisplayFormat.count(nbHits)) result\(nbHits == 1 ? "" : "s") across indices", .dim)]
+            header =
+                [("\(DisplayFormat.count(nbHits)) result\(nbHits == 1 ? "" : "s") across indices", .dim)]
                 + (staleReason != nil ? [("  ", .normal), ("stale", .error)] : [])
         }
         canvas.putRuns(header, y: inner.y, x: inner.x, width: inner.width)

@@ -70,8 +70,10 @@ final class Dashboard {
 
     /// The panes of `indices` (with their facet attributes, from the daemon's `indices`) and
     /// of `facetNames`, drawn on `screen`; `socketPath` is named when the daemon cannot be reached.
-    init(connection: DaemonConnection, indices: [IndexInfo], facetNames: [String], hitsPerPage: Int, screen: Screen,
-         socketPath: String) {
+    init(
+        connection: DaemonConnection, indices: [IndexInfo], facetNames: [String], hitsPerPage: Int, screen: Screen,
+        socketPath: String
+    ) {
         searcher = FederatedSearcher(transport: connection, indices: indices.map { SearcherId(index: $0.name) })
         self.screen = screen
         statusView.unreachableHint = "is fedsearchd running on \(socketPath)? (`make run` starts the demo)"
@@ -211,9 +213,11 @@ final class Dashboard {
     /// A click focuses the pane under it and acts on the row there (selects a hit, toggles a
     /// facet value); the wheel focuses the pane under it and moves its cursor.
     private func handleMouse(_ event: MouseEvent) {
-        guard let target = drawn.last(where: { d in
-            event.y >= d.rect.y && event.y < d.rect.y + d.rect.height && event.x >= d.rect.x && event.x < d.rect.x + d.rect.width
-        }), let index = focusables.firstIndex(where: { $0 === target.pane }) else { return }
+        guard
+            let target = drawn.last(where: { d in
+                event.y >= d.rect.y && event.y < d.rect.y + d.rect.height && event.x >= d.rect.x && event.x < d.rect.x + d.rect.width
+            }), let index = focusables.firstIndex(where: { $0 === target.pane })
+        else { return }
         focus = index
         switch event.kind {
         case .click: _ = target.pane.click(y: event.y)
@@ -297,8 +301,9 @@ final class Dashboard {
         let width = showCounter ? rect.width - counterWidth - 1 : rect.width
         screen.putRuns(KeyHints.runs(hints, essential: essential, width: width), y: rect.y, x: rect.x, width: width)
         if showCounter {
-            counterView.draw(on: screen, in: Rect(y: rect.y, x: rect.width - counterWidth, height: 1, width: counterWidth),
-                             focused: false)
+            counterView.draw(
+                on: screen, in: Rect(y: rect.y, x: rect.width - counterWidth, height: 1, width: counterWidth),
+                focused: false)
         }
     }
 
@@ -323,7 +328,9 @@ final class Dashboard {
         let width = min(cols, 72)
         let height = min(rows, Self.helpLines.count + 4)
         let rect = Rect(y: max(0, (rows - height) / 2), x: max(0, (cols - width) / 2), height: height, width: width)
-        for y in rect.y..<(rect.y + rect.height) { screen.put(String(repeating: " ", count: rect.width), y: y, x: rect.x, maxWidth: rect.width, style: .normal) }
+        for y in rect.y..<(rect.y + rect.height) {
+            screen.put(String(repeating: " ", count: rect.width), y: y, x: rect.x, maxWidth: rect.width, style: .normal)
+        }
         guard let inner = screen.pane(rect, title: "Keys — any key closes", focused: true) else { return }
         for (i, (keys, what)) in Self.helpLines.enumerated() where i < inner.height {
             screen.putRuns([(TextWidth.fit(keys, to: 20), .bold), (what, .normal)], y: inner.y + i, x: inner.x, width: inner.width)

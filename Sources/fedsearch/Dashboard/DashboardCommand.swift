@@ -63,8 +63,9 @@ enum DashboardCommand {
             guard let opened = KeystrokeTrace(path: path) else { refuse("--trace: cannot write '\(path)'") }
             trace = opened
         }
-        let dashboard = Dashboard(connection: connection, indices: indices, facetNames: facetNames, hitsPerPage: options.hitsPerPage,
-                                  screen: screen ?? Screen(), socketPath: options.socketPath)
+        let dashboard = Dashboard(
+            connection: connection, indices: indices, facetNames: facetNames, hitsPerPage: options.hitsPerPage,
+            screen: screen ?? Screen(), socketPath: options.socketPath)
         dashboard.trace = trace
         for column in dashboard.columns {
             guard let attributes = options.show[column.name] else { continue }

@@ -38,7 +38,9 @@ struct DashboardOptions {
         let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "show", "trace", "socket"], usage: Self.usage)
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: Self.usage) }
         func list(_ name: String) -> [String]? {
-            parsed.options[name].map { $0.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty } }
+            parsed.options[name].map {
+                $0.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty }
+            }
         }
         indices = list("index").map { names in names.enumerated().filter { !names[..<$0.offset].contains($0.element) }.map(\.element) }
         facets = list("facets")

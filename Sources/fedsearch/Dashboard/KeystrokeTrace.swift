@@ -32,12 +32,15 @@ final class KeystrokeTrace {
     /// A refresh ended, showing in each column the results of `shownQueries[index]`.
     func refreshed(shownQueries: [String: String]) {
         guard var p = pending else { return }
-        let ms = Double((ContinuousClock.now - p.keyRead).components.attoseconds) / 1e15
+        let ms =
+            Double((ContinuousClock.now - p.keyRead).components.attoseconds) / 1e15
             + Double((ContinuousClock.now - p.keyRead).components.seconds) * 1000
         for index in p.waiting where shownQueries[index] == p.query {
             p.shown += 1
-            let line: JSONValue = ["query": .string(p.query), "index": .string(index), "rank": .number(Double(p.shown)),
-                                   "ms": .number((ms * 1000).rounded() / 1000)]
+            let line: JSONValue = [
+                "query": .string(p.query), "index": .string(index), "rank": .number(Double(p.shown)),
+                "ms": .number((ms * 1000).rounded() / 1000),
+            ]
             output.write(Data((JSONWriter.string(line) + "\n").utf8))
         }
         p.waiting.removeAll { shownQueries[$0] == p.query }

@@ -16,7 +16,8 @@ enum CandidateMatcher {
         let mapped = requiredWords.count { $0.bitmap != nil || $0.docBits != nil }
         let undeferred = requiredWords.count { !$0.isDeferred }
         // AND word-parallel when every word has a bitmap and the smallest list is long.
-        let and = mapped == undeferred && mapped > 1
+        let and =
+            mapped == undeferred && mapped > 1
             && (driver.map { $0.count * 2 > bitmaps.wordCount * mapped } ?? true)
         if let driver, !and {
             let others = requiredWords.filter { $0 !== driver }
@@ -41,24 +42,27 @@ enum CandidateMatcher {
             // per document of its postings, so its list's length bounds the result.
             let deferred = requiredWords.filter(\.isDeferred)
             var cursors = HitCursors(words: deferred, text: text)
-            return DocumentList(SortedLists.and(
-                bits: bitmaps.bits.span, bases: undeferredWords.map { $0.bitmap! * bitmaps.wordCount },
-                wordCount: bitmaps.wordCount, capacity: undeferredWords.map(\.count).min()!
-            ) { d in
-                for k in 0..<deferred.count where !cursors.contains(k, d) { return false }
-                return true
-            })
+            return DocumentList(
+                SortedLists.and(
+                    bits: bitmaps.bits.span, bases: undeferredWords.map { $0.bitmap! * bitmaps.wordCount },
+                    wordCount: bitmaps.wordCount, capacity: undeferredWords.map(\.count).min()!
+                ) { d in
+                    for k in 0..<deferred.count where !cursors.contains(k, d) { return false }
+                    return true
+                })
         }
         let n = bitmaps.wordCount
         var first = true
         for w in requiredWords where !w.isDeferred {
             if let slot = w.bitmap {
                 let base = slot * n
-                if first { for i in 0..<n { scratch.bits[i] = bitmaps.bits[base &+ i] } }
-                else { for i in 0..<n { scratch.bits[i] &= bitmaps.bits[base &+ i] } }
+                if first {
+                    for i in 0..<n { scratch.bits[i] = bitmaps.bits[base &+ i] }
+                } else {
+                    for i in 0..<n { scratch.bits[i] &= bitmaps.bits[base &+ i] }
+                }
             } else if let own = w.docBits {
-                if first { for i in 0..<n { scratch.bits[i] = own[i] } }
-                else { for i in 0..<n { scratch.bits[i] &= own[i] } }
+                if first { for i in 0..<n { scratch.bits[i] = own[i] } } else { for i in 0..<n { scratch.bits[i] &= own[i] } }
             }
             first = false
         }

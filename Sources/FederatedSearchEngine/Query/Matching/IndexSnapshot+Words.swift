@@ -114,9 +114,10 @@ extension IndexSnapshot {
                 lists.append(phraseMatches(alternative))
             } else if let id = text.dictionary.id(of: Array(alternative[0].utf8)) {
                 let r = text.postings.postings(id)
-                lists.append(WordMatches(
-                    docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound,
-                    constantFlags: MatchFlags.make(typos: 0, exact: false)))
+                lists.append(
+                    WordMatches(
+                        docs: text.postings.docs[r], hits: nil, firstPosting: r.lowerBound,
+                        constantFlags: MatchFlags.make(typos: 0, exact: false)))
             }
         }
         return union(spans: [], lists: lists, scratch: &scratch)
@@ -125,7 +126,8 @@ extension IndexSnapshot {
     /// The documents holding any term of `spans` as a bitmap: frequent terms' bitmaps ORed
     /// in whole, other terms' documents set one by one.
     func bitmap(of spans: [TermSpan]) -> [UInt64] {
-        let postings = text.postings, bitmaps = text.bitmaps
+        let postings = text.postings
+        let bitmaps = text.bitmaps
         var out = [UInt64](repeating: 0, count: bitmaps.wordCount)
         for span in spans {
             for t in span.lo..<span.hi {
@@ -146,8 +148,10 @@ extension IndexSnapshot {
     /// The documents holding any term of `spans`, ascending: bits set in the scratch marks
     /// (a frequent term's bitmap ORed in whole), then read out and cleared.
     func documents(of spans: [TermSpan], scratch: inout Scratch) -> [UInt32] {
-        let postings = text.postings, bitmaps = text.bitmaps
-        var lowWord = Int.max, highWord = -1
+        let postings = text.postings
+        let bitmaps = text.bitmaps
+        var lowWord = Int.max
+        var highWord = -1
         for span in spans {
             for t in span.lo..<span.hi {
                 if let slot = bitmaps.slot(ofTerm: t) {
@@ -186,7 +190,8 @@ extension IndexSnapshot {
     /// document's best hit, through the scratch buffers: no sorting, cost linear in postings.
     func union(spans: [TermSpan], lists: [WordMatches], scratch: inout Scratch) -> WordMatches {
         let postings = text.postings
-        var lowWord = Int.max, highWord = -1
+        var lowWord = Int.max
+        var highWord = -1
         for span in spans {
             let flagBits = span.flags << MatchFlags.shift
             let r = Int(postings.termStart[span.lo])..<Int(postings.termStart[span.hi])
@@ -243,7 +248,8 @@ extension IndexSnapshot {
             lists.append(WordMatches(docs: postings.docs[r], hits: nil, firstPosting: r.lowerBound, constantFlags: 0))
         }
         var cursors = [Int](repeating: 0, count: lists.count)
-        var docs: [UInt32] = [], hits: [UInt32] = []
+        var docs: [UInt32] = []
+        var hits: [UInt32] = []
         outer: for i in 0..<lists[0].count {
             let d = lists[0].docs[lists[0].docs.startIndex + i]
             for k in 1..<lists.count {

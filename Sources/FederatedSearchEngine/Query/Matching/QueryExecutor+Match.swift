@@ -86,14 +86,16 @@ extension QueryExecutor {
     /// The fewest typos of a match's documents (nil: none match).
     func fewestTypos(_ m: TextMatch) -> Int? {
         guard let table = m.hits, table.constantBase == nil, table.width > 0 else { return nil }
-        let hits = table.values, w = table.width
+        let hits = table.values
+        let w = table.width
         return (0..<m.docs.count).map { Self.typos(hits, row: $0, width: w) }.min()
     }
 
     /// Keeps the matches with at most `allowed` typos (disjunctive facets' text matches too).
     func cutTypos(_ m: inout TextMatch, allowed: Int, filters: FilterPlan) {
         guard let table = m.hits, table.constantBase == nil, table.width > 0 else { return }
-        let hits = table.values, w = table.width
+        let hits = table.values
+        let w = table.width
         let (docs, kept) = compact(m.docs, hits, width: w) { Self.typos(hits, row: $0, width: w) <= allowed }
         if filters.isDisjunctive {
             let textHits = CandidateMatcher.hits(m.textDocs, m.words, text: index.text)
@@ -171,7 +173,8 @@ extension QueryExecutor {
 
     /// Keeps the rows for which `keep(row)` holds.
     func compact(_ docs: DocumentList, _ hits: [UInt32], width: Int, _ keep: (Int) -> Bool) -> (DocumentList, [UInt32]) {
-        var d2: [UInt32] = [], h2: [UInt32] = []
+        var d2: [UInt32] = []
+        var h2: [UInt32] = []
         for row in 0..<docs.count where keep(row) {
             d2.append(docs[row])
             h2.append(contentsOf: hits[row * width..<(row + 1) * width])

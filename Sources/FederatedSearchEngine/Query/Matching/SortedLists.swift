@@ -7,7 +7,8 @@ enum SortedLists {
     /// must hold): `before` holds on a prefix of the range. Cheap for the ascending lookups of
     /// an intersection, which land near where the previous one ended.
     @inline(__always) static func gallop(from: Int, to: Int, _ before: (Int) -> Bool) -> Int {
-        var lo = from, step = 1
+        var lo = from
+        var step = 1
         var hi = from &+ 1
         while hi < to && before(hi) {
             lo = hi
@@ -60,7 +61,8 @@ enum SortedLists {
     static func and(
         bits: Span<UInt64>, bases: [Int], wordCount: Int, capacity: Int, keep: (UInt32) -> Bool
     ) -> [UInt32] {
-        let first = bases[0], rest = bases.dropFirst()
+        let first = bases[0]
+        let rest = bases.dropFirst()
         return [UInt32](capacity: capacity) { out in
             for i in 0..<wordCount {
                 var w = bits[first &+ i]

@@ -45,9 +45,10 @@ struct QueryParser {
             if segment.quoted {
                 let tokens = analyzer.queryTokens(segment.text)
                 guard !tokens.isEmpty else { continue }
-                words.append(QueryWord(
-                    terms: tokens.map(\.term), originals: tokens.map(\.original), isPrefix: false, maxTypos: 0,
-                    isOptional: false, isQuoted: tokens.count == 1))
+                words.append(
+                    QueryWord(
+                        terms: tokens.map(\.term), originals: tokens.map(\.original), isPrefix: false, maxTypos: 0,
+                        isOptional: false, isQuoted: tokens.count == 1))
                 continue
             }
             // Scanned whole when that is scanning its chunks one by one: the scanner ends words
@@ -108,9 +109,10 @@ struct QueryParser {
                 let run = Array(words[i..<i + length])
                 guard !run.contains(where: \.isQuotation) else { continue }
                 if !synonyms.alternatives(ofGroup: run.map(\.term)).isEmpty {
-                    out.append(QueryWord(
-                        terms: run.map(\.term), originals: run.flatMap(\.originals), isPrefix: false, maxTypos: 0,
-                        isOptional: run.allSatisfy(\.isOptional), members: run))
+                    out.append(
+                        QueryWord(
+                            terms: run.map(\.term), originals: run.flatMap(\.originals), isPrefix: false, maxTypos: 0,
+                            isOptional: run.allSatisfy(\.isOptional), members: run))
                     i += length
                     continue scan
                 }

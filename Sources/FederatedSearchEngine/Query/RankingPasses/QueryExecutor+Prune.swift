@@ -93,7 +93,8 @@ extension QueryExecutor {
                 if customShift >= 0 { bound |= UInt128(min(customOrdinal[Int(d)], (1 << 22) - 1)) << customShift }
                 // Every remaining document has a key of at least `bound` in its high part and
                 // an id of at least `d`: none beats the k-th once it is below that.
-                let worstHigh = top.worst >> 32, boundHigh = bound >> 32
+                let worstHigh = top.worst >> 32
+                let boundHigh = bound >> 32
                 if worstHigh < boundHigh || (worstHigh == boundHigh && UInt32(truncatingIfNeeded: top.worst) < d) { break }
             }
             let r: Int
@@ -113,7 +114,8 @@ extension QueryExecutor {
 extension TextMatch {
     /// The row of document `d` in `docs`, if it is a match.
     func row(of d: UInt32) -> Int? {
-        var lo = 0, hi = docs.count
+        var lo = 0
+        var hi = docs.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if docs[mid] < d { lo = mid + 1 } else { hi = mid }

@@ -22,12 +22,13 @@ extension QueryExecutor {
     func rules(for parsed: ParsedQuery) -> [RankingRule] {
         let configured = index.settings.ranking
         guard parameters.matchingStrategy == .any else { return configured }
-        return [.bm25] + configured.filter {
-            switch $0 {
-            case .custom, .sort: return true
-            default: return false
+        return [.bm25]
+            + configured.filter {
+                switch $0 {
+                case .custom, .sort: return true
+                default: return false
+                }
             }
-        }
     }
 
     /// The distinct setting in force: hits kept per `attributeForDistinct` value (0: off).
@@ -118,7 +119,8 @@ extension QueryExecutor {
         let counter = FacetCounter(index: index)
         let fields = counter.resolve(p.facets + p.disjunctiveFacets)
         guard !fields.isEmpty else { return ([], []) }
-        let counts = filters.isDisjunctive
+        let counts =
+            filters.isDisjunctive
             ? try counter.countDisjunctive(m.textDocs, base: filters.base, groups: filters.groups, fields: fields, check: &check)
             : try counter.count(m.docs, fields: fields, check: &check)
         let facetCounts = fields.enumerated().map { k, f in

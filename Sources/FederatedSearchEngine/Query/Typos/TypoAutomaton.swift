@@ -76,7 +76,9 @@ struct TypoAutomaton {
         var distinct: [UInt32] = []
         var classes: [UInt8] = []
         for c in query {
-            if let i = distinct.firstIndex(of: c) { classes.append(UInt8(i)) } else {
+            if let i = distinct.firstIndex(of: c) {
+                classes.append(UInt8(i))
+            } else {
                 classes.append(UInt8(distinct.count))
                 distinct.append(c)
             }
@@ -100,7 +102,8 @@ struct TypoAutomaton {
     @inline(__always) func characterClass(_ c: UInt32) -> UInt8 {
         if c < 128 { return asciiClass[Int(c)] }
         // Sorted by scalar: a word may hold up to 255 distinct ones.
-        var lo = 0, hi = wideClasses.count
+        var lo = 0
+        var hi = wideClasses.count
         while lo < hi {
             let mid = (lo &+ hi) >> 1
             if wideClasses[mid].scalar < c { lo = mid &+ 1 } else { hi = mid }
@@ -149,9 +152,11 @@ struct TypoAutomaton {
         slotKeys[slot] = key
         slotIds[slot] = id
         table.append(contentsOf: repeatElement(Self.unknown, count: classCount))
-        let level = Int(key & 0xFFFF), t = maxTypos
+        let level = Int(key & 0xFFFF)
+        let t = maxTypos
         distance.append(Int32(cell(key, level: level, m)))
-        var smallest = over, beforeLast = over
+        var smallest = over
+        var beforeLast = over
         var k = max(0, level &- t)
         while k <= min(m, level &+ t) {
             let v = cell(key, level: level, k)
@@ -228,7 +233,9 @@ struct TypoAutomaton {
     private func needs(_ key: UInt64, level: Int) -> CharacterNeeds {
         let t = maxTypos
         // The latest cell with 0, 1 and 2 edits left (-1: none).
-        var start0 = -1, start1 = -1, start2 = -1
+        var start0 = -1
+        var start1 = -1
+        var start2 = -1
         @inline(__always) func note(_ k: Int, _ v: Int) {
             switch t &- v {
             case 0: start0 = max(start0, k)
@@ -252,15 +259,17 @@ struct TypoAutomaton {
             if v <= t && k >= 2 && k <= m { note(k, v) }
         }
         @inline(__always) func characters(from k: Int) -> UInt64 { k < 0 ? CharacterNeeds.none : suffixCharacters[k] }
-        return CharacterNeeds(exact: characters(from: start0), oneEdit: characters(from: start1),
-                              twoEdits: characters(from: start2))
+        return CharacterNeeds(
+            exact: characters(from: start0), oneEdit: characters(from: start1),
+            twoEdits: characters(from: start2))
     }
 
     /// Computes the transition of state `s` on class `cls` (the table's cold path).
     private mutating func step(_ s: Int32, _ cls: UInt8) -> Int32 {
         let key = keys[Int(s)]
         let level = Int(key & 0xFFFF)
-        let t = maxTypos, over = self.over
+        let t = maxTypos
+        let over = self.over
         let matches = cls != otherClass
         let nextLevel = level &+ 1
         var next = UInt64(nextLevel)

@@ -57,7 +57,8 @@ enum MatchFlags {
     /// Flags no better than any of `flags` in each component (fewest typos, exact if any is).
     static func floor(_ flags: [UInt32]) -> UInt32 {
         guard let first = flags.first else { return 0 }
-        var typos = Self.typos(first), nonExact = first & 1
+        var typos = Self.typos(first)
+        var nonExact = first & 1
         for f in flags.dropFirst() {
             typos = min(typos, Self.typos(f))
             nonExact = min(nonExact, f & 1)
@@ -173,16 +174,18 @@ struct TypoSearch {
                             if trie.byte[mid] < b { c = mid &+ 1 } else { top = mid }
                         }
                         guard c < end && trie.byte[c] == b else { continue }
-                        child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
-                              pending: pending, node: c)
+                        child(
+                            lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
+                            pending: pending, node: c)
                         c &+= 1
                     }
                     return
                 }
                 while c < end {
                     let b = trie.byte[c]
-                    child(lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
-                          pending: pending, node: c)
+                    child(
+                        lo: Int(trie.lo[c]), hi: Int(trie.hi[c]), byte: b, depth: depth, state: state, partial: partial,
+                        pending: pending, node: c)
                     c &+= 1
                 }
                 return
@@ -192,8 +195,9 @@ struct TypoSearch {
                 var rest = allowed
                 while let b = rest.popFirst() {
                     guard let r = TrieRanges.child(i, hi, b, { byte($0, depth) }) else { continue }
-                    child(lo: r.lowerBound, hi: r.upperBound, byte: b, depth: depth, state: state, partial: partial,
-                          pending: pending, node: -1)
+                    child(
+                        lo: r.lowerBound, hi: r.upperBound, byte: b, depth: depth, state: state, partial: partial,
+                        pending: pending, node: -1)
                     i = r.upperBound
                 }
                 return
@@ -209,8 +213,10 @@ struct TypoSearch {
         /// Reads byte `b` into the character being read, and once it is complete moves the
         /// automaton: the child (terms `lo..<hi`) is visited if its row is not over budget.
         @inline(__always)
-        mutating func child(lo: Int, hi: Int, byte b: UInt8, depth: Int, state: Int32, partial: UInt32, pending: Int,
-                            node: Int) {
+        mutating func child(
+            lo: Int, hi: Int, byte b: UInt8, depth: Int, state: Int32, partial: UInt32, pending: Int,
+            node: Int
+        ) {
             let (c, need) = TypoSearch.decode(b, partial: partial, pending: pending)
             if need > 0 {
                 descend(lo: lo, hi: hi, depth: depth &+ 1, state: state, partial: c, pending: need, node: node)
