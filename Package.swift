@@ -232,11 +232,27 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The real daemon binary on a temporary socket and config, for the tests that need it.
+        .target(
+            name: "DaemonTestSupport",
+            dependencies: ["FederatedSearchClient", "FederatedSearchCore", "FederatedSearchProtocol", "SocketTestClient"],
+            path: "Tests/DaemonTestSupport",
+            swiftSettings: strict
+        ),
+        // The client library's connection against the real daemon.
+        .testTarget(
+            name: "FederatedSearchClientTests",
+            dependencies: [
+                "FederatedSearchClient", "FederatedSearchCore", "FederatedSearchProtocol", "DaemonTestSupport", "BackendTestSupport",
+                "SocketTestClient",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "FederatedSearchClient", "FederatedSearchProtocol", "FederatedSearchServer", "FederatedSearchDaemon",
-                "BackendTestSupport", "InstantSearch", "SocketTestClient",
+                "BackendTestSupport", "DaemonTestSupport", "InstantSearch", "SocketTestClient",
             ],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import FederatedSearchCore
 
 /// Configs for the fault-injecting daemon: named sources with delays and failure modes.

@@ -1,22 +1,6 @@
+import DaemonTestSupport
 import Foundation
 import FederatedSearchCore
-
-/// A port on 127.0.0.1 nobody listens on now (the kernel's pick for a socket bound to port 0).
-func freeTCPPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-            bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
-        }
-    }
-    guard bound else { throw DaemonProcess.DaemonError(description: "no free TCP port: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
 
 /// A plain HTTP/1.1 client on one TCP connection (keep-alive), for the HTTP API's tests: it
 /// sends exactly the bytes asked, and reads Content-Length and chunked bodies.

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import Foundation
 
 /// A program running in a real terminal: a detached tmux session on a server of its own, typed

@@ -1,26 +1,26 @@
 import Foundation
-import Testing
 import FederatedSearchClient
 import FederatedSearchCore
 import FederatedSearchProtocol
 import SocketTestClient
 
-/// The real daemon binary, started on a temporary socket and config for one test.
-final class DaemonProcess {
-    private(set) var process = Process()
-    let directory: URL
-    let socketPath: String
-    private(set) var stderrPipe = Pipe()
+/// The real daemon binary, started on a temporary socket and config for one test (the
+/// integration tests' and the client library's).
+public final class DaemonProcess {
+    public private(set) var process = Process()
+    public let directory: URL
+    public let socketPath: String
+    public private(set) var stderrPipe = Pipe()
     private let binary: String
     private let environment: [String: String]
     /// A command the daemon is started through (`prlimit --nofile=N:N`, which execs it: the
     /// process is the daemon's); none: the daemon itself.
     private let launcher: [String]
     /// The config file the daemon reads (tests rewrite it before a reload).
-    private(set) var configPath = ""
+    public private(set) var configPath = ""
 
     /// Where the built executables are: $FEDSEARCH_BIN_DIR, else the package's .build/debug.
-    static var binDirectory: URL {
+    public static var binDirectory: URL {
         if let dir = ProcessInfo.processInfo.environment["FEDSEARCH_BIN_DIR"] { return URL(fileURLWithPath: dir) }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -28,7 +28,7 @@ final class DaemonProcess {
     }
 
     /// A fresh temporary folder (short path: socket paths are limited to 107 bytes).
-    static func makeDirectory() throws -> URL {
+    public static func makeDirectory() throws -> URL {
         let url = URL(fileURLWithPath: "/tmp/fst-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -36,7 +36,7 @@ final class DaemonProcess {
 
     /// Writes `config` (with `socket` set to a path in a fresh folder) and data files, then
     /// starts `binary` and waits until it answers `ping`.
-    init(
+    public init(
         binary: String = "fedsearchd", config: JSONObject, files: [String: String] = [:],
         environment: [String: String] = [:], waitForReady: Bool = true, launcher: [String] = []
     ) throws {
@@ -70,7 +70,7 @@ final class DaemonProcess {
     }
 
     /// The port of the config's HTTP listener (`http.listen` is `127.0.0.1:PORT`).
-    var httpPort: Int {
+    public var httpPort: Int {
         guard let text = try? String(contentsOfFile: configPath, encoding: .utf8),
             case .object(let config)? = try? JSONParser.parse(text), case .object(let http)? = config["http"],
             let listen = http["listen"]?.stringValue, let port = listen.split(separator: ":").last.flatMap({ Int($0) })
@@ -78,18 +78,15 @@ final class DaemonProcess {
         return port
     }
 
-    /// A new HTTP connection to the daemon's listener.
-    func http() throws -> HTTPTestClient { try HTTPTestClient(port: httpPort) }
-
     /// Stops the daemon (SIGKILL when `kill`, else SIGTERM) and leaves its folder as it is.
-    func halt(kill: Bool = false) {
+    public func halt(kill: Bool = false) {
         guard process.isRunning else { return }
         if kill { Glibc.kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
         process.waitUntilExit()
     }
 
     /// Starts the daemon again on the same config, socket and data (after ``halt(kill:)``).
-    func start(waitForReady: Bool = true) throws {
+    public func start(waitForReady: Bool = true) throws {
         halt()
         process = Process()
         stderrPipe = Pipe()
@@ -98,26 +95,26 @@ final class DaemonProcess {
     }
 
     /// Rewrites the config file (keeping the socket), for reload tests.
-    func rewriteConfig(_ config: JSONObject) throws {
+    public func rewriteConfig(_ config: JSONObject) throws {
         var config = config
         config["socket"] = .string(socketPath)
         try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
     /// Sends a signal to the daemon.
-    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+    public func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
     /// The daemon's process id.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Waits up to `seconds` for the daemon to exit; returns its status, or nil if it still runs.
-    func waitForExit(seconds: Double) -> Int32? {
+    public func waitForExit(seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    func waitUntilReady() throws {
+    public func waitUntilReady() throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             guard process.isRunning else {
@@ -135,13 +132,13 @@ final class DaemonProcess {
     }
 
     /// A new client connection whose reads time out after `timeoutSeconds` (20 s by default).
-    func connect(timeoutSeconds: Int = 20) throws -> SocketConnection {
+    public func connect(timeoutSeconds: Int = 20) throws -> SocketConnection {
         try SocketConnection(path: socketPath, timeoutSeconds: timeoutSeconds)
     }
 
     /// Sends SIGTERM and waits for exit; returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
+    public func stop() -> Int32 {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -152,15 +149,16 @@ final class DaemonProcess {
 
     deinit { stop() }
 
-    struct DaemonError: Error, CustomStringConvertible {
-        let description: String
+    public struct DaemonError: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 }
 
 /// Reads frames until one with `id` ends its request, collecting only that request's frames.
 /// `already`: frames read before (by ``barrier(_:id:)``, say); those of `id` come first, and
 /// nothing more is read if they hold the request's end.
-func collect(_ connection: SocketConnection, id: String, already: [Frame] = []) throws -> [Frame] {
+public func collect(_ connection: SocketConnection, id: String, already: [Frame] = []) throws -> [Frame] {
     var frames = already.filter { $0.id == id }
     if let last = frames.last, SocketConnection.endsRequest(last) { return frames }
     while let frame = try connection.readFrame() {
@@ -180,7 +178,7 @@ func collect(_ connection: SocketConnection, id: String, already: [Frame] = []) 
 /// search is running (it counts against `maxRunningSearches` and a drain waits for it), a
 /// write batch is queued at its index's writer. A ping is not a search: it counts against no
 /// limit. Throws if the connection ends, or the ping's id gets anything but a pong.
-func barrier(_ c: SocketConnection, id: String = "barrier") throws -> [Frame] {
+public func barrier(_ c: SocketConnection, id: String = "barrier") throws -> [Frame] {
     try c.send(["id": .string(id), "op": "ping"])
     var others: [Frame] = []
     while let frame = try c.readFrame() {
@@ -197,7 +195,7 @@ func barrier(_ c: SocketConnection, id: String = "barrier") throws -> [Frame] {
 /// Asks `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. For
 /// state the daemon reaches asynchronously: the deadline is generous (a loaded CI machine),
 /// the normal case returns at once.
-func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+public func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while true {
         if try condition() { return true }
@@ -206,33 +204,9 @@ func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     }
 }
 
-/// Waits (as ``poll(seconds:_:)``) until `condition` holds; if it does not within `seconds`,
-/// the test stops with an issue saying that `what` did not happen. Instead of a fixed sleep
-/// for state the daemon reaches asynchronously.
-func waitUntil(
-    _ what: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
-) throws {
-    let held = try poll(seconds: seconds, condition)
-    try #require(held, "\(what): not within \(seconds) s", sourceLocation: sourceLocation)
-}
-
-/// Asks `stats` on `c` until `condition` holds for its payload, and returns that payload; if it
-/// does not within `seconds`, the test stops with an issue saying that `what` did not happen
-/// (with the last payload).
-@discardableResult
-func waitForStats(
-    _ c: SocketConnection, _ what: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
-    until condition: (JSONObject) -> Bool
-) throws -> JSONObject {
-    let last = try pollStats(c, seconds: seconds, until: condition)
-    let held = last.map(condition) ?? false
-    try #require(held, "\(what): not within \(seconds) s (stats: \(String(describing: last)))", sourceLocation: sourceLocation)
-    return last ?? [:]
-}
-
 /// Asks `stats` on `c` until `expected` holds for its payload or `seconds` pass; returns the
 /// last payload (for the caller's `#expect`s), nil if an answer was not a stats frame.
-func pollStats(_ c: SocketConnection, seconds: Double = 10, until expected: (JSONObject) -> Bool) throws -> JSONObject? {
+public func pollStats(_ c: SocketConnection, seconds: Double = 10, until expected: (JSONObject) -> Bool) throws -> JSONObject? {
     var last: JSONObject?
     _ = try poll(seconds: seconds) {
         guard case .info(_, "stats", let payload)? = try c.roundTrip(["id": "stats", "op": "stats"]).first else {
@@ -246,13 +220,13 @@ func pollStats(_ c: SocketConnection, seconds: Double = 10, until expected: (JSO
 }
 
 /// The error code of a request-level error frame, if `frame` is one.
-func errorCode(_ frame: Frame?) -> String? {
+public func errorCode(_ frame: Frame?) -> String? {
     if case .error(_, nil, let e)? = frame { return e.code.rawValue }
     return nil
 }
 
 /// Runs a program to completion; returns its exit status, stdout and stderr.
-func runProgram(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+public func runProgram(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
@@ -268,12 +242,12 @@ func runProgram(_ executable: URL, _ arguments: [String]) throws -> (status: Int
 }
 
 /// Runs one of the built binaries (`fedsearchd`, `fedsearch`, ...).
-func runBuilt(_ binary: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+public func runBuilt(_ binary: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     try runProgram(DaemonProcess.binDirectory.appendingPathComponent(binary), arguments)
 }
 
 /// Binds a Unix socket of `type` at `path` (for tests that stand in for systemd's sockets).
-func bindUnixSocket(_ path: String, type: Int32) -> Int32 {
+public func bindUnixSocket(_ path: String, type: Int32) -> Int32 {
     let fd = socket(AF_UNIX, type, 0)
     _ = UnixSocketTransport.withAddress(path) { bind(fd, $0, $1) }
     return fd
@@ -281,7 +255,7 @@ func bindUnixSocket(_ path: String, type: Int32) -> Int32 {
 
 extension DaemonProcess {
     /// The repository's root folder.
-    static var repositoryRoot: URL {
+    public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
@@ -289,7 +263,7 @@ extension DaemonProcess {
     /// from `Configs/data`), on a temporary socket.
     /// The demo config (Configs/fedsearchd.json on its data), with `limits` if given.
     /// The demo config, its HTTP listener moved to a free port when `http` (else none).
-    static func demo(limits: JSONObject? = nil, http: Bool = false) throws -> DaemonProcess {
+    public static func demo(limits: JSONObject? = nil, http: Bool = false) throws -> DaemonProcess {
         let root = repositoryRoot
         let text = try String(contentsOf: root.appendingPathComponent("Configs/fedsearchd.json"), encoding: .utf8)
         guard case .object(var config) = try JSONParser.parse(Array(text.utf8)),
@@ -306,4 +280,21 @@ extension DaemonProcess {
         config["http"] = http ? ["listen": .string("127.0.0.1:\(try freeTCPPort())")] : nil
         return try DaemonProcess(config: config)
     }
+}
+
+/// A port on 127.0.0.1 nobody listens on now (the kernel's pick for a socket bound to port 0).
+public func freeTCPPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+            bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
+        }
+    }
+    guard bound else { throw DaemonProcess.DaemonError(description: "no free TCP port: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

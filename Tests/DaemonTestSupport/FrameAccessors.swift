@@ -5,44 +5,44 @@ import FederatedSearchProtocol
 /// stops the test with the message when the frame is not the expected kind.
 extension Frame {
     /// The results of a `results` frame.
-    var resultsValue: SearchResults? {
+    public var resultsValue: SearchResults? {
         if case .results(_, _, let r) = self { return r }
         return nil
     }
 
     /// The index a `results` frame answers for.
-    var resultsIndex: String? {
+    public var resultsIndex: String? {
         if case .results(_, let index, _) = self { return index }
         return nil
     }
 
     /// The list of a `merged` frame.
-    var mergedValue: MergedResults? {
+    public var mergedValue: MergedResults? {
         if case .merged(_, let m) = self { return m }
         return nil
     }
 
     /// The status and the sources' reports of a `done` frame.
-    var doneValue: (status: DoneStatus, sources: [(name: String, report: SourceReport)])? {
+    public var doneValue: (status: DoneStatus, sources: [(name: String, report: SourceReport)])? {
         if case .done(_, let status, let sources, _) = self { return (status, sources) }
         return nil
     }
 
     /// The index (nil for the request's own error) and the error of an `error` frame.
-    var errorValue: (index: String?, error: SearchError)? {
+    public var errorValue: (index: String?, error: SearchError)? {
         if case .error(_, let index, let e) = self { return (index, e) }
         return nil
     }
 
     /// The error of a request-level `error` frame (one that names no index).
-    var requestError: SearchError? {
+    public var requestError: SearchError? {
         if case .error(_, nil, let e) = self { return e }
         return nil
     }
 
     /// The payload of an info frame (`indices`, `stats`, `written`, `documents`, ...), when
     /// its type is `type` (any type if nil).
-    func infoPayload(_ type: String? = nil) -> JSONObject? {
+    public func infoPayload(_ type: String? = nil) -> JSONObject? {
         if case .info(_, let t, let p) = self, type == nil || t == type { return p }
         return nil
     }
