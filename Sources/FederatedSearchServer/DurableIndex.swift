@@ -114,6 +114,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         package var configSettings: JSONObject
         package var overrides: JSONObject
         package var settings: IndexSettings
+        /// The text attributes its documents have brought, in order of discovery (see
+        /// ``EmbeddedIndex/newTextAttributes(in:settings:known:)``): what it searches when its
+        /// settings name no `searchableAttributes`. Stored under ``fieldsKey``.
+        package var fields: [String]
         /// Set when a group was stored but its snapshot could not be published: the next
         /// group rebuilds whole from the table rather than update a snapshot that lacks it.
         package var publishedIsStale = false
@@ -126,6 +130,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
 
     /// The metadata key under which `setSettings` overrides are stored, as JSON.
     package static let overridesKey = "settingsOverrides"
+    /// The metadata key of the discovered text attributes (a JSON array of names).
+    package static let fieldsKey = "discoveredAttributes"
     /// Where the index came from: "config", or "createIndex" for one created over the socket
     /// (which the daemon reopens at start from the data folder).
     package static let originKey = "origin"
@@ -166,7 +172,9 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         let opened = ContinuousClock.now
         let table = DocumentTable(try store.allDocuments())
         let sequence = store.sequence
-        let index = try Self.build(name: name, settings: settings, table: table)
+        var fields = Self.storedFields(store)
+        let index = try Self.build(name: name, settings: settings, table: table, fields: &fields)
+        Self.store(fields: fields, in: store, name: name)
         self.name = name
         self.path = path
         // Linux keeps 15 bytes of a thread's name: "write " and the index name's first 9.
@@ -178,7 +186,8 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         self.writer = BackgroundWorker(name: "write " + short)
         self.state = Mutex(
             WriterState(
-                store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings))
+                store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings,
+                fields: fields))
         self.current = Mutex(index)
         recordPosition(sequence: sequence, documents: table.count)
         counters.withLock {
@@ -224,9 +233,32 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
 
     package func publish(_ index: EmbeddedIndex) { current.withLock { $0 = index } }
 
-    /// A snapshot of the table built whole, its documents at their ordinals.
-    package static func build(name: String, settings: IndexSettings, table: DocumentTable) throws(SearchError) -> EmbeddedIndex {
-        try EmbeddedIndex(name: name, settings: settings, documents: table.documents, positions: table.ordinals)
+    /// A snapshot of the table built whole, its documents at their ordinals. `fields` (the
+    /// discovered text attributes) first takes those of the table's documents it lacks; with
+    /// no `searchableAttributes` in `settings`, the index searches them.
+    package static func build(
+        name: String, settings: IndexSettings, table: DocumentTable, fields: inout [String]
+    ) throws(SearchError) -> EmbeddedIndex {
+        fields += EmbeddedIndex.newTextAttributes(in: table.documents, settings: settings, known: fields)
+        return try EmbeddedIndex(
+            name: name, settings: settings.searching(discovered: fields), documents: table.documents, positions: table.ordinals)
+    }
+
+    /// The discovered text attributes stored in `store` (none if it has not stored any yet).
+    static func storedFields(_ store: DocumentStore) -> [String] {
+        guard let text = try? store.metadata(fieldsKey), case .array(let items)? = try? JSONParser.parse(text) else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+
+    /// Stores the discovered text attributes. A failure is logged: the list is found again
+    /// from the documents at the next start (what was stored, then what it lacks).
+    static func store(fields: [String], in store: DocumentStore, name: String) {
+        guard storedFields(store) != fields else { return }
+        do {
+            try store.setMetadata(fieldsKey, JSONWriter.string(.array(fields.map { .string($0) })))
+        } catch {
+            Log.error("\(name): the discovered attributes were not stored: \(error)")
+        }
     }
 
     /// Starts the merges the snapshot's merge policy asks for, in each lane that has none

@@ -67,6 +67,7 @@ package enum WriteGroup {
             var pending = PendingChanges(count: st.table.count)
             var overrides = st.overrides
             var settings = st.settings
+            var fields = st.fields
             var settingsChanged = false
             let configSettings = st.configSettings
             var replies: [Result<WriteReply, SearchError>] = []
@@ -88,7 +89,7 @@ package enum WriteGroup {
                                 // Built first: a change whose index cannot be built is refused, not stored.
                                 var next = table
                                 for op in pending.operations + change.operations { apply(op, to: &next) }
-                                built = (try DurableIndex.build(name: index.name, settings: s, table: next), next)
+                                built = (try DurableIndex.build(name: index.name, settings: s, table: next, fields: &fields), next)
                             }
                             let sequence = try g.apply(change.operations)
                             if let built { prebuilt = built }
@@ -118,6 +119,9 @@ package enum WriteGroup {
             if let prebuilt { st.table = prebuilt.table } else { for op in pending.operations { apply(op, to: &st.table) } }
             st.overrides = overrides
             st.settings = settings
+            let storedFields = st.fields.count
+            st.fields = fields
+            defer { if st.fields.count != storedFields { DurableIndex.store(fields: st.fields, in: st.store, name: index.name) } }
             index.recordPosition(sequence: st.store.sequence, documents: st.table.count)
             let committed = ContinuousClock.now
             let applied = replies.filter { if case .success = $0 { true } else { false } }.count
@@ -131,12 +135,9 @@ package enum WriteGroup {
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
             do {
                 let current = index.snapshot
-                if let prebuilt {
-                    index.publish(prebuilt.index)
-                } else if !settingsChanged && !pending.cleared && !st.publishedIsStale && current.updatesInPlace {
-                    // Only what the group changed: a new segment and deletions in the others.
-                    var adding: [(position: Int64, document: JSONObject)] = []
-                    var deleting: [String] = []
+                var adding: [(position: Int64, document: JSONObject)] = []
+                var deleting: [String] = []
+                if prebuilt == nil {
                     for id in pending.changed {
                         if let d = st.table[id], let position = st.table.ordinal(of: id) {
                             adding.append((position, d))
@@ -144,9 +145,19 @@ package enum WriteGroup {
                             deleting.append(id)
                         }
                     }
+                }
+                // A text attribute never seen before joins the discovered ones; an index that
+                // searches them is then rebuilt (its attributes' slots change), once per attribute.
+                let discovered = EmbeddedIndex.newTextAttributes(in: adding.map(\.document), settings: settings, known: st.fields)
+                st.fields += discovered
+                let searchedChanged = !discovered.isEmpty && settings.searchableAttributes.isEmpty
+                if let prebuilt {
+                    index.publish(prebuilt.index)
+                } else if !settingsChanged && !pending.cleared && !st.publishedIsStale && !searchedChanged && current.updatesInPlace {
+                    // Only what the group changed: a new segment and deletions in the others.
                     index.publish(try current.updated(adding: adding, deleting: deleting))
                 } else {
-                    index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
+                    index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table, fields: &st.fields))
                 }
                 let published = ContinuousClock.now
                 index.counters.withLock {
@@ -176,7 +187,8 @@ package enum WriteGroup {
     ) -> Result<WriteReply, SearchError> {
         do {
             let settings = try IndexSettings.decode(DurableIndex.merged(base, st.overrides), path: "\(index.name).settings")
-            index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table))
+            index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table, fields: &st.fields))
+            DurableIndex.store(fields: st.fields, in: st.store, name: index.name)
             st.configSettings = base
             st.settings = settings
             st.publishedIsStale = false

@@ -15,15 +15,16 @@ struct IncrementalWriteTests {
     static let words = ["star", "stars", "start", "wars", "war", "trek", "galaxy", "gala", "quest", "quiet", "river", "rover"]
 
     /// `settleAfterMs` 0 by default: the tests of search over several segments keep them.
-    func config(dataDir: String, settleAfterMs: Int = 0) -> JSONObject {
-        [
-            "dataDir": .string(dataDir), "settleAfterMs": .number(Double(settleAfterMs)),
-            "searchables": [
-                "films": [
-                    "data": "films.ndjson", "searchableAttributes": ["title", "unordered(plot)"],
-                    "attributesForFaceting": ["genre", "year"], "customRanking": ["desc(votes)"],
-                ]
-            ],
+    /// Without `searchableAttributes` when `discovered`: the index searches the text
+    /// attributes it finds.
+    func config(dataDir: String, settleAfterMs: Int = 0, discovered: Bool = false) -> JSONObject {
+        var films: JSONObject = [
+            "data": "films.ndjson", "searchableAttributes": ["title", "unordered(plot)"],
+            "attributesForFaceting": ["genre", "year"], "customRanking": ["desc(votes)"],
+        ]
+        if discovered { films["searchableAttributes"] = nil }
+        return [
+            "dataDir": .string(dataDir), "settleAfterMs": .number(Double(settleAfterMs)), "searchables": ["films": .object(films)],
         ]
     }
 
@@ -141,6 +142,59 @@ struct IncrementalWriteTests {
         for (a, b) in zip(before, after) { #expect(a == b) }
         let restarted = try pollStats(c) { _ in true }?["writes"]?.objectValue?["films"]?.objectValue
         #expect(restarted?["segments"] == 1, "a rebuilt index is one segment")
+    }
+
+    /// The index's segment count and the hits of `query`.
+    func segmentsAndHits(_ c: SocketConnection, _ query: String) throws -> (segments: Int?, hits: [String]) {
+        let films = try pollStats(c) { _ in true }?["writes"]?.objectValue?["films"]?.objectValue
+        let frames = try c.roundTrip(["id": "q", "query": .string(query), "indices": ["films"]])
+        return (films?["segments"]?.intValue, try #require(frames.first?.resultsValue, "no results: \(frames)").hits.map(\.objectID))
+    }
+
+    /// An index without `searchableAttributes` keeps the text attributes it has found, in the
+    /// order found: a write of known attributes updates it in place (a segment more, no
+    /// rebuild); one that brings a new attribute rebuilds it once, and the attribute stays
+    /// searchable, ranked after the others, after its documents are gone and after a restart.
+    @Test func anIndexWithoutSearchableAttributesTakesWritesInPlaceAndKeepsTheAttributesItFound() throws {
+        var rng = SystemRandomNumberGenerator()
+        let initial = Self.initialFilms(&rng)
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var d = try DaemonProcess(config: config(dataDir: dataDir, discovered: true), files: ["films.ndjson": initial])
+        let files = d.directory
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: files)
+        }
+        var c = try d.connect()
+        #expect(try segmentsAndHits(c, "zebra").segments == 1)
+        // Known attributes only: in place.
+        let known: JSONObject = ["objectID": "k1", "title": "Zebra Crossing", "plot": "a zebra", "votes": 3]
+        try written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(known)]])
+        var now = try segmentsAndHits(c, "zebra")
+        #expect(now.segments == 2, "a write of known attributes adds a segment: the index was not rebuilt")
+        #expect(now.hits == ["k1"])
+        // A new text attribute: found, and searchable at once (the index rebuilt with it).
+        let tagged: JSONObject = ["objectID": "t1", "title": "Plain", "tagline": "okapi herds", "votes": 1]
+        try written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(tagged)]])
+        now = try segmentsAndHits(c, "okapi")
+        #expect(now.hits == ["t1"])
+        #expect(now.segments == 1, "a new attribute rebuilds the index once")
+        // Its only document goes; the attribute stays known, through a restart.
+        try written(c, ["id": "d", "op": "deleteDocuments", "index": "films", "objectIDs": ["t1"]])
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 10) == 0)
+        d = try DaemonProcess(config: config(dataDir: dataDir, discovered: true), files: ["films.ndjson": initial])
+        c = try d.connect()
+        let listed = try c.roundTrip(["id": "i", "op": "indices"]).first?.infoPayload("indices")
+        let films = listed?["indices"]?.arrayValue?.first?.objectValue
+        #expect(
+            films?["searchableAttributes"] == ["title", "plot", "genre", "tagline"],
+            "the attributes in the order found: \(String(describing: films))")
+        let again: JSONObject = ["objectID": "t2", "title": "Other", "tagline": "yak", "votes": 1]
+        try written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(again)]])
+        now = try segmentsAndHits(c, "yak")
+        #expect(now.hits == ["t2"])
+        #expect(now.segments == 2, "an attribute found before is known: the write is in place")
     }
 
     @Test func anIndexAtRestSettlesIntoOneSegmentThatAnswersAsTheRebuildAtRestart() throws {

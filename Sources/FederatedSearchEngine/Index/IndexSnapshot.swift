@@ -115,10 +115,10 @@ final class IndexSnapshot: Sendable {
         stopWords = Set(settings.stopWords.flatMap { analyzer.queryTokens($0).map(\.term) })
     }
 
-    /// Every top-level attribute holding text, in order of first appearance.
-    static func discoverTextAttributes(_ documents: [JSONObject]) -> [SearchableAttribute] {
+    /// Every top-level attribute holding text, in order of first appearance (but those in `known`).
+    static func discoverTextAttributes(_ documents: [JSONObject], known: Set<String> = []) -> [SearchableAttribute] {
         var names: [String] = []
-        var seen: Set<String> = ["objectID"]
+        var seen: Set<String> = known.union(["objectID"])
         for doc in documents {
             for e in doc.entries where !seen.contains(e.key) && !e.key.hasPrefix("_") {
                 let isText: Bool
