@@ -17,8 +17,10 @@ import SocketTestClient
 /// 4. a steady stream of single-document writes at `rate` per second for `seconds`, with one
 ///    client searching all along: its p50 and p99 against the same queries on the idle daemon,
 ///    both as the index was built at start and after the upserts.
+/// With `discoveredAttributes`, the indices have no `searchableAttributes`: they search the
+/// text attributes they find.
 enum UpdateBench {
-    static func run(binDir: String, corpusDir: String, rate: Int, seconds: Int, inFlight: Int) throws {
+    static func run(binDir: String, corpusDir: String, rate: Int, seconds: Int, inFlight: Int, discoveredAttributes: Bool) throws {
         let work = "/tmp/fedsearch-updatebench-\(getpid())"
         try? FileManager.default.removeItem(atPath: work)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -28,7 +30,8 @@ enum UpdateBench {
             throw BenchError(
                 "no corpus at \(corpus): run `python3 ../shared/bench/corpus.py --export \(corpusDir)` (N_DOCS=1000000 for a million)")
         }
-        let settings: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"]]
+        var settings: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"]]
+        if discoveredAttributes { settings["searchableAttributes"] = nil }
         var corpusIndex = settings
         corpusIndex["data"] = .string(corpus)
         let socket = "\(work)/d.sock"
@@ -51,7 +54,8 @@ enum UpdateBench {
         try WriteBench.waitForDaemon(socket)
         let admin = try SocketConnection(path: socket, timeoutSeconds: 600)
         let documents = try WriteBench.documentCount(admin, "corpus")
-        print("fedsearch-bench --updates: \(documents) documents (\(corpus))")
+        print(
+            "fedsearch-bench --updates: \(documents) documents (\(corpus))\(discoveredAttributes ? ", no searchableAttributes" : "")")
         print(
             "start with the first import and one build: \(String(format: "%.1f", microseconds(since: started) / 1e6)) s, RSS \(rssMB(daemon.processIdentifier)) MB"
         )

@@ -21,12 +21,15 @@ import SocketTestClient
 ///        fedsearch-bench --http --bin-dir DIR [--corpus-dir DIR] [--runs N] [--queries N]
 ///        fedsearch-bench --writes --bin-dir DIR [--config FILE] [--corpus FILE] [--runs N] [--queries N] [--in-flight N]
 ///        fedsearch-bench --updates --bin-dir DIR [--corpus-dir DIR] [--rate N] [--seconds N] [--in-flight N]
+///                        [--discovered-attributes]
 var binDir = ""
 var writes = false
 /// `--http`: the HTTP API beside the socket and Typesense (``HTTPBench``).
 var httpBench = false
 /// `--updates`: a large durable index taking writes (``UpdateBench``).
 var updates = false
+/// `--discovered-attributes`: the `--updates` indices without `searchableAttributes`.
+var discoveredAttributes = false
 var writeRate = 200
 var writeSeconds = 60
 var corpusDir = "/tmp/fedsearch-bench/corpus"
@@ -58,6 +61,10 @@ while let a = args.first {
     }
     if a == "--http" {
         httpBench = true
+        continue
+    }
+    if a == "--discovered-attributes" {
+        discoveredAttributes = true
         continue
     }
     if a == "--in-process-only" {
@@ -126,7 +133,8 @@ if httpBench {
 if updates {
     do {
         try UpdateBench.run(
-            binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, rate: writeRate, seconds: writeSeconds, inFlight: inFlight)
+            binDir: binDir.isEmpty ? "." : binDir, corpusDir: corpusDir, rate: writeRate, seconds: writeSeconds, inFlight: inFlight,
+            discoveredAttributes: discoveredAttributes)
         exit(0)
     } catch {
         writeToStandardError("fedsearch-bench: \(error)\n")
