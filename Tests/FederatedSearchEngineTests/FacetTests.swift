@@ -1,3 +1,4 @@
+import Foundation
 import FederatedSearchCore
 import Testing
 @testable import FederatedSearchEngine
@@ -115,4 +116,43 @@ import Testing
         #expect(counts(alone, "brand") == counts(r, "brand"))
     }
 
+}
+
+/// `facets_stats` sums do not depend on the order the values are added in.
+struct ExactSumTests {
+    func sum(_ values: [Double]) -> Double {
+        var s = ExactSum()
+        for v in values { s.add(v) }
+        return s.value
+    }
+
+    @Test func theSumIsCorrectlyRoundedWhateverTheOrder() {
+        #expect(sum(Array(repeating: 0.1, count: 10)) == 1.0, "ten tenths, as math.fsum gives")
+        #expect(sum([1e100, 1.0, -1e100]) == 1.0)
+        #expect(sum([1e16, 1.0, 1e-16]) == 10_000_000_000_000_002)
+        var g = SystemRandomNumberGenerator()
+        let values = (0..<2000).map { _ in
+            Double(Int.random(in: -1_000_000...1_000_000, using: &g)) / 100 * pow(10, Double(Int.random(in: -3...3, using: &g)))
+        }
+        let reference = sum(values)
+        for _ in 0..<10 { #expect(sum(values.shuffled(using: &g)) == reference) }
+    }
+
+    @Test func partSumsAddUpToTheWhole() {
+        var g = SystemRandomNumberGenerator()
+        let values = (0..<500).map { _ in Double(Int.random(in: 1...4000, using: &g)) / 100 }
+        var whole = ExactSum()
+        for v in values { whole.add(v) }
+        var parts = [ExactSum(), ExactSum(), ExactSum()]
+        for (i, v) in values.enumerated() { parts[i % 3].add(v) }
+        var joined = ExactSum()
+        for p in parts.reversed() { joined.add(p) }
+        #expect(joined.value == whole.value)
+    }
+
+    @Test func infinitiesAndNaNAreSummedApart() {
+        #expect(sum([1, .infinity, 2]) == .infinity)
+        #expect(sum([.infinity, -.infinity]).isNaN)
+        #expect(sum([]) == 0)
+    }
 }

@@ -125,14 +125,14 @@ struct FacetCounter {
         guard field.isNumeric else { return nil }
         var lo = Double.infinity
         var hi = -Double.infinity
-        var sum = 0.0
+        var sum = ExactSum()
         var n = 0
         for d in docs {
             for i in Int(field.numberStart[Int(d)])..<Int(field.numberStart[Int(d) + 1]) {
                 let x = field.numbers[i]
                 lo = min(lo, x)
                 hi = max(hi, x)
-                sum += x
+                sum.add(x)
                 n += 1
             }
         }
@@ -140,25 +140,27 @@ struct FacetCounter {
     }
 }
 
-/// min, max, sum and count of some numeric values, which add up across segments.
+/// min, max, sum and count of some numeric values, which add up across segments (the sum
+/// exactly: see ``ExactSum``).
 struct NumericSummary {
     var min: Double
     var max: Double
-    var sum: Double
+    var sum: ExactSum
     var count: Int
 
-    static let empty = NumericSummary(min: .infinity, max: -.infinity, sum: 0, count: 0)
+    static let empty = NumericSummary(min: .infinity, max: -.infinity, sum: ExactSum(), count: 0)
 
     mutating func add(_ o: NumericSummary) {
         min = Swift.min(min, o.min)
         max = Swift.max(max, o.max)
-        sum += o.sum
+        sum.add(o.sum)
         count += o.count
     }
 
     /// The `facets_stats` entry (nil when there are no values).
     func stats(attribute: String) -> FacetStats? {
         guard count > 0 else { return nil }
-        return FacetStats(attribute: attribute, min: min, max: max, avg: sum / Double(count), sum: sum)
+        let total = sum.value
+        return FacetStats(attribute: attribute, min: min, max: max, avg: total / Double(count), sum: total)
     }
 }

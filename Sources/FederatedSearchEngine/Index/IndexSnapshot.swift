@@ -40,6 +40,8 @@ final class IndexSnapshot: Sendable {
     let lazyNumbers = LazyNumericFields()
     /// The documents in `objectID` order, sorted when a browse first reads this snapshot.
     let objectIDOrder = LazyObjectIDOrder()
+    /// Documents before each `customRanking` ordinal (see ``UserScores``), built on first use.
+    let customRankCounts = LazyCustomRankCounts()
 
     var documentCount: Int { documents.count }
 

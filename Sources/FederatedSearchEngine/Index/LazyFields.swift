@@ -34,3 +34,19 @@ final class LazyObjectIDOrder: Sendable {
         return order
     }
 }
+
+/// How many documents come before each `customRanking` ordinal (`below[o]`: documents whose
+/// ordinal is under `o`, for `o` up to the number of ordinals), built the first time a query
+/// asks for `_rankingInfo` (its `userScore`).
+final class LazyCustomRankCounts: Sendable {
+    private let built = Mutex<[Int]?>(nil)
+
+    func below(_ ordinals: [UInt32], distinct: Int) -> [Int] {
+        if let known = built.withLock({ $0 }) { return known }
+        var counts = [Int](repeating: 0, count: distinct + 1)
+        for o in ordinals { counts[Int(o) + 1] += 1 }
+        for i in counts.indices.dropFirst() { counts[i] += counts[i - 1] }
+        built.withLock { $0 = counts }
+        return counts
+    }
+}

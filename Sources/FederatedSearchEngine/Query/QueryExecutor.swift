@@ -15,6 +15,10 @@ struct QueryExecutor {
     var fastHighlight = true
     /// The snapshot's live documents when some are deleted (a segment of an updated index).
     var live: LiveDocuments? = nil
+    /// For `_rankingInfo.userScore` over several segments: all of them, and which this
+    /// executor's is (nil: the executor's index alone).
+    var userScores: UserScores? = nil
+    var segmentInScores = 0
 
     init(index: IndexSnapshot, name: String, query: SearchQuery) {
         self.index = index

@@ -6,6 +6,9 @@ extension QueryExecutor {
     /// pass the query's ``SearchQuery/answerByteLimit``, before it builds the rest.
     func buildHits(_ ranked: RankedPage, match m: TextMatch, parsed: ParsedQuery) throws(SearchError) -> [Hit] {
         let p = parameters
+        // A query over one index alone scores its own documents; a segmented one is given the
+        // scores of all its segments.
+        let localScores = p.getRankingInfo && userScores == nil ? UserScores([(index, live)]) : UserScores([])
         let highlighter = Highlighter(
             analyzer: index.analyzer,
             matcher: HighlightMatcher(words: parsed.words, index: index, typos: typoMode != .disabled),
@@ -97,7 +100,7 @@ extension QueryExecutor {
             }
             let measures = ranked.ranker.measures(doc: doc, hits: ranked.hits, base: row * width)
             let score = ranked.ranker.score(measures)
-            let info = p.getRankingInfo ? rankingInfo(measures, doc: doc) : nil
+            let info = p.getRankingInfo ? rankingInfo(measures, doc: doc, userScores: userScores ?? localScores) : nil
             if retrievesAll {
                 // The stored document as it is, with its attributes' JSON cached by the snapshot.
                 return Hit(
@@ -184,12 +187,12 @@ extension QueryExecutor {
         return out
     }
 
-    func rankingInfo(_ m: HitMeasures, doc: UInt32) -> JSONObject {
+    func rankingInfo(_ m: HitMeasures, doc: UInt32, userScores: UserScores) -> JSONObject {
         var o = JSONObject()
         o.appendUnchecked("nbTypos", .number(Double(m.typos)))
         o.appendUnchecked("firstMatchedWord", .number(Double(m.firstMatchedWord)))
         o.appendUnchecked("proximityDistance", .number(Double(m.proximity)))
-        o.appendUnchecked("userScore", .number(Double(index.documentCount - Int(index.customOrdinal[Int(doc)]))))
+        o.appendUnchecked("userScore", .number(Double(userScores.score(segment: segmentInScores, doc: doc))))
         o.appendUnchecked("geoDistance", .number(m.geoDistance.map { ($0).rounded() } ?? 0))
         o.appendUnchecked("geoPrecision", .number(1))
         o.appendUnchecked("nbExactWords", .number(Double(m.exactWords)))

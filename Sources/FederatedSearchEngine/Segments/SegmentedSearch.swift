@@ -138,8 +138,11 @@ struct SegmentedSearch {
             perSegment[e.segment].append(e.key)
         }
         var built = [[Hit]](repeating: [], count: parts.count)
+        let scores = query.parameters.getRankingInfo ? UserScores(parts.map { ($0.segment.snapshot, $0.segment.live) }) : nil
         for (i, part) in parts.enumerated() where !perSegment[i].isEmpty {
             guard let r = part.ranked else { continue }
+            part.executor.userScores = scores
+            part.executor.segmentInScores = i
             let page = part.executor.makePage(perSegment[i], match: part.match, ranker: r.ranker, visitor: r.visitor, nbHits: 0)
             built[i] = try part.executor.buildHits(page, match: part.match, parsed: parsed)
         }
