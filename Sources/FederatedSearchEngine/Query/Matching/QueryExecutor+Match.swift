@@ -21,6 +21,8 @@ extension QueryExecutor {
         var termSpans: [[TermSpan]] = []
         var frequency: [Int] = []
         var textDocs: DocumentList
+        // No candidate is a deleted document (or none is deleted): nothing to filter out.
+        var noneDeleted = live == nil
         if parsed.isEmpty {
             textDocs = DocumentList(Array(0..<UInt32(n)))
             if let live { textDocs.removeAll { !live.contains($0) } }
@@ -35,7 +37,14 @@ extension QueryExecutor {
                 words.append(index.matches(plan, deferred: deferred[i], intersected: intersected, scratch: &scratch))
             }
             textDocs = CandidateMatcher.documents(words, required: required, text: index.text, scratch: &scratch)
-            if let live { textDocs.removeAll { !live.contains($0) } }
+            if let live {
+                // Every candidate holds each required word: if one of them is a single term
+                // in no deleted document, no candidate is deleted, and none is tested.
+                noneDeleted = plans.indices.contains { i in
+                    required[i] && Self.singleTerm(plans[i]).map { live.deletedPostings(terms: $0, $0 + 1) == 0 } == true
+                }
+                if !noneDeleted { textDocs.removeAll { !live.contains($0) } }
+            }
             frequency = plans.indices.map { documentFrequency(plans[$0], words[$0], deferred: deferred[$0]) }
         }
         try check.now()
@@ -47,7 +56,7 @@ extension QueryExecutor {
         let restrict = parameters.restrictSearchableAttributes
         let cuts = restrict != nil || typoMode == .min || typoMode == .strict
         if words.count == 1 && words[0].spans.isEmpty && filters.all == nil && parsed.excluded.isEmpty && !cuts
-            && live == nil
+            && noneDeleted
         {
             return TextMatch(
                 words: words, textDocs: textDocs, docs: docs, hits: .direct(words[0]), termSpans: termSpans,
@@ -147,6 +156,11 @@ extension QueryExecutor {
     /// segments of an index, which defer the same words (``deferredWords(_:required:)``).
     func documentFrequency(_ plan: WordPlan, _ matches: WordMatches, deferred: Bool) -> Int {
         if deferred { return livePostings(plan) }
+        if let live, let term = Self.singleTerm(plan) {
+            // The word's documents are its one term's: those deleted are its deleted postings
+            // (one per document), counted by bisection rather than by testing each document.
+            return matches.docs.count - live.deletedPostings(terms: term, term + 1)
+        }
         if let bits = matches.docBits {
             guard let live else { return matches.unlistedFrequency ?? 0 }
             var n = 0
@@ -154,6 +168,15 @@ extension QueryExecutor {
             return n
         }
         return liveCount(matches)
+    }
+
+    /// The word's one term, when its matches are exactly that term's documents (see
+    /// ``IndexSnapshot/matches(_:deferred:intersected:scratch:)``).
+    static func singleTerm(_ plan: WordPlan) -> Int? {
+        guard !plan.word.isPhrase, !plan.word.isGroup, plan.phrases.isEmpty, plan.spans.count == 1,
+            plan.spans[0].hi == plan.spans[0].lo + 1
+        else { return nil }
+        return plan.spans[0].lo
     }
 
     private func liveCount(_ m: WordMatches) -> Int {
