@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import FederatedSearchProtocol
 
 extension Catalog {
     /// The `indices` payload: the indices `peer` may search.
@@ -11,8 +12,9 @@ extension Catalog {
             o.appendUnchecked("documents", d.documentCount.map { .number(Double($0)) } ?? .null)
             o.appendUnchecked("searchableAttributes", .array(d.searchableAttributes.map { .string($0) }))
             o.appendUnchecked("attributesForFaceting", .array(d.attributesForFaceting.map { .string($0) }))
-            // Whether it takes writes (an embedded index with a dataDir), and from where.
-            o.appendUnchecked("writable", .bool(e.searchable is DurableIndex))
+            // Whether it takes writes: an embedded index with a dataDir, or a backend that
+            // writes are forwarded to (a Typesense collection).
+            o.appendUnchecked("writable", .bool(e.searchable is DurableIndex || e.searchable is any DocumentWritable))
             if e.fingerprint == Catalog.createdFingerprint { o.appendUnchecked("createdBy", "createIndex") }
             let t = e.defaultTimeout.components
             o.appendUnchecked("timeoutMs", .number(Double(t.seconds * 1000 + t.attoseconds / 1_000_000_000_000_000)))

@@ -151,6 +151,8 @@ struct TypesenseCreateIndexTests {
         let entries = (ip["indices"]?.arrayValue ?? []).compactMap(\.objectValue)
         #expect(entries.compactMap { $0["name"]?.stringValue } == ["shop", "notes", "shop2"])
         #expect(entries.map { $0["createdBy"] } == [nil, "createIndex", "createIndex"])
+        // Writes are forwarded to each collection: all are writable.
+        #expect(entries.map { $0["writable"] } == [true, true, true])
         // The collection's size, as the search answers (`out_of`) and the collection say it.
         #expect(entries.first { $0["name"] == "notes" }?["documents"] == 3)
         #expect(
