@@ -240,3 +240,16 @@ struct TypesenseMappingTests {
         #expect(badFacet?.message == "response.facet_counts[0].counts[0].count: expected a count")
     }
 }
+
+/// Typesense's answer to a filter on a field its schema lacks is a filter error naming the
+/// field, not a backend failure.
+struct TypesenseFilterErrorTests {
+    @Test func anUnknownFilterFieldIsAFilterErrorNamingIt() {
+        let body = Array(#"{"message": "Could not find a filter field named `nosuch` in the schema."}"#.utf8)
+        let e = TypesenseClient.httpError(body, status: 404, name: "shop", method: "DELETE", url: "http://n1/collections/p/documents")
+        #expect(e.code == .invalidFilter)
+        #expect(e.message.contains("'nosuch'"))
+        let other = TypesenseClient.httpError(Array(#"{"message": "Not Found"}"#.utf8), status: 404, name: "shop", method: "GET", url: "u")
+        #expect(other.code == .backendHTTPError)
+    }
+}

@@ -198,6 +198,10 @@ struct TypesenseClusterTests {
         let byFilter = try c.roundTrip(["id": "x", "op": "deleteBy", "index": "shop", "params": ["filters": "supplier:Fedsearch"]])
         #expect(Self.written(byFilter)?["deleted"]?.intValue == 2, "\(byFilter.map(\.type))")
         #expect((Self.written(byFilter)?["seq"]?.intValue ?? 0) > firstSeq)
+        // A filter on a field the collection lacks is the request's error, naming the field.
+        let unknown = try c.roundTrip(["id": "u", "op": "deleteBy", "index": "shop", "params": ["filters": "nosuchfield:x"]])
+        #expect(errorCode(unknown.last) == "invalid_filter", "\(unknown)")
+        if case .error(_, _, let e)? = unknown.last { #expect(e.message.contains("nosuchfield"), "\(e.message)") }
         _ = try c.roundTrip(["id": "del", "op": "deleteDocuments", "index": "shop", "objectIDs": ["w-3"]])
         #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], ["w-1", "w-2", "w-3"]).isEmpty })
 

@@ -150,8 +150,23 @@ public struct TypesenseClient: SearchClient {
     /// `backend_http_error` with the status and Typesense's `message` (never the API key).
     static func httpError(_ data: [UInt8], status: Int, name: String, method: String, url: String) -> SearchError {
         var message = "\(name): HTTP \(status) from \(method) \(url)"
-        if case .object(let o)? = try? JSONParser.parse(data), case .string(let m)? = o["message"] { message += ": \(m)" }
+        guard case .object(let o)? = try? JSONParser.parse(data), case .string(let m)? = o["message"] else {
+            return SearchError(.backendHTTPError, message)
+        }
+        if let field = unknownFilterField(m) {
+            // The request's filter, not the backend, is at fault: a filter error naming the field.
+            return SearchError(.invalidFilter, "filters: '\(field)' is not a field \(name) can filter on (Typesense: \(m))")
+        }
+        message += ": \(m)"
         return SearchError(.backendHTTPError, message)
+    }
+
+    /// The field of Typesense's answer to a filter on a field its schema lacks ("Could not find a
+    /// filter field named `x` in the schema."), as 0.24 words it; nil for any other message.
+    static func unknownFilterField(_ message: String) -> String? {
+        let prefix = "Could not find a filter field named `"
+        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "`") else { return nil }
+        return String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
     }
 
     public func map(results answer: Answer) throws -> SearchResults {
