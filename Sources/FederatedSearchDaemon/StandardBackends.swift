@@ -11,7 +11,11 @@ extension BackendRegistry {
         r.register("http") { context in try HTTPBackend(context.backendConfig) }
         r.register("fedsearchd") { context in try RemoteDaemonBackend(context.backendConfig) }
         r.register("postgres") { context in try PostgresBackend(context.backendConfig) }
-        r.register(Typesense.kind) { context in try Typesense.make(context.backendConfig) }
+        r.register(Typesense.kind) { context in
+            let searchable = try Typesense.make(context.backendConfig)
+            if let warning = Typesense.failoverWarning(searchable, timeout: context.timeout, path: context.path) { Log.warning(warning) }
+            return searchable
+        }
         return r
     }
 }

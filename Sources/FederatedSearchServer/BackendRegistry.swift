@@ -14,6 +14,8 @@ public struct BackendContext: Sendable {
     public var resolvePath: @Sendable (String) -> String
     /// The config's `dataDir`, where durable indices keep their stores (nil: none).
     public var dataDirectory: String? = nil
+    /// The deadline of its searches (`timeoutMs`, else the config's `defaultTimeoutMs`).
+    public var timeout: Duration = .seconds(1)
 
 }
 

@@ -80,7 +80,7 @@ public final class Catalog: Sendable {
         let base = config
         let context = BackendContext(
             name: s.name, options: s.options, path: s.path, resolvePath: { base.resolve($0) },
-            dataDirectory: config.dataDirectory)
+            dataDirectory: config.dataDirectory, timeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs))
         return Entry(
             id: SearcherId(index: s.name), searchable: try factory(context), kind: s.kind,
             defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint,

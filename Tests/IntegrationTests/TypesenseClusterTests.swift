@@ -24,6 +24,12 @@ struct TypesenseClusterTests {
                     "apiKey": ["env": "FST_TS_KEY"], "queryBy": ["title", "short_description"], "facetBy": ["supplier", "price"],
                     "healthcheckIntervalSeconds": 2, "retryIntervalSeconds": 0.05, "connectionTimeoutSeconds": 0.5, "timeoutMs": 5000,
                 ],
+                // An attempt timeout longer than the deadline: each attempt gets a share of it.
+                "tight": [
+                    "backend": "typesense", "nodes": .array(cluster.urls.map(JSONValue.string)), "collection": "products",
+                    "apiKey": ["env": "FST_TS_KEY"], "queryBy": ["title", "short_description"],
+                    "healthcheckIntervalSeconds": 30, "retryIntervalSeconds": 0.05, "connectionTimeoutSeconds": 5, "timeoutMs": 1000,
+                ],
                 "movies": ["data": .string(movies), "searchableAttributes": ["title", "cast"]],
             ]
         ]
@@ -120,6 +126,13 @@ struct TypesenseClusterTests {
         #expect(paused[0]["healthy"] == false, "\(paused)")
         // Whichever gives up first, this attempt's timer or the request's own timeout.
         #expect(paused[0]["lastError"]?.stringValue?.contains("timed out") == true, "\(paused)")
+        // With connectionTimeoutSeconds (5) past the deadline (1,000 ms), the attempt on the
+        // stopped node gets half the deadline and the next node answers: none times out.
+        for n in 0..<6 {
+            let frames = try c.roundTrip(["id": .string("t\(n)"), "query": "toner", "indices": ["tight"]])
+            let status = try #require(frames.last?.doneValue, "no done: \(frames.map(\.type))")
+            #expect(status.status == .ok && Self.ids(frames, "tight")?.isEmpty == false, "search t\(n): \(frames)")
+        }
     }
 
     /// The ids of `ids` that one node holds, straight from its API.

@@ -72,7 +72,9 @@ public struct TypesenseClient: SearchClient {
     /// connection error, a timeout of the attempt or a 5xx answer, marks that node unhealthy
     /// and tries the next after `retryInterval`, up to `retries` (`numRetries`) more times and
     /// never past `deadline`. Any other answer is returned, with the URL it came from: a 4xx is the
-    /// request's fault and is not retried.
+    /// request's fault and is not retried. While another node can still be tried, an attempt
+    /// gets at most half of what is left before `deadline` (after the retry interval), so a
+    /// node that hangs never takes the whole deadline and the next one is always tried.
     func send(
         deadline: ContinuousClock.Instant?, retries: Int? = nil, _ make: (URL) throws(SearchError) -> OutgoingHTTPRequest
     ) async throws -> (data: [UInt8], status: Int, url: String) {
@@ -81,8 +83,14 @@ public struct TypesenseClient: SearchClient {
             let (choice, node) = nodes.next()
             let request = try make(node)
             let failure: SearchError
+            // The time this attempt may take: its share of the deadline when another may follow.
+            let attemptDeadline = deadline.map { d -> ContinuousClock.Instant in
+                let left = d - .now - config.retryInterval
+                guard retriesLeft > 0, config.nodes.count > 1, left > .zero else { return d }
+                return .now + left / 2
+            }
             do {
-                let (data, status) = try await attempt(request, deadline: deadline)
+                let (data, status) = try await attempt(request, deadline: attemptDeadline)
                 if status < 500 {
                     nodes.record(choice, failure: nil)
                     return (data, status, request.displayURL)
@@ -218,6 +226,21 @@ public enum Typesense {
     ) throws(SearchError) -> ClientSearchable<TypesenseClient> {
         ClientSearchable(
             TypesenseClient(name: config.name, config: try TypesenseConfig(config, environment: environment)), name: config.name)
+    }
+
+    /// What to warn of when an attempt's `connectionTimeoutSeconds` is no shorter than the
+    /// searches' deadline (`timeoutMs`) on a cluster of several nodes: a node that hangs then
+    /// holds an attempt for half the deadline (each attempt's share while another node can be
+    /// tried), where a shorter attempt timeout would move on sooner. Nil: nothing to warn of.
+    public static func failoverWarning(_ client: ClientSearchable<TypesenseClient>, timeout: Duration, path: String) -> String? {
+        let config = client.client.config
+        guard config.nodes.count > 1, config.connectionTimeout >= timeout else { return nil }
+        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        return """
+            \(path).connectionTimeoutSeconds (\(config.connectionTimeout)) is not shorter than the searches' deadline \
+            (\(path).timeoutMs or defaultTimeoutMs: \(ms) ms): a node that hangs holds each search for half its deadline \
+            before the next node is tried; set it well under the deadline (a node answers in milliseconds)
+            """
     }
 }
 
