@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import FederatedSearchBackends
 import FederatedSearchEventLoop
 import FederatedSearchServer
 import FederatedSearchHTTP
@@ -28,6 +29,8 @@ public enum DaemonMain {
         // Before any thread can: the backends' HTTP client makes its loop on whichever thread
         // first needs it (a Typesense index asks for its document count while the catalog loads).
         EventBase.prepareThreads()
+        // A Typesense node's change of health, for searches or for writes, is worth a line.
+        TypesenseNodes.healthChanges.withLock { $0 = { Log.info($0) } }
         JournalLog.installIfJournal()
         var configPath = "/etc/fedsearchd/fedsearchd.json"
         var socketOverride: String?

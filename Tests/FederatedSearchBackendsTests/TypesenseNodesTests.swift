@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import FederatedSearchBackends
 
@@ -51,5 +52,46 @@ struct TypesenseNodesTests {
             nodes.record(n.choice, failure: "down")
         }
         #expect((0..<3).map { _ in nodes.next(now: t0).url.host! } == ["a", "b", "c"])
+    }
+}
+
+/// When every node is marked down, the one that answered last goes first, not the next in turn
+/// (which may be the one that died); each change of health is told once.
+@Suite(.serialized) struct TypesenseNodesFailoverTests {
+    let urls = ["http://a:1", "http://b:1", "http://c:1"].map { URL(string: $0)! }
+    let t0 = ContinuousClock.now
+
+    @Test func withEveryNodeDownTheOneThatAnsweredLastGoesFirst() {
+        let nodes = TypesenseNodes(nodes: urls, nearest: nil, healthcheckInterval: .seconds(60))
+        // a and c answer (c last), b never does; then all three fail.
+        let a = nodes.next(now: t0)
+        nodes.record(a.choice, failure: nil, now: t0)
+        let b = nodes.next(now: t0)
+        nodes.record(b.choice, failure: "refused", now: t0)
+        let c = nodes.next(now: t0)
+        nodes.record(c.choice, failure: nil, now: t0 + .milliseconds(5))
+        for n in [a, c] { nodes.record(n.choice, failure: "not HTTP", now: t0 + .milliseconds(10)) }
+        #expect(nodes.snapshot.allSatisfy { !$0.healthy })
+        #expect((0..<2).map { _ in nodes.next(now: t0 + .milliseconds(20)).url.host! } == ["c", "c"])
+    }
+
+    final class Told: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    @Test func eachChangeOfHealthIsToldOnce() {
+        let told = Told()
+        TypesenseNodes.healthChanges.withLock { $0 = { line in told.lines.withLock { $0.append(line) } } }
+        defer { TypesenseNodes.healthChanges.withLock { $0 = nil } }
+        let nodes = TypesenseNodes(nodes: urls, nearest: nil, healthcheckInterval: .seconds(60), label: "told-test")
+        let a = nodes.next(now: t0)
+        nodes.record(a.choice, failure: "timed out")
+        nodes.record(a.choice, failure: "timed out")
+        nodes.record(a.choice, failure: nil)
+        nodes.record(a.choice, failure: nil)
+        #expect(
+            told.lines.withLock { $0 }.filter { $0.hasPrefix("told-test: ") } == [
+                "told-test: node http://a:1 marked unhealthy: timed out", "told-test: node http://a:1 is healthy again",
+            ])
     }
 }

@@ -240,6 +240,13 @@ struct TypesenseClusterTests {
         for port in cluster.ports.prefix(2) {
             #expect(try poll(seconds: 10) { try Self.held(port, acknowledged) == Set(acknowledged) }, "node \(port)")
         }
+        // What the writes met during the election is kept apart from the nodes' health for
+        // searches: the two nodes left are not marked down for searches by it.
+        let stats = try c.roundTrip(["id": "st", "op": "stats"]).first?.infoPayload("stats")
+        let shop = stats?["backends"]?.objectValue?["shop"]?.objectValue
+        let searchNodes = (shop?["nodes"]?.arrayValue ?? []).compactMap(\.objectValue)
+        #expect(searchNodes.prefix(2).allSatisfy { $0["healthy"] == true }, "\(searchNodes)")
+        #expect(shop?["writeNodes"]?.arrayValue?.count == 3, "\(String(describing: shop))")
         try cluster.restart(2)
 
         // fedsearch import, with its progress, into the cluster index.

@@ -13,12 +13,13 @@ extension TypesenseClient: CreatableBackend {
     /// it on whichever node they reach (a node still without it then is not waited for longer).
     public func createStorage() async throws -> Bool {
         let deadline = writeDeadline()
-        let (data, status, url) = try await send(deadline: deadline, retries: .max, writeRequest("GET", []))
+        let (data, status, url) = try await send(deadline: deadline, retries: .max, health: writeNodes, writeRequest("GET", []))
         if (200..<300).contains(status) { return false }
         guard status == 404 else { throw Self.httpError(data, status: status, name: name, method: "GET", url: url) }
         do {
             let (d, s, u) = try await send(
-                deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(config.collectionSchema))))
+                deadline: deadline, retries: .max, health: writeNodes,
+                collectionsRequest(body: JSONWriter.bytes(.object(config.collectionSchema))))
             // 409 after the 404: an attempt that seemed to fail (a node lost mid-request) had
             // made it. (Another client making it in that instant would be taken as ours too.)
             if s != 409 { _ = try json(d, status: s, method: "POST", url: u) }
@@ -39,7 +40,7 @@ extension TypesenseClient: CreatableBackend {
 
     /// Drops the collection (a 404 means it is gone already).
     public func removeStorage() async throws {
-        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, writeRequest("DELETE", []))
+        let (data, status, url) = try await send(deadline: writeDeadline(), retries: .max, health: writeNodes, writeRequest("DELETE", []))
         guard (200..<300).contains(status) || status == 404 else {
             throw Self.httpError(data, status: status, name: name, method: "DELETE", url: url)
         }

@@ -60,7 +60,7 @@ extension TypesenseClient: DocumentWritable {
         var out: [JSONObject?] = []
         for id in ids {
             let (data, status, url) = try await self.send(
-                deadline: writeDeadline(), retries: .max, self.writeRequest("GET", ["documents", id]))
+                deadline: writeDeadline(), retries: .max, health: writeNodes, self.writeRequest("GET", ["documents", id]))
             if status == 404 {
                 out.append(nil)
                 continue
@@ -121,7 +121,7 @@ extension TypesenseClient: DocumentWritable {
             JSONWriter.write(.object(Self.typesenseDocument(d)), into: &body)
         }
         let (data, status, url) = try await send(
-            deadline: writeDeadline(), retries: .max,
+            deadline: writeDeadline(), retries: .max, health: writeNodes,
             writeRequest(
                 "POST", ["documents", "import"], query: [("action", action)], body: body, contentType: "text/plain"))
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "POST", url: url) }
@@ -140,7 +140,7 @@ extension TypesenseClient: DocumentWritable {
     /// `DELETE .../documents?filter_by=...`: how many documents it deleted.
     private func deleteWhere(_ filterBy: String) async throws -> Int {
         let (data, status, url) = try await send(
-            deadline: writeDeadline(), retries: .max,
+            deadline: writeDeadline(), retries: .max, health: writeNodes,
             writeRequest(
                 "DELETE", ["documents"], query: [("filter_by", filterBy), ("batch_size", "500")]))
         let o = try json(data, status: status, method: "DELETE", url: url)
@@ -151,17 +151,18 @@ extension TypesenseClient: DocumentWritable {
     /// its synonyms and its overrides (curations).
     private func recreateCollection() async throws {
         let deadline = writeDeadline()
-        let (data, status, url) = try await send(deadline: deadline, retries: .max, writeRequest("GET", []))
+        let (data, status, url) = try await send(deadline: deadline, retries: .max, health: writeNodes, writeRequest("GET", []))
         var schema = try json(data, status: status, method: "GET", url: url)
         for key in ["num_documents", "created_at", "num_memory_shards"] { schema[key] = nil }
         var kept: [(kind: String, items: [JSONObject])] = []
         for kind in ["synonyms", "overrides"] {
-            let (d, st, u) = try await send(deadline: deadline, retries: .max, writeRequest("GET", [kind]))
+            let (d, st, u) = try await send(deadline: deadline, retries: .max, health: writeNodes, writeRequest("GET", [kind]))
             kept.append((kind, (try json(d, status: st, method: "GET", url: u)[kind]?.arrayValue ?? []).compactMap(\.objectValue)))
         }
-        let (d2, s2, u2) = try await send(deadline: deadline, retries: .max, writeRequest("DELETE", []))
+        let (d2, s2, u2) = try await send(deadline: deadline, retries: .max, health: writeNodes, writeRequest("DELETE", []))
         guard (200..<300).contains(s2) || s2 == 404 else { throw Self.httpError(d2, status: s2, name: name, method: "DELETE", url: u2) }
-        let (d3, s3, u3) = try await send(deadline: deadline, retries: .max, collectionsRequest(body: JSONWriter.bytes(.object(schema))))
+        let (d3, s3, u3) = try await send(
+            deadline: deadline, retries: .max, health: writeNodes, collectionsRequest(body: JSONWriter.bytes(.object(schema))))
         // 409: an attempt that seemed to fail had created it already.
         if s3 != 409 { _ = try json(d3, status: s3, method: "POST", url: u3) }
         for (kind, items) in kept {
@@ -170,7 +171,7 @@ extension TypesenseClient: DocumentWritable {
                 var body = item
                 body["id"] = nil
                 let (d, st, u) = try await send(
-                    deadline: deadline, retries: .max,
+                    deadline: deadline, retries: .max, health: writeNodes,
                     writeRequest(
                         "PUT", [kind, id], body: JSONWriter.bytes(.object(body))))
                 _ = try json(d, status: st, method: "PUT", url: u)

@@ -28,8 +28,11 @@ public struct TypesenseClient: SearchClient {
     public let name: String
     /// The backend's options.
     public let config: TypesenseConfig
-    /// The cluster's nodes and their health (one node for a single `url`).
+    /// The cluster's nodes and their health for searches (one node for a single `url`).
     public let nodes: TypesenseNodes
+    /// The same nodes' health for forwarded writes, kept apart: a follower refusing writes
+    /// during a leader election is not a node that cannot search.
+    public let writeNodes: TypesenseNodes
     let transport: HTTPTransport
     /// Forwarded writes, one after another (see ``DocumentWritable``).
     public let writeOrder = WriteOrder()
@@ -40,7 +43,11 @@ public struct TypesenseClient: SearchClient {
     public init(name: String, config: TypesenseConfig) {
         self.name = name
         self.config = config
-        nodes = TypesenseNodes(nodes: config.nodes, nearest: config.nearestNode, healthcheckInterval: config.healthcheckInterval)
+        nodes = TypesenseNodes(
+            nodes: config.nodes, nearest: config.nearestNode, healthcheckInterval: config.healthcheckInterval,
+            label: "\(name): searches")
+        writeNodes = TypesenseNodes(
+            nodes: config.nodes, nearest: config.nearestNode, healthcheckInterval: config.healthcheckInterval, label: "\(name): writes")
         transport = HTTPTransport(maxConnections: config.maxConnections)
         _ = knownDocumentCount  // asks the collection now, so the first `indices` has it
     }
@@ -76,8 +83,10 @@ public struct TypesenseClient: SearchClient {
     /// gets at most half of what is left before `deadline` (after the retry interval), so a
     /// node that hangs never takes the whole deadline and the next one is always tried.
     func send(
-        deadline: ContinuousClock.Instant?, retries: Int? = nil, _ make: (URL) throws(SearchError) -> OutgoingHTTPRequest
+        deadline: ContinuousClock.Instant?, retries: Int? = nil, health: TypesenseNodes? = nil,
+        _ make: (URL) throws(SearchError) -> OutgoingHTTPRequest
     ) async throws -> (data: [UInt8], status: Int, url: String) {
+        let nodes = health ?? self.nodes
         var retriesLeft = retries ?? config.numRetries
         while true {
             let (choice, node) = nodes.next()
@@ -245,6 +254,7 @@ public enum Typesense {
 }
 
 extension TypesenseClient: ReportsBackendStats {
-    /// The cluster's nodes: each one's URL, health, requests and failures.
-    public var backendStats: JSONObject { ["nodes": nodes.json()] }
+    /// The cluster's nodes: each one's URL, health, requests and failures, for searches
+    /// (`nodes`) and for forwarded writes (`writeNodes`).
+    public var backendStats: JSONObject { ["nodes": nodes.json(), "writeNodes": writeNodes.json()] }
 }

@@ -9,9 +9,13 @@ import Synchronization
 /// the next healthy node in turn (round robin). A node that failed (it could not be reached,
 /// timed out or answered 5xx) is marked unhealthy and skipped until `healthcheckInterval` has
 /// passed since it was last tried; then a request tries it again, and its answer marks it
-/// healthy. When every node is marked unhealthy, the turn goes on anyway: a request is always
-/// tried somewhere.
+/// healthy. When every node is marked unhealthy, a request still goes somewhere: to the node
+/// that answered last (the most likely to answer again), not to the next in turn, which may be
+/// the one that died. Each change of a node's health is told to ``healthChanges``.
 public final class TypesenseNodes: Sendable {
+    /// Where each change of a node's health is told (the daemon logs it at `info`).
+    public static let healthChanges = Mutex<(@Sendable (String) -> Void)?>(nil)
+
     /// One node's standing.
     public struct Node: Sendable, Equatable {
         public let url: URL
@@ -22,6 +26,8 @@ public final class TypesenseNodes: Sendable {
         public var failures = 0
         /// Why it last failed.
         public var lastError: String?
+        /// When it last answered (nil: never).
+        public var lastAnswered: ContinuousClock.Instant?
 
         init(url: URL) { self.url = url }
     }
@@ -35,11 +41,14 @@ public final class TypesenseNodes: Sendable {
 
     private let state: Mutex<State>
     private let healthcheckInterval: Duration
+    /// What the nodes serve, for the health changes told (`shop: searches`).
+    private let label: String
 
-    public init(nodes: [URL], nearest: URL?, healthcheckInterval: Duration) {
+    public init(nodes: [URL], nearest: URL?, healthcheckInterval: Duration, label: String = "") {
         // The turn starts before the first node, so the first request goes to it.
         state = Mutex(State(nodes: nodes.map(Node.init), nearest: nearest.map(Node.init), turn: nodes.count - 1))
         self.healthcheckInterval = healthcheckInterval
+        self.label = label
     }
 
     /// Which node a request goes to: `nil` for the nearest one, else a position in `nodes`.
@@ -54,15 +63,26 @@ public final class TypesenseNodes: Sendable {
                 s.nearest = nearest
                 return (nil, nearest.url)
             }
-            var pick = (s.turn + 1) % s.nodes.count
+            var found: Int?
             for step in 1...s.nodes.count {
                 let i = (s.turn + step) % s.nodes.count
                 if usable(s.nodes[i], now: now) {
-                    pick = i
+                    found = i
                     break
                 }
             }
-            s.turn = pick
+            // None usable: the node that answered most recently; if none ever answered, the
+            // next in turn.
+            var pick = found ?? (s.turn + 1) % s.nodes.count
+            var answered: ContinuousClock.Instant?
+            if found == nil {
+                for i in s.nodes.indices {
+                    guard let t = s.nodes[i].lastAnswered, answered.map({ t > $0 }) ?? true else { continue }
+                    answered = t
+                    pick = i
+                }
+            }
+            if answered == nil { s.turn = pick }
             s.nodes[pick].lastTried = now
             s.nodes[pick].requests += 1
             return (pick, s.nodes[pick].url)
@@ -71,17 +91,28 @@ public final class TypesenseNodes: Sendable {
 
     /// Records how an attempt on `choice` went: an answer other than 5xx marks the node
     /// healthy; a failure marks it unhealthy, with why.
-    public func record(_ choice: Choice, failure: String?) {
-        state.withLock { s in
-            func update(_ n: inout Node) {
+    public func record(_ choice: Choice, failure: String?, now: ContinuousClock.Instant = .now) {
+        let change = state.withLock { s -> String? in
+            func update(_ n: inout Node) -> String? {
+                let was = n.healthy
                 n.healthy = failure == nil
                 if let failure {
                     n.failures += 1
                     n.lastError = failure
+                } else {
+                    n.lastAnswered = now
                 }
+                guard was != n.healthy else { return nil }
+                let name = label.isEmpty ? "" : "\(label): "
+                return n.healthy
+                    ? "\(name)node \(n.url.absoluteString) is healthy again"
+                    : "\(name)node \(n.url.absoluteString) marked unhealthy: \(failure ?? "")"
             }
-            if let i = choice { update(&s.nodes[i]) } else if s.nearest != nil { update(&s.nearest!) }
+            if let i = choice { return update(&s.nodes[i]) }
+            if s.nearest != nil { return update(&s.nearest!) }
+            return nil
         }
+        if let change, let tell = Self.healthChanges.withLock({ $0 }) { tell(change) }
     }
 
     /// The nodes now (the nearest one first, when there is one).
