@@ -58,6 +58,18 @@ enum ImportCommand {
             if let bad = outcome.badLine {
                 writeToStandardError("fedsearch: \(file): line \(bad.line) is not valid JSON either: \(bad.message)\n")
             }
+            if let failure = outcome.firstFailure, let partial = outcome.partial {
+                // Written in part: the refused documents by their number in the file.
+                let numbers = partial.positions.map { String(failure.first + $0 + 1) }
+                let more = partial.count > numbers.count ? " and \(partial.count - numbers.count) more" : ""
+                writeToStandardError(
+                    "fedsearch: batch \(failure.number) (documents \(failure.first + 1) to \(failure.first + failure.count)): document\(partial.count == 1 ? "" : "s") \(numbers.joined(separator: ", "))\(more) refused, the batch's other \(failure.count - partial.count) stored: \(failure.error.message) [\(failure.error.code.rawValue)]\n"
+                )
+                writeToStandardError(
+                    "fedsearch: \(outcome.stored) documents stored in all; fix the file and import again from document \(failure.first + (partial.positions.min() ?? 0) + 1) (re-sending a stored document replaces it with itself)\n"
+                )
+                return 1
+            }
             if let failure = outcome.firstFailure {
                 let stored = outcome.stored
                 writeToStandardError(
@@ -91,6 +103,9 @@ enum ImportCommand {
         var stored = 0
         var batches = 0
         var firstFailure: (number: Int, first: Int, count: Int, error: SearchError)?
+        /// When the first failure's batch was written in part (a backend whose import is not
+        /// atomic, as Typesense's): the refused documents' positions in it, and how many.
+        var partial: (positions: [Int], count: Int)?
         /// A line of the file that is not JSON: nothing from it on was sent.
         var badLine: DocumentSource.BadLine?
     }
@@ -190,13 +205,38 @@ enum ImportCommand {
                 outcome.stored += batch.count
                 progress.update(outcome.stored)
             case .error(_, _, let e):
+                let partial = refusedInPart(e)
+                // The batch's other documents were stored.
+                if let partial { outcome.stored += batch.count - partial.count }
                 if outcome.firstFailure == nil || batch.number < outcome.firstFailure!.number {
                     outcome.firstFailure = (batch.number, batch.first, batch.count, e)
+                    outcome.partial = partial
                 }
             default:
                 continue
             }
         }
+    }
+
+    /// The documents refused by a backend that wrote the batch's others (the error says
+    /// "the batch's other documents were written" and names each refused one `documents[i]`,
+    /// the first five, then "and N more"): their positions, and how many in all. Nil: the batch
+    /// was refused whole.
+    static func refusedInPart(_ e: SearchError) -> (positions: [Int], count: Int)? {
+        guard e.message.contains("the batch's other documents were written") else { return nil }
+        var positions: [Int] = []
+        var rest = Substring(e.message)
+        while let open = rest.range(of: "documents[") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: "]"), let n = Int(rest[..<close]) else { continue }
+            positions.append(n)
+            rest = rest[close...]
+        }
+        var more = 0
+        if let and = e.message.range(of: "; and ", options: .backwards) {
+            more = Int(e.message[and.upperBound...].prefix { $0.isNumber }) ?? 0
+        }
+        return positions.isEmpty ? nil : (positions, positions.count + more)
     }
 
     /// A whole file's bytes.

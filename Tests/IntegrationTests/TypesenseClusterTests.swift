@@ -256,6 +256,19 @@ struct TypesenseClusterTests {
         let imported = try runBuilt("fedsearch", ["import", "shop", file.path, "--batch", "20", "--socket", d.socketPath])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], (0..<50).map { "imp-\($0)" }).count == 50 })
+        // A batch Typesense writes in part (one bad document of three): the report says which
+        // was refused and counts the two stored.
+        let mixed = d.directory.appendingPathComponent("mixed.ndjson")
+        try [
+            #"{"objectID":"mix-1","title":"first"}"#, #"{"objectID":"mix-2","title":"bad","price":"not a number"}"#,
+            #"{"objectID":"mix-3","title":"third"}"#,
+        ].joined(separator: "\n").write(to: mixed, atomically: true, encoding: .utf8)
+        let partly = try runBuilt("fedsearch", ["import", "shop", mixed.path, "--batch", "3", "--socket", d.socketPath])
+        #expect(partly.status == 1)
+        #expect(partly.err.contains("document 2 refused, the batch's other 2 stored"), "\(partly.err)")
+        #expect(partly.err.contains("2 documents stored in all") && partly.err.contains("import again from document 2"), "\(partly.err)")
+        // (A batch refused in part is not an acknowledgement: its stored documents are not read back.)
+        #expect(try poll(seconds: 10) { try Self.held(cluster.ports[0], ["mix-1", "mix-2", "mix-3"]) == ["mix-1", "mix-3"] })
 
         // Over HTTP, Algolia's batch endpoint and its task, as a client's waitTask asks it.
         let http = try d.http()
