@@ -51,8 +51,8 @@ extension Connection {
             awaitedReplies += 1
             updateReading()
             // Queued now, as it is read: batches reach the engine in the order they came.
-            backend.writeOrder.submit {
-                let frame = core.replyFrame(await IndexRequests.forward(write, to: backend), index: index, id: requestID)
+            IndexRequests.forwardInOrder(write, to: backend) { reply in
+                let frame = core.replyFrame(reply, index: index, id: requestID)
                 inbox.post(.reply(connection: connection, bytes: frame.line()))
             }
         }

@@ -20,6 +20,15 @@ public protocol DocumentWritable: Sendable {
     func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult
     /// The stored documents with these ids, in order (nil for one that does not exist).
     func documents(_ ids: [String]) async throws -> [JSONObject?]
+    /// Waits until what `change` (a batch's ``DocumentWriteResult/readBack``) did is served
+    /// everywhere. The daemon calls it once the write order has moved on, so the next batches
+    /// reach the engine meanwhile, and answers the batch after it.
+    func waitUntilVisible(_ change: DocumentChange) async
+}
+
+extension DocumentWritable {
+    /// An engine that serves a write once it acknowledges it has nothing to wait for.
+    public func waitUntilVisible(_ change: DocumentChange) async {}
 }
 
 /// What a forwarded write did.
@@ -31,11 +40,15 @@ public struct DocumentWriteResult: Sendable, Equatable {
     public var documents: Int?
     /// For `deleteBy`, how many documents it deleted.
     public var deleted: Int?
+    /// The change to read back before the batch is answered (see
+    /// ``DocumentWritable/waitUntilVisible(_:)``); nil: none.
+    public var readBack: DocumentChange?
 
-    public init(sequence: Int64, documents: Int?, deleted: Int? = nil) {
+    public init(sequence: Int64, documents: Int?, deleted: Int? = nil, readBack: DocumentChange? = nil) {
         self.sequence = sequence
         self.documents = documents
         self.deleted = deleted
+        self.readBack = readBack
     }
 }
 

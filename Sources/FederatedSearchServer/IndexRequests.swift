@@ -106,28 +106,51 @@ package enum IndexRequests {
         return .success(durable)
     }
 
+    /// Queues `write` in the backend's write order and calls `answer` once the engine has
+    /// applied it and serves it: the order moves on to the next write as soon as this one is
+    /// applied, and the wait to see it served (``DocumentWritable/waitUntilVisible(_:)``) runs
+    /// beside the later writes.
+    package static func forwardInOrder(
+        _ write: IndexWrite, to backend: any DocumentWritable, answer: @escaping @Sendable (Result<WriteReply, SearchError>) -> Void
+    ) {
+        backend.writeOrder.submit {
+            let (reply, readBack) = await forward(write, to: backend)
+            guard let readBack else { return answer(reply) }
+            Task {
+                await backend.waitUntilVisible(readBack)
+                answer(reply)
+            }
+        }
+    }
+
     /// Forwards `write` to a backend that takes writes, and waits for the engine behind it to
-    /// acknowledge it. Settings live in that engine's own schema: they are refused.
-    package static func forward(_ write: IndexWrite, to backend: any DocumentWritable) async -> Result<WriteReply, SearchError> {
+    /// acknowledge it; the change to read back before answering, if any. Settings live in that
+    /// engine's own schema: they are refused.
+    static func forward(
+        _ write: IndexWrite, to backend: any DocumentWritable
+    ) async -> (reply: Result<WriteReply, SearchError>, readBack: DocumentChange?) {
         do {
             switch write {
             case .documents(let changes):
                 let r = try await backend.apply(changes)
-                return .success(.written(sequence: r.sequence, documents: r.documents))
+                return (.success(.written(sequence: r.sequence, documents: r.documents)), r.readBack)
             case .deleteBy(let parameters):
                 let r = try await backend.deleteBy(parameters)
-                return .success(.written(sequence: r.sequence, documents: r.documents, deleted: r.deleted ?? 0))
+                return (.success(.written(sequence: r.sequence, documents: r.documents, deleted: r.deleted ?? 0)), r.readBack)
             case .get(let ids):
-                return .success(.documents(try await backend.documents(ids)))
+                return (.success(.documents(try await backend.documents(ids))), nil)
             case .settings, .replace, .getSettings, .reconfigure, .remove:
-                return .failure(
-                    SearchError(
-                        .notWritable, "index: the settings of an index served by another engine live in that engine (its schema)"))
+                return (
+                    .failure(
+                        SearchError(
+                            .notWritable, "index: the settings of an index served by another engine live in that engine (its schema)")),
+                    nil
+                )
             }
         } catch let e as SearchError {
-            return .failure(e)
+            return (.failure(e), nil)
         } catch {
-            return .failure(SearchError(.backendError, "\(error)"))
+            return (.failure(SearchError(.backendError, "\(error)")), nil)
         }
     }
 

@@ -97,7 +97,7 @@ package struct ServerCore: Sendable {
                 emit(OutgoingLine(replyFrame(reply, index: name, id: id).line()))
             case .backend(let backend):
                 let reply = await withCheckedContinuation { done in
-                    backend.writeOrder.submit { done.resume(returning: await IndexRequests.forward(write, to: backend)) }
+                    IndexRequests.forwardInOrder(write, to: backend) { done.resume(returning: $0) }
                 }
                 emit(OutgoingLine(replyFrame(reply, index: name, id: id).line()))
             }

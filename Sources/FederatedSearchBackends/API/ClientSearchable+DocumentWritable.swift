@@ -7,4 +7,5 @@ extension ClientSearchable: DocumentWritable where Client: DocumentWritable {
     public func apply(_ changes: [DocumentChange]) async throws -> DocumentWriteResult { try await client.apply(changes) }
     public func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult { try await client.deleteBy(parameters) }
     public func documents(_ ids: [String]) async throws -> [JSONObject?] { try await client.documents(ids) }
+    public func waitUntilVisible(_ change: DocumentChange) async { await client.waitUntilVisible(change) }
 }

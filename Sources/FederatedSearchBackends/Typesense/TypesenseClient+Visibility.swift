@@ -32,6 +32,11 @@ extension TypesenseClient {
         }
     }
 
+    /// Waits until every reachable node shows `change`, within `writeTimeoutSeconds`.
+    public func waitUntilVisible(_ change: DocumentChange) async {
+        await waitUntilVisible(change, deadline: writeDeadline())
+    }
+
     /// Waits until every reachable node shows `last`, or until `deadline`.
     func waitUntilVisible(_ last: DocumentChange, deadline: ContinuousClock.Instant) async {
         guard config.nodes.count > 1, let expected = Self.expected(last) else { return }

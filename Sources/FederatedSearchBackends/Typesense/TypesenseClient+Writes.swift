@@ -39,9 +39,8 @@ extension TypesenseClient: DocumentWritable {
                     + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
                     + " (Typesense's import is not atomic: the batch's other documents were written)")
         }
-        // Acknowledged once every node serves it (see waitUntilVisible).
-        if let last = changes.last { await waitUntilVisible(last, deadline: writeDeadline()) }
-        return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil)
+        // Answered once every node serves it: the daemon reads the last change back.
+        return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, readBack: changes.last)
     }
 
     public func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult {
