@@ -172,9 +172,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         let opened = ContinuousClock.now
         let table = DocumentTable(try store.allDocuments())
         let sequence = store.sequence
-        var fields = Self.storedFields(store)
+        let storedFields = Self.storedFields(store)
+        var fields = storedFields
         let index = try Self.build(name: name, settings: settings, table: table, fields: &fields)
-        Self.store(fields: fields, in: store, name: name)
+        if fields != storedFields { Self.store(fields: fields, in: store, name: name) }
         self.name = name
         self.path = path
         // Linux keeps 15 bytes of a thread's name: "write " and the index name's first 9.
@@ -250,10 +251,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         return items.compactMap(\.stringValue)
     }
 
-    /// Stores the discovered text attributes. A failure is logged: the list is found again
-    /// from the documents at the next start (what was stored, then what it lacks).
+    /// Stores the discovered text attributes (its callers, knowing what is stored, call it
+    /// only when the list grew). A failure is logged: the list is found again from the
+    /// documents at the next start (what was stored, then what it lacks).
     static func store(fields: [String], in store: DocumentStore, name: String) {
-        guard storedFields(store) != fields else { return }
         do {
             try store.setMetadata(fieldsKey, JSONWriter.string(.array(fields.map { .string($0) })))
         } catch {

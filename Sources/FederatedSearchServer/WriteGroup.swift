@@ -187,8 +187,9 @@ package enum WriteGroup {
     ) -> Result<WriteReply, SearchError> {
         do {
             let settings = try IndexSettings.decode(DurableIndex.merged(base, st.overrides), path: "\(index.name).settings")
+            let known = st.fields.count
             index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table, fields: &st.fields))
-            DurableIndex.store(fields: st.fields, in: st.store, name: index.name)
+            if st.fields.count != known { DurableIndex.store(fields: st.fields, in: st.store, name: index.name) }
             st.configSettings = base
             st.settings = settings
             st.publishedIsStale = false
