@@ -53,6 +53,8 @@ public struct CatalogLoader: Sendable {
         var config = try DaemonConfig.parse(bytes, baseDirectory: folder)
         try beforeBuilding(config)
         if !opensStores { config.dataDirectory = nil }
+        // Before the stores open: each saves its base segment once opened.
+        if opensStores { DurableIndex.segmentFileMinDocuments.store(config.segmentFileMinDocuments, ordering: .relaxed) }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []

@@ -38,6 +38,12 @@ public struct DaemonConfig: Sendable {
     public var settleAfterMs = DaemonConfig.defaultSettleAfterMs
     /// The default `settleAfterMs`.
     public static let defaultSettleAfterMs = 2000
+    /// The fewest documents a durable index's base segment has for it to be saved to a file
+    /// beside the store, so that a restart opens it instead of rebuilding it
+    /// (`segmentFileMinDocuments`, default 10000; smaller indices rebuild in milliseconds).
+    public var segmentFileMinDocuments = DaemonConfig.defaultSegmentFileMinDocuments
+    /// The default `segmentFileMinDocuments`.
+    public static let defaultSegmentFileMinDocuments = 10_000
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -171,6 +177,8 @@ public struct DaemonConfig: Sendable {
             } ?? SourceHealth.Settings()
         let dataDir = try r.string("dataDir")
         let settle = try r.int("settleAfterMs", in: 0...86_400_000) ?? Self.defaultSettleAfterMs
+        let segmentFileMinimum =
+            try r.int("segmentFileMinDocuments", in: 1...Int(Int32.max)) ?? Self.defaultSegmentFileMinDocuments
         let httpObject = try r.objectValue("http")
         let levelName = try r.string("logLevel") ?? "info"
         guard let level = Log.Level(name: levelName) else {
@@ -199,6 +207,7 @@ public struct DaemonConfig: Sendable {
         config.dataDirectory = dataDir.map { config.resolve($0) }
         config.busyPollMicros = busyPoll
         config.settleAfterMs = settle
+        config.segmentFileMinDocuments = segmentFileMinimum
         let base = config
         config.http = try httpObject.map { (o: JSONObject) throws(SearchError) in try HTTPConfig.decode(o, resolve: base.resolve) }
         return config

@@ -1,16 +1,20 @@
 import FederatedSearchCore
+import FederatedSearchStorage
 
-/// The documents of a durable index in memory, by `objectID`, in first-insertion order (the
-/// order the store's rowids give them at the next start): what a rebuilt snapshot is built
-/// from, so a batch never re-reads the store. Each document keeps the ordinal of its first
-/// insertion (a replacement keeps it; ordinals only grow): its position in the index's
-/// order, which an index updated in place ties on as one built whole does.
+/// The documents of a durable index in memory, by `objectID`, in first-insertion order: what
+/// a rebuilt snapshot is built from, so a batch never re-reads the store. Each document keeps
+/// its ordinal, its position in the index's order, which an index updated in place ties on as
+/// one built whole does. Ordinals are the store's rowids: read from it at start, and given
+/// to a new document as SQLite gives a rowid (one more than the largest in the table, 1 in
+/// an empty one), so that a saved segment's positions still match its documents at the next
+/// start. Where they drift (a batch the store refused), those documents are only rebuilt.
 package struct DocumentTable: Sendable {
-    /// Documents with their ordinals by slot; nil where one was deleted (compacted when half are gone).
+    /// Documents with their ordinals by slot, in ordinal order; nil where one was deleted
+    /// (compacted when half are gone; never last).
     private var slots: [(ordinal: Int64, document: JSONObject)?] = []
     private var positions: [String: Int] = [:]
-    private var nextOrdinal: Int64 = 0
 
+    /// Documents numbered 1, 2, ... (as rows inserted into an empty table).
     package init(_ documents: [JSONObject]) {
         slots.reserveCapacity(documents.count)
         for d in documents {
@@ -18,7 +22,26 @@ package struct DocumentTable: Sendable {
         }
     }
 
+    /// The store's rows, in rowid order, each at its rowid.
+    package init(rows: [DocumentStore.Row]) {
+        slots.reserveCapacity(rows.count)
+        positions.reserveCapacity(rows.count)
+        for row in rows {
+            guard case .string(let id)? = row.document["objectID"] else { continue }
+            if let p = positions[id] {
+                slots[p] = (row.rowid, row.document)
+            } else {
+                positions[id] = slots.count
+                slots.append((row.rowid, row.document))
+            }
+        }
+    }
+
     package var count: Int { positions.count }
+
+    /// Where the document with this objectID is: for a table made by ``init(rows:)`` and not
+    /// changed since, its row's index.
+    package func slot(of id: String) -> Int? { positions[id] }
 
     package subscript(id: String) -> JSONObject? { positions[id].flatMap { slots[$0]?.document } }
 
@@ -31,14 +54,14 @@ package struct DocumentTable: Sendable {
             slots[p] = (ordinal, document)
         } else {
             positions[id] = slots.count
-            slots.append((nextOrdinal, document))
-            nextOrdinal += 1
+            slots.append(((slots.last??.ordinal ?? 0) + 1, document))
         }
     }
 
     package mutating func remove(_ id: String) {
         guard let p = positions.removeValue(forKey: id) else { return }
         slots[p] = nil
+        while let last = slots.last, last == nil { slots.removeLast() }
         if positions.count < slots.count / 2 { compact() }
     }
 

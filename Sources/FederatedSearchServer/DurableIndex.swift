@@ -51,6 +51,11 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
     package static let settleAfterMs = Atomic<Int>(DaemonConfig.defaultSettleAfterMs)
     /// What the writer has done, for `stats`.
     package let counters = Mutex(WriteCounters())
+    /// Its saved segments (see ``saveBaseIfNeeded()``).
+    package let segmentFiles: SegmentFiles
+    package let saved = Mutex(SavedSegments())
+    /// The config's `segmentFileMinDocuments`, set as it is loaded.
+    package static let segmentFileMinDocuments = Atomic<Int>(DaemonConfig.defaultSegmentFileMinDocuments)
 
     /// Counts of the writer's work on one index, and where it stands (read by `stats` on the
     /// loop thread, which must never wait for the state lock a group holds).
@@ -89,6 +94,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             "merging": .bool(runningMerges.withLock { !$0.isEmpty }),
             "lastMergeMs": .number((c.lastMergeMs * 1000).rounded() / 1000),
             "settingsProblem": c.settingsProblem.map { .string($0) } ?? .null,
+            "segmentFiles": segmentFilesJSON(),
         ])
     }
 
@@ -170,12 +176,22 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             )
         }
         let opened = ContinuousClock.now
-        let table = DocumentTable(try store.allDocuments())
+        let rows = try store.allRows().filter { $0.document["objectID"]?.stringValue != nil }
         let sequence = store.sequence
         let storedFields = Self.storedFields(store)
         var fields = storedFields
-        let index = try Self.build(name: name, settings: settings, table: table, fields: &fields)
+        let files = SegmentFiles(storePath: path)
+        let (opening, names) = try Self.openSaved(name: name, settings: settings, fields: &fields, rows: rows, files: files)
         if fields != storedFields { Self.store(fields: fields, in: store, name: name) }
+        let index = opening.index
+        let openSeconds = WriteGroup.milliseconds(.now - opened) / 1000
+        let fromFiles = opening.servedByArchive.reduce(0, +)
+        if fromFiles > 0 {
+            Log.info(
+                "\(name): opened \(fromFiles) documents from \(opening.segmentOfArchive.count) saved segments and built \(opening.built.count) in \((openSeconds * 100).rounded() / 100) s"
+            )
+        }
+        self.segmentFiles = files
         self.name = name
         self.path = path
         // Linux keeps 15 bytes of a thread's name: "write " and the index name's first 9.
@@ -187,16 +203,25 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         self.writer = BackgroundWorker(name: "write " + short)
         self.state = Mutex(
             WriterState(
-                store: store, table: table, configSettings: configSettings, overrides: overrides, settings: settings,
+                store: store, table: DocumentTable([]), configSettings: configSettings, overrides: overrides, settings: settings,
                 fields: fields))
         self.current = Mutex(index)
-        recordPosition(sequence: sequence, documents: table.count)
+        recordPosition(sequence: sequence, documents: rows.count)
+        // The writer's table by objectID, built as its first job: writes wait for it, searches do not.
+        writer.async { self.state.withLock { $0.table = DocumentTable(rows: rows) } }
         counters.withLock {
             $0.publishedSequence = sequence
-            $0.lastBuildSeconds = WriteGroup.milliseconds(.now - opened) / 1000
+            $0.lastBuildSeconds = openSeconds
             $0.settingsProblem = problem
         }
+        saved.withLock { s in
+            for (k, id) in opening.segmentOfArchive { s.files[id] = names[k] }
+            s.openedFromFiles = fromFiles
+            s.openedBuilt = opening.built.count
+            s.openSeconds = openSeconds
+        }
         if index.updatesInPlace { BackgroundWorker.merger.async { index.prepareForUpdates() } }
+        saveBaseIfNeeded()
     }
 
     /// Throws, naming `path`, if `configSettings` with the stored overrides laid over them are
@@ -274,6 +299,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
     package func wrote() {
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
+        saveBaseIfNeeded()
         let delay = Self.settleAfterMs.load(ordering: .relaxed)
         guard delay > 0 else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
@@ -317,7 +343,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             self.runningMerges.withLock { $0[lane] = nil }
             // A failed merge is planned again after the next write, not at once (it would
             // fail the same way).
-            if built != nil { self.scheduleMerge() }
+            if built != nil {
+                self.scheduleMerge()
+                self.saveBaseIfNeeded()
+            }
         }
     }
 
@@ -331,6 +360,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         removed.store(true, ordering: .releasing)
         store.close()
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        segmentFiles.removeAll()
     }
 
     package var description: SearchableDescription { snapshot.description }

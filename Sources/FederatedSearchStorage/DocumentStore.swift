@@ -116,7 +116,7 @@ public final class DocumentStore {
         let delete = try db.prepare("DELETE FROM documents WHERE object_id = ?1")
         func put(_ id: String, _ doc: JSONObject) throws {
             try upsert.bind(1, id)
-            try upsert.bind(2, JSONWriter.string(.object(doc)))
+            try upsert.bind(2, JSONWriter.string(.object(doc)))  // what contentHash(of:) hashes
             _ = try upsert.step()
             upsert.reset()
         }
@@ -161,6 +161,31 @@ public final class DocumentStore {
         var out: [JSONObject] = []
         while try s.step() { out.append(try Self.decode(s.text(0))) }
         return out
+    }
+
+    /// One stored document: its rowid (its place in first-insertion order, which an update
+    /// keeps), the document, and the ``contentHash(of:)`` of its stored text.
+    public struct Row: Sendable {
+        public let rowid: Int64
+        public let document: JSONObject
+        public let hash: UInt64
+    }
+
+    /// Every document with its rowid and hash, in first-insertion order.
+    public func allRows() throws -> [Row] {
+        let s = try db.prepare("SELECT rowid, body FROM documents ORDER BY rowid")
+        var out: [Row] = []
+        while try s.step() {
+            let text = s.text(1)
+            out.append(Row(rowid: s.int64(0), document: try Self.decode(text), hash: ContentHash.of(text)))
+        }
+        return out
+    }
+
+    /// The hash of the text this store keeps for `document`: equal to a row's ``Row/hash``
+    /// when the row holds this document (and, but for a chance of about 2^-64, only then).
+    public static func contentHash(of document: JSONObject) -> UInt64 {
+        ContentHash.of(JSONWriter.bytes(.object(document)))
     }
 
     /// The documents with these ids, nil where absent, in the order asked.

@@ -55,9 +55,7 @@ final class FacetField: Sendable {
     }
 
     /// Builds the field from every document.
-    init(attribute: FacetingAttribute, documents: [JSONObject], analyzer: TextAnalyzer) {
-        name = attribute.name
-        mode = attribute.mode
+    convenience init(attribute: FacetingAttribute, documents: [JSONObject], analyzer: TextAnalyzer) {
         let path = AttributePath(attribute.name)
         var provisional: [String: UInt32] = [:]
         var provisionalValues: [String] = []
@@ -100,7 +98,7 @@ final class FacetField: Sendable {
             : provisionalValues.indices.sorted { provisionalValues[$0].utf8.lexicographicallyPrecedes(provisionalValues[$1].utf8) }
         var remap = [UInt32](repeating: 0, count: order.count)
         for (newId, old) in order.enumerated() { remap[old] = UInt32(newId) }
-        values = order.map { provisionalValues[$0] }
+        let values = order.map { provisionalValues[$0] }
         var docValues = pairValue.map { remap[Int($0)] }
         for d in 0..<documents.count {  // keep each document's values sorted by id
             let r = Int(docStart[d])..<Int(docStart[d + 1])
@@ -119,25 +117,40 @@ final class FacetField: Sendable {
                 fill[v] += 1
             }
         }
-        var folded: [String: [UInt32]] = [:]
-        for (i, v) in values.enumerated() { folded[analyzer.fold(v), default: []].append(UInt32(i)) }
         var numberDocs: [UInt32] = []
         numberDocs.reserveCapacity(numbers.count)
         for d in 0..<documents.count {
             for _ in Int(numberStart[d])..<Int(numberStart[d + 1]) { numberDocs.append(UInt32(d)) }
         }
+        self.init(
+            attribute: attribute, values: values, docStart: docStart, docValues: docValues, valueStart: valueStart,
+            valueDocs: valueDocs, numberStart: numberStart, numbers: numbers,
+            sortedNumbers: SortedNumbers(numbers: numbers, documents: numberDocs), analyzer: analyzer)
+    }
+
+    /// A field from its parts (built above, or read from a saved segment).
+    init(
+        attribute: FacetingAttribute, values: [String], docStart: [UInt32], docValues: [UInt32], valueStart: [UInt32],
+        valueDocs: [UInt32], numberStart: [UInt32], numbers: [Double], sortedNumbers: SortedNumbers, analyzer: TextAnalyzer
+    ) {
+        name = attribute.name
+        mode = attribute.mode
+        self.values = values
+        var folded: [String: [UInt32]] = [:]
+        for (i, v) in values.enumerated() { folded[analyzer.fold(v), default: []].append(UInt32(i)) }
+        let documentCount = docStart.count - 1
         self.docStart = docStart
         self.docValues = docValues
         // Exactly one each: as many values as documents, none without one.
         oneValuePerDocument =
-            docValues.count == documents.count
-            && (0..<documents.count).allSatisfy { docStart[$0 + 1] != docStart[$0] }
+            docValues.count == documentCount
+            && (0..<documentCount).allSatisfy { docStart[$0 + 1] != docStart[$0] }
         self.valueStart = valueStart
         self.valueDocs = valueDocs
         self.foldedValues = folded
         self.numberStart = numberStart
         self.numbers = numbers
-        self.sortedNumbers = SortedNumbers(numbers: numbers, documents: numberDocs)
+        self.sortedNumbers = sortedNumbers
     }
 
     /// The documents of value `v`.

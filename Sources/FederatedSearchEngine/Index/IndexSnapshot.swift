@@ -52,7 +52,9 @@ final class IndexSnapshot: Sendable {
     /// same in any numbering: custom ranking is part of every key, before the number.
     ///
     /// `positions` are the documents' places in the index's order, ascending (nil: 0, 1, ...).
-    init(settings: IndexSettings, documents given: [JSONObject], objectIDs givenIDs: [String], positions givenPositions: [Int64]? = nil) {
+    convenience init(
+        settings: IndexSettings, documents given: [JSONObject], objectIDs givenIDs: [String], positions givenPositions: [Int64]? = nil
+    ) {
         var documents = given
         var objectIDs = givenIDs
         var positions = givenPositions ?? (0..<Int64(given.count)).map { $0 }
@@ -62,6 +64,45 @@ final class IndexSnapshot: Sendable {
             objectIDs = order.map { givenIDs[$0] }
             positions = order.map { positions[$0] }
         }
+        let analyzer = TextAnalyzer(separatorsToIndex: settings.separatorsToIndex)
+        let searchable =
+            settings.searchableAttributes.isEmpty
+            ? Self.discoverTextAttributes(documents) : settings.searchableAttributes
+        let text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
+        let fields = Self.facetingAttributes(settings).map {
+            FacetField(attribute: $0, documents: documents, analyzer: analyzer)
+        }
+        let custom = SortOrdinals.table(documents: documents, criteria: settings.customRanking)
+        var sorts: [String: (ordinals: [UInt32], values: [Double])] = [:]
+        for (rule, criterion) in Self.sortRules(settings) {
+            sorts[rule] = SortOrdinals.table(documents: documents, criteria: [criterion])
+        }
+        let geo = Self.geolocations(documents)
+        let distinct = Self.distinctKeys(documents, attribute: settings.attributeForDistinct)
+        self.init(
+            settings: settings, documents: documents, objectIDs: objectIDs, positions: positions,
+            parts: SnapshotParts(
+                text: text, facets: fields, customOrdinal: custom.0, customValues: custom.1, sorts: sorts,
+                latitudes: geo.0, longitudes: geo.1, distinctKeys: distinct.0, distinctValues: distinct.1))
+    }
+
+    /// What is built from the documents (above), or read from a saved segment.
+    struct SnapshotParts {
+        var text: TextIndex
+        var facets: [FacetField]
+        var customOrdinal: [UInt32]
+        var customValues: [Double]
+        /// Ordinals and their sort keys by ranking rule text (see ``sortRules(_:)``).
+        var sorts: [String: (ordinals: [UInt32], values: [Double])]
+        var latitudes: [Double]
+        var longitudes: [Double]
+        var distinctKeys: [UInt32]
+        var distinctValues: [String]
+    }
+
+    /// A snapshot of `documents`, already in its numbering, from its parts; what only the
+    /// settings determine (analyser, stems, synonyms, stop words) is made here.
+    init(settings: IndexSettings, documents: [JSONObject], objectIDs: [String], positions: [Int64], parts: SnapshotParts) {
         self.settings = settings
         self.documents = documents
         self.encodedAttributes = EncodedAttributes(count: documents.count)
@@ -69,40 +110,20 @@ final class IndexSnapshot: Sendable {
         self.positions = positions
         let analyzer = TextAnalyzer(separatorsToIndex: settings.separatorsToIndex)
         self.analyzer = analyzer
-        let searchable =
-            settings.searchableAttributes.isEmpty
-            ? Self.discoverTextAttributes(documents) : settings.searchableAttributes
-        let text = TextIndex(documents: documents, attributes: searchable, analyzer: analyzer)
+        let text = parts.text
         self.text = text
-
-        var fields: [FacetField] = []
+        facets = parts.facets
         var byName: [String: Int] = [:]
-        var faceting = settings.attributesForFaceting
-        if !faceting.contains(where: { $0.name == "_tags" }) {
-            faceting.append(FacetingAttribute(name: "_tags", mode: .filterOnly))
-        }
-        for a in faceting where byName[a.name] == nil {
-            byName[a.name] = fields.count
-            fields.append(FacetField(attribute: a, documents: documents, analyzer: analyzer))
-        }
-        facets = fields
+        for (i, f) in parts.facets.enumerated() { byName[f.name] = i }
         facetByName = byName
-
-        (customOrdinal, customValues) = SortOrdinals.table(documents: documents, criteria: settings.customRanking)
-        var sorts: [String: [UInt32]] = [:]
-        var sortValues: [String: [Double]] = [:]
-        for rule in settings.ranking {
-            if case .sort(let attribute, let ascending) = rule {
-                (sorts[rule.description], sortValues[rule.description]) = SortOrdinals.table(
-                    documents: documents, criteria: [CustomRankingCriterion(attribute: attribute, ascending: ascending)])
-            }
-        }
-        sortOrdinals = sorts
-        self.sortValues = sortValues
-
-        (latitudes, longitudes) = Self.geolocations(documents)
-        (distinctKeys, distinctValues) = Self.distinctKeys(documents, attribute: settings.attributeForDistinct)
-
+        customOrdinal = parts.customOrdinal
+        customValues = parts.customValues
+        sortOrdinals = parts.sorts.mapValues(\.ordinals)
+        sortValues = parts.sorts.mapValues(\.values)
+        latitudes = parts.latitudes
+        longitudes = parts.longitudes
+        distinctKeys = parts.distinctKeys
+        distinctValues = parts.distinctValues
         let stemmer = settings.stemsEnglish ? EnglishStemmer() : nil
         self.stemmer = stemmer
         var groups: [String: [UInt32]] = [:]
@@ -115,6 +136,28 @@ final class IndexSnapshot: Sendable {
         stemGroups = groups
         synonyms = SynonymTable(settings.synonyms, analyzer: analyzer)
         stopWords = Set(settings.stopWords.flatMap { analyzer.queryTokens($0).map(\.term) })
+    }
+
+    /// The faceting attributes a snapshot indexes, in order: the settings', then `_tags`
+    /// (always filterable), each once.
+    static func facetingAttributes(_ settings: IndexSettings) -> [FacetingAttribute] {
+        var faceting = settings.attributesForFaceting
+        if !faceting.contains(where: { $0.name == "_tags" }) {
+            faceting.append(FacetingAttribute(name: "_tags", mode: .filterOnly))
+        }
+        var seen: Set<String> = []
+        return faceting.filter { seen.insert($0.name).inserted }
+    }
+
+    /// The `asc(attr)` / `desc(attr)` ranking rules, by rule text, in the ranking's order.
+    static func sortRules(_ settings: IndexSettings) -> [(rule: String, criterion: CustomRankingCriterion)] {
+        var out: [(rule: String, criterion: CustomRankingCriterion)] = []
+        for rule in settings.ranking {
+            if case .sort(let attribute, let ascending) = rule, !out.contains(where: { $0.rule == rule.description }) {
+                out.append((rule.description, CustomRankingCriterion(attribute: attribute, ascending: ascending)))
+            }
+        }
+        return out
     }
 
     /// Every top-level attribute holding text, in order of first appearance (but those in `known`).

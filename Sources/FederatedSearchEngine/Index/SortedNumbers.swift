@@ -6,6 +6,12 @@ struct SortedNumbers: Sendable {
     let numbers: [Double]
     let documents: [UInt32]
 
+    /// Pairs already sorted (a saved segment's).
+    init(sortedNumbers: [Double], documents: [UInt32]) {
+        numbers = sortedNumbers
+        self.documents = documents
+    }
+
     /// `numbers[i]` belongs to `documents[i]`; both are sorted here.
     init(numbers: [Double], documents: [UInt32]) {
         var pairs = numbers.indices.map { NumberEntry(number: numbers[$0], document: documents[$0]) }

@@ -13,7 +13,7 @@ final class TermDictionary: Sendable {
     let trie: PrefixTrie
 
     /// Builds from terms already sorted by bytes and unique.
-    init(sortedTerms: [String]) {
+    convenience init(sortedTerms: [String]) {
         var bytes: [UInt8] = []
         var offsets: [UInt32] = [0]
         offsets.reserveCapacity(sortedTerms.count + 1)
@@ -21,6 +21,11 @@ final class TermDictionary: Sendable {
             bytes.append(contentsOf: t.utf8)
             offsets.append(UInt32(bytes.count))
         }
+        self.init(bytes: bytes, offsets: offsets)
+    }
+
+    /// Takes terms already concatenated in byte order (a saved segment's).
+    init(bytes: [UInt8], offsets: [UInt32]) {
         self.bytes = bytes
         self.offsets = offsets
         trie = PrefixTrie(bytes: bytes, offsets: offsets)

@@ -30,7 +30,7 @@ final class TextIndex: Sendable {
     static let maxSlots = 1 << (32 - Int(PostingStore.positionBits))
 
     /// Indexes the searchable attributes of every document.
-    init(documents: [JSONObject], attributes: [SearchableAttribute], analyzer: TextAnalyzer) {
+    convenience init(documents: [JSONObject], attributes: [SearchableAttribute], analyzer: TextAnalyzer) {
         let slots = Array(attributes.prefix(Self.maxSlots))
         let paths = slots.map { AttributePath($0.name) }
         var ids: [String: UInt32] = [:]
@@ -80,7 +80,7 @@ final class TextIndex: Sendable {
         let order = terms.indices.sorted { terms[$0].utf8.lexicographicallyPrecedes(terms[$1].utf8) }
         var remap = [UInt32](repeating: 0, count: terms.count)
         for (newId, old) in order.enumerated() { remap[old] = UInt32(newId) }
-        dictionary = TermDictionary(sortedTerms: order.map { terms[$0] })
+        let dictionary = TermDictionary(sortedTerms: order.map { terms[$0] })
 
         // Counting sort of occurrences by term; within a term they stay in (document, position) order.
         var termOcc = [UInt32](repeating: 0, count: terms.count + 1)
@@ -126,13 +126,25 @@ final class TextIndex: Sendable {
         positionStart.append(UInt32(positions.count))
         let store = PostingStore(
             termStart: termStart, docs: docs, attributeKey: first, positionStart: positionStart, positions: positions)
-        postings = store
-        bitmaps = TermBitmaps(postings: store, termCount: terms.count, documentCount: documents.count)
-        prefixDocuments = PrefixDocuments(trie: dictionary.trie, postings: store, documentCount: documents.count)
-        forward = ForwardIndex(docs: docs, documentCount: documents.count)
-        fieldLength = lengths
-        fieldLengthTotals = totals
-        averageFieldLength = totals.map { max(1, $0 / Double(max(documents.count, 1))) }
+        self.init(
+            dictionary: dictionary, postings: store, fieldLength: lengths, fieldLengthTotals: totals, slots: slots,
+            documentCount: documents.count)
+    }
+
+    /// An index from its parts (built above, or read from a saved segment): what only speeds
+    /// up queries (bitmaps, prefix documents, the forward index) is derived from them here.
+    init(
+        dictionary: TermDictionary, postings: PostingStore, fieldLength: [UInt16], fieldLengthTotals: [Double],
+        slots: [SearchableAttribute], documentCount: Int
+    ) {
+        self.dictionary = dictionary
+        self.postings = postings
+        bitmaps = TermBitmaps(postings: postings, termCount: dictionary.count, documentCount: documentCount)
+        prefixDocuments = PrefixDocuments(trie: dictionary.trie, postings: postings, documentCount: documentCount)
+        forward = ForwardIndex(docs: postings.docs, documentCount: documentCount)
+        self.fieldLength = fieldLength
+        self.fieldLengthTotals = fieldLengthTotals
+        averageFieldLength = fieldLengthTotals.map { max(1, $0 / Double(max(documentCount, 1))) }
         slotWeights = slots.map { Self.weight(of: $0) }
         self.slots = slots
     }
