@@ -23,17 +23,12 @@ package struct DocumentTable: Sendable {
     }
 
     /// The store's rows, in rowid order, each at its rowid.
-    package init(rows: [DocumentStore.Row]) {
+    package init(rows: DocumentStore.Rows) {
         slots.reserveCapacity(rows.count)
         positions.reserveCapacity(rows.count)
-        for row in rows {
-            guard case .string(let id)? = row.document["objectID"] else { continue }
-            if let p = positions[id] {
-                slots[p] = (row.rowid, row.document)
-            } else {
-                positions[id] = slots.count
-                slots.append((row.rowid, row.document))
-            }
+        for i in 0..<rows.count {
+            positions[rows.objectIDs[i]] = slots.count
+            slots.append((rows.rowids[i], rows.documents[i]))
         }
     }
 

@@ -58,7 +58,7 @@ extension DurableIndex {
     /// attributes' slots change. Files that cannot serve are removed, with a warning when
     /// damaged.
     static func openSaved(
-        name: String, settings: IndexSettings, fields: inout [String], rows: [DocumentStore.Row], files: SegmentFiles
+        name: String, settings: IndexSettings, fields: inout [String], rows: DocumentStore.Rows, files: SegmentFiles
     ) throws(SearchError) -> (opened: OpenedIndex, names: [String]) {
         var archives: [ColumnArchive] = []
         var names: [String] = []
@@ -81,9 +81,7 @@ extension DurableIndex {
                 files.remove([n])
             }
         }
-        let stored = StoredDocuments(
-            documents: rows.map(\.document), objectIDs: rows.map { $0.document["objectID"]?.stringValue ?? "" },
-            positions: rows.map(\.rowid), hashes: rows.map(\.hash))
+        let stored = StoredDocuments(documents: rows.documents, objectIDs: rows.objectIDs, positions: rows.rowids, hashes: rows.hashes)
         var opened = try EmbeddedIndex.opening(name: name, settings: effective, archives: archives, stored: stored)
         for (k, n) in names.enumerated() {
             if let reason = opened.unusable[k] {
@@ -92,7 +90,7 @@ extension DurableIndex {
             }
             if opened.servedByArchive[k] == 0 { files.remove([n]) }
         }
-        let added = EmbeddedIndex.newTextAttributes(in: opened.built.map { rows[$0].document }, settings: settings, known: fields)
+        let added = EmbeddedIndex.newTextAttributes(in: opened.built.map { rows.documents[$0] }, settings: settings, known: fields)
         fields += added
         if !added.isEmpty && settings.searchableAttributes.isEmpty {
             opened = try EmbeddedIndex.opening(name: name, settings: settings.searching(discovered: fields), archives: [], stored: stored)

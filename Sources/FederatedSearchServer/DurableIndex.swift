@@ -92,6 +92,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             "lastRebuildMs": .number((c.lastRebuildMs * 1000).rounded() / 1000),
             "segments": .number(Double(snapshot.segmentCount)), "merges": .number(Double(c.merges)),
             "merging": .bool(runningMerges.withLock { !$0.isEmpty }),
+            "mergingDocuments": .number(Double(runningMerges.withLock { $0.values.reduce(0) { $0 + $1.documentCount } })),
             "lastMergeMs": .number((c.lastMergeMs * 1000).rounded() / 1000),
             "settingsProblem": c.settingsProblem.map { .string($0) } ?? .null,
             "segmentFiles": segmentFilesJSON(),
@@ -176,7 +177,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             )
         }
         let opened = ContinuousClock.now
-        let rows = try store.allRows().filter { $0.document["objectID"]?.stringValue != nil }
+        let rows = try store.allRows()
         let sequence = store.sequence
         let storedFields = Self.storedFields(store)
         var fields = storedFields

@@ -163,21 +163,31 @@ public final class DocumentStore {
         return out
     }
 
-    /// One stored document: its rowid (its place in first-insertion order, which an update
-    /// keeps), the document, and the ``contentHash(of:)`` of its stored text.
-    public struct Row: Sendable {
-        public let rowid: Int64
-        public let document: JSONObject
-        public let hash: UInt64
+    /// Every stored document, in first-insertion order, as columns: each one's rowid (its
+    /// place in that order, which an update keeps), the document, its objectID, and the
+    /// ``contentHash(of:)`` of its stored text.
+    public struct Rows: Sendable {
+        public var rowids: [Int64] = []
+        public var documents: [JSONObject] = []
+        public var objectIDs: [String] = []
+        public var hashes: [UInt64] = []
+
+        public var count: Int { rowids.count }
     }
 
-    /// Every document with its rowid and hash, in first-insertion order.
-    public func allRows() throws -> [Row] {
+    /// Every document with a string objectID (as the store keeps them all), with its rowid
+    /// and hash, in first-insertion order.
+    public func allRows() throws -> Rows {
         let s = try db.prepare("SELECT rowid, body FROM documents ORDER BY rowid")
-        var out: [Row] = []
+        var out = Rows()
         while try s.step() {
             let text = s.text(1)
-            out.append(Row(rowid: s.int64(0), document: try Self.decode(text), hash: ContentHash.of(text)))
+            let document = try Self.decode(text)
+            guard case .string(let id)? = document["objectID"] else { continue }
+            out.rowids.append(s.int64(0))
+            out.documents.append(document)
+            out.objectIDs.append(id)
+            out.hashes.append(ContentHash.of(text))
         }
         return out
     }

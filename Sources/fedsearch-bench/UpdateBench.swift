@@ -177,8 +177,22 @@ enum UpdateBench {
         print(
             "the writes: \(Int(w.queriesPerSecond))/s achieved, answer p50 \(String(format: "%.2f", w.p50 / 1000)) ms, p99 \(String(format: "%.2f", w.p99 / 1000)) ms; \(st["segments"]?.intValue ?? 0) segments, \(st["merges"]?.intValue ?? 0) merges; RSS \(rssMB(daemon.processIdentifier)) MB"
         )
-        // Against the targets of writes at scale (issue #42).
         let endRSS = rssMB(daemon.processIdentifier)
+
+        // 5: a fold of the whole base: new documents, an eighth of the index, start one, and
+        // searches run while it does; the daemon's RSS is sampled for its peak.
+        let fold = try searchDuringBaseFold(
+            socket: socket, admin: admin, searcher: searcher, searches: searches, documents: documents, samples: samples,
+            pid: daemon.processIdentifier)
+        try waitForMerges(admin, "corpus")
+        let settledRSS = rssMB(daemon.processIdentifier)
+        print(
+            "during a fold of the whole base (\(fold.mergeDocuments) documents, \(String(format: "%.1f", fold.seconds)) s)   \(fmt(fold.summary.p50).leftPad(6))   \(fmt(fold.summary.p99).leftPad(6))   \(fold.count)"
+        )
+        print(
+            "memory: \(endRSS) MB after the writes; peak \(fold.peakRSS) MB during the fold (\(fold.beforeRSS) MB before it); \(settledRSS) MB once settled"
+        )
+        // Against the targets of writes at scale (issue #42).
         func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
         print("against the targets:")
         print(
@@ -194,6 +208,10 @@ enum UpdateBench {
         let memoryRatio = Double(endRSS) / Double(max(startRSS, 1))
         print(
             "  memory while writing <= 1.5x the index as built: \(endRSS) MB against \(startRSS) MB = \(String(format: "%.2f", memoryRatio))x, \(verdict(memoryRatio <= 1.5)) (RSS: it includes what the cleared second index left to the allocator)"
+        )
+        let foldRatio = fold.summary.p99 / max(idle.summary.p99, 0.001)
+        print(
+            "  search p99 during a fold of the base <= 1.5x idle: \(String(format: "%.2f", foldRatio))x, \(verdict(foldRatio <= 1.5)); peak memory during it \(String(format: "%.2f", Double(fold.peakRSS) / Double(max(fold.beforeRSS, 1))))x the memory before it"
         )
         print(
             "  first start to ready: \(String(format: "%.1f", startSeconds)) s (it imports the file into the store, then builds the index)"
@@ -219,6 +237,63 @@ enum UpdateBench {
         print(
             "  restart to ready <= 2 s at a million documents: \(String(format: "%.2f", restartSeconds)) s, \(documents < 1_000_000 ? "(not a million documents)" : verdict(restartSeconds <= 2)) (\(opened["openedFromFiles"]?.intValue ?? 0) documents from \(saved) MB of saved segments, \(opened["openedBuilt"]?.intValue ?? 0) built; RSS \(rssMB(again.processIdentifier)) MB)"
         )
+    }
+
+    /// What searches met during a fold of the whole base.
+    struct FoldRun {
+        var summary: LatencySummary
+        var count: Int
+        var mergeDocuments: Int
+        var seconds: Double
+        var beforeRSS: Int
+        var peakRSS: Int
+    }
+
+    /// Writes new documents (copies of `samples`) in batches of 1,000 until a merge of at
+    /// least half the index runs (the base lane's fold), then searches until it ends,
+    /// sampling the daemon's RSS.
+    static func searchDuringBaseFold(
+        socket: String, admin: SocketConnection, searcher: SocketConnection, searches: [[UInt8]], documents: Int,
+        samples: [JSONObject], pid: Int32
+    ) throws -> FoldRun {
+        let beforeRSS = rssMB(pid)
+        let writer = try SocketConnection(path: socket, timeoutSeconds: 120)
+        func folding() throws -> Int {
+            let n = try writeStats(admin, "corpus")["mergingDocuments"]?.intValue ?? 0
+            return n >= documents / 2 ? n : 0
+        }
+        var batch = 0
+        var mergeDocuments = 0
+        let deadline = ContinuousClock.now + .seconds(300)
+        while mergeDocuments == 0 {
+            guard ContinuousClock.now < deadline else { throw BenchError("no fold of the base began within 300 s") }
+            let docs = (0..<1000).map { i -> JSONValue in
+                var d = samples[i % samples.count]
+                d["objectID"] = .string("fold-\(batch)-\(i)")
+                return .object(d)
+            }
+            try writeRoundTrip(
+                writer, encodedLine(["id": .string("f\(batch)"), "op": "addDocuments", "index": "corpus", "documents": .array(docs)]))
+            batch += 1
+            mergeDocuments = try folding()
+        }
+        var latencies: [Double] = []
+        var peak = rssMB(pid)
+        let began = ContinuousClock.now
+        var i = 0
+        while try folding() > 0 {
+            for _ in 0..<20 {
+                let t = ContinuousClock.now
+                guard try rawRoundTrip(searcher, searches[i % searches.count]) else { throw BenchError("the daemon closed the connection") }
+                latencies.append(microseconds(since: t))
+                i += 1
+            }
+            peak = max(peak, rssMB(pid))
+        }
+        let seconds = microseconds(since: began) / 1e6
+        return FoldRun(
+            summary: LatencySummary(samples: latencies, seconds: seconds), count: latencies.count, mergeDocuments: mergeDocuments,
+            seconds: seconds, beforeRSS: beforeRSS, peakRSS: peak)
     }
 
     /// Waits until the index's base segment is saved (see `stats.writes.<index>.segmentFiles`);
