@@ -54,7 +54,10 @@ public struct CatalogLoader: Sendable {
         try beforeBuilding(config)
         if !opensStores { config.dataDirectory = nil }
         // Before the stores open: each saves its base segment once opened.
-        if opensStores { DurableIndex.segmentFileMinDocuments.store(config.segmentFileMinDocuments, ordering: .relaxed) }
+        if opensStores {
+            DurableIndex.segmentFileMinDocuments.store(config.segmentFileMinDocuments, ordering: .relaxed)
+            DurableIndex.maxSegmentDocuments.store(config.maxSegmentDocuments, ordering: .relaxed)
+        }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []

@@ -44,6 +44,12 @@ public struct DaemonConfig: Sendable {
     public var segmentFileMinDocuments = DaemonConfig.defaultSegmentFileMinDocuments
     /// The default `segmentFileMinDocuments`.
     public static let defaultSegmentFileMinDocuments = 10_000
+    /// The most live documents a merge of a durable index's segments makes one segment of
+    /// (`maxSegmentDocuments`): it bounds the memory a merge holds beside the index it serves;
+    /// an index larger than this is searched as several segments.
+    public var maxSegmentDocuments = DaemonConfig.defaultMaxSegmentDocuments
+    /// The default `maxSegmentDocuments`.
+    public static let defaultMaxSegmentDocuments = 4_000_000
 
     /// Resource limits, each configurable under `limits`.
     public struct Limits: Sendable, Equatable {
@@ -177,6 +183,7 @@ public struct DaemonConfig: Sendable {
             } ?? SourceHealth.Settings()
         let dataDir = try r.string("dataDir")
         let settle = try r.int("settleAfterMs", in: 0...86_400_000) ?? Self.defaultSettleAfterMs
+        let maxSegment = try r.int("maxSegmentDocuments", in: 1000...Int(Int32.max)) ?? Self.defaultMaxSegmentDocuments
         let segmentFileMinimum =
             try r.int("segmentFileMinDocuments", in: 1...Int(Int32.max)) ?? Self.defaultSegmentFileMinDocuments
         let httpObject = try r.objectValue("http")
@@ -208,6 +215,7 @@ public struct DaemonConfig: Sendable {
         config.busyPollMicros = busyPoll
         config.settleAfterMs = settle
         config.segmentFileMinDocuments = segmentFileMinimum
+        config.maxSegmentDocuments = maxSegment
         let base = config
         config.http = try httpObject.map { (o: JSONObject) throws(SearchError) in try HTTPConfig.decode(o, resolve: base.resolve) }
         return config

@@ -3,8 +3,8 @@ import FederatedSearchEngine
 import FederatedSearchStorage
 import Synchronization
 
-/// Saved segments (``SegmentFiles``): a durable index saves its base segment beside its store
-/// once it has ``segmentFileMinDocuments``, and a start opens the saved segments rather than
+/// Saved segments (``SegmentFiles``): a durable index saves its large segments beside its store
+/// (those of at least ``segmentFileMinDocuments``), and a start opens the saved segments rather than
 /// rebuilding their documents. The store stays the source of truth: a saved segment serves a
 /// stored document only while the document is stored as it was built (same hash, same
 /// position), and what none serves is built as the index opens; so a missing, stale or
@@ -100,26 +100,31 @@ extension DurableIndex {
         return (opened, names)
     }
 
-    /// Saves the base segment, in the background, if it has no file yet and has at least
-    /// ``segmentFileMinDocuments`` documents; then removes the files of segments the index no
-    /// longer holds. Called after each write group and merge, and once opened.
-    package func saveBaseIfNeeded() {
+    /// Saves, in the background, the largest segment that has no file yet and has at least
+    /// ``segmentFileMinDocuments`` documents (the base, and the full segments of an index past
+    /// `maxSegmentDocuments`), then the next such, one at a time; each save then removes the
+    /// files of segments the index no longer holds. Called after each write group and merge,
+    /// and once opened.
+    package func saveSegmentsIfNeeded() {
         guard !isRemoved else { return }
-        let base = snapshot.base
-        guard base.builtDocuments >= Self.segmentFileMinDocuments.load(ordering: .relaxed) else { return }
+        let minimum = Self.segmentFileMinDocuments.load(ordering: .relaxed)
+        let candidates = snapshot.segmentSizes.filter { $0.builtDocuments >= minimum }
+        guard !candidates.isEmpty else { return }
         let start = saved.withLock { s in
-            guard !s.saving, s.files[base.id] == nil else { return false }
+            guard !s.saving, candidates.contains(where: { s.files[$0.id] == nil }) else { return false }
             s.saving = true
             return true
         }
         guard start else { return }
         BackgroundWorker.baseMerger.async {
-            self.saveBase()
+            let more = self.saveLargestUnsaved(minimum: minimum)
             self.saved.withLock { $0.saving = false }
+            if more { self.saveSegmentsIfNeeded() }
         }
     }
 
-    private func saveBase() {
+    /// Saves one segment; returns whether one was saved (another may be waiting).
+    private func saveLargestUnsaved(minimum: Int) -> Bool {
         // The snapshot and the settings it was built with, read together: a writer publishes
         // under the state lock.
         let (index, meta): (EmbeddedIndex, JSONObject?) = state.withLock { st in
@@ -129,31 +134,36 @@ extension DurableIndex {
             // Not when it serves other settings than those written (stored ones it cannot apply).
             return (index, Self.describes(meta, index.settings) ? meta : nil)
         }
-        guard let meta, !isRemoved else { return }
-        let id = index.base.id
+        guard let meta, !isRemoved else { return false }
+        let files = saved.withLock { $0.files }
+        guard
+            let target = index.segmentSizes.filter({ $0.builtDocuments >= minimum && files[$0.id] == nil })
+                .max(by: { $0.builtDocuments < $1.builtDocuments }),
+            let archive = index.archive(of: target.id, meta: meta, hash: DocumentStore.contentHash(of:))
+        else { return false }
         let began = ContinuousClock.now
-        guard let archive = index.archive(of: id, meta: meta, hash: DocumentStore.contentHash(of:)) else { return }
         let name: String
         do {
             name = try segmentFiles.write(archive)
         } catch {
-            Log.error("\(self.name): the base segment was not saved (the next start rebuilds it): \(error)")
-            return
+            Log.error("\(self.name): a segment was not saved (the next start rebuilds it): \(error)")
+            return false
         }
         if isRemoved {
             segmentFiles.removeAll()
-            return
+            return false
         }
         let held = Set(snapshot.segmentIDs)
         let gone: [String] = saved.withLock { s in
-            s.files[id] = name
+            s.files[target.id] = name
             s.saves += 1
             s.lastSaveMs = WriteGroup.milliseconds(.now - began)
-            let stale = s.files.filter { !held.contains($0.key) && $0.key != id }
+            let stale = s.files.filter { !held.contains($0.key) && $0.key != target.id }
             for k in stale.keys { s.files[k] = nil }
             return Array(stale.values)
         }
         segmentFiles.remove(gone)
-        Log.debug("\(self.name): saved its base segment (\(index.base.builtDocuments) documents) as \(name)")
+        Log.debug("\(self.name): saved a segment of \(target.builtDocuments) documents as \(name)")
+        return true
     }
 }

@@ -51,9 +51,11 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
     package static let settleAfterMs = Atomic<Int>(DaemonConfig.defaultSettleAfterMs)
     /// What the writer has done, for `stats`.
     package let counters = Mutex(WriteCounters())
-    /// Its saved segments (see ``saveBaseIfNeeded()``).
+    /// Its saved segments (see ``saveSegmentsIfNeeded()``).
     package let segmentFiles: SegmentFiles
     package let saved = Mutex(SavedSegments())
+    /// The config's `maxSegmentDocuments`, set as it is loaded: no merge makes a larger segment.
+    package static let maxSegmentDocuments = Atomic<Int>(DaemonConfig.defaultMaxSegmentDocuments)
     /// The config's `segmentFileMinDocuments`, set as it is loaded.
     package static let segmentFileMinDocuments = Atomic<Int>(DaemonConfig.defaultSegmentFileMinDocuments)
 
@@ -222,7 +224,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             s.openSeconds = openSeconds
         }
         if index.updatesInPlace { BackgroundWorker.merger.async { index.prepareForUpdates() } }
-        saveBaseIfNeeded()
+        saveSegmentsIfNeeded()
     }
 
     /// Throws, naming `path`, if `configSettings` with the stored overrides laid over them are
@@ -300,7 +302,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
     package func wrote() {
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
-        saveBaseIfNeeded()
+        saveSegmentsIfNeeded()
         let delay = Self.settleAfterMs.load(ordering: .relaxed)
         guard delay > 0 else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
@@ -318,7 +320,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             guard running[lane] == nil else { return nil }
             let other = running.first { $0.key != lane }?.value
             let settling = settledGeneration.load(ordering: .acquiring) == writeGeneration.load(ordering: .acquiring)
-            guard let merge = planned.plannedMerge(lane, besides: other, settling: settling) else { return nil }
+            guard
+                let merge = planned.plannedMerge(
+                    lane, besides: other, settling: settling, maxDocuments: Self.maxSegmentDocuments.load(ordering: .relaxed))
+            else { return nil }
             running[lane] = merge
             return merge
         }
@@ -346,7 +351,7 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             // fail the same way).
             if built != nil {
                 self.scheduleMerge()
-                self.saveBaseIfNeeded()
+                self.saveSegmentsIfNeeded()
             }
         }
     }

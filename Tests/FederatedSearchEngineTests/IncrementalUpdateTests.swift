@@ -219,6 +219,46 @@ import Testing
         return SegmentMerge(sources: two.map { index.segments[$0] })
     }
 
+    /// With a cap on merged segments, no merge makes a segment past it (a full segment is only
+    /// rebuilt alone, once a third of it is deleted), and the index still answers as a rebuild.
+    @Test func mergesNeverMakeASegmentPastTheCap() throws {
+        var g = Generator(state: 4242)
+        let settings = try IndexSettings.decode(json(Self.settingsVariants[0]).objectValue!, path: "settings")
+        var model = Model()
+        var index = try EmbeddedIndex(name: "t", settings: settings, documents: [], positions: [])
+        let cap = 300
+        var largestMerge = 0
+        for batch in 0..<40 {
+            // Now and then, many deletions (of earlier batches): full segments get rebuilt alone.
+            var deleting: [String] = []
+            if batch % 10 == 9 {
+                deleting = model.docs.keys.sorted().filter { _ in Int.random(in: 0..<2, using: &g) == 0 }
+                for id in deleting { model.docs[id] = nil }
+            }
+            var adding: [(position: Int64, document: JSONObject)] = []
+            for i in 0..<50 {
+                let d = Self.document("b\(batch)_\(i)", &g)
+                adding.append((model.put(d), d))
+            }
+            index = try index.updated(adding: adding, deleting: deleting)
+            while let merge = index.plannedMerge(.small, maxDocuments: cap) ?? index.plannedMerge(.base, settling: true, maxDocuments: cap)
+            {
+                largestMerge = max(largestMerge, merge.documentCount)
+                #expect(merge.documentCount <= cap, "batch \(batch): a merge of \(merge.documentCount)")
+                index = index.completing(try index.build(merge))
+            }
+        }
+        #expect(largestMerge > cap / 2, "merges came near the cap")
+        #expect(index.segmentCount >= model.docs.count / cap, "the index past the cap is several segments")
+        let fresh = try EmbeddedIndex(
+            name: "t", settings: settings, documents: model.ordered.map(\.document), positions: model.ordered.map(\.position))
+        for text in ["", "blue", "re", "tiger red"] {
+            let params = "{\"hitsPerPage\": 30, \"facets\": [\"category\", \"price\"]}"
+            let (a, b) = (Self.summary(try search(index, text, params)), Self.summary(try search(fresh, text, params)))
+            #expect(a == b, "'\(text)' \(index.segmentCount) segments:\n\(a)\nrebuilt:\n\(b)")
+        }
+    }
+
     @Test func anIndexWithoutSearchableAttributesIsRebuiltNotUpdated() throws {
         let index = try makeIndex("{}", #"{"objectID": "a", "title": "x"}"#)
         #expect(!index.updatesInPlace)

@@ -155,4 +155,41 @@ struct SavedSegmentTests {
         let rebuilt = try films.answers(try d.connect())
         for (a, b) in zip(opened, rebuilt) { #expect(a == b) }
     }
+
+    @Test func anIndexPastMaxSegmentDocumentsKeepsSeveralSavedSegmentsAndOpensThemAll() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var c0 = films.config(dataDir: dataDir, settleAfterMs: 200)
+        c0["segmentFileMinDocuments"] = 1000
+        c0["maxSegmentDocuments"] = 1000
+        let d = try DaemonProcess(config: c0, files: ["films.ndjson": ""])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        var c = try d.connect()
+        for b in 0..<8 {
+            let docs = (0..<500).map { JSONValue.object(IncrementalWriteTests.film(b * 500 + $0, &rng)) }
+            try films.written(c, ["id": "w", "op": "addDocuments", "index": "films", "documents": .array(docs)])
+        }
+        // At rest: no merge makes a segment past 1,000, so 4,000 films stay in at least four,
+        // each saved.
+        let stats = try pollStats(c, seconds: 30) { p in
+            let f = p["writes"]?.objectValue?["films"]?.objectValue
+            return f?["merging"] == .bool(false) && (f?["segmentFiles"]?.objectValue?["files"]?.intValue ?? 0) >= 4
+        }
+        let f = stats?["writes"]?.objectValue?["films"]?.objectValue
+        #expect((f?["segments"]?.intValue ?? 0) >= 4, "\(String(describing: f))")
+        #expect((f?["segmentFiles"]?.objectValue?["files"]?.intValue ?? 0) >= 4, "\(String(describing: f))")
+        let before = try films.answers(c)
+        d.halt()
+        try d.start()
+        c = try d.connect()
+        let opened = try segmentFiles(c)
+        #expect(opened?["openedFromFiles"] == 4000, "every film from the saved segments: \(String(describing: opened))")
+        #expect(opened?["openedBuilt"] == 0)
+        let after = try films.answers(c)
+        for (a, b) in zip(before, after) { #expect(a == b) }
+    }
 }

@@ -52,11 +52,9 @@ extension EmbeddedIndex {
     /// Its segments, in order.
     public var segmentIDs: [SegmentID] { segments.map { SegmentID(data: ObjectIdentifier($0.data)) } }
 
-    /// The segment with the most live documents (the base, see ``MergePolicy``) and how many
-    /// documents it was built with.
-    public var base: (id: SegmentID, builtDocuments: Int) {
-        let s = segments.max { $0.liveCount < $1.liveCount }!
-        return (SegmentID(data: ObjectIdentifier(s.data)), s.snapshot.documentCount)
+    /// Each segment with the documents it was built with (live or not), in order.
+    public var segmentSizes: [(id: SegmentID, builtDocuments: Int)] {
+        segments.map { (SegmentID(data: ObjectIdentifier($0.data)), $0.snapshot.documentCount) }
     }
 
     /// Segment `id` as columns, with `meta` saved beside them, or nil if the index has no

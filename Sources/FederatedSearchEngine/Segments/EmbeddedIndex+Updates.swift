@@ -58,10 +58,14 @@ extension EmbeddedIndex {
 
     /// The merge its ``MergePolicy`` asks of `lane` now, if any, leaving out the segments of
     /// `running` (a merge under way in the other lane). `settling`: writes have stopped for a
-    /// while, so the base lane may fold everything into one segment.
-    public func plannedMerge(_ lane: MergeLane, besides running: SegmentMerge? = nil, settling: Bool = false) -> SegmentMerge? {
+    /// while, so the base lane may fold everything into one segment; no merge makes a segment
+    /// of more than `maxDocuments` live documents.
+    public func plannedMerge(
+        _ lane: MergeLane, besides running: SegmentMerge? = nil, settling: Bool = false, maxDocuments: Int = .max
+    ) -> SegmentMerge? {
         let busy = Set((running?.sources ?? []).map { ObjectIdentifier($0.data) })
-        guard let picked = MergePolicy.pick(segments, lane: lane, busy: busy, settling: settling) else { return nil }
+        guard let picked = MergePolicy.pick(segments, lane: lane, busy: busy, settling: settling, maxDocuments: maxDocuments)
+        else { return nil }
         return SegmentMerge(sources: picked.map { segments[$0] })
     }
 

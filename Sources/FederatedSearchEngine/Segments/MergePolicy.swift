@@ -20,6 +20,13 @@
 ///   searched as one segment. Writes that come in bursts rebuild the base at most once per
 ///   base/``settleShare`` documents changed (written or deleted).
 /// A segment is in at most one running merge; the lanes never take the same one.
+///
+/// **Bounded merges.** No merge makes a segment of more than `maxDocuments` live documents
+/// (as Lucene's tiered policy caps a merged segment's size), so that the memory a merge holds
+/// beside the index it serves is bounded too: a segment that has reached the cap is *full*,
+/// never folded with others, and rebuilt alone only once a third of it is deleted; the base is
+/// the largest segment that is not full, and a fold takes the others, smallest first, only as
+/// far as the cap allows. An index larger than the cap is then searched as several segments.
 enum MergePolicy {
     static let factor = 8
     /// Segments smaller than this are merged two at a time.
@@ -31,34 +38,55 @@ enum MergePolicy {
 
     /// Positions in `segments` of the ones the lane should merge now, if any; `busy` are
     /// segments of a merge already running in the other lane; `settling`: writes have
-    /// stopped, so the base lane settles the index.
+    /// stopped, so the base lane settles the index; no merge makes a segment of more than
+    /// `maxDocuments` live documents.
     static func pick(
-        _ segments: [Segment], lane: MergeLane, busy: Set<ObjectIdentifier> = [], settling: Bool = false
+        _ segments: [Segment], lane: MergeLane, busy: Set<ObjectIdentifier> = [], settling: Bool = false, maxDocuments: Int = .max
     ) -> [Int]? {
-        let lone = segments.first.map { isMostlyDeleted($0) || (settling && $0.liveCount < $0.snapshot.documentCount) }
-        guard segments.count > 1 || lone == true else { return nil }
-        let base = segments.indices.max { segments[$0].liveCount < segments[$1].liveCount }!
         let free = segments.indices.filter { !busy.contains(ObjectIdentifier(segments[$0].data)) }
+        let full = Set(segments.indices.filter { segments[$0].liveCount >= maxDocuments })
+        // A full segment is rebuilt alone, by the base lane, once a third of it is deleted.
+        if lane == .base, let i = free.first(where: { full.contains($0) && isMostlyDeleted(segments[$0]) }) { return [i] }
+        let open = segments.indices.filter { !full.contains($0) }
+        guard let base = open.max(by: { segments[$0].liveCount < segments[$1].liveCount }) else { return nil }
+        let lone = isMostlyDeleted(segments[base]) || (settling && segments[base].liveCount < segments[base].snapshot.documentCount)
+        guard open.count > 1 || lone else { return nil }
         switch lane {
         case .base:
             guard free.contains(base) else { return nil }
-            let others = free.filter { $0 != base }
-            let rest = others.reduce(0) { $0 + segments[$1].liveCount }
             let b = segments[base]
+            var others: [Int] = []
+            var room = maxDocuments - b.liveCount
+            for i in free.filter({ $0 != base && !full.contains($0) }).sorted(by: { segments[$0].liveCount < segments[$1].liveCount }) {
+                guard segments[i].liveCount <= room else { break }
+                others.append(i)
+                room -= segments[i].liveCount
+            }
+            let rest = others.reduce(0) { $0 + segments[$1].liveCount }
             // A settle waits for a small merge under way (its completion plans again), so that
             // it folds everything at once rather than the base now and again after.
             let settles =
                 settling && free.count == segments.count
                 && (rest + b.snapshot.documentCount - b.liveCount) * settleShare >= b.liveCount
             if rest * baseShare >= b.liveCount || isMostlyDeleted(b) || settles {
-                return [base] + others
+                return [base] + others.sorted()
             }
             return nil
         case .small:
-            for i in free where i != base && isMostlyDeleted(segments[i]) { return [i] }
+            let small = free.filter { $0 != base && !full.contains($0) }
+            for i in small where isMostlyDeleted(segments[i]) { return [i] }
             var tiers: [Int: [Int]] = [:]
-            for i in free where i != base { tiers[tier(segments[i].liveCount), default: []].append(i) }
-            for t in tiers.keys.sorted() where tiers[t]!.count >= (t == 0 ? 2 : factor) { return tiers[t] }
+            for i in small { tiers[tier(segments[i].liveCount), default: []].append(i) }
+            for t in tiers.keys.sorted() where tiers[t]!.count >= (t == 0 ? 2 : factor) {
+                // As many of the tier as the cap allows (at least two, or none).
+                var picked: [Int] = []
+                var total = 0
+                for i in tiers[t]! where total + segments[i].liveCount <= maxDocuments {
+                    picked.append(i)
+                    total += segments[i].liveCount
+                }
+                if picked.count >= 2 { return picked }
+            }
             return nil
         }
     }
