@@ -16,19 +16,39 @@ public protocol DocumentWritable: Sendable {
     var writeOrder: WriteOrder { get }
     /// Applies a batch of changes, in order; the document count after it, when known.
     func apply(_ changes: [DocumentChange]) async throws -> DocumentWriteResult
+    /// Applies batches that queued up behind each other, in order, each answered on its own:
+    /// an engine that takes many changes in one request takes them together (one round trip,
+    /// one wait to be served, for many clients' batches). By default, one after another.
+    func applyGroup(_ batches: [[DocumentChange]]) async -> [Result<DocumentWriteResult, SearchError>]
     /// Deletes the documents the parameters' `filters` select; how many, when known.
     func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult
     /// The stored documents with these ids, in order (nil for one that does not exist).
     func documents(_ ids: [String]) async throws -> [JSONObject?]
-    /// Waits until what `change` (a batch's ``DocumentWriteResult/readBack``) did is served
-    /// everywhere. The daemon calls it once the write order has moved on, so the next batches
-    /// reach the engine meanwhile, and answers the batch after it.
-    func waitUntilVisible(_ change: DocumentChange) async
+    /// Waits until what `change` (a batch's ``DocumentWriteResult/readBack``, the batch
+    /// numbered `sequence`) did is served everywhere. The daemon calls it once the write order
+    /// has moved on, so the next batches reach the engine meanwhile, and answers the batch
+    /// after it; a later write may have changed the document since (see
+    /// ``WriteOrder/laterReadBack(after:)``).
+    func waitUntilVisible(_ change: DocumentChange, sequence: Int64) async
 }
 
 extension DocumentWritable {
     /// An engine that serves a write once it acknowledges it has nothing to wait for.
-    public func waitUntilVisible(_ change: DocumentChange) async {}
+    public func waitUntilVisible(_ change: DocumentChange, sequence: Int64) async {}
+
+    public func applyGroup(_ batches: [[DocumentChange]]) async -> [Result<DocumentWriteResult, SearchError>] {
+        var out: [Result<DocumentWriteResult, SearchError>] = []
+        for b in batches {
+            do {
+                out.append(.success(try await apply(b)))
+            } catch let e as SearchError {
+                out.append(.failure(e))
+            } catch {
+                out.append(.failure(SearchError(.backendError, "\(error)")))
+            }
+        }
+        return out
+    }
 }
 
 /// What a forwarded write did.
@@ -41,7 +61,7 @@ public struct DocumentWriteResult: Sendable, Equatable {
     /// For `deleteBy`, how many documents it deleted.
     public var deleted: Int?
     /// The change to read back before the batch is answered (see
-    /// ``DocumentWritable/waitUntilVisible(_:)``); nil: none.
+    /// ``DocumentWritable/waitUntilVisible(_:sequence:)``); nil: none.
     public var readBack: DocumentChange?
 
     public init(sequence: Int64, documents: Int?, deleted: Int? = nil, readBack: DocumentChange? = nil) {
@@ -62,8 +82,26 @@ public struct DocumentWriteResult: Sendable, Equatable {
 /// number given after it, as long as the machine's clock does not go back across the restart
 /// (a clock set back by more than the time the daemon was down would repeat numbers).
 public final class WriteOrder: Sendable {
-    private let last = Mutex<Task<Void, Never>?>(nil)
+    /// The last work queued, and the group of batches still taking more (see
+    /// ``submitBatch(_:apply:answer:)``).
+    private struct State {
+        var last: Task<Void, Never>?
+        var open: BatchGroup?
+        var groups = 0
+        var batches = 0
+        /// The read-backs of the last writes applied, oldest first (a few, see ``recordApplied``).
+        var readBacks: [(sequence: Int64, change: DocumentChange)] = []
+        /// The last write applied that may delete documents it does not name (a `deleteBy`, a
+        /// `clearIndex`).
+        var lastSweep: Int64 = 0
+    }
+    private let state = Mutex(State())
     private let count: Mutex<Int64>
+
+    /// Batches of changes queued behind the work before them, applied together.
+    private final class BatchGroup: Sendable {
+        let batches = Mutex<[(changes: [DocumentChange], answer: @Sendable (Result<DocumentWriteResult, SearchError>) -> Void)]>([])
+    }
 
     /// Numbers batches after `start` (by default the time now, as above).
     public init(start: Int64 = WriteOrder.startOfNumbering()) {
@@ -80,14 +118,97 @@ public final class WriteOrder: Sendable {
     /// Queues `work`: it runs once every write queued before it has ended. Called as each
     /// write arrives (on the thread that read it), so the order is the arrival order.
     public func submit(_ work: @escaping @Sendable () async -> Void) {
-        last.withLock { previous in
-            let before = previous
-            previous = Task {
-                await before?.value
-                await work()
+        state.withLock { s in
+            s.open = nil  // batches after this work wait for it
+            chain(&s, work)
+        }
+    }
+
+    /// Queues a batch of changes. Batches that arrive while the work before them runs join
+    /// one group, applied together by `apply` (one result per batch, in order) once that work
+    /// has ended, and each is answered with its own result; a group takes no batch that
+    /// arrived after other work was queued, so the arrival order holds. When `apply` also
+    /// gives something to wait for (that the group is served everywhere), the order moves on
+    /// at once and the group's batches are answered after that wait.
+    public func submitBatch(
+        _ changes: [DocumentChange],
+        apply: @escaping @Sendable ([[DocumentChange]]) async -> GroupOutcome,
+        answer: @escaping @Sendable (Result<DocumentWriteResult, SearchError>) -> Void
+    ) {
+        state.withLock { s in
+            s.batches += 1
+            if let open = s.open {
+                open.batches.withLock { $0.append((changes, answer)) }
+                return
+            }
+            let group = BatchGroup()
+            group.batches.withLock { $0.append((changes, answer)) }
+            s.open = group
+            s.groups += 1
+            chain(&s) { [self] in
+                // Closed as it starts: batches from now on make the next group.
+                let batches = state.withLock { s in
+                    if s.open === group { s.open = nil }
+                    return group.batches.withLock { $0 }
+                }
+                let outcome = await apply(batches.map(\.changes))
+                let answerAll: @Sendable () -> Void = {
+                    for (b, r) in zip(batches, outcome.results) { b.answer(r) }
+                }
+                guard let settle = outcome.settle else { return answerAll() }
+                Task {
+                    await settle()
+                    answerAll()
+                }
             }
         }
     }
+
+    /// What applying a group of batches gave: a result per batch, and what to wait for before
+    /// answering them, if anything.
+    public struct GroupOutcome: Sendable {
+        public var results: [Result<DocumentWriteResult, SearchError>]
+        public var settle: (@Sendable () async -> Void)?
+
+        public init(results: [Result<DocumentWriteResult, SearchError>], settle: (@Sendable () async -> Void)? = nil) {
+            self.results = results
+            self.settle = settle
+        }
+    }
+
+    private func chain(_ s: inout State, _ work: @escaping @Sendable () async -> Void) {
+        let before = s.last
+        s.last = Task {
+            await before?.value
+            await work()
+        }
+    }
+
+    /// Records a write the engine has applied: its read-back, if it has one, and whether it
+    /// may delete documents it does not name (`sweeps`).
+    public func recordApplied(sequence: Int64, readBack: DocumentChange?, sweeps: Bool) {
+        state.withLock { s in
+            if let readBack {
+                s.readBacks.append((sequence, readBack))
+                if s.readBacks.count > 16 { s.readBacks.removeFirst(s.readBacks.count - 16) }
+            }
+            if sweeps { s.lastSweep = max(s.lastSweep, sequence) }
+        }
+    }
+
+    /// The read-back of the last write applied after `sequence`, if any: an engine that applies
+    /// its writes in order and serves it has applied write `sequence` too, so a wait for a
+    /// change a later write has changed again can wait for the later one instead.
+    public func laterReadBack(after sequence: Int64) -> (sequence: Int64, change: DocumentChange)? {
+        state.withLock { s in s.readBacks.last.flatMap { $0.sequence > sequence ? $0 : nil } }
+    }
+
+    /// Whether a write applied after `sequence` may have deleted documents it does not name.
+    public func sweptAfter(_ sequence: Int64) -> Bool { state.withLock { $0.lastSweep > sequence } }
+
+    /// Batches queued by ``submitBatch(_:apply:answer:)`` so far, and the groups they were
+    /// applied in.
+    public var coalescing: (batches: Int, groups: Int) { state.withLock { ($0.batches, $0.groups) } }
 
     /// The sequence number of the last batch acknowledged (the start before the first).
     public var acknowledged: Int64 { count.withLock { $0 } }

@@ -108,19 +108,52 @@ package enum IndexRequests {
 
     /// Queues `write` in the backend's write order and calls `answer` once the engine has
     /// applied it and serves it: the order moves on to the next write as soon as this one is
-    /// applied, and the wait to see it served (``DocumentWritable/waitUntilVisible(_:)``) runs
+    /// applied, and the wait to see it served (``DocumentWritable/waitUntilVisible(_:sequence:)``) runs
     /// beside the later writes.
     package static func forwardInOrder(
         _ write: IndexWrite, to backend: any DocumentWritable, answer: @escaping @Sendable (Result<WriteReply, SearchError>) -> Void
     ) {
+        if case .documents(let changes) = write {
+            // Batches queued behind the work before them are applied together; the group is
+            // read back once, and each batch answered once it is served.
+            let apply: @Sendable ([[DocumentChange]]) async -> WriteOrder.GroupOutcome = { batches in
+                await applyTogether(batches, to: backend)
+            }
+            backend.writeOrder.submitBatch(changes, apply: apply) { (result: Result<DocumentWriteResult, SearchError>) in
+                answer(result.map { WriteReply.written(sequence: $0.sequence, documents: $0.documents) })
+            }
+            return
+        }
         backend.writeOrder.submit {
             let (reply, readBack) = await forward(write, to: backend)
-            guard let readBack else { return answer(reply) }
-            Task {
-                await backend.waitUntilVisible(readBack)
-                answer(reply)
+            if case .success(.written(let sequence, _, _)) = reply {
+                if case .deleteBy = write { backend.writeOrder.recordApplied(sequence: sequence, readBack: readBack, sweeps: true) }
+                if let readBack {
+                    Task {
+                        await backend.waitUntilVisible(readBack, sequence: sequence)
+                        answer(reply)
+                    }
+                    return
+                }
             }
+            answer(reply)
         }
+    }
+
+    /// Applies batches queued together; the wait before answering them is for the group's
+    /// last change to be served (an engine applies its writes in order).
+    static func applyTogether(_ batches: [[DocumentChange]], to backend: any DocumentWritable) async -> WriteOrder.GroupOutcome {
+        let results = await backend.applyGroup(batches)
+        var readBack: (change: DocumentChange, sequence: Int64)?
+        for (batch, result) in zip(batches, results) {
+            guard case .success(let r) = result else { continue }
+            let sweeps = batch.contains { if case .clear = $0 { true } else { false } }
+            backend.writeOrder.recordApplied(sequence: r.sequence, readBack: r.readBack, sweeps: sweeps)
+            if let change = r.readBack { readBack = (change, r.sequence) }
+        }
+        guard let (change, sequence) = readBack else { return WriteOrder.GroupOutcome(results: results) }
+        let settle: @Sendable () async -> Void = { await backend.waitUntilVisible(change, sequence: sequence) }
+        return WriteOrder.GroupOutcome(results: results, settle: settle)
     }
 
     /// Forwards `write` to a backend that takes writes, and waits for the engine behind it to

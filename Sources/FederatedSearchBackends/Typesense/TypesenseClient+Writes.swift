@@ -19,28 +19,60 @@ import FederatedSearchProtocol
 ///   for searches; `clearIndex`: the collection dropped and created again with its schema;
 /// - reads: `GET .../documents/{id}`.
 ///
-/// Consecutive changes of one kind go in one request. Typesense's import is not atomic: when
+/// Consecutive changes of one kind go in one request, across the batches queued together
+/// (``applyGroup(_:)``). Typesense's import is not atomic: when
 /// some documents fail, the others of the batch are written, and the error names each failed
 /// document's position in the batch and Typesense's reason.
 extension TypesenseClient: DocumentWritable {
     public func apply(_ changes: [DocumentChange]) async throws -> DocumentWriteResult {
-        var failures: [String] = []
+        try await applyGroup([changes])[0].get()
+    }
+
+    /// The batches' changes as one list: a run of one kind goes in one request, across the
+    /// batches' boundaries, so batches queued together cost one import. Each batch is answered
+    /// on its own: its refused documents named by their position in it. A request that fails
+    /// (the cluster unreachable past `writeTimeoutSeconds`) fails the batches it carried and
+    /// those after it, which are not tried; the batches before it were written.
+    public func applyGroup(_ batches: [[DocumentChange]]) async -> [Result<DocumentWriteResult, SearchError>] {
+        let all = batches.flatMap { $0 }
+        var batchOf: [Int] = []
+        var firstPosition: [Int] = []
+        for (b, batch) in batches.enumerated() {
+            firstPosition.append(batchOf.count)
+            batchOf += Array(repeating: b, count: batch.count)
+        }
+        var refused: [Int: [String]] = [:]
+        var failedFrom = batches.count
+        var failure: SearchError?
         var start = 0
-        while start < changes.count {
+        while start < all.count {
             var end = start + 1
-            while end < changes.count, Self.kind(changes[end]) == Self.kind(changes[start]) { end += 1 }
-            failures += try await self.applyRun(Array(changes[start..<end]), offset: start)
+            while end < all.count, Self.kind(all[end]) == Self.kind(all[start]) { end += 1 }
+            do {
+                for (position, reason) in try await self.applyRun(Array(all[start..<end]), offset: start) {
+                    let b = batchOf[position]
+                    refused[b, default: []].append("documents[\(position - firstPosition[b])]: Typesense: \(reason)")
+                }
+            } catch {
+                failedFrom = batchOf[start]
+                failure = error as? SearchError ?? SearchError(.backendError, "\(error)")
+                break
+            }
             start = end
         }
-        if !failures.isEmpty {
-            throw SearchError(
-                .invalidField,
-                "\(failures.prefix(5).joined(separator: "; "))"
-                    + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
-                    + " (Typesense's import is not atomic: the batch's other documents were written)")
+        return batches.indices.map { b in
+            if b >= failedFrom, let failure { return .failure(failure) }
+            if let failures = refused[b] {
+                return .failure(
+                    SearchError(
+                        .invalidField,
+                        "\(failures.prefix(5).joined(separator: "; "))"
+                            + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
+                            + " (Typesense's import is not atomic: the batch's other documents were written)"))
+            }
+            // Answered once every node serves it: the daemon reads the group's last change back.
+            return .success(DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, readBack: batches[b].last))
         }
-        // Answered once every node serves it: the daemon reads the last change back.
-        return DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, readBack: changes.last)
     }
 
     public func deleteBy(_ parameters: SearchParameters) async throws -> DocumentWriteResult {
@@ -86,8 +118,8 @@ extension TypesenseClient: DocumentWritable {
         }
     }
 
-    /// One run of changes of one kind; the failures, named by position in the whole batch.
-    private func applyRun(_ run: [DocumentChange], offset: Int) async throws -> [String] {
+    /// One run of changes of one kind; the refused ones, by position in the whole group.
+    private func applyRun(_ run: [DocumentChange], offset: Int) async throws -> [(position: Int, reason: String)] {
         var documents: [JSONObject] = []
         var ids: [String] = []
         for c in run {
@@ -114,8 +146,10 @@ extension TypesenseClient: DocumentWritable {
     }
 
     /// `POST .../documents/import?action=...`: each document as a JSON line with `id`; the
-    /// failed lines (a missing document skipped with `skipMissing`).
-    private func importDocuments(_ documents: [JSONObject], action: String, offset: Int, skipMissing: Bool) async throws -> [String] {
+    /// refused lines (a missing document skipped with `skipMissing`), by position after `offset`.
+    private func importDocuments(
+        _ documents: [JSONObject], action: String, offset: Int, skipMissing: Bool
+    ) async throws -> [(position: Int, reason: String)] {
         var body: [UInt8] = []
         for (i, d) in documents.enumerated() {
             if i > 0 { body.append(0x0A) }
@@ -126,14 +160,14 @@ extension TypesenseClient: DocumentWritable {
             writeRequest(
                 "POST", ["documents", "import"], query: [("action", action)], body: body, contentType: "text/plain"))
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "POST", url: url) }
-        var failures: [String] = []
+        var failures: [(position: Int, reason: String)] = []
         for (i, line) in data.split(separator: 0x0A).enumerated() {
             guard case .object(let o)? = try? JSONParser.parse([UInt8](line)) else {
                 throw SearchError(.backendBadResponse, "\(name): import answer line \(i + 1) is not a JSON object")
             }
             if o["success"] == true { continue }
             if skipMissing, o["code"]?.intValue == 404 { continue }
-            failures.append("documents[\(offset + i)]: Typesense: \(o["error"]?.stringValue ?? "not written")")
+            failures.append((offset + i, o["error"]?.stringValue ?? "not written"))
         }
         return failures
     }

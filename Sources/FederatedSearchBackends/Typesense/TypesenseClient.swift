@@ -256,5 +256,11 @@ public enum Typesense {
 extension TypesenseClient: ReportsBackendStats {
     /// The cluster's nodes: each one's URL, health, requests and failures, for searches
     /// (`nodes`) and for forwarded writes (`writeNodes`).
-    public var backendStats: JSONObject { ["nodes": nodes.json(), "writeNodes": writeNodes.json()] }
+    public var backendStats: JSONObject {
+        let (batches, groups) = writeOrder.coalescing
+        return [
+            "nodes": nodes.json(), "writeNodes": writeNodes.json(),
+            "writes": ["batches": .number(Double(batches)), "groups": .number(Double(groups))],
+        ]
+    }
 }
