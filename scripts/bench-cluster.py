@@ -170,6 +170,27 @@ def main():
               f"straight to the cluster {direct_rate:.0f} docs/s; ratio {direct_rate / through:.2f}")
         print(f"  with fedsearch import's default 128 batches in flight: {rates[128]:.0f} docs/s "
               "(a batch is answered once every node serves it; later batches reach the cluster meanwhile)")
+
+        # Single-document writes from many clients at once: each document its own batch, up to
+        # 256 unanswered on one connection (as 256 clients writing one at a time would).
+        singles = ids("single-")
+        w = socket.socket(socket.AF_UNIX)
+        w.connect(sock)
+        wr = w.makefile("rb")
+        sent = answered = 0
+        t = time.perf_counter()
+        while answered < len(singles):
+            while sent < len(singles) and sent - answered < 256:
+                w.sendall((json.dumps({"id": f"s{sent}", "op": "addDocuments", "index": "shop", "documents": [singles[sent]]}) + "\n").encode())
+                sent += 1
+            line = wr.readline()
+            if b'"type":"written"' not in line:
+                sys.exit(f"a single-document write failed: {line[:200]!r}")
+            answered += 1
+        single_rate = len(singles) / (time.perf_counter() - t)
+        w.close()
+        print(f"single-document writes, {len(singles)} with up to 256 unanswered: {single_rate:.0f} writes/s "
+              "(batches that queue up behind the import in flight go to the cluster together)")
     finally:
         daemon.terminate()
         daemon.wait()
