@@ -28,7 +28,7 @@ public protocol DocumentWritable: Sendable {
     /// numbered `sequence`) did is served everywhere. The daemon calls it once the write order
     /// has moved on, so the next batches reach the engine meanwhile, and answers the batch
     /// after it; a later write may have changed the document since (see
-    /// ``WriteOrder/laterReadBack(after:)``).
+    /// ``WriteOrder/isVisible(_:)``).
     func waitUntilVisible(_ change: DocumentChange, sequence: Int64) async
 }
 
@@ -89,11 +89,8 @@ public final class WriteOrder: Sendable {
         var open: BatchGroup?
         var groups = 0
         var batches = 0
-        /// The read-backs of the last writes applied, oldest first (a few, see ``recordApplied``).
-        var readBacks: [(sequence: Int64, change: DocumentChange)] = []
-        /// The last write applied that may delete documents it does not name (a `deleteBy`, a
-        /// `clearIndex`).
-        var lastSweep: Int64 = 0
+        /// The last write that every node was seen to serve (see ``recordVisible(through:)``).
+        var visibleThrough: Int64 = 0
     }
     private let state = Mutex(State())
     private let count: Mutex<Int64>
@@ -101,7 +98,13 @@ public final class WriteOrder: Sendable {
     /// Batches of changes queued behind the work before them, applied together.
     private final class BatchGroup: Sendable {
         let batches = Mutex<[(changes: [DocumentChange], answer: @Sendable (Result<DocumentWriteResult, SearchError>) -> Void)]>([])
+        /// The changes it holds.
+        let changes = Mutex(0)
     }
+
+    /// The most changes a group takes: past it, a batch starts the next group (one request
+    /// stays of a size the engine takes at once, and a failed one fails fewer batches).
+    public static let maxGroupChanges = 10_000
 
     /// Numbers batches after `start` (by default the time now, as above).
     public init(start: Int64 = WriteOrder.startOfNumbering()) {
@@ -137,12 +140,14 @@ public final class WriteOrder: Sendable {
     ) {
         state.withLock { s in
             s.batches += 1
-            if let open = s.open {
+            if let open = s.open, open.changes.withLock({ $0 + changes.count <= Self.maxGroupChanges || $0 == 0 }) {
                 open.batches.withLock { $0.append((changes, answer)) }
+                open.changes.withLock { $0 += changes.count }
                 return
             }
             let group = BatchGroup()
             group.batches.withLock { $0.append((changes, answer)) }
+            group.changes.withLock { $0 = changes.count }
             s.open = group
             s.groups += 1
             chain(&s) { [self] in
@@ -153,7 +158,11 @@ public final class WriteOrder: Sendable {
                 }
                 let outcome = await apply(batches.map(\.changes))
                 let answerAll: @Sendable () -> Void = {
-                    for (b, r) in zip(batches, outcome.results) { b.answer(r) }
+                    for (i, b) in batches.enumerated() {
+                        b.answer(
+                            i < outcome.results.count
+                                ? outcome.results[i] : .failure(SearchError(.internalError, "the backend gave no result for this batch")))
+                    }
                 }
                 guard let settle = outcome.settle else { return answerAll() }
                 Task {
@@ -184,27 +193,16 @@ public final class WriteOrder: Sendable {
         }
     }
 
-    /// Records a write the engine has applied: its read-back, if it has one, and whether it
-    /// may delete documents it does not name (`sweeps`).
-    public func recordApplied(sequence: Int64, readBack: DocumentChange?, sweeps: Bool) {
-        state.withLock { s in
-            if let readBack {
-                s.readBacks.append((sequence, readBack))
-                if s.readBacks.count > 16 { s.readBacks.removeFirst(s.readBacks.count - 16) }
-            }
-            if sweeps { s.lastSweep = max(s.lastSweep, sequence) }
-        }
+    /// Records that every node serves write `sequence`: an engine that applies its writes in
+    /// order then serves every write before it too.
+    public func recordVisible(through sequence: Int64) {
+        state.withLock { $0.visibleThrough = max($0.visibleThrough, sequence) }
     }
 
-    /// The read-back of the last write applied after `sequence`, if any: an engine that applies
-    /// its writes in order and serves it has applied write `sequence` too, so a wait for a
-    /// change a later write has changed again can wait for the later one instead.
-    public func laterReadBack(after sequence: Int64) -> (sequence: Int64, change: DocumentChange)? {
-        state.withLock { s in s.readBacks.last.flatMap { $0.sequence > sequence ? $0 : nil } }
-    }
-
-    /// Whether a write applied after `sequence` may have deleted documents it does not name.
-    public func sweptAfter(_ sequence: Int64) -> Bool { state.withLock { $0.lastSweep > sequence } }
+    /// Whether every node was seen to serve a write at or after `sequence` (see
+    /// ``recordVisible(through:)``): a wait for write `sequence` whose own read-back a later
+    /// write has changed ends with it.
+    public func isVisible(_ sequence: Int64) -> Bool { state.withLock { $0.visibleThrough >= sequence } }
 
     /// Batches queued by ``submitBatch(_:apply:answer:)`` so far, and the groups they were
     /// applied in.

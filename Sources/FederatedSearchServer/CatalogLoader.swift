@@ -44,6 +44,13 @@ public struct CatalogLoader: Sendable {
     /// catalog's entries whose config and data files have not changed.
     /// `beforeBuilding` sees the parsed config before any index is built (the daemon refuses
     /// there to start on a socket another daemon serves, rather than after loading every index).
+    /// The config's settings of durable indices' writers and merges, which every index reads.
+    private static func applyWriteSettings(_ config: DaemonConfig) {
+        DurableIndex.settleAfterMs.store(config.settleAfterMs, ordering: .relaxed)
+        DurableIndex.segmentFileMinDocuments.store(config.segmentFileMinDocuments, ordering: .relaxed)
+        DurableIndex.maxSegmentDocuments.store(config.maxSegmentDocuments, ordering: .relaxed)
+    }
+
     public func load(
         reusing previous: Catalog? = nil, progress: (String) -> Void = { _ in },
         beforeBuilding: (DaemonConfig) throws -> Void = { _ in }
@@ -53,11 +60,9 @@ public struct CatalogLoader: Sendable {
         var config = try DaemonConfig.parse(bytes, baseDirectory: folder)
         try beforeBuilding(config)
         if !opensStores { config.dataDirectory = nil }
-        // Before the stores open: each saves its base segment once opened.
-        if opensStores {
-            DurableIndex.segmentFileMinDocuments.store(config.segmentFileMinDocuments, ordering: .relaxed)
-            DurableIndex.maxSegmentDocuments.store(config.maxSegmentDocuments, ordering: .relaxed)
-        }
+        // At the first load, before the stores open (each saves its segments once opened); a
+        // reload sets them once it has loaded whole, below.
+        if opensStores && previous == nil { Self.applyWriteSettings(config) }
         var entries: [Catalog.Entry] = []
         var rebuilt: [String] = []
         var kept: [String] = []
@@ -119,7 +124,7 @@ public struct CatalogLoader: Sendable {
             previous?.entries.filter { $0.fingerprint != Catalog.createdFingerprint }.map(\.id.index)
             .filter { !names.contains($0) } ?? []
         // Only a config that loads whole takes effect (a refused reload keeps the old value).
-        if opensStores { DurableIndex.settleAfterMs.store(config.settleAfterMs, ordering: .relaxed) }
+        if opensStores { Self.applyWriteSettings(config) }
         return Loaded(
             config: config, catalog: Catalog(entries: entries), rebuilt: rebuilt, kept: kept, removed: removed, reconfigured: reconfigured)
     }

@@ -38,8 +38,8 @@ public struct DaemonConfig: Sendable {
     public var settleAfterMs = DaemonConfig.defaultSettleAfterMs
     /// The default `settleAfterMs`.
     public static let defaultSettleAfterMs = 2000
-    /// The fewest documents a durable index's base segment has for it to be saved to a file
-    /// beside the store, so that a restart opens it instead of rebuilding it
+    /// The fewest documents a durable index's segment is built with for it to be saved to a
+    /// file beside the store, so that a restart opens it instead of rebuilding it
     /// (`segmentFileMinDocuments`, default 10000; smaller indices rebuild in milliseconds).
     public var segmentFileMinDocuments = DaemonConfig.defaultSegmentFileMinDocuments
     /// The default `segmentFileMinDocuments`.

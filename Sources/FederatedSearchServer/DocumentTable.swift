@@ -7,7 +7,9 @@ import FederatedSearchStorage
 /// one built whole does. Ordinals are the store's rowids: read from it at start, and given
 /// to a new document as SQLite gives a rowid (one more than the largest in the table, 1 in
 /// an empty one), so that a saved segment's positions still match its documents at the next
-/// start. Where they drift (a batch the store refused), those documents are only rebuilt.
+/// start. Where they would drift (a row the table skipped, a rowid SQLite gave otherwise),
+/// the documents concerned are only rebuilt at the next start: a saved segment serves a
+/// document only at its rowid.
 package struct DocumentTable: Sendable {
     /// Documents with their ordinals by slot, in ordinal order; nil where one was deleted
     /// (compacted when half are gone; never last).

@@ -14,6 +14,8 @@ extension DurableIndex {
     package struct SavedSegments: Sendable {
         /// The file of each saved segment the index may still hold.
         var files: [SegmentID: String] = [:]
+        /// Each file's size, read as it was saved or opened (not on the loop thread).
+        var sizes: [String: Int] = [:]
         /// Whether a save is under way (one at a time).
         var saving = false
         var saves = 0
@@ -27,9 +29,9 @@ extension DurableIndex {
     /// The `stats.writes.<index>.segmentFiles` entry.
     package func segmentFilesJSON() -> JSONValue {
         let s = saved.withLock { $0 }
-        let names = Array(s.files.values)
+        let bytes = s.files.values.reduce(0) { $0 + (s.sizes[$1] ?? 0) }
         return .object([
-            "files": .number(Double(names.count)), "bytes": .number(Double(segmentFiles.bytes(names))),
+            "files": .number(Double(s.files.count)), "bytes": .number(Double(bytes)),
             "saves": .number(Double(s.saves)), "lastSaveMs": .number((s.lastSaveMs * 1000).rounded() / 1000),
             "openedFromFiles": .number(Double(s.openedFromFiles)), "openedBuilt": .number(Double(s.openedBuilt)),
             "openSeconds": .number((s.openSeconds * 1000).rounded() / 1000),
@@ -154,12 +156,17 @@ extension DurableIndex {
             return false
         }
         let held = Set(snapshot.segmentIDs)
+        let size = segmentFiles.bytes([name])
         let gone: [String] = saved.withLock { s in
             s.files[target.id] = name
+            s.sizes[name] = size
             s.saves += 1
             s.lastSaveMs = WriteGroup.milliseconds(.now - began)
             let stale = s.files.filter { !held.contains($0.key) && $0.key != target.id }
-            for k in stale.keys { s.files[k] = nil }
+            for (k, n) in stale {
+                s.files[k] = nil
+                s.sizes[n] = nil
+            }
             return Array(stale.values)
         }
         segmentFiles.remove(gone)

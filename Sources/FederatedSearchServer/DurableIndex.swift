@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Locks: `state` (the writer's) is the only one held while another is taken: a group, a
 /// reconfiguration or a merge's swap publishes the snapshot (`current`) and updates
-/// `counters` under it. `current`, `counters`, `queued` and `runningMerges` are leaves: each
+/// `counters` under it. `current`, `counters`, `queued`, `runningMerges` and `saved` are leaves: each
 /// is held only for a read or an assignment, never while taking another lock, so there is no
 /// order between them to keep. The atomics (`removed`, `writeGeneration`,
 /// `settledGeneration`) are read and written without any lock.
@@ -218,7 +218,10 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
             $0.settingsProblem = problem
         }
         saved.withLock { s in
-            for (k, id) in opening.segmentOfArchive { s.files[id] = names[k] }
+            for (k, id) in opening.segmentOfArchive {
+                s.files[id] = names[k]
+                s.sizes[names[k]] = files.bytes([names[k]])
+            }
             s.openedFromFiles = fromFiles
             s.openedBuilt = opening.built.count
             s.openSeconds = openSeconds

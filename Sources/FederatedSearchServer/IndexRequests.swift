@@ -126,15 +126,12 @@ package enum IndexRequests {
         }
         backend.writeOrder.submit {
             let (reply, readBack) = await forward(write, to: backend)
-            if case .success(.written(let sequence, _, _)) = reply {
-                if case .deleteBy = write { backend.writeOrder.recordApplied(sequence: sequence, readBack: readBack, sweeps: true) }
-                if let readBack {
-                    Task {
-                        await backend.waitUntilVisible(readBack, sequence: sequence)
-                        answer(reply)
-                    }
-                    return
+            if case .success(.written(let sequence, _, _)) = reply, let readBack {
+                Task {
+                    await backend.waitUntilVisible(readBack, sequence: sequence)
+                    answer(reply)
                 }
+                return
             }
             answer(reply)
         }
@@ -146,10 +143,10 @@ package enum IndexRequests {
         let results = await backend.applyGroup(batches)
         var readBack: (change: DocumentChange, sequence: Int64)?
         for (batch, result) in zip(batches, results) {
-            guard case .success(let r) = result else { continue }
-            let sweeps = batch.contains { if case .clear = $0 { true } else { false } }
-            backend.writeOrder.recordApplied(sequence: r.sequence, readBack: r.readBack, sweeps: sweeps)
-            if let change = r.readBack { readBack = (change, r.sequence) }
+            // A clear after the read-back leaves nothing of it to see: the group is not waited for.
+            if batch.contains(where: { if case .clear = $0 { true } else { false } }) { readBack = nil }
+            guard case .success(let r) = result, let change = r.readBack else { continue }
+            readBack = (change, r.sequence)
         }
         guard let (change, sequence) = readBack else { return WriteOrder.GroupOutcome(results: results) }
         let settle: @Sendable () async -> Void = { await backend.waitUntilVisible(change, sequence: sequence) }

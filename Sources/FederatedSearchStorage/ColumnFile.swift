@@ -65,7 +65,8 @@ public enum ColumnFile {
             try writeAll(fd, trailer)
             try systemCall { fsync(fd) }
             closed = true
-            try systemCall { close(fd) }
+            // Not retried on EINTR: on Linux the descriptor is released whatever close returns.
+            guard close(fd) == 0 else { throw Errno.current }
             try systemCall { rename(temporary, path) }
         } catch {
             unlink(temporary)

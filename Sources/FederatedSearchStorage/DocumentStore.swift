@@ -192,7 +192,7 @@ public final class DocumentStore {
         return out
     }
 
-    /// The hash of the text this store keeps for `document`: equal to a row's ``Row/hash``
+    /// The hash of the text this store keeps for `document`: equal to a row's hash (``Rows``)
     /// when the row holds this document (and, but for a chance of about 2^-64, only then).
     public static func contentHash(of document: JSONObject) -> UInt64 {
         ContentHash.of(JSONWriter.bytes(.object(document)))

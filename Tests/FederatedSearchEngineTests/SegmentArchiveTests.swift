@@ -148,8 +148,23 @@ import Testing
             docs[0] = 1_000_000
             outOfRange.columns[8] = .u32(docs)
         }
+        // Term ranges that go back (column 7, the postings' term starts), and a position in an
+        // attribute slot the settings do not have (column 11): both would trap a query.
+        var backwards = archive
+        if case .u32(var starts) = backwards.columns[7], starts.count > 3 {
+            starts.swapAt(1, 2)
+            if starts[1] == starts[2] { starts[1] += 1 }
+            backwards.columns[7] = .u32(starts)
+        }
+        var badSlot = archive
+        if case .u32(var positions) = badSlot.columns[11] {
+            positions[0] |= 7 << 22
+            badSlot.columns[11] = .u32(positions)
+        }
         let other = try IndexSettings.decode(json(IncrementalUpdateTests.settingsVariants[1]).objectValue!, path: "settings")
-        for (bad, s) in [(short, settings), (wrongKind, settings), (outOfRange, settings), (archive, other)] {
+        for (bad, s) in [
+            (short, settings), (wrongKind, settings), (outOfRange, settings), (backwards, settings), (badSlot, settings), (archive, other),
+        ] {
             let opened = try EmbeddedIndex.opening(name: "t", settings: s, archives: [bad], stored: Self.stored(model))
             #expect(opened.unusable[0] != nil)
             #expect(opened.servedByArchive == [0])

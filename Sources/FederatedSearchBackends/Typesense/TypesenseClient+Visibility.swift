@@ -38,33 +38,22 @@ extension TypesenseClient {
         await waitUntilVisible(change, sequence: sequence, deadline: writeDeadline())
     }
 
-    /// Waits until every reachable node has applied write `sequence`, or until `deadline`. A
-    /// node has when it shows the write's change; or, since a node applies the leader's log in
-    /// order, when it shows the change of a later write (a later write may have changed the
-    /// same document again, which it then never shows); or, once a later write may have
-    /// deleted documents it does not name (a `deleteBy`, a `clearIndex`), when the document is
-    /// gone from it (what it shows then is what every later search sees).
+    /// Waits until every reachable node has applied write `sequence`, or until `deadline`: a
+    /// node has when it shows the write's change. A later write may change the same document
+    /// again, and the node then never shows this one's: the wait also ends once every node
+    /// was seen to serve a later write (a node applies the leader's log in order), which the
+    /// last write's own wait sees when the writes stop.
     func waitUntilVisible(_ last: DocumentChange, sequence: Int64, deadline: ContinuousClock.Instant) async {
         guard config.nodes.count > 1, let expected = Self.expected(last) else { return }
         for node in config.nodes {
-            while true {
-                // nil: the node cannot be asked, so it is not waited for.
-                guard let shows = await self.shows(expected, on: node, deadline: deadline) else { break }
-                if shows { break }
-                if let later = writeOrder.laterReadBack(after: sequence), let next = Self.expected(later.change),
-                    await self.shows(next, on: node, deadline: deadline) == true
-                {
-                    break
-                }
-                if case .document(let id, _, _) = expected, writeOrder.sweptAfter(sequence),
-                    await self.shows(.absent(id: id), on: node, deadline: deadline) == true
-                {
-                    break
-                }
+            // nil: the node cannot be asked, so it is not waited for.
+            while let shows = await self.shows(expected, on: node, deadline: deadline), !shows {
+                if writeOrder.isVisible(sequence) { return }
                 if ContinuousClock.now + .milliseconds(10) >= deadline { return }
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }
+        writeOrder.recordVisible(through: sequence)
     }
 
     /// Whether `node` shows the change; nil if it cannot be asked (unreachable, or no answer).

@@ -70,8 +70,13 @@ extension TypesenseClient: DocumentWritable {
                             + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
                             + " (Typesense's import is not atomic: the batch's other documents were written)"))
             }
-            // Answered once every node serves it: the daemon reads the group's last change back.
-            return .success(DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, readBack: batches[b].last))
+            // Answered once every node serves it: the daemon reads the group's last change back
+            // (a clear has nothing to read back).
+            let last: DocumentChange? = batches[b].last.flatMap { change -> DocumentChange? in
+                if case .clear = change { return nil }
+                return change
+            }
+            return .success(DocumentWriteResult(sequence: writeOrder.nextSequence(), documents: nil, readBack: last))
         }
     }
 
@@ -161,7 +166,12 @@ extension TypesenseClient: DocumentWritable {
                 "POST", ["documents", "import"], query: [("action", action)], body: body, contentType: "text/plain"))
         guard (200..<300).contains(status) else { throw Self.httpError(data, status: status, name: name, method: "POST", url: url) }
         var failures: [(position: Int, reason: String)] = []
-        for (i, line) in data.split(separator: 0x0A).enumerated() {
+        let lines = data.split(separator: 0x0A)
+        guard lines.count == documents.count else {
+            throw SearchError(
+                .backendBadResponse, "\(name): the import answered \(lines.count) lines for \(documents.count) documents")
+        }
+        for (i, line) in lines.enumerated() {
             guard case .object(let o)? = try? JSONParser.parse([UInt8](line)) else {
                 throw SearchError(.backendBadResponse, "\(name): import answer line \(i + 1) is not a JSON object")
             }

@@ -1,8 +1,8 @@
 import FederatedSearchCore
 
-/// Identifies one segment of an index, for as long as some index holds it.
+/// Identifies one segment, never another, even after it is gone.
 public struct SegmentID: Hashable, Sendable {
-    let data: ObjectIdentifier
+    let serial: UInt64
 }
 
 /// The documents of a store, as an index opening saved segments matches them: each with its
@@ -50,19 +50,19 @@ public struct OpenedIndex: Sendable {
 
 extension EmbeddedIndex {
     /// Its segments, in order.
-    public var segmentIDs: [SegmentID] { segments.map { SegmentID(data: ObjectIdentifier($0.data)) } }
+    public var segmentIDs: [SegmentID] { segments.map { SegmentID(serial: $0.data.serial) } }
 
     /// Each segment with the documents it was built with (live or not), in order.
     public var segmentSizes: [(id: SegmentID, builtDocuments: Int)] {
-        segments.map { (SegmentID(data: ObjectIdentifier($0.data)), $0.snapshot.documentCount) }
+        segments.map { (SegmentID(serial: $0.data.serial), $0.snapshot.documentCount) }
     }
 
     /// Segment `id` as columns, with `meta` saved beside them, or nil if the index has no
-    /// such segment. `hash` is the hash of a document's stored form, what
+    /// such segment (or it is too large for an archive's 32-bit offsets). `hash` is the hash of a document's stored form, what
     /// ``opening(name:settings:configuredSettings:archives:stored:)`` compares to know the
     /// document unchanged.
     public func archive(of id: SegmentID, meta: JSONObject, hash: (JSONObject) -> UInt64) -> ColumnArchive? {
-        guard let s = segments.first(where: { ObjectIdentifier($0.data) == id.data }) else { return nil }
+        guard let s = segments.first(where: { $0.data.serial == id.serial }) else { return nil }
         return SegmentArchive.encode(s, meta: meta, hash: hash)
     }
 
@@ -115,7 +115,7 @@ extension EmbeddedIndex {
             let snapshot = IndexSnapshot(
                 settings: settings, documents: documents, objectIDs: ids, positions: decoded.positions, parts: decoded.parts)
             let data = SegmentData(snapshot: snapshot)
-            segmentOfArchive[k] = SegmentID(data: ObjectIdentifier(data))
+            segmentOfArchive[k] = SegmentID(serial: data.serial)
             segments.append(Segment(data: data).deleting(dead))
         }
         let rest = stored.documents.indices.filter { !claimed[$0] }

@@ -21,12 +21,15 @@
 ///   base/``settleShare`` documents changed (written or deleted).
 /// A segment is in at most one running merge; the lanes never take the same one.
 ///
-/// **Bounded merges.** No merge makes a segment of more than `maxDocuments` live documents
-/// (as Lucene's tiered policy caps a merged segment's size), so that the memory a merge holds
-/// beside the index it serves is bounded too: a segment that has reached the cap is *full*,
-/// never folded with others, and rebuilt alone only once a third of it is deleted; the base is
-/// the largest segment that is not full, and a fold takes the others, smallest first, only as
-/// far as the cap allows. An index larger than the cap is then searched as several segments.
+/// **Bounded merges.** No merge of several segments makes one of more than `maxDocuments` live
+/// documents (as Lucene's tiered policy caps a merged segment's size), so that the memory a
+/// merge holds beside the index it serves is bounded too: a segment built with the cap's
+/// documents or more is *full*, never folded with others, and rebuilt alone only once a third
+/// of it is deleted; the base is the largest segment that is not full, and a fold takes the
+/// others, smallest first, only as far as the cap allows. An index larger than the cap is then
+/// searched as several segments. A segment past the cap comes only from a whole build (at
+/// start, after a settings change); its rebuild alone, once a third is deleted, is two thirds
+/// of its size, not the cap.
 enum MergePolicy {
     static let factor = 8
     /// Segments smaller than this are merged two at a time.
@@ -44,7 +47,8 @@ enum MergePolicy {
         _ segments: [Segment], lane: MergeLane, busy: Set<ObjectIdentifier> = [], settling: Bool = false, maxDocuments: Int = .max
     ) -> [Int]? {
         let free = segments.indices.filter { !busy.contains(ObjectIdentifier(segments[$0].data)) }
-        let full = Set(segments.indices.filter { segments[$0].liveCount >= maxDocuments })
+        // Full by the documents it was built with: a deletion does not make it a base again.
+        let full = Set(segments.indices.filter { segments[$0].snapshot.documentCount >= maxDocuments })
         // A full segment is rebuilt alone, by the base lane, once a third of it is deleted.
         if lane == .base, let i = free.first(where: { full.contains($0) && isMostlyDeleted(segments[$0]) }) { return [i] }
         let open = segments.indices.filter { !full.contains($0) }

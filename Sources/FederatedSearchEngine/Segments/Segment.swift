@@ -51,11 +51,16 @@ struct Segment: Sendable {
 final class SegmentData: Sendable {
     let snapshot: IndexSnapshot
     let scratchPool: ScratchPool
+    /// A number no other segment of this process has (its ``SegmentID``: unlike the object's
+    /// address, never reused once it is freed).
+    let serial: UInt64
     private let byID = Mutex<[String: UInt32]?>(nil)
+    private static let serials = Atomic<UInt64>(0)
 
     init(snapshot: IndexSnapshot) {
         self.snapshot = snapshot
         scratchPool = ScratchPool(documentCount: snapshot.documentCount)
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
     /// The document with this objectID, deleted or not.

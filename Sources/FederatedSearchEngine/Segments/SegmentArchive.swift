@@ -12,8 +12,11 @@ enum SegmentArchive {
     /// saves, must raise it, so that files of another version are rebuilt, never misread.
     static let format = 1
 
-    static func encode(_ segment: Segment, meta: JSONObject, hash: (JSONObject) -> UInt64) -> ColumnArchive {
+    /// The archive, or nil for a segment whose strings do not fit 32-bit offsets (4 GiB).
+    static func encode(_ segment: Segment, meta: JSONObject, hash: (JSONObject) -> UInt64) -> ColumnArchive? {
         let s = segment.snapshot
+        func fits(_ strings: [String]) -> Bool { strings.reduce(0) { $0 + $1.utf8.count } < Int(UInt32.max) }
+        guard fits(s.objectIDs), fits(s.distinctValues), s.facets.allSatisfy({ fits($0.values) }) else { return nil }
         var a = ColumnArchive()
         let header: JSONObject = ["format": .number(Double(format)), "documents": .number(Double(s.documentCount)), "meta": .object(meta)]
         a.append(.u8(JSONWriter.bytes(.object(header))))
@@ -108,17 +111,24 @@ enum SegmentArchive {
         let idBytes = try r.u8()
         let idEnds = try r.u32()
         let n = idEnds.count
-        try check(zip(idEnds, idEnds.dropFirst()).allSatisfy { $0 <= $1 } && Int(idEnds.last ?? 0) <= idBytes.count, "the objectIDs")
+        try check(ascending(idEnds) && Int(idEnds.last ?? 0) <= idBytes.count, "the objectIDs")
         let positions = try r.i64()
         let hashes = try r.u64()
-        let dictionary = TermDictionary(bytes: try r.u8(), offsets: try r.u32())
+        let termBytes = try r.u8()
+        let termOffsets = try r.u32()
         let postings = PostingStore(
             termStart: try r.u32(), docs: try r.u32(), attributeKey: try r.u32(), positionStart: try r.u32(), positions: try r.u32())
         let fieldLength = try r.u16()
         let totals = try r.f64()
         let slots = Array(settings.searchableAttributes.prefix(TextIndex.maxSlots))
         try check(positions.count == n && hashes.count == n, "the documents' positions or hashes")
-        try check(dictionary.offsets.first == 0 && Int(dictionary.offsets.last ?? 0) == dictionary.bytes.count, "the term dictionary")
+        // Checked before the dictionary's trie is built from them.
+        try check(
+            termOffsets.first == 0 && Int(termOffsets.last ?? 0) == termBytes.count && ascending(termOffsets), "the term dictionary")
+        let dictionary = TermDictionary(bytes: termBytes, offsets: termOffsets)
+        try check(
+            ascending(postings.termStart) && ascending(postings.positionStart)
+                && postings.positions.allSatisfy({ Int($0 >> PostingStore.positionBits) < slots.count }), "the postings' order and slots")
         try check(
             postings.termStart.count == dictionary.count + 1 && postings.termStart.first == 0
                 && Int(postings.termStart.last!) == postings.docs.count && postings.attributeKey.count == postings.docs.count
@@ -142,6 +152,7 @@ enum SegmentArchive {
             let numberStart = try r.u32()
             let numbers = try r.f64()
             let sorted = SortedNumbers(sortedNumbers: try r.f64(), documents: try r.u32())
+            try check(ascending(docStart) && ascending(valueStart) && ascending(numberStart), "the facet field \(attribute.name)'s order")
             try check(
                 docStart.count == n + 1 && Int(docStart.last!) == docValues.count && valueStart.count == values.count + 1
                     && Int(valueStart.last!) == valueDocs.count && numberStart.count == n + 1 && Int(numberStart.last!) == numbers.count
@@ -179,6 +190,11 @@ enum SegmentArchive {
             parts: IndexSnapshot.SnapshotParts(
                 text: text, facets: facets, customOrdinal: customOrdinal, customValues: customValues, sorts: sorts,
                 latitudes: latitudes, longitudes: longitudes, distinctKeys: distinctKeys, distinctValues: distinctValues))
+    }
+
+    /// Whether offsets never go back (each range in them is a range).
+    private static func ascending(_ offsets: [UInt32]) -> Bool {
+        zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }
     }
 
     /// Whether `n` documents have an ordinal each, each with its `criteria` sort keys in `values`.
