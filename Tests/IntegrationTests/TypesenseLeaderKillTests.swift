@@ -113,7 +113,13 @@ struct TypesenseLeaderKillTests {
         var searches = 0
         var killedAt: Date?
         let queries = ["toner", "black ink cartridge", "usb cable", "paper", "leader load"]
-        while killedAt.map({ Date().timeIntervalSince($0) < 8 }) ?? true {
+        // After the kill: 8 s at least, and on until three writes were answered after it (the
+        // election holds writes for a few seconds, longer on a loaded machine), 45 s at most.
+        func writesAfter(_ at: Date) -> Int { load.acknowledged.withLock { $0.filter { $0.at > at }.count } }
+        while killedAt.map({ at in
+            let since = Date().timeIntervalSince(at)
+            return since < 8 || (since < 45 && writesAfter(at) < 3)
+        }) ?? true {
             let frames = try c.roundTrip([
                 "id": .string("s\(searches)"), "query": .string(queries[searches % queries.count]), "indices": ["shop"],
                 "params": ["hitsPerPage": 5],
@@ -135,10 +141,10 @@ struct TypesenseLeaderKillTests {
         #expect(failures.isEmpty, "\(failures.count) of \(searches) searches failed: \(failures.prefix(2))")
         #expect(refused.isEmpty, "\(refused.prefix(2))")
         // Each write waits until every node serves it (about half a second with Typesense
-        // 0.24.1), so a few a second; some were answered after the kill.
+        // 0.24.1), so a few a second; writes went on after the kill.
         let afterKill = answered.filter { $0.at > killedAt ?? .distantFuture }.count
         #expect(
-            acknowledged.count >= 10 && afterKill >= 1,
+            acknowledged.count >= 8 && afterKill >= 3,
             "\(acknowledged.count) acknowledged, \(afterKill) after the kill, \(searches) searches; writes went on around the kill: \(acknowledged.count), \(afterKill) after it"
         )
         // Another node leads now.
