@@ -227,8 +227,8 @@ let package = Package(
         .testTarget(
             name: "FederatedSearchBackendsTests",
             dependencies: [
-                "FederatedSearchBackends", "FederatedSearchProtocol", "FederatedSearchPostgres", "BookshelfBackend",
-                "BackendTestSupport",
+                "FederatedSearchBackends", "FederatedSearchProtocol", "FederatedSearchFederation", "FederatedSearchPostgres",
+                "BookshelfBackend", "BackendTestSupport",
             ],
             swiftSettings: strict
         ),

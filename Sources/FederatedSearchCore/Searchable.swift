@@ -21,6 +21,16 @@ extension Searchable {
     public var queryDefaults: JSONObject { [:] }
 }
 
+/// A searchable whose search waits only on the process's outgoing HTTP loop (the daemon runs
+/// that loop on its own loop thread) and does little work around the wait: a request built,
+/// a bounded answer read. The daemon runs such a search on its loop thread, where the answer
+/// arrives, rather than handing it to another thread and back.
+public protocol LoopWaitingSearchable: Searchable {
+    /// Whether every request of this searchable goes over that loop (false when one goes
+    /// another way, such as an `https://` node through URLSession).
+    var waitsOnlyOnHTTPLoop: Bool { get }
+}
+
 /// A searchable that answers from memory in microseconds, without I/O or waiting.
 ///
 /// The fan-out runs such a source directly on the request's task instead of starting a task

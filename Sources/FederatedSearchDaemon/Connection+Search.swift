@@ -42,8 +42,8 @@ extension Connection {
         let running = loop.searches.running
         let alone = loop.requesters.record(id)
         let placement = QueryPlacement.decide(
-            quick: QueryPlacement.areQuick(sources, stats: stats), searchesOnLoop: loop.searches.onLoop,
-            runningSearches: running, alone: alone, lineIsLast: lineIsLastOfRead)
+            quick: QueryPlacement.areQuick(sources, stats: stats), waitsOnLoop: QueryPlacement.waitsOnLoop(sources, stats: stats),
+            searchesOnLoop: loop.searches.onLoop, runningSearches: running, alone: alone, lineIsLast: lineIsLastOfRead)
         loop.placements.count(placement)
         if placement == .direct {
             loop.searches.running += 1
@@ -140,8 +140,9 @@ extension Connection {
         let direct = placement.deliversOnLoop ? LoopBound(loop) : nil
         let inline = placement.inline
         let probes = HeldProbes()
-        let task = Task(executorPreference: onLoop ? loop.executor : nil) {
-            let done = await core.run(search, probes: probes, inline: inline) { line, more in
+        let executor: LoopExecutor? = onLoop ? loop.executor : nil
+        let task = Task(executorPreference: executor) {
+            let done = await core.run(search, probes: probes, inline: inline, executor: executor) { line, more in
                 if let loop = direct?.onLoopThread {
                     loop.deliverNow(connection: connection, key: key, bytes: line, moreSoon: more)
                 } else {

@@ -29,6 +29,16 @@ public enum DaemonMain {
         // Before any thread can: the backends' HTTP client makes its loop on whichever thread
         // first needs it (a Typesense index asks for its document count while the catalog loads).
         EventBase.prepareThreads()
+        // The loop's base, made now so that the backends' outgoing HTTP runs on the loop
+        // thread from the first request (a Typesense index asks for its document count while
+        // the catalog loads; the answer waits until the loop runs): a search waiting on a
+        // backend is resumed where it started, with no hand-off between threads.
+        let base: EventBase
+        do { base = try EventBase() } catch {
+            writeToStandardError("fedsearchd: \(error)\n")
+            return 1
+        }
+        EventHTTPLoop.install(on: base)
         // A Typesense node's change of health, for searches or for writes, is worth a line.
         TypesenseNodes.healthChanges.withLock { $0 = { Log.info($0) } }
         JournalLog.installIfJournal()
@@ -114,7 +124,7 @@ public enum DaemonMain {
         }
         var config = loaded.config
         if let socketOverride { config.socketPath = socketOverride }
-        return serve(config: config, catalog: loaded.catalog, loader: loader)
+        return serve(config: config, catalog: loaded.catalog, loader: loader, base: base)
     }
 
     /// The config's limits, lowered (with a warning) to fit under the descriptor limit.
@@ -125,7 +135,7 @@ public enum DaemonMain {
         return limits
     }
 
-    static func serve(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader) -> Int32 {
+    static func serve(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, base: EventBase) -> Int32 {
         // A parent may have started us with signals blocked (the mask is inherited across
         // exec): unblock them all before any thread starts, or SIGTERM would never arrive.
         var none = sigset_t()
@@ -143,7 +153,7 @@ public enum DaemonMain {
         let loop: EventLoop
         let activated = Systemd.activatedSockets()
         do {
-            loop = try EventLoop(config: config, catalog: catalog, loader: loader, stats: DaemonStats())
+            loop = try EventLoop(config: config, catalog: catalog, loader: loader, stats: DaemonStats(), base: base)
             if activated.main.isEmpty {
                 try loop.serve(listeningSocket: try UnixSocket.listen(path: config.socketPath, mode: config.socketMode))
             } else {

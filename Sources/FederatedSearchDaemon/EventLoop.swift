@@ -45,8 +45,10 @@ final class EventLoop {
     /// to another `createIndex` until done).
     var indexNamesInTransition: Set<String> = []
 
-    init(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, stats: DaemonStats) throws {
-        base = try EventBase()
+    /// A loop on `base` (a new one if nil: the daemon passes the base its outgoing HTTP was
+    /// installed on, see ``Daemon/run(arguments:registry:)``).
+    init(config: DaemonConfig, catalog: Catalog, loader: CatalogLoader, stats: DaemonStats, base existing: EventBase? = nil) throws {
+        base = try existing ?? EventBase()
         self.catalog = catalog
         self.config = config
         self.loader = loader

@@ -63,9 +63,14 @@ enum QueryPlacement {
     /// ends before the loop reads the next request, which would then find the loop free and
     /// run there too, one after another on one core, leaving the other core idle. Off the
     /// loop, each source gets a task of its own.
+    ///
+    /// A search that `waitsOnLoop` (``waitsOnLoop(_:stats:)``) runs in a task on the loop
+    /// whatever else runs there: it spends its time waiting for the answer, which arrives on
+    /// the loop thread, and little working.
     static func decide(
-        quick: Bool, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool
+        quick: Bool, waitsOnLoop: Bool = false, searchesOnLoop: Int, runningSearches: Int, alone: Bool, lineIsLast: Bool
     ) -> Kind {
+        if waitsOnLoop { return .loop }
         guard quick && searchesOnLoop == 0 else { return .parallel }
         guard runningSearches == 0 && alone else { return .loop }
         return lineIsLast ? .direct : .loop
@@ -89,6 +94,19 @@ enum QueryPlacement {
             sources.reduce(0, { $0 + hitsAsked($1.query.parameters) }) <= loopMaxHits
         else { return false }
         return sources.reduce(0) { $0 + stats.meanLatency($1.index) } <= loopBudgetMs
+    }
+
+    /// Whether the request's sources wait on the loop's own outgoing HTTP client (at least one:
+    /// ``FederatedSource/waitsOnlyOnHTTPLoop``), the others being in memory and quick, for a
+    /// page of at most ``loopMaxHits`` in all. Run on the loop, the answer resumes the search
+    /// where it arrives: four thread hand-offs fewer than from the global executor (the search
+    /// handed to it, the request to the loop, the answer back, the frames to the loop).
+    static func waitsOnLoop(_ sources: [FederatedSource], stats: DaemonStats) -> Bool {
+        guard sources.contains(where: \.waitsOnlyOnHTTPLoop),
+            sources.allSatisfy({ $0.waitsOnlyOnHTTPLoop || $0.inline != nil }),
+            sources.reduce(0, { $0 + hitsAsked($1.query.parameters) }) <= loopMaxHits
+        else { return false }
+        return sources.reduce(0) { $0 + ($1.inline == nil ? 0 : stats.meanLatency($1.index)) } <= loopBudgetMs
     }
 
     /// The most hits a search may ask of all its sources together and still run on the loop.

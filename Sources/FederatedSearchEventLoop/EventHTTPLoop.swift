@@ -61,7 +61,7 @@ private final class EventHTTPToken: Sendable {
     func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
-/// A libevent loop on a thread of its own for outgoing HTTP/1.1 (evhttp's client): keep-alive
+/// A libevent loop for outgoing HTTP/1.1, on a thread of its own or on the daemon's loop (evhttp's client): keep-alive
 /// connections pooled per client and host (freed when the client goes), host names resolved
 /// by evdns without blocking, each exchange timed by a timer of its own, requests handed over
 /// through a ``LoopInbox`` (as the daemon's loop gets its work), answers handed back by
@@ -70,10 +70,26 @@ private final class EventHTTPToken: Sendable {
 /// `@unchecked Sendable` is safe here: from other threads only `inbox` (itself thread-safe)
 /// and `nextID` (atomic) are touched; everything else (`pending`, `pools`, the evhttp
 /// objects) is touched only on the loop's thread, from the callbacks `event_base_loop` runs
-/// there. The loop is never freed (one per process).
+/// there, whichever thread runs the base (its own, or the daemon's loop thread after
+/// ``install(on:)``). The loop is never freed (one per process).
 public final class EventHTTPLoop: @unchecked Sendable {
-    /// The process's loop; nil if libevent could not make one (the URLSession path serves then).
-    public static let shared: EventHTTPLoop? = EventHTTPLoop()
+    /// The process's loop: the one ``install(on:)`` made on the caller's own loop, else one on
+    /// a thread of its own, made on first use; nil if libevent could not make one (the
+    /// URLSession path serves then).
+    public static var shared: EventHTTPLoop? { installed.withLock { $0 } ?? ownThread }
+    private static let installed = Mutex<EventHTTPLoop?>(nil)
+    private static let ownThread: EventHTTPLoop? = EventHTTPLoop(base: nil)
+
+    /// Makes outgoing HTTP run on `base`, whose thread (the caller's loop) then runs every
+    /// exchange's callbacks: a task waiting there for an answer is resumed with no hand-off
+    /// between threads. Call it before anything sends a request; false if libevent could not
+    /// set it up (the loop on its own thread serves then).
+    @discardableResult
+    public static func install(on base: EventBase) -> Bool {
+        guard let loop = EventHTTPLoop(base: base) else { return false }
+        installed.withLock { $0 = loop }
+        return true
+    }
 
     private enum Command: Sendable {
         case send(EventHTTPToken, EventHTTPExchange, CheckedContinuation<(body: [UInt8], status: Int), any Error>)
@@ -140,12 +156,14 @@ public final class EventHTTPLoop: @unchecked Sendable {
     private var pending: [UInt64: Pending] = [:]
     private var pools: [PoolKey: [PooledConnection]] = [:]
 
-    private init?() {
-        guard let loop = try? EventBase() else { return nil }
+    /// A loop on `base` (run by its owner), or on a base of its own with a thread to run it.
+    private init?(base shared: EventBase?) {
+        guard let loop = shared ?? (try? EventBase()) else { return nil }
         self.loop = loop
         guard let inbox = try? LoopInbox<Command>(on: loop, onWake: { [unowned self] in drain() }) else { return nil }
         self.inbox = inbox
         dns = evdns_base_new(loop.pointer, EVDNS_BASE_INITIALIZE_NAMESERVERS)
+        guard shared == nil else { return }
         let thread = Thread { [self] in self.loop.runForever() }
         thread.name = "fedsearch-httpc"  // Linux keeps at most 15 bytes of a thread name, or none
         thread.start()

@@ -8,13 +8,13 @@ import Synchronization
 /// caller does not wait for it to notice: a backend that ignores cancellation cannot hold a
 /// request past its deadline (a structured child would make the group wait for it).
 func withDeadline(
-    _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> SearchResults
+    _ timeout: Duration, on executor: (any TaskExecutor)? = nil, _ operation: @escaping @Sendable () async throws -> SearchResults
 ) async -> SourceOutcome {
     let race = Race()
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<SourceOutcome, Never>) in
             race.arm(continuation)
-            let work = Task {
+            let work = Task(executorPreference: executor) {
                 let outcome: SourceOutcome
                 do { outcome = .results(try await operation()) } catch let error as SearchError {
                     outcome = error.code == .cancelled ? .cancelled : .failed(error)
@@ -25,7 +25,7 @@ func withDeadline(
                 }
                 race.finish(outcome)
             }
-            let timer = Task {
+            let timer = Task(executorPreference: executor) {
                 do { try await Task.sleep(for: timeout) } catch { return }
                 if race.finish(.timedOut) { work.cancel() }
             }

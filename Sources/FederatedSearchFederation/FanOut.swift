@@ -28,7 +28,7 @@ public enum FanOut {
     /// say) runs in parallel for sources that ran in parallel, instead of one after another on
     /// the calling task in `onCompletion`.
     public static func run(
-        _ sources: [FederatedSource], inline mode: InlineMode = .sequential,
+        _ sources: [FederatedSource], inline mode: InlineMode = .sequential, executor: (any TaskExecutor)? = nil,
         prepare: (@Sendable (SourceCompletion) -> Void)? = nil,
         onCompletion: @Sendable (SourceCompletion) -> Void
     ) async -> [SourceCompletion] {
@@ -52,7 +52,7 @@ public enum FanOut {
                 if source.inline != nil {
                     group.addTask { prepared(runInline(source, position: position, clock: clock, runStart: runStart)) }
                 } else {
-                    group.addTask { prepared(await runRemote(source, position: position, clock: clock)) }
+                    group.addTask { prepared(await runRemote(source, position: position, clock: clock, executor: executor)) }
                 }
             }
             for position in inline {
@@ -120,14 +120,17 @@ public enum FanOut {
         return SourceCompletion(position: position, name: source.name, outcome: outcome, elapsed: clock.now - start)
     }
 
-    /// Runs a source that does I/O in its own task, racing its deadline.
-    static func runRemote(_ source: FederatedSource, position: Int, clock: ContinuousClock) async -> SourceCompletion {
+    /// Runs a source that does I/O in its own task (on `executor`, else the global one),
+    /// racing its deadline.
+    static func runRemote(
+        _ source: FederatedSource, position: Int, clock: ContinuousClock, executor: (any TaskExecutor)?
+    ) async -> SourceCompletion {
         let start = clock.now
         let searchable = source.searchable
         var query = source.query
         query.deadline = start + source.timeout
         let q = query
-        let outcome = await withDeadline(source.timeout) { try await searchable.search(q) }
+        let outcome = await withDeadline(source.timeout, on: executor) { try await searchable.search(q) }
         return SourceCompletion(position: position, name: source.name, outcome: outcome, elapsed: clock.now - start)
     }
 }

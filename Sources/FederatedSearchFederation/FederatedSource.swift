@@ -5,12 +5,18 @@ public struct FederatedSource: Sendable {
     /// The name the source answers under in frames (the index name).
     public var name: String
     public var searchable: any Searchable {
-        didSet { inline = searchable as? any InlineSearchable }
+        didSet {
+            inline = searchable as? any InlineSearchable
+            waitsOnlyOnHTTPLoop = (searchable as? any LoopWaitingSearchable)?.waitsOnlyOnHTTPLoop ?? false
+        }
     }
     /// The searchable as an ``InlineSearchable`` when it answers from memory (the cast is
     /// made once here: the fan-out asks several times per request, and each dynamic cast of
     /// an existential costs about a thousand instructions).
     public private(set) var inline: (any InlineSearchable)?
+    /// Whether the searchable waits only on the outgoing HTTP loop (see
+    /// ``LoopWaitingSearchable``), found once as ``inline`` is.
+    public private(set) var waitsOnlyOnHTTPLoop: Bool
     public var query: SearchQuery
     /// How long the source may take before it is cancelled and reported as `timeout`.
     public var timeout: Duration
@@ -31,6 +37,7 @@ public struct FederatedSource: Sendable {
         self.index = index ?? name
         self.searchable = searchable
         self.inline = searchable as? any InlineSearchable
+        self.waitsOnlyOnHTTPLoop = (searchable as? any LoopWaitingSearchable)?.waitsOnlyOnHTTPLoop ?? false
         self.query = query
         self.timeout = timeout
         self.weight = weight

@@ -63,13 +63,13 @@ package enum SearchExecutor {
     /// frame, which `done` follows) or only when more sources answer (a source's frame).
     package static func run(
         id: String?, sources: [FederatedSource], plan: MergePlan, stats: DaemonStats, health: SourceHealth,
-        probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
+        probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential, executor: (any TaskExecutor)? = nil,
         send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) async -> Frame {
         let run = SearchRun(
             id: id, sources: sources, plan: plan, stats: stats, health: health, probes: probes, inline: inline, send: send)
         let completions = await FanOut.run(
-            run.asked, inline: run.mode, prepare: run.prepare, onCompletion: run.completed)
+            run.asked, inline: run.mode, executor: executor, prepare: run.prepare, onCompletion: run.completed)
         return run.finish(completions, cancelled: Task.isCancelled)
     }
 

@@ -27,11 +27,11 @@ extension ServerCore {
     /// ``SearchExecutor/run(id:sources:plan:stats:health:probes:inline:send:)``).
     package func run(
         _ search: PlannedSearch, probes: HeldProbes = HeldProbes(), inline: FanOut.InlineMode = .sequential,
-        send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
+        executor: (any TaskExecutor)? = nil, send: @escaping @Sendable (_ line: OutgoingLine, _ moreSoon: Bool) -> Void
     ) async -> Frame {
         await SearchExecutor.run(
             id: search.id, sources: search.sources, plan: search.plan, stats: stats, health: health, probes: probes,
-            inline: inline, send: send)
+            inline: inline, executor: executor, send: send)
     }
 
     /// Runs a planned search whose sources all answer from memory on the calling thread, with

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+import FederatedSearchCore
+import FederatedSearchFederation
 @testable import FederatedSearchBackends
 
 /// How a request picks its Typesense node: the nearest while healthy, the others in turn,
@@ -93,5 +95,22 @@ struct TypesenseNodesTests {
             told.lines.withLock { $0 }.filter { $0.hasPrefix("told-test: ") } == [
                 "told-test: node http://a:1 marked unhealthy: timed out", "told-test: node http://a:1 is healthy again",
             ])
+    }
+}
+
+/// Where a Typesense search waits: on the outgoing HTTP loop when every node is `http://`
+/// (the daemon then keeps the search on its loop thread), elsewhere when one is `https://`.
+struct TypesenseLoopWaitingTests {
+    func source(_ nodes: [String]) throws -> FederatedSource {
+        let options: JSONObject = [
+            "nodes": .array(nodes.map(JSONValue.string)), "collection": "products", "apiKey": "k", "queryBy": ["title"],
+        ]
+        let backend = try Typesense.make(BackendConfig(name: "shop", options: options, path: "searchables.shop"), environment: [:])
+        return FederatedSource(name: "shop", searchable: backend, query: SearchQuery(text: "q"), timeout: .seconds(1))
+    }
+
+    @Test func plainHTTPNodesWaitOnTheLoopAndHTTPSOnesDoNot() throws {
+        #expect(try source(["http://127.0.0.1:8108", "http://127.0.0.1:8109"]).waitsOnlyOnHTTPLoop)
+        #expect(try !source(["http://127.0.0.1:8108", "https://search.example.com"]).waitsOnlyOnHTTPLoop)
     }
 }

@@ -65,6 +65,43 @@ struct QueryPlacementTests {
         #expect(place(quick: false, running: 3) == .parallel)
     }
 
+    /// A source that waits on the outgoing HTTP loop, or on something else.
+    struct Waiting: LoopWaitingSearchable {
+        var waitsOnlyOnHTTPLoop: Bool
+        var description: SearchableDescription { Idle().description }
+        func search(_ query: SearchQuery) async throws -> SearchResults { SearchResults(hits: [], nbHits: 0) }
+    }
+
+    func waiting(_ onLoop: Bool) -> FederatedSource {
+        FederatedSource(name: "w", searchable: Waiting(waitsOnlyOnHTTPLoop: onLoop), query: SearchQuery(text: "q"), timeout: .seconds(1))
+    }
+
+    /// A search whose sources wait on the loop's own HTTP client (a Typesense cluster over
+    /// http://), alone or beside quick in-memory ones, runs in a task on the loop, whatever
+    /// else runs there; one that waits elsewhere, asks a large page or has a slow in-memory
+    /// source beside it goes off the loop.
+    @Test func searchesWaitingOnTheLoopsHTTPClientStayOnTheLoop() throws {
+        let stats = DaemonStats()
+        for _ in 0..<50 { stats.recordSource("a", ms: 0.05) }
+        #expect(QueryPlacement.waitsOnLoop([waiting(true)], stats: stats))
+        #expect(QueryPlacement.waitsOnLoop([waiting(true)] + (try inMemory(["a"])), stats: stats))
+        #expect(!QueryPlacement.waitsOnLoop([waiting(false)], stats: stats))
+        #expect(!QueryPlacement.waitsOnLoop([waiting(true), waiting(false)], stats: stats))
+        #expect(!QueryPlacement.waitsOnLoop(try inMemory(["a"]), stats: stats), "nothing waits: the quick rule decides")
+        #expect(!QueryPlacement.waitsOnLoop(sources(["x"]), stats: stats))
+        var large = waiting(true)
+        large.query.parameters.hitsPerPage = 500
+        #expect(!QueryPlacement.waitsOnLoop([large], stats: stats))
+        for _ in 0..<50 { stats.recordSource("slow", ms: 5) }
+        #expect(!QueryPlacement.waitsOnLoop([waiting(true)] + (try inMemory(["slow"])), stats: stats))
+        // On the loop even with another search there already, never at once (it waits).
+        for onLoop in [0, 3] {
+            let kind = QueryPlacement.decide(
+                quick: false, waitsOnLoop: true, searchesOnLoop: onLoop, runningSearches: onLoop, alone: true, lineIsLast: true)
+            #expect(kind == .loop)
+        }
+    }
+
     @Test func eachPlacementRunsWhereItSays() {
         #expect(QueryPlacement.Kind.direct.isOnLoop && QueryPlacement.Kind.direct.deliversOnLoop)
         #expect(QueryPlacement.Kind.loop.isOnLoop && QueryPlacement.Kind.loop.deliversOnLoop)

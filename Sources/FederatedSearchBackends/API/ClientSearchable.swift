@@ -6,7 +6,7 @@ import FederatedSearchCore
 /// when `disjunctiveFacets` is non-empty and the filter refines one of them, else
 /// ``SearchClient/map(query:)``. Then it calls the backend, maps the answer, fills in the
 /// response fields the client left empty, and clamps each hit's score into [0, 1].
-public struct ClientSearchable<Client: SearchClient>: Searchable {
+public struct ClientSearchable<Client: SearchClient>: LoopWaitingSearchable {
     /// The wrapped client.
     public let client: Client
     /// The searchable's name, reported as the results' `index` when the client leaves it empty.
@@ -18,6 +18,8 @@ public struct ClientSearchable<Client: SearchClient>: Searchable {
     }
 
     public var description: SearchableDescription { client.description }
+
+    public var waitsOnlyOnHTTPLoop: Bool { client.waitsOnlyOnHTTPLoop }
 
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         try Task.checkCancellation()

@@ -37,9 +37,17 @@ public protocol SearchClient: Sendable {
 
     /// Runs the backend's search.
     func search(_ parameters: Parameters) async throws -> Results
+
+    /// Whether ``search(_:)`` waits only on the process's outgoing HTTP loop
+    /// (``HTTPTransport`` with `http://` URLs): the daemon then runs the search on its loop
+    /// thread (see `LoopWaitingSearchable`). False by default.
+    var waitsOnlyOnHTTPLoop: Bool { get }
 }
 
 extension SearchClient {
+    /// A client waits on whatever it uses, unless it says otherwise.
+    public var waitsOnlyOnHTTPLoop: Bool { false }
+
     /// By default a client ignores faceting context and maps the query as usual.
     public func map(query: SearchQuery, disjunctiveFacets: Set<String>, refinements: FacetRefinements) throws -> Parameters {
         try map(query: query)

@@ -52,6 +52,9 @@ public struct TypesenseClient: SearchClient {
         _ = knownDocumentCount  // asks the collection now, so the first `indices` has it
     }
 
+    /// Every node is plain `http://`, served by the outgoing HTTP loop.
+    public var waitsOnlyOnHTTPLoop: Bool { config.nodes.allSatisfy { $0.scheme == "http" } }
+
     public var description: SearchableDescription {
         SearchableDescription(
             kind: Typesense.kind, documentCount: knownDocumentCount, searchableAttributes: config.queryBy,
