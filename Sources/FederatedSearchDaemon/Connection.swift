@@ -282,6 +282,7 @@ final class Connection {
             payload["circuitBreakers"] = onlyVisible(loop.health.json(now: .now))
             payload["polling"] = .object(loop.pollingJSON)
             payload["placement"] = .object(loop.placements.json)
+            payload["subscriptions"] = .object(loop.live.json)
             payload["queuedSearches"] = .number(Double(loop.searches.queued))
             payload["pendingOutputBytes"] = .number(Double(loop.memory.pendingOutputBytes))
             payload["streamedOutputBytes"] = .number(Double(loop.memory.streamedOutputBytes))
@@ -319,6 +320,10 @@ final class Connection {
             closeAfterFlush()
         case .startSearch(let key, let requestID, let request):
             start(key: key, requestID: requestID, request: request)
+        case .subscribe(let id, let request, let interval):
+            loop.live.subscribe(self, id: id, request: request, minIntervalMs: interval)
+        case .unsubscribe(let id, let target):
+            loop.live.unsubscribe(self, id: id, target: target)
         }
     }
 
@@ -387,7 +392,9 @@ final class Connection {
 
     /// No answer is still to come at all: none from off the loop, and no search running (a
     /// search on the loop sends a source's frame before its last ones).
-    var nothingToCome: Bool { isQuiet && tasks.isEmpty }
+    /// Nothing runs and nothing will be sent unasked (a connection with subscriptions is never
+    /// idle: updates come).
+    var nothingToCome: Bool { isQuiet && tasks.isEmpty && loop.live.count(of: id) == 0 }
 
     /// Everything queued has gone to the socket: the outbox, the streamed pieces and
     /// libevent's buffer are empty.
@@ -543,6 +550,7 @@ final class Connection {
         streamed.removeAll()
         dropPartialLine()
         socket.free()
+        loop.live.connectionClosed(id)
         loop.removeConnection(id)
     }
 }

@@ -89,6 +89,8 @@ final class EventLoop {
     var requesters = RecentRequesters()
     /// Where searches ran, for `stats.placement` (loop thread only).
     var placements = PlacementCounts()
+    /// The live subscriptions of every connection.
+    private(set) lazy var live = LiveSubscriptions(loop: self)
 
     /// A connection's search ended or was dropped.
     func searchEnded(_ search: RunningSearch) {

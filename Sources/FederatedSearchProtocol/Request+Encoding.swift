@@ -5,6 +5,13 @@ import FederatedSearchCore
 extension Request {
     /// The request as a JSON object (`id` first, then `op` and the operation's fields).
     public func json() -> JSONValue {
+        if case .subscribe(let search, let interval) = operation {
+            // The search's fields, with this op and its interval.
+            guard case .object(var o) = Request(id: id, operation: .search(search)).json() else { return .null }
+            o["op"] = "subscribe"
+            o["minIntervalMs"] = .number(Double(interval))
+            return .object(o)
+        }
         if case .search = operation {
             // A search is written as text directly (the one encoding of it); its tree is read
             // back from that text.
@@ -14,8 +21,8 @@ extension Request {
         if let id { o.appendUnchecked("id", RequestID.json(id)) }
         o.appendUnchecked("op", .string(opName))
         switch operation {
-        case .search: break
-        case .cancel(let target): o.appendUnchecked("target", RequestID.json(target))
+        case .search, .subscribe: break
+        case .cancel(let target), .unsubscribe(let target): o.appendUnchecked("target", RequestID.json(target))
         case .ping, .indices, .stats, .reload: break
         case .searchForFacetValues(let f): f.encode(into: &o)
         case .index(let index, let op):

@@ -27,6 +27,11 @@ public struct Request: Sendable, Equatable {
         /// A write, a read of stored documents or settings, or the creation or deletion of one
         /// durable index.
         case index(String, IndexOperation)
+        /// A search answered as `search` is, then kept: `update` frames follow whenever an
+        /// acknowledged write changes its answer, at most one per `minIntervalMs`.
+        case subscribe(SearchRequest, minIntervalMs: Int)
+        /// Ends this connection's subscription with this id.
+        case unsubscribe(target: String)
     }
 
     /// The operation's name on the wire.
@@ -40,6 +45,8 @@ public struct Request: Sendable, Equatable {
         case .reload: return "reload"
         case .searchForFacetValues: return "searchForFacetValues"
         case .index(_, let op): return op.opName
+        case .subscribe: return "subscribe"
+        case .unsubscribe: return "unsubscribe"
         }
     }
 }

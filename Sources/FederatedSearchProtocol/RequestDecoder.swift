@@ -73,6 +73,13 @@ public enum RequestDecoder {
             let target = try RequestID.decode(try r.required("target"), path: "target") ?? ""
             try r.rejectUnknownKeys()
             return .cancel(target: target)
+        case "subscribe":
+            let interval = try r.int("minIntervalMs", in: 0...3_600_000) ?? defaultMinIntervalMs
+            return .subscribe(try decodeSearch(&r), minIntervalMs: interval)
+        case "unsubscribe":
+            let target = try RequestID.decode(try r.required("target"), path: "target") ?? ""
+            try r.rejectUnknownKeys()
+            return .unsubscribe(target: target)
         case "searchForFacetValues":
             let request = FacetValuesRequest(
                 index: try r.requiredString("index"), facetName: try r.requiredString("facetName"),
@@ -138,10 +145,13 @@ public enum RequestDecoder {
         default:
             throw SearchError(
                 .unknownOp,
-                "op: unknown operation '\(op)', expected search, cancel, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload"
+                "op: unknown operation '\(op)', expected search, cancel, subscribe, unsubscribe, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload"
             )
         }
     }
+
+    /// A subscription's `minIntervalMs` when the request leaves it out.
+    public static let defaultMinIntervalMs = 100
 
     static func decodeSearch(_ r: inout FieldReader) throws(SearchError) -> SearchRequest {
         let query = try r.string("query") ?? ""

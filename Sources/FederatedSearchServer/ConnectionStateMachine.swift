@@ -30,6 +30,10 @@ package struct ConnectionStateMachine {
         /// Write to, read from, create or delete a durable index.
         case indexOperation(id: String?, index: String, operation: IndexOperation)
         case reportStats(id: String?)
+        /// Start a subscription (the loop answers it and keeps it; see `LiveSubscriptions`).
+        case subscribe(id: String?, request: SearchRequest, minIntervalMs: Int)
+        /// End this connection's subscription `target`.
+        case unsubscribe(id: String?, target: String)
         /// Send what is queued, then close.
         case closeAfterFlush
     }
@@ -117,6 +121,10 @@ package struct ConnectionStateMachine {
             return [.searchFacetValues(key: key, id: request.id, request: r)]
         case .index(let index, let operation):
             return [.indexOperation(id: request.id, index: index, operation: operation)]
+        case .subscribe(let search, let interval):
+            return [.subscribe(id: request.id, request: search, minIntervalMs: interval)]
+        case .unsubscribe(let target):
+            return [.unsubscribe(id: request.id, target: target)]
         case .cancel(let target):
             guard let key = running[target] else {
                 return [

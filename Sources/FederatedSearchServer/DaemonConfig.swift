@@ -97,6 +97,12 @@ public struct DaemonConfig: Sendable {
         /// The largest answer to one search; a larger one is ended with `answer_too_large`
         /// (its frames sent before stay valid).
         public var maxAnswerBytes = 64 << 20
+        /// Live subscriptions (`subscribe`) one connection may hold at once; one more gets
+        /// `too_many_requests`.
+        public var maxSubscriptionsPerConnection = 100
+        /// Live subscriptions the daemon holds at once, all connections together; each keeps
+        /// only its last page per source and merged list.
+        public var maxSubscriptions = 10_000
 
         public init() {}
 
@@ -106,6 +112,8 @@ public struct DaemonConfig: Sendable {
             if let v = try r.int("maxConnections", in: 1...1_000_000) { l.maxConnections = v }
             if let v = try r.int("maxConnectionsPerAddress", in: 1...1_000_000) { l.maxConnectionsPerAddress = v }
             if let v = try r.int("maxRequestsPerConnection", in: 1...100_000) { l.maxRequestsPerConnection = v }
+            if let v = try r.int("maxSubscriptionsPerConnection", in: 0...100_000) { l.maxSubscriptionsPerConnection = v }
+            if let v = try r.int("maxSubscriptions", in: 0...10_000_000) { l.maxSubscriptions = v }
             if let v = try r.int("maxRunningSearches", in: 1...1_000_000) { l.maxRunningSearches = v }
             if let v = try r.int("maxQueuedSearches", in: 0...100_000_000) { l.maxQueuedSearches = v }
             if let v = try r.int("idleTimeoutMs", in: 0...86_400_000) { l.idleTimeoutMs = v }

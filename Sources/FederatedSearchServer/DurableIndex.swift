@@ -302,7 +302,13 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
 
     /// After a write group: its merges, and a timer that settles the index once no other
     /// write has come for ``settleAfterMs``.
+    /// Told the name of each durable index that published a write group (on its writer
+    /// thread, after the snapshot is published, before the group's replies go out): the
+    /// daemon's live subscriptions. Nil: nobody listens.
+    package static let published = Mutex<(@Sendable (_ index: String) -> Void)?>(nil)
+
     package func wrote() {
+        if let listener = Self.published.withLock({ $0 }) { listener(name) }
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
         saveSegmentsIfNeeded()

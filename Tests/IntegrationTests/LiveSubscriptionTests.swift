@@ -1,0 +1,244 @@
+import DaemonTestSupport
+import Foundation
+import Testing
+import FederatedSearchCore
+import FederatedSearchProtocol
+import SocketTestClient
+
+/// Live subscriptions with the real daemon: a subscriber's first answer plus every `update`
+/// and `resync` after it rebuild, after each acknowledged write, exactly what a fresh search
+/// answers (hits in order, counts, facets), for random writes against several subscriptions
+/// (queries, filters, facets, pages, a merged list of two sources); `seq` counts every frame
+/// with no gap; unsubscribing or closing ends a subscription; the limits hold.
+@Suite(.serialized)
+struct LiveSubscriptionTests {
+    let films = IncrementalWriteTests()
+
+    /// The client's view of one subscription: each source's page and the merged list's.
+    struct View {
+        var pages: [String: LivePage] = [:]
+        var merged: LivePage?
+        var seq = 0
+
+        mutating func take(_ frame: JSONObject) throws {
+            let type = frame["type"]?.stringValue
+            if type == "update" || type == "resync" {
+                let seq = try #require(frame["seq"]?.intValue)
+                #expect(seq == self.seq + 1, "seq \(seq) after \(self.seq)")
+                self.seq = seq
+            }
+            var rest = JSONObject()
+            for e in frame where !["id", "type", "seq", "index", "merged"].contains(e.key) { rest.appendUnchecked(e.key, e.value) }
+            let isMerged = type == "merged" || frame["merged"] == true
+            let name = frame["index"]?.stringValue ?? ""
+            switch type {
+            case "results": pages[name] = LivePage(answer: try #require(frame["results"]?.objectValue))
+            case "merged": merged = LivePage(answer: rest)
+            case "resync" where isMerged: merged = LivePage(answer: rest)
+            case "resync": pages[name] = LivePage(answer: try #require(frame["results"]?.objectValue))
+            case "update":
+                let delta = try LiveDelta(json: rest)
+                if isMerged {
+                    merged = try delta.applied(to: try #require(merged))
+                } else {
+                    pages[name] = try delta.applied(to: try #require(pages[name], "an update for \(name) before its page"))
+                }
+            default: break
+            }
+        }
+
+        /// The same answer, fields compared by name.
+        func matches(_ other: View) -> Bool {
+            guard Set(pages.keys) == Set(other.pages.keys), (merged == nil) == (other.merged == nil) else { return false }
+            func same(_ a: LivePage, _ b: LivePage) -> Bool { a.hits == b.hits && LiveSubscriptionTests.sameFields(a.fields, b.fields) }
+            if let m = merged, let o = other.merged, !same(m, o) { return false }
+            return pages.allSatisfy { same($0.value, other.pages[$0.key]!) }
+        }
+    }
+
+    /// Fields compared as a client compares them: by name, whatever their order.
+    static func sameFields(_ a: JSONObject, _ b: JSONObject) -> Bool {
+        guard Set(a.keys) == Set(b.keys) else { return false }
+        return a.keys.allSatisfy { k in
+            if k == "facets", let fa = a[k]?.objectValue, let fb = b[k]?.objectValue { return sameFields(fa, fb) }
+            return a[k] == b[k]
+        }
+    }
+
+    /// The frames of one search, read to its `done`, as a view.
+    func fresh(_ c: SocketConnection, _ request: JSONObject) throws -> View {
+        var r = request
+        r["id"] = "fresh"
+        try c.send(.object(r))
+        var view = View()
+        while let line = try c.readLine() {
+            let frame = try #require(try JSONParser.parse(line).objectValue)
+            try view.take(frame)
+            if frame["type"] == "done" { break }
+            #expect(frame["type"] != "error", "\(frame)")
+        }
+        return view
+    }
+
+    func line(_ c: SocketConnection) throws -> JSONObject? {
+        try c.readLine().flatMap { try JSONParser.parse($0).objectValue }
+    }
+
+    static let subscriptions: [String: JSONObject] = [
+        "all": ["query": "", "indices": ["films"], "params": ["hitsPerPage": 5, "facets": ["genre", "year"]]],
+        "star": [
+            "query": "star", "indices": ["films"],
+            "params": ["hitsPerPage": 4, "page": 1, "filters": "genre:drama OR genre:comedy", "facets": ["genre"]],
+        ],
+        "two": [
+            "query": "wars", "indices": ["films", ["index": "films", "as": "classics", "params": ["filters": "year < 2005"]]],
+            "params": ["hitsPerPage": 6], "merge": ["strategy": "score"],
+        ],
+    ]
+
+    @Test func firstAnswerAndDeltasRebuildWhatAFreshSearchAnswersAfterEveryWrite() throws {
+        var rng = SystemRandomNumberGenerator()
+        let initial = (0..<300).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let subscriber = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        let writer = try d.connect()
+        var views: [String: View] = [:]
+        for (id, request) in Self.subscriptions {
+            var r = request
+            r["id"] = .string(id)
+            r["op"] = "subscribe"
+            r["minIntervalMs"] = 0
+            try subscriber.send(.object(r))
+            var view = View()
+            while let frame = try line(subscriber) {
+                #expect(frame["id"] == .string(id) && frame["type"] != "error", "\(frame)")
+                try view.take(frame)
+                if frame["type"] == "done" { break }
+            }
+            #expect(view.matches(try fresh(writer, request)), "\(id): the first answer is the search's")
+            views[id] = view
+        }
+        var updates = 0
+        for step in 0..<40 {
+            let id = "f\(Int.random(in: 0..<320, using: &rng))"
+            let write: JSONValue
+            switch step % 4 {
+            case 0, 1:
+                write = [
+                    "id": "w", "op": "addDocuments", "index": "films", "documents": [.object(IncrementalWriteTests.film(0, &rng, id: id))],
+                ]
+            case 2:
+                write = [
+                    "id": "w", "op": "partialUpdateDocuments", "index": "films",
+                    "documents": [["objectID": .string(id), "votes": .number(Double(Int.random(in: 0...60, using: &rng)))]],
+                ]
+            default:
+                write = ["id": "w", "op": "deleteDocuments", "index": "films", "objectIDs": [.string(id)]]
+            }
+            try films.written(writer, write)
+            var expected: [String: View] = [:]
+            for (sid, request) in Self.subscriptions { expected[sid] = try fresh(writer, request) }
+            // The subscriber's frames until every view is what a search answers now.
+            let deadline = Date().addingTimeInterval(10)
+            while !expected.allSatisfy({ views[$0.key]!.matches($0.value) }), Date() < deadline {
+                guard let frame = try line(subscriber) else { break }
+                let sid = try #require(frame["id"]?.stringValue)
+                #expect(["update", "resync"].contains(frame["type"]?.stringValue), "\(frame)")
+                try views[sid]!.take(frame)
+                updates += 1
+            }
+            for (sid, e) in expected { #expect(views[sid]!.matches(e), "step \(step), \(sid): \(views[sid]!) against \(e)") }
+        }
+        #expect(updates >= 20, "updates came: \(updates)")
+        let stats = try writer.roundTrip(["id": "s", "op": "stats"])
+        #expect(stats.first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 3)
+    }
+
+    @Test func unsubscribingOrClosingEndsASubscriptionAndTheLimitsHold() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["limits"] = ["maxSubscriptionsPerConnection": 2]
+        var rng = SystemRandomNumberGenerator()
+        let initial = (0..<50).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: config, files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        let writer = try d.connect()
+        func subscribe(_ id: String, indices: JSONValue = ["films"]) throws -> [JSONObject] {
+            try c.send(["id": .string(id), "op": "subscribe", "query": "", "indices": indices, "minIntervalMs": 0])
+            var frames: [JSONObject] = []
+            while let f = try line(c) {
+                frames.append(f)
+                if f["type"] == "done" || f["type"] == "error" { break }
+            }
+            return frames
+        }
+        #expect(try subscribe("a").last?["type"] == "done")
+        func code(_ f: JSONObject?) -> JSONValue? { f?["error"]?.objectValue?["code"] }
+        #expect(code(try subscribe("a").last) == "duplicate_id")
+        #expect(try subscribe("b").last?["type"] == "done")
+        let third = try subscribe("c").last
+        #expect(
+            code(third) == "too_many_requests"
+                && third?["error"]?.objectValue?["message"]?.stringValue?.contains("maxSubscriptionsPerConnection") == true,
+            "\(String(describing: third))")
+        #expect(try c.roundTrip(["id": "x", "op": "search", "query": "", "indices": ["nope"]]).first?.type == "error")
+        try c.send(["id": "u", "op": "unsubscribe", "target": "zzz"])
+        #expect(code(try line(c)) == "unknown_request")
+        try c.send(["id": "u", "op": "unsubscribe", "target": "a"])
+        let ended = try line(c)
+        #expect(ended?["type"] == "unsubscribed" && ended?["target"] == "a", "\(String(describing: ended))")
+        // A write: only "b" hears of it (a new film matches the empty query).
+        try films.written(
+            writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(IncrementalWriteTests.film(900, &rng))]])
+        let update = try line(c)
+        #expect(update?["id"] == "b" && update?["seq"] == 1, "\(String(describing: update))")
+        // Then b's merged list, and nothing for a.
+        try c.send(["id": "p", "op": "ping"])
+        var later: [JSONObject] = []
+        while let f = try line(c), f["type"] != "pong" { later.append(f) }
+        #expect(later.allSatisfy { $0["id"] == "b" } && later.map { $0["seq"] } == [2], "\(later)")
+        // An unknown index is refused as a search is.
+        #expect(code(try subscribe("z", indices: ["nope"]).last) == "unknown_index")
+        func open() throws -> Int? {
+            try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"]?.intValue
+        }
+        #expect(try open() == 1)
+        c.finishSending()
+        withExtendedLifetime(c) {}
+    }
+
+    @Test func closingTheConnectionEndsItsSubscriptions() throws {
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let writer = try d.connect()
+        do {
+            let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+            for id in ["a", "b"] {
+                try c.send(["id": .string(id), "op": "subscribe", "query": "", "indices": ["films"]])
+                while let f = try line(c), f["type"] != "done" {}
+            }
+            let open = try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"]
+            #expect(open == 2)
+        }
+        #expect(
+            try poll(seconds: 5) {
+                try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 0
+            })
+    }
+}
