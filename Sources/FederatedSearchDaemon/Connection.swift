@@ -396,6 +396,9 @@ final class Connection {
     /// idle: updates come).
     var nothingToCome: Bool { isQuiet && tasks.isEmpty && loop.live.count(of: id) == 0 }
 
+    /// Bytes queued for the client and not yet taken by the socket.
+    var unsentBytes: Int { outbox.count + streamedBytes + (socket?.outputLength ?? 0) }
+
     /// Everything queued has gone to the socket: the outbox, the streamed pieces and
     /// libevent's buffer are empty.
     var allWritten: Bool {

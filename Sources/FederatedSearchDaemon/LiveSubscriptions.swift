@@ -24,6 +24,8 @@ final class LiveSubscriptions {
 
     private final class Subscription {
         let key: Key
+        /// Tells this subscription's runs from those of an earlier one under the same key.
+        let serial: Int
         let request: SearchRequest
         let peer: PeerIdentity?
         let indices: Set<String>
@@ -38,9 +40,14 @@ final class LiveSubscriptions {
         var dirty = false
         var running = false
         var timer: LoopEvent?
+        var timerArmed = false
 
-        init(key: Key, request: SearchRequest, peer: PeerIdentity?, indices: Set<String>, minInterval: Duration, answerByteLimit: Int) {
+        init(
+            key: Key, serial: Int, request: SearchRequest, peer: PeerIdentity?, indices: Set<String>, minInterval: Duration,
+            answerByteLimit: Int
+        ) {
             self.key = key
+            self.serial = serial
             self.request = request
             self.peer = peer
             self.indices = indices
@@ -49,10 +56,14 @@ final class LiveSubscriptions {
         }
     }
 
+    /// How often a subscription whose client has a backlog looks again.
+    static let backlogRetry = Duration.milliseconds(100)
+
     private unowned let loop: EventLoop
     private var subscriptions: [Key: Subscription] = [:]
     private var byIndex: [String: Set<Key>] = [:]
     private var perConnection: [UInt64: Int] = [:]
+    private var nextSerial = 0
     /// Runs after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
     private(set) var updatesSent = 0
@@ -95,8 +106,9 @@ final class LiveSubscriptions {
         } catch {
             return connection.write(Frame.error(id: id, index: nil, error: error).line())
         }
+        nextSerial += 1
         let s = Subscription(
-            key: key, request: request, peer: connection.peerIdentity, indices: Set(planned.sources.map(\.index)),
+            key: key, serial: nextSerial, request: request, peer: connection.peerIdentity, indices: Set(planned.sources.map(\.index)),
             minInterval: .milliseconds(minIntervalMs), answerByteLimit: connection.limits.maxAnswerBytes)
         subscriptions[key] = s
         for index in s.indices { byIndex[index, default: []].insert(key) }
@@ -145,20 +157,30 @@ final class LiveSubscriptions {
         }
         perConnection[key.connection, default: 1] -= 1
         if perConnection[key.connection] == 0 { perConnection[key.connection] = nil }
-        s.timer = nil
         return true
     }
 
-    /// Runs `s` now if its interval has passed, else once it has.
+    /// Runs `s` now if its interval has passed, else once it has. While its connection has
+    /// more than `limits.maxPendingOutputBytes` unread, it waits (the changes meanwhile are
+    /// coalesced into one run once the client reads): a subscriber that stops reading holds
+    /// no more memory than a slow reader of answers, and is closed as one is.
     private func schedule(_ s: Subscription) {
-        guard !s.running, s.timer == nil else { return }
-        let wait = s.lastRun.map { $0 + s.minInterval - .now } ?? .zero
-        guard wait > .zero else { return run(s, first: false) }
-        s.timer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self, weak s] in
-            guard let self, let s else { return }
-            s.timer = nil
-            if s.dirty { self.run(s, first: false) }
+        guard !s.running, !s.timerArmed else { return }
+        var wait = s.lastRun.map { $0 + s.minInterval - .now } ?? .zero
+        if wait <= .zero, let c = loop.connections[s.key.connection], c.unsentBytes > c.limits.maxPendingOutputBytes {
+            wait = max(s.minInterval, Self.backlogRetry)
         }
+        guard wait > .zero else { return run(s, first: false) }
+        // One timer per subscription, made once and armed again (freeing it from its own
+        // callback would free the closure that runs).
+        if s.timer == nil {
+            s.timer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self, weak s] in
+                guard let self, let s else { return }
+                s.timerArmed = false
+                if s.dirty { self.schedule(s) }
+            }
+        }
+        s.timerArmed = true
         s.timer?.schedule(after: wait)
     }
 
@@ -177,19 +199,19 @@ final class LiveSubscriptions {
             return
         }
         s.running = true
-        let key = s.key
+        let (key, serial) = (s.key, s.serial)
         let inbox: Inbox = loop.inbox
         Task {
             let lines = LineCollector()
             let done = await core.run(planned) { line, _ in lines.append(line) }
             let answer = lines.lines.map(\.bytes) + [done.line()]
-            inbox.post(.onLoop { loop in loop.live.answered(key, answer, first: first) })
+            inbox.post(.onLoop { loop in loop.live.answered(key, serial: serial, answer, first: first) })
         }
     }
 
     /// A run's frames: the first answer goes out as it is; a later one as deltas.
-    private func answered(_ key: Key, _ lines: [[UInt8]], first: Bool) {
-        guard let s = subscriptions[key] else { return }
+    private func answered(_ key: Key, serial: Int, _ lines: [[UInt8]], first: Bool) {
+        guard let s = subscriptions[key], s.serial == serial else { return }
         s.running = false
         guard let connection = loop.connections[key.connection], !connection.isClosing else { return }
         if !first { runs += 1 }

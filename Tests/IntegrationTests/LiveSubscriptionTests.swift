@@ -218,6 +218,55 @@ struct LiveSubscriptionTests {
         withExtendedLifetime(c) {}
     }
 
+    /// A subscriber that stops reading: once its unread output passes
+    /// `limits.maxPendingOutputBytes`, its subscription stops running (writes go on, and are
+    /// coalesced), and when it reads again the frames still rebuild the current answer.
+    @Test func aSubscriberThatStopsReadingIsCoalescedNotBuffered() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["limits"] = ["maxPendingOutputBytes": 4096, "writeTimeoutMs": 0]
+        let initial = (0..<100).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: config, files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let subscriber = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        let writer = try d.connect()
+        let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 100, "facets": ["genre", "year"]]]
+        var r = request
+        r["id"] = "live"
+        r["op"] = "subscribe"
+        r["minIntervalMs"] = 0
+        try subscriber.send(.object(r))
+        var view = View()
+        while let frame = try line(subscriber) {
+            try view.take(frame)
+            if frame["type"] == "done" { break }
+        }
+        // Each write moves every hit down the page (the newest film has the most votes).
+        let writes = 300
+        for i in 0..<writes {
+            var film = IncrementalWriteTests.film(1000 + i, &rng)
+            film["votes"] = .number(Double(100 + i))
+            try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        }
+        func stats() throws -> JSONObject? {
+            try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue
+        }
+        let runs = try #require(try stats()?["runs"]?.intValue)
+        #expect(runs < writes * 3 / 4, "runs while the subscriber read nothing: \(runs) for \(writes) writes")
+        let expected = try fresh(writer, request)
+        let deadline = Date().addingTimeInterval(20)
+        while !view.matches(expected), Date() < deadline {
+            guard let frame = try line(subscriber) else { break }
+            try view.take(frame)
+        }
+        #expect(view.matches(expected), "once read, the frames rebuild the answer")
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
