@@ -40,6 +40,8 @@ public final class DaemonConnection: Sendable {
         var routes: [String: RequestRoute] = [:]
         /// The ids of the searches sent and not yet ended.
         var searchesInFlight = Set<String>()
+        /// Open subscriptions by id, and whether their first answer has ended (`done`).
+        var subscriptions: [String: Bool] = [:]
         /// Searches waiting for room in flight, in order: their ids and lines.
         var waiting: [(id: String, line: [UInt8])] = []
         var nextID = 0
@@ -127,8 +129,10 @@ public final class DaemonConnection: Sendable {
     ) throws(ClientError) -> (String, DaemonLink) {
         // Facet value searches count against the daemon's per-connection limit as searches do.
         var isSearch = false
+        var isSubscription = false
         switch operation {
         case .search, .searchForFacetValues: isSearch = true
+        case .subscribe: isSubscription = true
         default: break
         }
         return try state.withLock { (s: inout State) throws(ClientError) -> (String, DaemonLink) in
@@ -136,6 +140,7 @@ public final class DaemonConnection: Sendable {
             s.nextID += 1
             let id = "c" + String(s.nextID)
             s.routes[id] = route(id, link)
+            if isSubscription { s.subscriptions[id] = false }
             let line = Request(id: id, operation: operation).line()
             if isSearch, s.searchesInFlight.count >= maxSearchesInFlight {
                 s.waiting.append((id, line))
@@ -155,6 +160,10 @@ public final class DaemonConnection: Sendable {
         state.withLock { s in
             guard s.routes.removeValue(forKey: id) != nil else { return }
             s.waiting.removeAll { $0.id == id }
+            // A subscription ends when its consumer stops listening.
+            if s.subscriptions.removeValue(forKey: id) != nil, s.link === link {
+                enqueue([Request(id: "\(id)-unsubscribe", operation: .unsubscribe(target: id)).line()], on: link)
+            }
             if s.searchesInFlight.contains(id), s.link === link {
                 enqueue([Request(id: "\(id)-cancel", operation: .cancel(target: id)).line()], on: link)
             }
@@ -224,6 +233,7 @@ public final class DaemonConnection: Sendable {
             defer {
                 s.link = nil
                 s.routes = [:]
+                s.subscriptions = [:]
                 s.searchesInFlight = []
                 s.waiting = []
                 s.watchers = [:]
@@ -323,9 +333,10 @@ public final class DaemonConnection: Sendable {
             var position: [String: Int] = [:]
             for frame in frames {
                 guard let id = frame.id else { continue }
+                let ends = Self.ends(frame, id: id, &s)
                 // A search ends here even when its consumer stopped listening (it kept its
                 // place in flight until the daemon's end).
-                if frame.endsRequest { ended(id, &s, link: link) }
+                if ends { ended(id, &s, link: link) }
                 // Frames of a request cancelled by its consumer, or a cancel's answer to
                 // another request, are dropped.
                 if let i = position[id] {
@@ -335,7 +346,7 @@ public final class DaemonConnection: Sendable {
                     position[id] = deliveries.count
                     deliveries.append((route, [frame], false))
                 }
-                if frame.endsRequest, let i = position[id] {
+                if ends, let i = position[id] {
                     s.routes.removeValue(forKey: id)
                     deliveries[i].ends = true
                     position[id] = nil  // a later frame under the id belongs to no request
@@ -347,6 +358,23 @@ public final class DaemonConnection: Sendable {
         for d in deliveries where d.route.isMainActor { d.route.deliver(d.frames, ends: d.ends) }
     }
 
+    /// Whether `frame` ends request `id`'s answer. A subscription's does not end with its
+    /// first answer's `done`: its updates follow, until its consumer stops listening (which
+    /// unsubscribes) or the link breaks; only a refusal (an error before that `done`) ends it.
+    private static func ends(_ frame: Frame, id: String, _ s: inout State) -> Bool {
+        guard let answered = s.subscriptions[id] else { return frame.endsRequest }
+        switch frame {
+        case .done:
+            s.subscriptions[id] = true
+            return false
+        case .error(_, nil, _) where !answered:
+            s.subscriptions[id] = nil
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The link broke: end what was in flight on it and start reconnecting.
     private func linkFailed(_ link: DaemonLink, reason: String) {
         let routes = state.withLock { s -> [RequestRoute] in
@@ -354,6 +382,7 @@ public final class DaemonConnection: Sendable {
             s.link = nil
             defer {
                 s.routes = [:]
+                s.subscriptions = [:]
                 s.searchesInFlight = []
                 s.waiting = []
             }

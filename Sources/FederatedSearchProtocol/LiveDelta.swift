@@ -33,6 +33,22 @@ public struct LivePage: Equatable, Sendable {
         self.fields = fields
     }
 
+    /// Whether `other` holds the same answer: the same hits in order, and the same fields
+    /// whatever their order (a facet's values too), as an applied delta may order them.
+    public func sameAnswer(as other: LivePage) -> Bool {
+        hits == other.hits && Self.sameMembers(fields, other.fields, inFacets: false)
+    }
+
+    private static func sameMembers(_ a: JSONObject, _ b: JSONObject, inFacets: Bool) -> Bool {
+        guard a.count == b.count, Set(a.keys) == Set(b.keys) else { return false }
+        return a.allSatisfy { e in
+            if inFacets || e.key == "facets", case .object(let x) = e.value, case .object(let y)? = b[e.key] {
+                return sameMembers(x, y, inFacets: true)
+            }
+            return b[e.key] == e.value
+        }
+    }
+
     /// The answer object again: `hits` first, then the other fields.
     public var answer: JSONObject {
         var o = JSONObject()
@@ -244,5 +260,70 @@ public struct LiveDelta: Equatable, Sendable {
         guard let id = hit["objectID"]?.stringValue else { return nil }
         let source = hit["_federation"]?.objectValue?["index"]?.stringValue ?? ""
         return source + "\u{0}" + id
+    }
+}
+
+/// A subscription's answer as a client holds it: each source's page and the merged list's,
+/// kept up to date frame by frame (its first `results` and `merged` frames, then each
+/// `update` and `resync`).
+public struct LiveAnswer: Sendable {
+    /// Each source's page, by the name it answers under.
+    public private(set) var pages: [String: LivePage] = [:]
+    /// The merged list's page.
+    public private(set) var merged: LivePage?
+    /// The last `seq` taken.
+    public private(set) var seq = 0
+
+    public init() {}
+
+    /// What one frame changed.
+    public enum Change: Equatable, Sendable {
+        /// A source's page (its name), or the merged list (nil).
+        case page(String?)
+        /// Nothing held changed (`done`, an error, another request's frame).
+        case none
+    }
+
+    /// Takes one frame of the subscription, decoded.
+    @discardableResult
+    public mutating func take(_ frame: Frame) throws(SearchError) -> Change {
+        guard case .object(let o) = frame.json() else { return .none }
+        return try take(o)
+    }
+
+    /// Takes one frame of the subscription as its JSON object. Throws `invalid_field` for an
+    /// update that does not fit the page held, or one whose `seq` skips: the client then
+    /// subscribes again.
+    @discardableResult
+    public mutating func take(_ frame: JSONObject) throws(SearchError) -> Change {
+        let type = frame["type"]?.stringValue
+        if type == "update" || type == "resync" {
+            guard let seq = frame["seq"]?.intValue, seq == self.seq + 1 else {
+                throw SearchError(
+                    .invalidField, "seq: \(frame["seq"].map { "\($0)" } ?? "none") after \(seq): a frame was missed; subscribe again")
+            }
+            self.seq = seq
+        }
+        var rest = JSONObject()
+        for e in frame where !["id", "type", "seq", "index", "merged"].contains(e.key) { rest.appendUnchecked(e.key, e.value) }
+        let isMerged = type == "merged" || frame["merged"] == true
+        let name = frame["index"]?.stringValue ?? ""
+        switch type {
+        case "merged",
+            "resync" where isMerged:
+            merged = LivePage(answer: rest)
+        case "results", "resync":
+            guard let results = frame["results"]?.objectValue else { throw SearchError(.missingField, "results: missing") }
+            pages[name] = LivePage(answer: results)
+        case "update" where isMerged:
+            guard let held = merged else { throw SearchError(.invalidField, "update: no merged list held") }
+            merged = try LiveDelta(json: rest).applied(to: held)
+        case "update":
+            guard let held = pages[name] else { throw SearchError(.invalidField, "update: no page held for \(name)") }
+            pages[name] = try LiveDelta(json: rest).applied(to: held)
+        default:
+            return .none
+        }
+        return .page(isMerged ? nil : name)
     }
 }

@@ -13,6 +13,8 @@ let mainUsage = """
 
     commands:
       search QUERY   search one or more indices (fedsearch search --help)
+      watch QUERY    search, then print what changes in the answer as writes land
+                     (the search's options, and --interval MS; fedsearch watch --help)
       dashboard [--index a,b] [--facets f,g]
                      a live multi-index search screen (fedsearch dashboard --help)
       facets INDEX FACET [PREFIX] [--query Q] [--filters EXPR] [--hits N]
@@ -91,6 +93,8 @@ func run() async -> Int32 {
     switch command {
     case "search":
         return await search(rest, socketPath: socketPath)
+    case "watch":
+        return await WatchCommand.run(rest, socketPath: socketPath)
     case "indices", "stats", "ping", "reload":
         let usage = "usage: fedsearch \(command) [--json] [--socket PATH]"
         let parsed = parseCommand(rest, valueOptions: ["socket"], flags: ["json"], usage: usage)
@@ -118,7 +122,7 @@ func run() async -> Int32 {
 
 /// Every command, for the suggestion after a mistyped one.
 let commandNames = [
-    "search", "facets", "dashboard", "indices", "stats", "ping", "reload", "import", "get", "delete", "delete-by",
+    "search", "watch", "facets", "dashboard", "indices", "stats", "ping", "reload", "import", "get", "delete", "delete-by",
     "settings", "create-index", "delete-index", "version", "help",
 ]
 
@@ -173,20 +177,25 @@ func facetValues(_ args: ArraySlice<String>, socketPath defaultPath: String) asy
     return status
 }
 
-func search(_ args: ArraySlice<String>, socketPath defaultPath: String) async -> Int32 {
+/// The search a `search` (or `watch`) command line asks for; `extraValues` are the command's
+/// own value options.
+func searchCommand(
+    _ args: ArraySlice<String>, usage: String, extraValues: Set<String> = []
+) -> (parsed: ParsedArguments, request: SearchRequest)? {
     let parsed: ParsedArguments
     do {
         parsed = try parseArguments(
-            args, valueOptions: ["index", "facets", "filters", "hits", "page", "timeout", "socket"], flags: ["json", "help"])
+            args, valueOptions: Set(["index", "facets", "filters", "hits", "page", "timeout", "socket"]).union(extraValues),
+            flags: ["json", "help"])
     } catch let e as UsageError {
-        fail(e.message, usage: searchUsage)
+        fail(e.message, usage: usage)
     } catch { fail("\(error)") }
     if parsed.flags.contains("help") {
-        print(searchUsage)
-        return 0
+        print(usage)
+        return nil
     }
     guard parsed.positional.count <= 1 else {
-        fail("give the query as one argument (quote it): found \(parsed.positional.count)", usage: searchUsage)
+        fail("give the query as one argument (quote it): found \(parsed.positional.count)", usage: usage)
     }
     var params = JSONObject()
     var timeoutMs: Int?
@@ -195,7 +204,7 @@ func search(_ args: ArraySlice<String>, socketPath defaultPath: String) async ->
         if let page = try intOption(parsed, "page", range: 1...100_001) { params["page"] = .number(Double(page - 1)) }
         timeoutMs = try intOption(parsed, "timeout", range: 1...600_000)
     } catch let e as UsageError {
-        fail(e.message, usage: searchUsage)
+        fail(e.message, usage: usage)
     } catch { fail("\(error)") }
     if let facets = parsed.options["facets"] {
         params["facets"] = .array(facets.split(separator: ",").map { .string(String($0)) })
@@ -205,6 +214,11 @@ func search(_ args: ArraySlice<String>, socketPath defaultPath: String) async ->
     let request = SearchRequest(
         query: parsed.positional.first ?? "", targets: targets, parameters: DaemonRequest.parameters(params),
         timeoutMs: timeoutMs)
+    return (parsed, request)
+}
+
+func search(_ args: ArraySlice<String>, socketPath defaultPath: String) async -> Int32 {
+    guard let (parsed, request) = searchCommand(args, usage: searchUsage) else { return 0 }
     let json = parsed.flags.contains("json")
     let out = HumanOutput()
     var status: Int32 = 0

@@ -240,7 +240,7 @@ struct EmbeddedDaemonTests {
         let typo = try runCLI(["--socket", d.socketPath, "serch", "x"])
         #expect(typo.0 == 2)
         #expect(typo.2.contains("did you mean 'search'?"), "\(typo.2)")
-        #expect(typo.2.contains("commands: search, facets"), "\(typo.2)")
+        #expect(typo.2.contains("commands: search, watch, facets"), "\(typo.2)")
         // An unknown index: the indices there are, and the one probably meant.
         let index = try runCLI(["--socket", d.socketPath, "search", "x", "--index", "movis"])
         #expect(index.0 == 1)

@@ -1,5 +1,6 @@
 import DaemonTestSupport
 import Foundation
+import Synchronization
 import Testing
 import FederatedSearchCore
 import FederatedSearchProtocol
@@ -14,54 +15,19 @@ import SocketTestClient
 struct LiveSubscriptionTests {
     let films = IncrementalWriteTests()
 
-    /// The client's view of one subscription: each source's page and the merged list's.
+    /// The client's view of one subscription (`seq` checked as each frame is taken).
     struct View {
-        var pages: [String: LivePage] = [:]
-        var merged: LivePage?
-        var seq = 0
+        var answer = LiveAnswer()
 
-        mutating func take(_ frame: JSONObject) throws {
-            let type = frame["type"]?.stringValue
-            if type == "update" || type == "resync" {
-                let seq = try #require(frame["seq"]?.intValue)
-                #expect(seq == self.seq + 1, "seq \(seq) after \(self.seq)")
-                self.seq = seq
-            }
-            var rest = JSONObject()
-            for e in frame where !["id", "type", "seq", "index", "merged"].contains(e.key) { rest.appendUnchecked(e.key, e.value) }
-            let isMerged = type == "merged" || frame["merged"] == true
-            let name = frame["index"]?.stringValue ?? ""
-            switch type {
-            case "results": pages[name] = LivePage(answer: try #require(frame["results"]?.objectValue))
-            case "merged": merged = LivePage(answer: rest)
-            case "resync" where isMerged: merged = LivePage(answer: rest)
-            case "resync": pages[name] = LivePage(answer: try #require(frame["results"]?.objectValue))
-            case "update":
-                let delta = try LiveDelta(json: rest)
-                if isMerged {
-                    merged = try delta.applied(to: try #require(merged))
-                } else {
-                    pages[name] = try delta.applied(to: try #require(pages[name], "an update for \(name) before its page"))
-                }
-            default: break
-            }
-        }
+        mutating func take(_ frame: JSONObject) throws { try answer.take(frame) }
 
         /// The same answer, fields compared by name.
         func matches(_ other: View) -> Bool {
-            guard Set(pages.keys) == Set(other.pages.keys), (merged == nil) == (other.merged == nil) else { return false }
-            func same(_ a: LivePage, _ b: LivePage) -> Bool { a.hits == b.hits && LiveSubscriptionTests.sameFields(a.fields, b.fields) }
-            if let m = merged, let o = other.merged, !same(m, o) { return false }
-            return pages.allSatisfy { same($0.value, other.pages[$0.key]!) }
-        }
-    }
-
-    /// Fields compared as a client compares them: by name, whatever their order.
-    static func sameFields(_ a: JSONObject, _ b: JSONObject) -> Bool {
-        guard Set(a.keys) == Set(b.keys) else { return false }
-        return a.keys.allSatisfy { k in
-            if k == "facets", let fa = a[k]?.objectValue, let fb = b[k]?.objectValue { return sameFields(fa, fb) }
-            return a[k] == b[k]
+            let (pages, merged) = (answer.pages, answer.merged)
+            guard Set(pages.keys) == Set(other.answer.pages.keys), (merged == nil) == (other.answer.merged == nil) else { return false }
+            func same(_ a: LivePage, _ b: LivePage) -> Bool { a.sameAnswer(as: b) }
+            if let m = merged, let o = other.answer.merged, !same(m, o) { return false }
+            return pages.allSatisfy { same($0.value, other.answer.pages[$0.key]!) }
         }
     }
 
@@ -265,6 +231,49 @@ struct LiveSubscriptionTests {
             try view.take(frame)
         }
         #expect(view.matches(expected), "once read, the frames rebuild the answer")
+    }
+
+    /// `fedsearch watch`, as a person runs it: the first answer, then the page that changed
+    /// when a film is added, the new one marked; interrupting it ends the subscription.
+    @Test func fedsearchWatchPrintsTheAnswerThenEachChange() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let initial = (0..<30).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let watch = Process()
+        watch.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearch")
+        watch.arguments = ["watch", "", "--index", "films", "--hits", "3", "--interval", "0", "--socket", d.socketPath]
+        let output = Pipe()
+        watch.standardOutput = output
+        watch.standardError = output
+        let printed = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        #expect(poll(seconds: 10) { printed.withLock { $0.contains("merged") } }, "the first answer: \(printed.withLock { $0 })")
+        let writer = try d.connect()
+        var film = IncrementalWriteTests.film(500, &rng)
+        film["title"] = "Watched Zeta"
+        film["votes"] = 1000
+        try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        #expect(
+            poll(seconds: 10) { printed.withLock { $0.contains("update 1") && $0.contains("+ 1. Watched Zeta") } },
+            "the change: \(printed.withLock { $0 })")
+        watch.terminate()
+        watch.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        #expect(
+            try poll(seconds: 5) {
+                try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 0
+            })
     }
 
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
