@@ -12,8 +12,9 @@ import FederatedSearchServer
 /// page when the delta would name more hits than the page holds. Every frame of a
 /// subscription after its first answer carries `seq`, one more each time, so a client sees it
 /// missed nothing. At most one run per `minIntervalMs`: writes in between are coalesced into
-/// the next. Only the indices a write touched wake the subscriptions on them; a run whose
-/// answer did not change sends nothing. A subscription runs with its peer's rights, as its
+/// the next. Only the indices a write touched wake the subscriptions on them; subscriptions
+/// with the same request, rights and interval share one run; a run whose answer did not
+/// change sends nothing. A subscription runs with its peer's rights, as its
 /// first search did, and ends with `unsubscribe` or its connection.
 final class LiveSubscriptions {
     /// A subscription: its connection and its id there.
@@ -22,49 +23,75 @@ final class LiveSubscriptions {
         var id: String
     }
 
+    /// What makes subscriptions run one search for all of them: the request as sent, the
+    /// peer's user and group (its rights), the indices it resolves to, the page bound and the
+    /// interval.
+    private struct Shared: Hashable {
+        var request: [UInt8]
+        var peer: UInt64?
+        var indices: [String]
+        var answerByteLimit: Int
+        var minIntervalMs: Int
+    }
+
     private final class Subscription {
         let key: Key
-        /// Tells this subscription's runs from those of an earlier one under the same key.
+        /// Tells this subscription's first answer from an earlier one's under the same key.
+        let serial: Int
+        let shared: Shared
+        var seq = 0
+        /// What the client holds: each source's page, and the merged list's.
+        var pages: [String: LivePage] = [:]
+        var merged: LivePage?
+        /// Its first answer went out: updates may follow.
+        var answered = false
+
+        init(key: Key, serial: Int, shared: Shared) {
+            self.key = key
+            self.serial = serial
+            self.shared = shared
+        }
+    }
+
+    /// The search of every subscription that shares it, run again after writes.
+    private final class Group {
+        let shared: Shared
+        /// Tells this group's runs from those of an earlier one with the same key.
         let serial: Int
         let request: SearchRequest
         let peer: PeerIdentity?
         let indices: Set<String>
         let minInterval: Duration
-        let answerByteLimit: Int
-        var seq = 0
-        /// What the client holds: each source's page, and the merged list's.
-        var pages: [String: LivePage] = [:]
-        var merged: LivePage?
+        var members: Set<Key> = []
         var lastRun: ContinuousClock.Instant?
         /// A write landed since the last run began.
         var dirty = false
         var running = false
+        /// Its last run skipped a subscriber with a backlog: the next waits `backlogRetry`.
+        var skippedBacklog = false
         var timer: LoopEvent?
         var timerArmed = false
 
-        init(
-            key: Key, serial: Int, request: SearchRequest, peer: PeerIdentity?, indices: Set<String>, minInterval: Duration,
-            answerByteLimit: Int
-        ) {
-            self.key = key
+        init(shared: Shared, serial: Int, request: SearchRequest, peer: PeerIdentity?, indices: Set<String>) {
+            self.shared = shared
             self.serial = serial
             self.request = request
             self.peer = peer
             self.indices = indices
-            self.minInterval = minInterval
-            self.answerByteLimit = answerByteLimit
+            minInterval = .milliseconds(shared.minIntervalMs)
         }
     }
 
-    /// How often a subscription whose client has a backlog looks again.
+    /// How often a search whose subscribers all have a backlog looks again.
     static let backlogRetry = Duration.milliseconds(100)
 
     private unowned let loop: EventLoop
     private var subscriptions: [Key: Subscription] = [:]
-    private var byIndex: [String: Set<Key>] = [:]
+    private var groups: [Shared: Group] = [:]
+    private var byIndex: [String: Set<Shared>] = [:]
     private var perConnection: [UInt64: Int] = [:]
     private var nextSerial = 0
-    /// Runs after writes, and the frames they sent (for `stats`).
+    /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
     private(set) var updatesSent = 0
 
@@ -106,14 +133,34 @@ final class LiveSubscriptions {
         } catch {
             return connection.write(Frame.error(id: id, index: nil, error: error).line())
         }
+        let peer = connection.peerIdentity
+        let shared = Shared(
+            request: Request(id: nil, operation: .search(request)).line(), peer: peer.map { UInt64($0.uid) << 32 | UInt64($0.gid) },
+            indices: planned.sources.map(\.index).sorted(), answerByteLimit: connection.limits.maxAnswerBytes,
+            minIntervalMs: minIntervalMs)
+        let group =
+            groups[shared]
+            ?? {
+                nextSerial += 1
+                let g = Group(shared: shared, serial: nextSerial, request: request, peer: peer, indices: Set(shared.indices))
+                groups[shared] = g
+                for index in g.indices { byIndex[index, default: []].insert(shared) }
+                return g
+            }()
+        group.members.insert(key)
         nextSerial += 1
-        let s = Subscription(
-            key: key, serial: nextSerial, request: request, peer: connection.peerIdentity, indices: Set(planned.sources.map(\.index)),
-            minInterval: .milliseconds(minIntervalMs), answerByteLimit: connection.limits.maxAnswerBytes)
+        let s = Subscription(key: key, serial: nextSerial, shared: shared)
         subscriptions[key] = s
-        for index in s.indices { byIndex[index, default: []].insert(key) }
         perConnection[connection.id, default: 0] += 1
-        run(s, first: true)
+        // Its own first answer; the group's runs take it on from there.
+        let serial = s.serial
+        let inbox: Inbox = loop.inbox
+        Task {
+            let lines = LineCollector()
+            let done = await core.run(planned) { line, _ in lines.append(line) }
+            let answer = lines.lines.map(\.bytes) + [done.line()]
+            inbox.post(.onLoop { loop in loop.live.firstAnswer(key, serial: serial, answer) })
+        }
     }
 
     /// Ends subscription `target` of `connection`: `unsubscribed`, or `unknown_request`.
@@ -138,113 +185,172 @@ final class LiveSubscriptions {
         for key in subscriptions.keys where key.connection == connection { remove(key) }
     }
 
-    /// A durable index published a write group: the subscriptions on it run again, each at
-    /// most once per its `minIntervalMs`.
+    /// A durable index published a write group: the searches on it run again, each at most
+    /// once per its `minIntervalMs`, once for all the subscriptions that share it.
     func indexChanged(_ index: String) {
-        for key in byIndex[index] ?? [] {
-            guard let s = subscriptions[key] else { continue }
-            s.dirty = true
-            schedule(s)
+        for shared in byIndex[index] ?? [] {
+            guard let g = groups[shared] else { continue }
+            g.dirty = true
+            schedule(g)
         }
     }
 
     @discardableResult
     private func remove(_ key: Key) -> Bool {
         guard let s = subscriptions.removeValue(forKey: key) else { return false }
-        for index in s.indices {
-            byIndex[index]?.remove(key)
-            if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
+        if let g = groups[s.shared] {
+            g.members.remove(key)
+            if g.members.isEmpty {
+                groups[s.shared] = nil
+                for index in g.indices {
+                    byIndex[index]?.remove(s.shared)
+                    if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
+                }
+            }
         }
         perConnection[key.connection, default: 1] -= 1
         if perConnection[key.connection] == 0 { perConnection[key.connection] = nil }
         return true
     }
 
-    /// Runs `s` now if its interval has passed, else once it has. While its connection has
-    /// more than `limits.maxPendingOutputBytes` unread, it waits (the changes meanwhile are
-    /// coalesced into one run once the client reads): a subscriber that stops reading holds
-    /// no more memory than a slow reader of answers, and is closed as one is.
-    private func schedule(_ s: Subscription) {
-        guard !s.running, !s.timerArmed else { return }
-        var wait = s.lastRun.map { $0 + s.minInterval - .now } ?? .zero
-        if wait <= .zero, let c = loop.connections[s.key.connection], c.unsentBytes > c.limits.maxPendingOutputBytes {
-            wait = max(s.minInterval, Self.backlogRetry)
-        }
-        guard wait > .zero else { return run(s, first: false) }
-        // One timer per subscription, made once and armed again (freeing it from its own
-        // callback would free the closure that runs).
-        if s.timer == nil {
-            s.timer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self, weak s] in
-                guard let self, let s else { return }
-                s.timerArmed = false
-                if s.dirty { self.schedule(s) }
-            }
-        }
-        s.timerArmed = true
-        s.timer?.schedule(after: wait)
+    /// A subscriber whose unread output is past `limits.maxPendingOutputBytes`: its updates
+    /// wait (the changes meanwhile come together once it reads), so a subscriber that stops
+    /// reading holds no more memory than a slow reader of answers, and is closed as one is.
+    private func hasBacklog(_ key: Key) -> Bool {
+        guard let c = loop.connections[key.connection] else { return false }
+        return c.unsentBytes > c.limits.maxPendingOutputBytes
     }
 
-    /// Runs the subscription's search off the loop (planned here, with the peer's rights as
-    /// they are now); its frames come back to ``answered``.
-    private func run(_ s: Subscription, first: Bool) {
-        s.dirty = false
-        s.lastRun = .now
-        let core = loop.core(answerByteLimit: s.answerByteLimit)
+    /// Runs `g` now if its interval has passed, else once it has; while every subscriber of it
+    /// has a backlog, it waits.
+    private func schedule(_ g: Group) {
+        guard !g.running, !g.timerArmed else { return }
+        let interval = g.skippedBacklog ? max(g.minInterval, Self.backlogRetry) : g.minInterval
+        var wait = g.lastRun.map { $0 + interval - .now } ?? .zero
+        if wait <= .zero, g.members.allSatisfy(hasBacklog) { wait = max(g.minInterval, Self.backlogRetry) }
+        guard wait > .zero else { return run(g) }
+        // One timer per group, made once and armed again (freeing it from its own callback
+        // would free the closure that runs).
+        if g.timer == nil {
+            g.timer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self, weak g] in
+                guard let self, let g else { return }
+                g.timerArmed = false
+                if g.dirty { self.schedule(g) }
+            }
+        }
+        g.timerArmed = true
+        g.timer?.schedule(after: wait)
+    }
+
+    /// Runs the group's search off the loop (planned here, with the peer's rights as they are
+    /// now); its frames come back to ``groupAnswer(_:serial:_:)``.
+    private func run(_ g: Group) {
+        g.dirty = false
+        g.lastRun = .now
+        let core = loop.core(answerByteLimit: g.shared.answerByteLimit)
         let planned: ServerCore.PlannedSearch
         do {
-            planned = try core.plan(s.request, id: s.key.id, peer: s.peer)
+            planned = try core.plan(g.request, id: nil, peer: g.peer)
         } catch {
             // The index went (a reload) or the peer may no longer search it: said, and kept.
-            loop.connections[s.key.connection]?.write(Frame.error(id: s.key.id, index: nil, error: error).line())
+            for key in g.members { loop.connections[key.connection]?.write(Frame.error(id: key.id, index: nil, error: error).line()) }
             return
         }
-        s.running = true
-        let (key, serial) = (s.key, s.serial)
+        g.running = true
+        runs += 1
+        let (shared, serial) = (g.shared, g.serial)
         let inbox: Inbox = loop.inbox
         Task {
             let lines = LineCollector()
             let done = await core.run(planned) { line, _ in lines.append(line) }
             let answer = lines.lines.map(\.bytes) + [done.line()]
-            inbox.post(.onLoop { loop in loop.live.answered(key, serial: serial, answer, first: first) })
+            inbox.post(.onLoop { loop in loop.live.groupAnswer(shared, serial: serial, answer) })
         }
     }
 
-    /// A run's frames: the first answer goes out as it is; a later one as deltas.
-    private func answered(_ key: Key, serial: Int, _ lines: [[UInt8]], first: Bool) {
-        guard let s = subscriptions[key], s.serial == serial else { return }
-        s.running = false
-        guard let connection = loop.connections[key.connection], !connection.isClosing else { return }
-        if !first { runs += 1 }
-        for line in lines {
-            guard case .object(let frame)? = try? JSONParser.parse(line.last == 0x0A ? Array(line.dropLast()) : line) else { continue }
+    /// A subscription's first answer: sent as it is (under its id), and kept.
+    private func firstAnswer(_ key: Key, serial: Int, _ lines: [[UInt8]]) {
+        guard let s = subscriptions[key], s.serial == serial, !s.answered, let g = groups[s.shared],
+            let connection = loop.connections[key.connection], !connection.isClosing
+        else { return }
+        for line in lines { connection.write(line) }
+        for frame in Self.frames(lines) {
+            switch frame {
+            case .results(let name, let page): s.pages[name] = page
+            case .merged(let page): s.merged = page
+            case .other: break
+            }
+        }
+        s.answered = true
+        // A write may have landed between this answer's run and now, unseen by the group's
+        // runs, which skip a subscription not answered yet: one more run tells.
+        g.dirty = true
+        schedule(g)
+    }
+
+    /// A run of a group's search: each subscriber gets what changed against what it holds.
+    private func groupAnswer(_ shared: Shared, serial: Int, _ lines: [[UInt8]]) {
+        guard let g = groups[shared], g.serial == serial else { return }
+        g.running = false
+        g.skippedBacklog = false
+        let frames = Self.frames(lines)
+        for key in g.members {
+            guard let s = subscriptions[key], s.answered, let connection = loop.connections[key.connection], !connection.isClosing
+            else { continue }
+            if hasBacklog(key) {
+                // It hears of this once it reads.
+                g.dirty = true
+                g.skippedBacklog = true
+                continue
+            }
+            for frame in frames {
+                switch frame {
+                case .results(let name, let page):
+                    send(s, on: connection, old: s.pages[name], new: page, target: ("index", .string(name)))
+                    s.pages[name] = page
+                case .merged(let page):
+                    send(s, on: connection, old: s.merged, new: page, target: ("merged", true))
+                    s.merged = page
+                case .other(let line):
+                    // An error (one index's, or the whole search's): said each time, as a search says it.
+                    connection.write(Self.withID(line, key.id))
+                }
+            }
+        }
+        if g.dirty { schedule(g) }
+    }
+
+    /// A run's frames that matter to subscribers.
+    private enum RunFrame {
+        case results(String, LivePage)
+        case merged(LivePage)
+        /// An error frame, as sent (without an id).
+        case other(JSONObject)
+    }
+
+    private static func frames(_ lines: [[UInt8]]) -> [RunFrame] {
+        lines.compactMap { line in
+            guard case .object(let frame)? = try? JSONParser.parse(line.last == 0x0A ? Array(line.dropLast()) : line) else { return nil }
             switch frame["type"]?.stringValue {
             case "results":
-                guard let name = frame["index"]?.stringValue, let results = frame["results"]?.objectValue else { continue }
-                let page = LivePage(answer: results)
-                if first {
-                    connection.write(line)
-                } else {
-                    send(s, on: connection, old: s.pages[name], new: page, target: ("index", .string(name)))
-                }
-                s.pages[name] = page
+                guard let name = frame["index"]?.stringValue, let results = frame["results"]?.objectValue else { return nil }
+                return .results(name, LivePage(answer: results))
             case "merged":
                 var rest = JSONObject()
                 for e in frame where e.key != "id" && e.key != "type" { rest.appendUnchecked(e.key, e.value) }
-                let page = LivePage(answer: rest)
-                if first {
-                    connection.write(line)
-                } else {
-                    send(s, on: connection, old: s.merged, new: page, target: ("merged", true))
-                }
-                s.merged = page
-            case "done":
-                if first { connection.write(line) }
-            default:
-                // An error (one index's, or the whole search's): said each time, as a search says it.
-                connection.write(line)
+                return .merged(LivePage(answer: rest))
+            case "done": return nil
+            default: return .other(frame)
             }
         }
-        if s.dirty { schedule(s) }
+    }
+
+    /// A frame of a shared run, under a subscriber's id.
+    private static func withID(_ frame: JSONObject, _ id: String) -> [UInt8] {
+        var o = JSONObject()
+        o.appendUnchecked("id", RequestID.json(id))
+        for e in frame where e.key != "id" { o.appendUnchecked(e.key, e.value) }
+        return line(o)
     }
 
     /// One `update` (or `resync`) frame from `old` to `new`, if they differ.

@@ -276,6 +276,62 @@ struct LiveSubscriptionTests {
             })
     }
 
+    /// Subscriptions with the same request (on two connections of one user) share one run
+    /// per write, and each still gets its own deltas under its own id.
+    @Test func theSameSearchRunsOnceForAllItsSubscribers() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let initial = (0..<40).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 5, "facets": ["genre"]]]
+        var subscribers: [(SocketConnection, View)] = []
+        for id in ["one", "two", "three"] {
+            let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+            var r = request
+            r["id"] = .string(id)
+            r["op"] = "subscribe"
+            r["minIntervalMs"] = 0
+            try c.send(.object(r))
+            var view = View()
+            while let frame = try line(c) {
+                try view.take(frame)
+                if frame["type"] == "done" { break }
+            }
+            subscribers.append((c, view))
+        }
+        let writer = try d.connect()
+        func stats() throws -> JSONObject? {
+            try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue
+        }
+        // The runs after the first answers (one each, to catch a write between) are done.
+        #expect(try poll(seconds: 5) { try stats()?["runs"]?.intValue ?? 0 >= 1 })
+        Thread.sleep(forTimeInterval: 0.2)
+        let before = try #require(try stats()?["runs"]?.intValue)
+        let writes = 10
+        for i in 0..<writes {
+            var film = IncrementalWriteTests.film(100 + i, &rng)
+            film["votes"] = .number(Double(500 + i))
+            try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+            let expected = try fresh(writer, request)
+            for k in subscribers.indices {
+                let deadline = Date().addingTimeInterval(10)
+                while !subscribers[k].1.matches(expected), Date() < deadline {
+                    guard let frame = try line(subscribers[k].0) else { break }
+                    #expect(frame["id"] == .string(["one", "two", "three"][k]), "\(frame)")
+                    try subscribers[k].1.take(frame)
+                }
+                #expect(subscribers[k].1.matches(expected), "subscriber \(k) after write \(i)")
+            }
+        }
+        let runs = try #require(try stats()?["runs"]?.intValue) - before
+        #expect(runs <= writes + 1, "\(runs) runs for \(writes) writes and three subscribers")
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
