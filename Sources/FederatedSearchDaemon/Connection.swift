@@ -394,7 +394,7 @@ final class Connection {
     /// search on the loop sends a source's frame before its last ones).
     /// Nothing runs and nothing will be sent unasked (a connection with subscriptions is never
     /// idle: updates come).
-    var nothingToCome: Bool { isQuiet && tasks.isEmpty && loop.live.count(of: id) == 0 }
+    var nothingToCome: Bool { isQuiet && tasks.isEmpty && (isClosing || loop.live.count(of: id) == 0) }
 
     /// Bytes queued for the client and not yet taken by the socket.
     var unsentBytes: Int { outbox.count + streamedBytes + (socket?.outputLength ?? 0) }
@@ -521,8 +521,12 @@ final class Connection {
         if socket.outputLength == 0 { wrote() }
     }
 
-    /// Closes once everything queued has been written (see ``ConnectionLifecycle``).
-    func closeAfterFlush() { handle(.closeAfterFlush) }
+    /// Closes once everything queued has been written (see ``ConnectionLifecycle``); its
+    /// subscriptions end now (nothing more is read from it, so none could be ended).
+    func closeAfterFlush() {
+        loop.live.connectionClosed(id)
+        handle(.closeAfterFlush)
+    }
 
     /// The output buffer drained (to the low watermark): more streamed pieces go to it. The
     /// output counts as drained once none was left to copy.

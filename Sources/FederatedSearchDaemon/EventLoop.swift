@@ -28,7 +28,11 @@ final class EventLoop {
     private var nextConnectionID: UInt64 = 1
     /// The searchables new requests use; replaced whole by a reload. Running requests keep
     /// the sources they resolved at their start.
-    var catalog: Catalog
+    /// The searchables served. A new one (reload, `createIndex`, `deleteIndex`) runs every
+    /// live subscription again: an index may have come, gone or changed.
+    var catalog: Catalog {
+        didSet { live.catalogChanged() }
+    }
     /// The config in force (the last one that loaded).
     var config: DaemonConfig
     let loader: CatalogLoader

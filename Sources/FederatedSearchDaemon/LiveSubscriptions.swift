@@ -45,6 +45,9 @@ final class LiveSubscriptions {
         var merged: LivePage?
         /// Its first answer went out: updates may follow.
         var answered = false
+        /// The group's runs started before its first answer's: older than that answer, so
+        /// never diffed against it.
+        var runsBefore = 0
 
         init(key: Key, serial: Int, shared: Shared) {
             self.key = key
@@ -60,9 +63,13 @@ final class LiveSubscriptions {
         let serial: Int
         let request: SearchRequest
         let peer: PeerIdentity?
-        let indices: Set<String>
+        /// The indices its search resolved to last (`indices` left out means every index the
+        /// peer may search, which a reload or `createIndex` changes).
+        var indices: Set<String>
         let minInterval: Duration
         var members: Set<Key> = []
+        /// Runs started so far.
+        var runsStarted = 0
         var lastRun: ContinuousClock.Instant?
         /// A write landed since the last run began.
         var dirty = false
@@ -90,6 +97,8 @@ final class LiveSubscriptions {
     private var groups: [Shared: Group] = [:]
     private var byIndex: [String: Set<Shared>] = [:]
     private var perConnection: [UInt64: Int] = [:]
+    /// First answers being searched, per connection.
+    private var firstAnswersRunning: [UInt64: Int] = [:]
     private var nextSerial = 0
     /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
@@ -117,6 +126,11 @@ final class LiveSubscriptions {
                 SearchError(
                     .tooManyRequests,
                     "this connection holds limits.maxSubscriptionsPerConnection (\(limits.maxSubscriptionsPerConnection)) subscriptions: unsubscribe one first"
+                )
+            } else if firstAnswersRunning[connection.id, default: 0] >= connection.limits.maxRequestsPerConnection {
+                SearchError(
+                    .tooManyRequests,
+                    "this connection has limits.maxRequestsPerConnection (\(connection.limits.maxRequestsPerConnection)) subscriptions waiting for their first answer: read them first"
                 )
             } else if subscriptions.count >= limits.maxSubscriptions {
                 SearchError(
@@ -150,7 +164,9 @@ final class LiveSubscriptions {
         group.members.insert(key)
         nextSerial += 1
         let s = Subscription(key: key, serial: nextSerial, shared: shared)
+        s.runsBefore = group.runsStarted
         subscriptions[key] = s
+        firstAnswersRunning[connection.id, default: 0] += 1
         perConnection[connection.id, default: 0] += 1
         // Its own first answer; the group's runs take it on from there.
         let serial = s.serial
@@ -159,7 +175,8 @@ final class LiveSubscriptions {
             let lines = LineCollector()
             let done = await core.run(planned) { line, _ in lines.append(line) }
             let answer = lines.lines.map(\.bytes) + [done.line()]
-            inbox.post(.onLoop { loop in loop.live.firstAnswer(key, serial: serial, answer) })
+            let frames = RunFrame.parse(answer)
+            inbox.post(.onLoop { loop in loop.live.firstAnswer(key, serial: serial, answer, frames) })
         }
     }
 
@@ -190,6 +207,14 @@ final class LiveSubscriptions {
     func indexChanged(_ index: String) {
         for shared in byIndex[index] ?? [] {
             guard let g = groups[shared] else { continue }
+            g.dirty = true
+            schedule(g)
+        }
+    }
+
+    /// The catalog changed (a reload, `createIndex`, `deleteIndex`): every search runs again.
+    func catalogChanged() {
+        for g in groups.values {
             g.dirty = true
             schedule(g)
         }
@@ -238,8 +263,9 @@ final class LiveSubscriptions {
                 if g.dirty { self.schedule(g) }
             }
         }
+        guard let timer = g.timer else { return }
         g.timerArmed = true
-        g.timer?.schedule(after: wait)
+        timer.schedule(after: wait)
     }
 
     /// Runs the group's search off the loop (planned here, with the peer's rights as they are
@@ -256,25 +282,39 @@ final class LiveSubscriptions {
             for key in g.members { loop.connections[key.connection]?.write(Frame.error(id: key.id, index: nil, error: error).line()) }
             return
         }
+        // The indices it searches now: the writes that wake it follow them.
+        let now = Set(planned.sources.map(\.index))
+        if now != g.indices {
+            for index in g.indices.subtracting(now) {
+                byIndex[index]?.remove(g.shared)
+                if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
+            }
+            for index in now.subtracting(g.indices) { byIndex[index, default: []].insert(g.shared) }
+            g.indices = now
+        }
         g.running = true
+        g.runsStarted += 1
         runs += 1
-        let (shared, serial) = (g.shared, g.serial)
+        let (shared, serial, number) = (g.shared, g.serial, g.runsStarted)
         let inbox: Inbox = loop.inbox
         Task {
             let lines = LineCollector()
             let done = await core.run(planned) { line, _ in lines.append(line) }
-            let answer = lines.lines.map(\.bytes) + [done.line()]
-            inbox.post(.onLoop { loop in loop.live.groupAnswer(shared, serial: serial, answer) })
+            let frames = RunFrame.parse(lines.lines.map(\.bytes) + [done.line()])
+            inbox.post(.onLoop { loop in loop.live.groupAnswer(shared, serial: serial, run: number, frames) })
         }
     }
 
     /// A subscription's first answer: sent as it is (under its id), and kept.
-    private func firstAnswer(_ key: Key, serial: Int, _ lines: [[UInt8]]) {
+    private func firstAnswer(_ key: Key, serial: Int, _ lines: [[UInt8]], _ frames: [RunFrame]) {
+        if let running = firstAnswersRunning[key.connection] {
+            firstAnswersRunning[key.connection] = running > 1 ? running - 1 : nil
+        }
         guard let s = subscriptions[key], s.serial == serial, !s.answered, let g = groups[s.shared],
             let connection = loop.connections[key.connection], !connection.isClosing
         else { return }
         for line in lines { connection.write(line) }
-        for frame in Self.frames(lines) {
+        for frame in frames {
             switch frame {
             case .results(let name, let page): s.pages[name] = page
             case .merged(let page): s.merged = page
@@ -289,13 +329,14 @@ final class LiveSubscriptions {
     }
 
     /// A run of a group's search: each subscriber gets what changed against what it holds.
-    private func groupAnswer(_ shared: Shared, serial: Int, _ lines: [[UInt8]]) {
+    private func groupAnswer(_ shared: Shared, serial: Int, run: Int, _ frames: [RunFrame]) {
         guard let g = groups[shared], g.serial == serial else { return }
         g.running = false
         g.skippedBacklog = false
-        let frames = Self.frames(lines)
         for key in g.members {
-            guard let s = subscriptions[key], s.answered, let connection = loop.connections[key.connection], !connection.isClosing
+            // Not yet answered, or answered from a later state than this run saw.
+            guard let s = subscriptions[key], s.answered, run > s.runsBefore, let connection = loop.connections[key.connection],
+                !connection.isClosing
             else { continue }
             if hasBacklog(key) {
                 // It hears of this once it reads.
@@ -320,31 +361,6 @@ final class LiveSubscriptions {
         if g.dirty { schedule(g) }
     }
 
-    /// A run's frames that matter to subscribers.
-    private enum RunFrame {
-        case results(String, LivePage)
-        case merged(LivePage)
-        /// An error frame, as sent (without an id).
-        case other(JSONObject)
-    }
-
-    private static func frames(_ lines: [[UInt8]]) -> [RunFrame] {
-        lines.compactMap { line in
-            guard case .object(let frame)? = try? JSONParser.parse(line.last == 0x0A ? Array(line.dropLast()) : line) else { return nil }
-            switch frame["type"]?.stringValue {
-            case "results":
-                guard let name = frame["index"]?.stringValue, let results = frame["results"]?.objectValue else { return nil }
-                return .results(name, LivePage(answer: results))
-            case "merged":
-                var rest = JSONObject()
-                for e in frame where e.key != "id" && e.key != "type" { rest.appendUnchecked(e.key, e.value) }
-                return .merged(LivePage(answer: rest))
-            case "done": return nil
-            default: return .other(frame)
-            }
-        }
-    }
-
     /// A frame of a shared run, under a subscriber's id.
     private static func withID(_ frame: JSONObject, _ id: String) -> [UInt8] {
         var o = JSONObject()
@@ -355,6 +371,7 @@ final class LiveSubscriptions {
 
     /// One `update` (or `resync`) frame from `old` to `new`, if they differ.
     private func send(_ s: Subscription, on connection: Connection, old: LivePage?, new: LivePage, target: (String, JSONValue)) {
+        if let old, old == new { return }
         var o = JSONObject()
         o.appendUnchecked("id", RequestID.json(s.key.id))
         if let old, let delta = LiveDelta.between(old, new), delta.hitCount <= new.hits.count {
@@ -388,5 +405,31 @@ final class LiveSubscriptions {
     /// `stats.subscriptions`.
     var json: JSONObject {
         ["open": .number(Double(subscriptions.count)), "runs": .number(Double(runs)), "updates": .number(Double(updatesSent))]
+    }
+}
+
+/// A run's frames that matter to subscribers (read off the loop, in the run's task).
+private enum RunFrame: Sendable {
+    case results(String, LivePage)
+    case merged(LivePage)
+    /// An error frame, as sent (without an id).
+    case other(JSONObject)
+
+    /// The frames of a run's lines.
+    static func parse(_ lines: [[UInt8]]) -> [RunFrame] {
+        lines.compactMap { line in
+            guard case .object(let frame)? = try? JSONParser.parse(line.last == 0x0A ? Array(line.dropLast()) : line) else { return nil }
+            switch frame["type"]?.stringValue {
+            case "results":
+                guard let name = frame["index"]?.stringValue, let results = frame["results"]?.objectValue else { return nil }
+                return .results(name, LivePage(answer: results))
+            case "merged":
+                var rest = JSONObject()
+                for e in frame where e.key != "id" && e.key != "type" { rest.appendUnchecked(e.key, e.value) }
+                return .merged(LivePage(answer: rest))
+            case "done": return nil
+            default: return .other(frame)
+            }
+        }
     }
 }

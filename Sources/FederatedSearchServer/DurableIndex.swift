@@ -300,15 +300,20 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
         for lane in MergeLane.allCases { scheduleMerge(lane) }
     }
 
-    /// After a write group: its merges, and a timer that settles the index once no other
-    /// write has come for ``settleAfterMs``.
-    /// Told the name of each durable index that published a write group (on its writer
-    /// thread, after the snapshot is published, before the group's replies go out): the
-    /// daemon's live subscriptions. Nil: nobody listens.
+    /// Told the name of each durable index that published a new snapshot after writes or a
+    /// settings change (on its writer thread, after the snapshot is published, before the
+    /// replies go out): the daemon's live subscriptions. Nil: nobody listens.
     package static let published = Mutex<(@Sendable (_ index: String) -> Void)?>(nil)
 
-    package func wrote() {
+    /// Tells ``published`` that this index changed.
+    package func announceChange() {
         if let listener = Self.published.withLock({ $0 }) { listener(name) }
+    }
+
+    /// After a write group: the change told, its merges, and a timer that settles the index
+    /// once no other write has come for ``settleAfterMs``.
+    package func wrote() {
+        announceChange()
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
         saveSegmentsIfNeeded()

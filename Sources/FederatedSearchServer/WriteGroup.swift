@@ -193,6 +193,7 @@ package enum WriteGroup {
             st.configSettings = base
             st.settings = settings
             st.publishedIsStale = false
+            index.announceChange()
             return .success(.written(sequence: st.store.sequence, documents: st.table.count))
         } catch {
             return .failure(error)

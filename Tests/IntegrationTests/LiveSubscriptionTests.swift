@@ -332,6 +332,44 @@ struct LiveSubscriptionTests {
         #expect(runs <= writes + 1, "\(runs) runs for \(writes) writes and three subscribers")
     }
 
+    /// A subscription of every index the peer may search follows the catalog: an index made
+    /// by `createIndex` joins it (its first documents arrive as a resync), and SIGTERM with a
+    /// subscriber connected stops at once rather than waiting out the drain timeout.
+    @Test func aNewIndexJoinsASubscriptionOfEveryIndexAndStopIsNotHeldUp() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let initial = (0..<20).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        try c.send(["id": "all", "op": "subscribe", "query": "", "minIntervalMs": 0])
+        var view = View()
+        while let frame = try line(c) {
+            try view.take(frame)
+            if frame["type"] == "done" { break }
+        }
+        #expect(Set(view.answer.pages.keys) == ["films"])
+        let writer = try d.connect()
+        #expect(try writer.roundTrip(["id": "c", "op": "createIndex", "index": "notes"]).first?.type == "indexCreated")
+        try films.written(writer, ["id": "w", "op": "addDocuments", "index": "notes", "documents": [["objectID": "n1", "text": "hello"]]])
+        let expected = try fresh(writer, ["query": ""])
+        let deadline = Date().addingTimeInterval(10)
+        while !view.matches(expected), Date() < deadline {
+            guard let frame = try line(c) else { break }
+            try view.take(frame)
+        }
+        #expect(view.matches(expected), "the new index's page came: \(view.answer.pages.keys.sorted())")
+        #expect(view.answer.pages["notes"]?.hits.first?["objectID"] == "n1")
+        let stopping = Date()
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 8) != nil)
+        #expect(Date().timeIntervalSince(stopping) < 3, "stopped in \(Date().timeIntervalSince(stopping)) s")
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
