@@ -241,7 +241,7 @@ final class Connection {
         switch RequestDecoder.decode(bytes) {
         case .success(let r):
             switch r.operation {
-            case .search, .searchForFacetValues: return true
+            case .search, .searchForFacetValues, .subscribe: return true
             default: return false
             }
         case .failure: return false
@@ -380,7 +380,9 @@ final class Connection {
     var repliesEncodingOffLoop = 0
 
     /// Searches (and facet value searches) of this connection running or waiting for a slot.
-    var searchesInFlight: Int { tasks.count + queuedSearches.count }
+    var searchesInFlight: Int { tasks.count + queuedSearches.count + firstAnswersPending }
+    /// Subscriptions waiting for their first answer (they count as searches in flight).
+    var firstAnswersPending = 0
 
     /// Reads unless the client must wait: its answers pile up unread (`throttled`), its lines
     /// must wait, or the connection is closing (a lingering one reads only to discard).

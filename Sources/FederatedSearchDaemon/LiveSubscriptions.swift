@@ -97,8 +97,6 @@ final class LiveSubscriptions {
     private var groups: [Shared: Group] = [:]
     private var byIndex: [String: Set<Shared>] = [:]
     private var perConnection: [UInt64: Int] = [:]
-    /// First answers being searched, per connection.
-    private var firstAnswersRunning: [UInt64: Int] = [:]
     private var nextSerial = 0
     /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
@@ -126,11 +124,6 @@ final class LiveSubscriptions {
                 SearchError(
                     .tooManyRequests,
                     "this connection holds limits.maxSubscriptionsPerConnection (\(limits.maxSubscriptionsPerConnection)) subscriptions: unsubscribe one first"
-                )
-            } else if firstAnswersRunning[connection.id, default: 0] >= connection.limits.maxRequestsPerConnection {
-                SearchError(
-                    .tooManyRequests,
-                    "this connection has limits.maxRequestsPerConnection (\(connection.limits.maxRequestsPerConnection)) subscriptions waiting for their first answer: read them first"
                 )
             } else if subscriptions.count >= limits.maxSubscriptions {
                 SearchError(
@@ -166,7 +159,9 @@ final class LiveSubscriptions {
         let s = Subscription(key: key, serial: nextSerial, shared: shared)
         s.runsBefore = group.runsStarted
         subscriptions[key] = s
-        firstAnswersRunning[connection.id, default: 0] += 1
+        // Its first answer counts as a search in flight: past limits.maxRequestsPerConnection,
+        // the connection's next lines wait (pushed back, as searches are).
+        connection.firstAnswersPending += 1
         perConnection[connection.id, default: 0] += 1
         // Its own first answer; the group's runs take it on from there.
         let serial = s.serial
@@ -307,8 +302,9 @@ final class LiveSubscriptions {
 
     /// A subscription's first answer: sent as it is (under its id), and kept.
     private func firstAnswer(_ key: Key, serial: Int, _ lines: [[UInt8]], _ frames: [RunFrame]) {
-        if let running = firstAnswersRunning[key.connection] {
-            firstAnswersRunning[key.connection] = running > 1 ? running - 1 : nil
+        if let c = loop.connections[key.connection] {
+            c.firstAnswersPending -= 1
+            c.searchSlotFreed()
         }
         guard let s = subscriptions[key], s.serial == serial, !s.answered, let g = groups[s.shared],
             let connection = loop.connections[key.connection], !connection.isClosing

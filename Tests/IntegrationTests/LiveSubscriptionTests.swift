@@ -370,6 +370,32 @@ struct LiveSubscriptionTests {
         #expect(Date().timeIntervalSince(stopping) < 3, "stopped in \(Date().timeIntervalSince(stopping)) s")
     }
 
+    /// Forty subscriptions sent at once on one connection, past its 16 searches in flight:
+    /// the later ones wait their turn (pushed back, never refused), and all are answered.
+    @Test func aBurstOfSubscriptionsIsPushedBackNotRefused() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let initial = (0..<50).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        var burst: [UInt8] = []
+        for i in 0..<40 {
+            burst += JSONWriter.bytes(["id": .string("s\(i)"), "op": "subscribe", "query": "star", "indices": ["films"]]) + [0x0A]
+        }
+        try c.sendRaw(burst)
+        var done = Set<String>()
+        while done.count < 40, let f = try line(c) {
+            #expect(f["type"] != "error", "\(f)")
+            if f["type"] == "done", let id = f["id"]?.stringValue { done.insert(id) }
+        }
+        #expect(done.count == 40)
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
