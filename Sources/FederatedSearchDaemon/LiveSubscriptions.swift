@@ -78,6 +78,9 @@ final class LiveSubscriptions {
         var skippedBacklog = false
         var timer: LoopEvent?
         var timerArmed = false
+        /// Its indices' shortest `pollIntervalMs`, and the timer that runs it that often.
+        var pollInterval: Duration?
+        var pollTimer: LoopEvent?
 
         init(shared: Shared, serial: Int, request: SearchRequest, peer: PeerIdentity?, indices: Set<String>) {
             self.shared = shared
@@ -287,6 +290,20 @@ final class LiveSubscriptions {
             for index in now.subtracting(g.indices) { byIndex[index, default: []].insert(g.shared) }
             g.indices = now
         }
+        // Indices that cannot tell of their changes are searched again every pollIntervalMs.
+        let poll = now.compactMap { loop.catalog.entry($0)?.pollInterval }.min()
+        if poll != g.pollInterval {
+            g.pollInterval = poll
+            g.pollTimer = poll.flatMap { interval in
+                let timer = LoopEvent(on: loop.base, .timer(repeating: true)) { [weak self, weak g] in
+                    guard let self, let g else { return }
+                    g.dirty = true
+                    self.schedule(g)
+                }
+                timer?.schedule(after: interval)
+                return timer
+            }
+        }
         g.running = true
         g.runsStarted += 1
         runs += 1
@@ -398,9 +415,27 @@ final class LiveSubscriptions {
         return out
     }
 
-    /// `stats.subscriptions`.
+    /// `stats.subscriptions`: the counts, and how each index with subscriptions on it is kept
+    /// fresh (`freshness.<index>.kind`): `push` (a durable index tells of each write), `poll`
+    /// (searched again every `intervalMs`), or `none` (only a reload runs them again).
     var json: JSONObject {
-        ["open": .number(Double(subscriptions.count)), "runs": .number(Double(runs)), "updates": .number(Double(updatesSent))]
+        var freshness = JSONObject()
+        for index in byIndex.keys.sorted() {
+            guard let entry = loop.catalog.entry(index) else { continue }
+            if entry.searchable is DurableIndex {
+                freshness[index] = ["kind": "push"]
+            } else if let poll = entry.pollInterval {
+                let c = poll.components
+                let ms = Double(c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000)
+                freshness[index] = ["kind": "poll", "intervalMs": .number(ms)]
+            } else {
+                freshness[index] = ["kind": "none"]
+            }
+        }
+        return [
+            "open": .number(Double(subscriptions.count)), "runs": .number(Double(runs)), "updates": .number(Double(updatesSent)),
+            "freshness": .object(freshness),
+        ]
     }
 }
 

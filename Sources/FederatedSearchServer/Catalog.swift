@@ -14,10 +14,13 @@ public final class Catalog: Sendable {
         public let fingerprint: String
         /// Who may search and write it.
         public let access: AccessPolicy
+        /// How often live subscriptions search it again (`pollIntervalMs`); nil: only when
+        /// it says it changed (a durable index), or never.
+        public let pollInterval: Duration?
 
         package init(
             id: SearcherId, searchable: any Searchable, kind: String, defaultTimeout: Duration, fingerprint: String,
-            access: AccessPolicy
+            access: AccessPolicy, pollInterval: Duration? = nil
         ) {
             self.id = id
             self.searchable = searchable
@@ -25,6 +28,7 @@ public final class Catalog: Sendable {
             self.defaultTimeout = defaultTimeout
             self.fingerprint = fingerprint
             self.access = access
+            self.pollInterval = pollInterval
         }
     }
 
@@ -84,7 +88,7 @@ public final class Catalog: Sendable {
         return Entry(
             id: SearcherId(index: s.name), searchable: try factory(context), kind: s.kind,
             defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs), fingerprint: fingerprint,
-            access: s.access)
+            access: s.access, pollInterval: s.pollIntervalMs.map { .milliseconds($0) })
     }
 }
 

@@ -78,7 +78,7 @@ public struct CatalogLoader: Sendable {
                 entries.append(
                     Catalog.Entry(
                         id: old.id, searchable: old.searchable, kind: old.kind, defaultTimeout: old.defaultTimeout,
-                        fingerprint: old.fingerprint, access: s.access))
+                        fingerprint: old.fingerprint, access: s.access, pollInterval: s.pollIntervalMs.map { .milliseconds($0) }))
                 kept.append(s.name)
                 continue
             }
@@ -96,7 +96,7 @@ public struct CatalogLoader: Sendable {
                     Catalog.Entry(
                         id: old.id, searchable: durable, kind: old.kind,
                         defaultTimeout: .milliseconds(s.timeoutMs ?? config.defaultTimeoutMs),
-                        fingerprint: fingerprint, access: s.access))
+                        fingerprint: fingerprint, access: s.access, pollInterval: s.pollIntervalMs.map { .milliseconds($0) }))
                 rebuilt.append(s.name)
                 continue
             }

@@ -141,7 +141,11 @@ public struct DaemonConfig: Sendable {
         public var timeoutMs: Int?
         /// Who may search and write it.
         public var access: AccessPolicy
-        /// The backend's own options (everything but `backend` and `timeoutMs`).
+        /// How often live subscriptions search it again when nothing tells the daemon of its
+        /// changes (another backend than a durable index); nil: never.
+        public var pollIntervalMs: Int?
+        /// The backend's own options (everything but `backend`, `timeoutMs`, `access` and
+        /// `pollIntervalMs`).
         public var options: JSONObject
         /// The JSON path of this searchable's object, for error messages.
         public var path: String
@@ -158,10 +162,13 @@ public struct DaemonConfig: Sendable {
                 try sr.objectValue("access").map { (a: JSONObject) throws(SearchError) in
                     try AccessPolicy.decode(a, path: "\(path).access")
                 } ?? AccessPolicy()
+            let poll = try sr.int("pollIntervalMs", in: 10...86_400_000)
             o["backend"] = nil
             o["timeoutMs"] = nil
             o["access"] = nil
-            return SearchableConfig(name: name, kind: kind, timeoutMs: timeout, access: access, options: o, path: path)
+            o["pollIntervalMs"] = nil
+            return SearchableConfig(
+                name: name, kind: kind, timeoutMs: timeout, access: access, pollIntervalMs: poll, options: o, path: path)
         }
     }
 

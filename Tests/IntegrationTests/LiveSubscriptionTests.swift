@@ -396,6 +396,54 @@ struct LiveSubscriptionTests {
         #expect(done.count == 40)
     }
 
+    /// A source that cannot tell of its changes (here another fedsearchd's index) is searched
+    /// again every `pollIntervalMs` for the subscriptions on it: a write upstream reaches the
+    /// subscriber as an update, and `stats` says how the index is kept fresh.
+    @Test func aPolledSourceReachesItsSubscribersWithinItsInterval() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let initial = (0..<20).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let upstream = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
+        defer {
+            upstream.stop()
+            try? FileManager.default.removeItem(at: upstream.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let d = try DaemonProcess(config: [
+            "searchables": [
+                "remote": ["backend": "fedsearchd", "socket": .string(upstream.socketPath), "index": "films", "pollIntervalMs": 200]
+            ]
+        ])
+        defer { d.stop() }
+        let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        let request: JSONObject = ["query": "", "indices": ["remote"], "params": ["hitsPerPage": 5]]
+        var r = request
+        r["id"] = "polled"
+        r["op"] = "subscribe"
+        r["minIntervalMs"] = 0
+        try c.send(.object(r))
+        var view = View()
+        while let frame = try line(c) {
+            try view.take(frame)
+            if frame["type"] == "done" { break }
+        }
+        let local = try d.connect()
+        var film = IncrementalWriteTests.film(300, &rng)
+        film["votes"] = 1000
+        try films.written(try upstream.connect(), ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        let expected = try fresh(local, request)
+        #expect(expected.answer.pages["remote"]?.hits.first?["objectID"] == "f300", "the write is visible through the daemon")
+        let deadline = Date().addingTimeInterval(5)
+        while !view.matches(expected), Date() < deadline {
+            guard let frame = try line(c) else { break }
+            try view.take(frame)
+        }
+        #expect(view.matches(expected), "the polled update came")
+        let freshness = try local.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?[
+            "freshness"]
+        #expect(freshness == ["remote": ["kind": "poll", "intervalMs": 200]], "\(String(describing: freshness))")
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
