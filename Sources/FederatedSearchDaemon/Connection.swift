@@ -321,7 +321,9 @@ final class Connection {
         case .startSearch(let key, let requestID, let request):
             start(key: key, requestID: requestID, request: request)
         case .subscribe(let id, let request, let interval):
-            loop.live.subscribe(self, id: id, request: request, minIntervalMs: interval)
+            if let refusal = loop.live.subscribe(self, id: id, request: request, minIntervalMs: interval) {
+                write(Frame.error(id: id, index: nil, error: refusal).line())
+            }
         case .unsubscribe(let id, let target):
             loop.live.unsubscribe(self, id: id, target: target)
         }

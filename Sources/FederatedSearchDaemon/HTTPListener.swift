@@ -33,6 +33,8 @@ final class HTTPListener {
         /// Until its answer starts, an event on the connection's socket for the client closing
         /// it (libevent reads nothing from a connection while its request is answered).
         var closeWatch: LoopEvent?
+        /// A live subscription's event stream (`POST /1/federated/subscribe`).
+        var stream: SubscriptionStream?
     }
     private var exchanges: [UInt64: Exchange] = [:]
     /// Exchange ids by libevent request (for its completion callback).
@@ -179,6 +181,9 @@ final class HTTPListener {
                 return deliver(id, .whole(response))
             }
         }
+        if case .federatedSubscribe = AlgoliaRoute.match(parsed.method, parsed.path) {
+            return subscribe(id, parsed, core: core)
+        }
         let api = self.api
         let inbox = loop.inbox!
         // A small request starts on the loop thread (its searches may stay there, see
@@ -191,6 +196,27 @@ final class HTTPListener {
             }
         }
         watchForClose(id, connection)
+    }
+
+    /// `POST /1/federated/subscribe`: refused with its status, or a live subscription whose
+    /// frames go out as server-sent events until the client goes.
+    private func subscribe(_ id: UInt64, _ request: HTTPRequest, core: ServerCore) {
+        switch api.subscription(request, core: core) {
+        case .failure(let response):
+            deliver(id, .whole(response))
+        case .success(let subscription):
+            let sink = SubscriptionStream(listener: self, exchange: id, head: subscription.head)
+            if let refusal = loop.live.subscribe(
+                sink, id: subscription.id, request: subscription.search, minIntervalMs: subscription.minIntervalMs)
+            {
+                // Refused as /1/federated refuses: its status and Algolia's error shape.
+                var response = HTTPResponse.error(refusal)
+                response.headers += subscription.head.headers.filter { $0.name.lowercased().hasPrefix("access-control") }
+                return deliver(id, .whole(response))
+            }
+            exchanges[id]?.stream = sink
+            watchForClose(id, exchanges[id]?.connection)
+        }
     }
 
     /// Watches the exchange's socket for the client closing it: readable or closed (an RST
@@ -221,7 +247,10 @@ final class HTTPListener {
         var byte: UInt8 = 0
         let closed: Bool
         do { closed = try systemCall { recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) } == 0 } catch { closed = !error.wouldBlock }
-        if closed { exchanges[id]?.task?.cancel() }
+        if closed {
+            exchanges[id]?.task?.cancel()
+            endStream(id)
+        }
     }
 
     /// The method, target, headers and body of a request, copied out of libevent's buffers.
@@ -242,8 +271,9 @@ final class HTTPListener {
     /// Output of an exchange's task, on the loop thread.
     func deliver(_ id: UInt64, _ output: HTTPOutput) {
         guard let x = exchanges[id] else { return }
-        // Once the answer starts, libevent notices a client that leaves (its write fails).
-        if x.closeWatch != nil { stopWatching(id) }
+        // Once the answer starts, libevent notices a client that leaves (its write fails); a
+        // subscription's stream may write nothing for long, so it keeps watching.
+        if x.closeWatch != nil, x.stream == nil { stopWatching(id) }
         switch output {
         case .whole(let response):
             reply(x.request, response, close: false)
@@ -464,7 +494,64 @@ final class HTTPListener {
             }
             exchanges[id]?.gone = true
             exchanges[id]?.task?.cancel()
+            endStream(id)
         }
+    }
+
+    /// A subscription's stream ended (its client went, or fell too far behind): its
+    /// subscription goes, and the exchange ends.
+    private func endStream(_ id: UInt64) {
+        guard let stream = exchanges[id]?.stream else { return }
+        exchanges[id]?.stream = nil
+        loop.live.connectionClosed(stream.sinkID)
+        deliver(id, .end)
+    }
+
+    /// A live subscription's frames as server-sent events on one exchange. The head goes with
+    /// the first frame; each `update` or `resync` event carries its `seq` as the event id
+    /// (a reconnecting browser sends it as `Last-Event-ID`; it gets the whole answer again).
+    final class SubscriptionStream: LiveSink {
+        private unowned let listener: HTTPListener
+        let exchange: UInt64
+        private var head: HTTPResponse?
+        let peerIdentity: PeerIdentity?
+
+        init(listener: HTTPListener, exchange: UInt64, head: HTTPResponse) {
+            self.listener = listener
+            self.exchange = exchange
+            self.head = head
+            // An HTTP client searches with the daemon's own rights, its key limiting them.
+            peerIdentity = PeerIdentity(PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+        }
+
+        var sinkID: UInt64 { 1 << 63 | exchange }
+        var answerByteLimit: Int { listener.loop.config.limits.maxAnswerBytes }
+
+        var isClosing: Bool {
+            guard let x = listener.exchanges[exchange] else { return true }
+            return x.gone || x.abandoned || x.stream !== self
+        }
+
+        /// Half the connection's output limit: past the limit, the stream would be cut.
+        var hasBacklog: Bool {
+            guard let c = listener.exchanges[exchange]?.connection else { return false }
+            return c.unsentBytes > listener.loop.config.limits.maxPendingOutputBytes / 2
+        }
+
+        func send(_ line: [UInt8]) {
+            if let head {
+                self.head = nil
+                listener.deliver(exchange, .head(head))
+            }
+            var event: [UInt8] = []
+            if let seq = FramePayload.object(of: line)?["seq"]?.intValue {
+                event = Array("id: \(seq)\n".utf8)
+            }
+            listener.deliver(exchange, .chunk(event + AlgoliaAPI.event(line)))
+            if listener.exchanges[exchange]?.abandoned == true { listener.endStream(exchange) }
+        }
+
+        func firstAnswerArrived() {}
     }
 }
 

@@ -32,6 +32,9 @@ final class LiveSubscriptions {
         var indices: [String]
         var answerByteLimit: Int
         var minIntervalMs: Int
+        /// Set for a search under a secured API key's restriction (not in the request's line):
+        /// such a subscription shares its run with none.
+        var alone: Int?
     }
 
     private final class Subscription {
@@ -100,6 +103,8 @@ final class LiveSubscriptions {
     private var groups: [Shared: Group] = [:]
     private var byIndex: [String: Set<Shared>] = [:]
     private var perConnection: [UInt64: Int] = [:]
+    /// The sinks of open subscriptions by id (a connection, an HTTP stream).
+    private var sinks: [UInt64: any LiveSink] = [:]
     private var nextSerial = 0
     /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
@@ -112,18 +117,16 @@ final class LiveSubscriptions {
     /// How many subscriptions `connection` holds.
     func count(of connection: UInt64) -> Int { perConnection[connection] ?? 0 }
 
-    /// Starts a subscription for `connection` (its first answer follows), or answers why not.
-    func subscribe(_ connection: Connection, id: String?, request: SearchRequest, minIntervalMs: Int) {
-        guard let id else {
-            return connection.write(
-                Frame.error(id: nil, index: nil, error: SearchError(.missingField, "id: a subscription needs an id")).line())
-        }
-        let key = Key(connection: connection.id, id: id)
+    /// Starts a subscription for `connection` (its first answer follows), or returns why not
+    /// (the caller answers it: an error frame on the socket, an HTTP status).
+    func subscribe(_ connection: any LiveSink, id: String?, request: SearchRequest, minIntervalMs: Int) -> SearchError? {
+        guard let id else { return SearchError(.missingField, "id: a subscription needs an id") }
+        let key = Key(connection: connection.sinkID, id: id)
         let limits = loop.config.limits
         let refusal: SearchError? =
             if subscriptions[key] != nil {
                 SearchError(.duplicateID, "id: subscription \(RequestID.display(id)) is already open on this connection")
-            } else if count(of: connection.id) >= limits.maxSubscriptionsPerConnection {
+            } else if count(of: connection.sinkID) >= limits.maxSubscriptionsPerConnection {
                 SearchError(
                     .tooManyRequests,
                     "this connection holds limits.maxSubscriptionsPerConnection (\(limits.maxSubscriptionsPerConnection)) subscriptions: unsubscribe one first"
@@ -135,19 +138,19 @@ final class LiveSubscriptions {
             } else {
                 nil
             }
-        if let refusal { return connection.write(Frame.error(id: id, index: nil, error: refusal).line()) }
-        let core = connection.core
+        if let refusal { return refusal }
+        let core = loop.core(answerByteLimit: connection.answerByteLimit)
         let planned: ServerCore.PlannedSearch
         do {
             planned = try core.plan(request, id: id, peer: connection.peerIdentity)
         } catch {
-            return connection.write(Frame.error(id: id, index: nil, error: error).line())
+            return error
         }
         let peer = connection.peerIdentity
         let shared = Shared(
             request: Request(id: nil, operation: .search(request)).line(), peer: peer.map { UInt64($0.uid) << 32 | UInt64($0.gid) },
-            indices: planned.sources.map(\.index).sorted(), answerByteLimit: connection.limits.maxAnswerBytes,
-            minIntervalMs: minIntervalMs)
+            indices: planned.sources.map(\.index).sorted(), answerByteLimit: connection.answerByteLimit,
+            minIntervalMs: minIntervalMs, alone: request.restriction == nil ? nil : nextSerial + 1)
         let group =
             groups[shared]
             ?? {
@@ -162,10 +165,11 @@ final class LiveSubscriptions {
         let s = Subscription(key: key, serial: nextSerial, shared: shared)
         s.runsBefore = group.runsStarted
         subscriptions[key] = s
-        // Its first answer counts as a search in flight: past limits.maxRequestsPerConnection,
-        // the connection's next lines wait (pushed back, as searches are).
-        connection.firstAnswersPending += 1
-        perConnection[connection.id, default: 0] += 1
+        // A connection counts its first answer as a search in flight: past
+        // limits.maxRequestsPerConnection, its next lines wait (pushed back, as searches are).
+        (connection as? Connection)?.firstAnswersPending += 1
+        perConnection[connection.sinkID, default: 0] += 1
+        sinks[connection.sinkID] = connection
         // Its own first answer; the group's runs take it on from there.
         let serial = s.serial
         let inbox: Inbox = loop.inbox
@@ -176,12 +180,13 @@ final class LiveSubscriptions {
             let frames = RunFrame.parse(answer)
             inbox.post(.onLoop { loop in loop.live.firstAnswer(key, serial: serial, answer, frames) })
         }
+        return nil
     }
 
     /// Ends subscription `target` of `connection`: `unsubscribed`, or `unknown_request`.
     func unsubscribe(_ connection: Connection, id: String?, target: String) {
         guard remove(Key(connection: connection.id, id: target)) else {
-            return connection.write(
+            return connection.send(
                 Frame.error(
                     id: id, index: nil,
                     error: SearchError(.unknownRequest, "target: no subscription with id \(RequestID.display(target)) on this connection")
@@ -191,7 +196,7 @@ final class LiveSubscriptions {
         if let id { o.appendUnchecked("id", RequestID.json(id)) }
         o.appendUnchecked("type", "unsubscribed")
         o.appendUnchecked("target", RequestID.json(target))
-        connection.write(Self.line(o))
+        connection.send(Self.line(o))
     }
 
     /// Ends every subscription of a connection that closed.
@@ -232,7 +237,10 @@ final class LiveSubscriptions {
             }
         }
         perConnection[key.connection, default: 1] -= 1
-        if perConnection[key.connection] == 0 { perConnection[key.connection] = nil }
+        if perConnection[key.connection] == 0 {
+            perConnection[key.connection] = nil
+            sinks[key.connection] = nil
+        }
         return true
     }
 
@@ -240,8 +248,7 @@ final class LiveSubscriptions {
     /// wait (the changes meanwhile come together once it reads), so a subscriber that stops
     /// reading holds no more memory than a slow reader of answers, and is closed as one is.
     private func hasBacklog(_ key: Key) -> Bool {
-        guard let c = loop.connections[key.connection] else { return false }
-        return c.unsentBytes > c.limits.maxPendingOutputBytes
+        sinks[key.connection]?.hasBacklog ?? false
     }
 
     /// Runs `g` now if its interval has passed, else once it has; while every subscriber of it
@@ -277,7 +284,7 @@ final class LiveSubscriptions {
             planned = try core.plan(g.request, id: nil, peer: g.peer)
         } catch {
             // The index went (a reload) or the peer may no longer search it: said, and kept.
-            for key in g.members { loop.connections[key.connection]?.write(Frame.error(id: key.id, index: nil, error: error).line()) }
+            for key in g.members { sinks[key.connection]?.send(Frame.error(id: key.id, index: nil, error: error).line()) }
             return
         }
         // The indices it searches now: the writes that wake it follow them.
@@ -319,14 +326,12 @@ final class LiveSubscriptions {
 
     /// A subscription's first answer: sent as it is (under its id), and kept.
     private func firstAnswer(_ key: Key, serial: Int, _ lines: [[UInt8]], _ frames: [RunFrame]) {
-        if let c = loop.connections[key.connection] {
-            c.firstAnswersPending -= 1
-            c.searchSlotFreed()
-        }
+        // Told even when the subscription ended meanwhile (a connection counts it in flight).
+        (sinks[key.connection] ?? loop.connections[key.connection])?.firstAnswerArrived()
         guard let s = subscriptions[key], s.serial == serial, !s.answered, let g = groups[s.shared],
-            let connection = loop.connections[key.connection], !connection.isClosing
+            let connection = sinks[key.connection], !connection.isClosing
         else { return }
-        for line in lines { connection.write(line) }
+        for line in lines { connection.send(line) }
         for frame in frames {
             switch frame {
             case .results(let name, let page): s.pages[name] = page
@@ -348,7 +353,7 @@ final class LiveSubscriptions {
         g.skippedBacklog = false
         for key in g.members {
             // Not yet answered, or answered from a later state than this run saw.
-            guard let s = subscriptions[key], s.answered, run > s.runsBefore, let connection = loop.connections[key.connection],
+            guard let s = subscriptions[key], s.answered, run > s.runsBefore, let connection = sinks[key.connection],
                 !connection.isClosing
             else { continue }
             if hasBacklog(key) {
@@ -367,7 +372,7 @@ final class LiveSubscriptions {
                     s.merged = page
                 case .other(let line):
                     // An error (one index's, or the whole search's): said each time, as a search says it.
-                    connection.write(Self.withID(line, key.id))
+                    connection.send(Self.withID(line, key.id))
                 }
             }
         }
@@ -383,7 +388,7 @@ final class LiveSubscriptions {
     }
 
     /// One `update` (or `resync`) frame from `old` to `new`, if they differ.
-    private func send(_ s: Subscription, on connection: Connection, old: LivePage?, new: LivePage, target: (String, JSONValue)) {
+    private func send(_ s: Subscription, on connection: any LiveSink, old: LivePage?, new: LivePage, target: (String, JSONValue)) {
         if let old, old == new { return }
         var o = JSONObject()
         o.appendUnchecked("id", RequestID.json(s.key.id))
@@ -406,7 +411,7 @@ final class LiveSubscriptions {
             }
         }
         updatesSent += 1
-        connection.write(Self.line(o))
+        connection.send(Self.line(o))
     }
 
     private static func line(_ o: JSONObject) -> [UInt8] {

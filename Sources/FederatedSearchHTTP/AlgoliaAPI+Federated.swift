@@ -10,11 +10,15 @@ extension AlgoliaAPI {
     /// The body as the socket's search request (`op` may be left out), with the indices a
     /// key may search when it names none.
     func federatedRequest(_ x: Exchange) -> Result<Request, HTTPResponse> {
-        var body: JSONObject
         switch bodyObject(x) {
         case .failure(let r): return .failure(r)
-        case .success(let o): body = o
+        case .success(let o): return federatedRequest(x, body: o)
         }
+    }
+
+    /// ``federatedRequest(_:)`` of a body already read.
+    func federatedRequest(_ x: Exchange, body object: JSONObject) -> Result<Request, HTTPResponse> {
+        var body = object
         if body["op"] == nil { body["op"] = "search" }
         guard body["op"] == "search" else {
             return .failure(.error(SearchError(.invalidField, "op: the federated endpoints answer only search")))
@@ -204,4 +208,57 @@ final class StreamOpening: Sendable {
 
     /// Where the stream is: still waiting for a first frame, open, or refused.
     var current: Step { state.withLock { $0 } }
+}
+
+/// A live search over HTTP, as the transport starts it (see ``AlgoliaAPI/subscription(_:core:)``).
+package struct HTTPSubscription: Sendable {
+    /// The subscription's id in its frames (the body's `id`, else `live`).
+    package var id: String
+    package var search: SearchRequest
+    package var minIntervalMs: Int
+    /// The stream's head: `text/event-stream`, with the CORS headers.
+    package var head: HTTPResponse
+}
+
+extension AlgoliaAPI {
+    /// `POST /1/federated/subscribe`: the body of `/1/federated` with `minIntervalMs`, checked as
+    /// that endpoint checks it (key, rights, the indices the key may search, a secured key's
+    /// restriction), for the transport to subscribe; or the response that refuses it.
+    package func subscription(_ request: HTTPRequest, core: ServerCore) -> Result<HTTPSubscription, HTTPResponse> {
+        let x: Exchange
+        switch admit(request, core: core, placement: nil, executor: nil) {
+        case .answered(let response): return .failure(response)
+        case .exchange(_, let exchange): x = exchange
+        }
+        var body: JSONObject
+        switch bodyObject(x) {
+        case .failure(let r): return .failure(finished(r, request, x.headers))
+        case .success(let o): body = o
+        }
+        var interval = RequestDecoder.defaultMinIntervalMs
+        if let v = body["minIntervalMs"] {
+            guard let n = v.intValue, (0...3_600_000).contains(n) else {
+                return .failure(
+                    finished(.error(SearchError(.invalidField, "minIntervalMs: expected an integer from 0 to 3600000")), request, x.headers)
+                )
+            }
+            interval = n
+            body["minIntervalMs"] = nil
+        }
+        let id = body["id"]?.stringValue ?? "live"
+        body["id"] = .string(id)
+        switch federatedRequest(x, body: body) {
+        case .failure(let r): return .failure(finished(r, request, x.headers))
+        case .success(let r):
+            guard case .search(let search) = r.operation else {
+                return .failure(.error(SearchError(.invalidField, "op: the federated endpoints answer only search")))
+            }
+            let head = HTTPResponse(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
+                ] + x.headers)
+            return .success(HTTPSubscription(id: id, search: search, minIntervalMs: interval, head: head))
+        }
+    }
 }

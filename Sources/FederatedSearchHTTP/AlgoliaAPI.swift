@@ -228,7 +228,7 @@ package struct AlgoliaAPI: Sendable {
         case .operation(let index): return await copyOrMove(index, x)
         case .task(let index, let id): return task(index, id: id, x)
         case .federated: return await federated(x)
-        case .federatedStream, .dashboard, .preflight, .methodNotAllowed, .notFound:
+        case .federatedStream, .federatedSubscribe, .dashboard, .preflight, .methodNotAllowed, .notFound:
             return .error(500, "route \(route) is answered elsewhere", code: .internalError)
         }
     }

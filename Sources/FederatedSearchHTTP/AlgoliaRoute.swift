@@ -30,6 +30,9 @@ package enum AlgoliaRoute: Equatable, Sendable {
     case task(index: String?, taskID: String)
     case federated
     case federatedStream
+    /// `POST /1/federated/subscribe`: a live search as server-sent events (the transport
+    /// answers it: it needs the daemon's subscriptions).
+    case federatedSubscribe
     /// A file of the dashboard (`index.html` for `/`).
     case dashboard(file: String)
     /// A CORS preflight.
@@ -58,6 +61,7 @@ package enum AlgoliaRoute: Equatable, Sendable {
         }
         if at("federated") { return on(.post, .federated, else: "POST") }
         if at("federated", "stream") { return on(.post, .federatedStream, else: "POST") }
+        if at("federated", "subscribe") { return on(.post, .federatedSubscribe, else: "POST") }
         if at("task", "_") { return on(.get, .task(index: nil, taskID: r[1]), else: "GET") }
         if at("indexes") { return on(.get, .listIndices, else: "GET") }
         if at("indexes", "*", "queries") { return on(.post, .multipleQueries, else: "POST") }
@@ -107,7 +111,8 @@ package enum AlgoliaRoute: Equatable, Sendable {
     /// browse, the federated endpoints, and task status.
     package var isSearch: Bool {
         switch self {
-        case .multipleQueries, .search, .searchByURL, .facetValues, .browse, .federated, .federatedStream, .task: true
+        case .multipleQueries, .search, .searchByURL, .facetValues, .browse, .federated, .federatedStream, .federatedSubscribe, .task:
+            true
         default: false
         }
     }
@@ -116,7 +121,7 @@ package enum AlgoliaRoute: Equatable, Sendable {
     /// several named in the body, checked one by one).
     package var requirement: (right: APIKey.Right, index: String?)? {
         switch self {
-        case .multipleQueries, .federated, .federatedStream: (.search, nil)
+        case .multipleQueries, .federated, .federatedStream, .federatedSubscribe: (.search, nil)
         case .getObjects: (.search, nil)
         case .listIndices: (.listIndexes, nil)
         case .search(let i), .searchByURL(let i), .facetValues(let i, _), .getObject(let i, _): (.search, i)

@@ -444,6 +444,62 @@ struct LiveSubscriptionTests {
         #expect(freshness == ["remote": ["kind": "poll", "intervalMs": 200]], "\(String(describing: freshness))")
     }
 
+    /// `POST /1/federated/subscribe`: the same frames as server-sent events; a write's update
+    /// arrives on the open stream and rebuilds a fresh search's answer; closing the stream
+    /// ends the subscription.
+    @Test func theHTTPStreamSendsTheFirstAnswerThenUpdates() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        let initial = (0..<30).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let d = try DaemonProcess(config: config, files: ["films.ndjson": initial])
+        defer {
+            d.stop()
+            try? FileManager.default.removeItem(at: d.directory)
+            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+        }
+        let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 5, "facets": ["genre"]]]
+        var body = request
+        body["minIntervalMs"] = 0
+        do {
+            let http = try d.http()
+            try http.send("POST", "/1/federated/subscribe", body: JSONWriter.string(.object(body)))
+            let head = try http.readHead()
+            #expect(head.status == 200)
+            #expect(head.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+            let writer = try d.connect()
+            var view = View()
+            var expected: View?
+            _ = try http.readEvents { event in
+                #expect(event["id"] == "live", "\(event)")
+                try view.take(event)
+                if event["type"] == "done" {
+                    var film = IncrementalWriteTests.film(400, &rng)
+                    film["votes"] = 1000
+                    try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+                    expected = try fresh(writer, request)
+                }
+                // The index's update and the merged list's.
+                return view.answer.seq < 2
+            }
+            let e = try #require(expected)
+            #expect(
+                view.matches(e), "the update came over the stream: \(view.answer.pages) \(String(describing: view.answer.merged)) against \(e)")
+            #expect(
+                try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 1)
+        }
+        // The client went: its subscription goes.
+        let c = try d.connect()
+        #expect(
+            try poll(seconds: 5) {
+                try c.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 0
+            })
+        // A refused one gets its status, as /1/federated.
+        let unknown = try d.http().request("POST", "/1/federated/subscribe", json: ["query": "x", "indices": ["nope"]])
+        #expect(unknown.status == 404 && unknown.json["code"] == "unknown_index", "\(unknown.text)")
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
