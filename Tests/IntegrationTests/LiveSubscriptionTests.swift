@@ -484,8 +484,7 @@ struct LiveSubscriptionTests {
                 return view.answer.seq < 2
             }
             let e = try #require(expected)
-            #expect(
-                view.matches(e), "the update came over the stream: \(view.answer.pages) \(String(describing: view.answer.merged)) against \(e)")
+            #expect(view.matches(e), "the update came over the stream: \(view.answer.pages) against \(e)")
             #expect(
                 try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 1)
         }
