@@ -31,6 +31,35 @@ struct LiveSubscriptionTests {
         }
     }
 
+    /// Stops the daemon and removes its folders.
+    static func tearDown(_ d: DaemonProcess, dataDir: String) {
+        d.stop()
+        try? FileManager.default.removeItem(at: d.directory)
+        try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
+    }
+
+    /// `count` random films as NDJSON.
+    static func initialFilms(_ count: Int, _ rng: inout SystemRandomNumberGenerator) -> String {
+        (0..<count).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+    }
+
+    /// Subscribes to `request` under `id` (updates as soon as they come) and reads its first
+    /// answer, to its `done`.
+    func subscribe(_ c: SocketConnection, _ id: JSONValue, _ request: JSONObject) throws -> View {
+        var r = request
+        r["id"] = id
+        r["op"] = "subscribe"
+        r["minIntervalMs"] = 0
+        try c.send(.object(r))
+        var view = View()
+        while let frame = try line(c) {
+            #expect(frame["id"] == id && frame["type"] != "error", "\(frame)")
+            try view.take(frame)
+            if frame["type"] == "done" { break }
+        }
+        return view
+    }
+
     /// The frames of one search, read to its `done`, as a view.
     func fresh(_ c: SocketConnection, _ request: JSONObject) throws -> View {
         var r = request
@@ -64,29 +93,15 @@ struct LiveSubscriptionTests {
 
     @Test func firstAnswerAndDeltasRebuildWhatAFreshSearchAnswersAfterEveryWrite() throws {
         var rng = SystemRandomNumberGenerator()
-        let initial = (0..<300).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(300, &rng)
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let subscriber = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         let writer = try d.connect()
         var views: [String: View] = [:]
         for (id, request) in Self.subscriptions {
-            var r = request
-            r["id"] = .string(id)
-            r["op"] = "subscribe"
-            r["minIntervalMs"] = 0
-            try subscriber.send(.object(r))
-            var view = View()
-            while let frame = try line(subscriber) {
-                #expect(frame["id"] == .string(id) && frame["type"] != "error", "\(frame)")
-                try view.take(frame)
-                if frame["type"] == "done" { break }
-            }
+            let view = try subscribe(subscriber, .string(id), request)
             #expect(view.matches(try fresh(writer, request)), "\(id): the first answer is the search's")
             views[id] = view
         }
@@ -131,13 +146,9 @@ struct LiveSubscriptionTests {
         var config = films.config(dataDir: dataDir)
         config["limits"] = ["maxSubscriptionsPerConnection": 2]
         var rng = SystemRandomNumberGenerator()
-        let initial = (0..<50).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(50, &rng)
         let d = try DaemonProcess(config: config, files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         let writer = try d.connect()
         func subscribe(_ id: String, indices: JSONValue = ["films"]) throws -> [JSONObject] {
@@ -192,26 +203,13 @@ struct LiveSubscriptionTests {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var config = films.config(dataDir: dataDir)
         config["limits"] = ["maxPendingOutputBytes": 4096, "writeTimeoutMs": 0]
-        let initial = (0..<100).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(100, &rng)
         let d = try DaemonProcess(config: config, files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let subscriber = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         let writer = try d.connect()
         let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 100, "facets": ["genre", "year"]]]
-        var r = request
-        r["id"] = "live"
-        r["op"] = "subscribe"
-        r["minIntervalMs"] = 0
-        try subscriber.send(.object(r))
-        var view = View()
-        while let frame = try line(subscriber) {
-            try view.take(frame)
-            if frame["type"] == "done" { break }
-        }
+        var view = try subscribe(subscriber, "live", request)
         // Each write moves every hit down the page (the newest film has the most votes).
         let writes = 300
         for i in 0..<writes {
@@ -238,13 +236,9 @@ struct LiveSubscriptionTests {
     @Test func fedsearchWatchPrintsTheAnswerThenEachChange() throws {
         var rng = SystemRandomNumberGenerator()
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
-        let initial = (0..<30).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(30, &rng)
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let watch = Process()
         watch.executableURL = DaemonProcess.binDirectory.appendingPathComponent("fedsearch")
         watch.arguments = ["watch", "", "--index", "films", "--hits", "3", "--interval", "0", "--socket", d.socketPath]
@@ -281,28 +275,14 @@ struct LiveSubscriptionTests {
     @Test func theSameSearchRunsOnceForAllItsSubscribers() throws {
         var rng = SystemRandomNumberGenerator()
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
-        let initial = (0..<40).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(40, &rng)
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 5, "facets": ["genre"]]]
         var subscribers: [(SocketConnection, View)] = []
         for id in ["one", "two", "three"] {
             let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
-            var r = request
-            r["id"] = .string(id)
-            r["op"] = "subscribe"
-            r["minIntervalMs"] = 0
-            try c.send(.object(r))
-            var view = View()
-            while let frame = try line(c) {
-                try view.take(frame)
-                if frame["type"] == "done" { break }
-            }
-            subscribers.append((c, view))
+            subscribers.append((c, try subscribe(c, .string(id), request)))
         }
         let writer = try d.connect()
         func stats() throws -> JSONObject? {
@@ -338,13 +318,9 @@ struct LiveSubscriptionTests {
     @Test func aNewIndexJoinsASubscriptionOfEveryIndexAndStopIsNotHeldUp() throws {
         var rng = SystemRandomNumberGenerator()
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
-        let initial = (0..<20).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(20, &rng)
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         try c.send(["id": "all", "op": "subscribe", "query": "", "minIntervalMs": 0])
         var view = View()
@@ -375,13 +351,9 @@ struct LiveSubscriptionTests {
     @Test func aBurstOfSubscriptionsIsPushedBackNotRefused() throws {
         var rng = SystemRandomNumberGenerator()
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
-        let initial = (0..<50).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(50, &rng)
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         var burst: [UInt8] = []
         for i in 0..<40 {
@@ -402,13 +374,9 @@ struct LiveSubscriptionTests {
     @Test func aPolledSourceReachesItsSubscribersWithinItsInterval() throws {
         var rng = SystemRandomNumberGenerator()
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
-        let initial = (0..<20).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(20, &rng)
         let upstream = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": initial])
-        defer {
-            upstream.stop()
-            try? FileManager.default.removeItem(at: upstream.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(upstream, dataDir: dataDir) }
         let d = try DaemonProcess(config: [
             "searchables": [
                 "remote": ["backend": "fedsearchd", "socket": .string(upstream.socketPath), "index": "films", "pollIntervalMs": 200]
@@ -417,16 +385,7 @@ struct LiveSubscriptionTests {
         defer { d.stop() }
         let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         let request: JSONObject = ["query": "", "indices": ["remote"], "params": ["hitsPerPage": 5]]
-        var r = request
-        r["id"] = "polled"
-        r["op"] = "subscribe"
-        r["minIntervalMs"] = 0
-        try c.send(.object(r))
-        var view = View()
-        while let frame = try line(c) {
-            try view.take(frame)
-            if frame["type"] == "done" { break }
-        }
+        var view = try subscribe(c, "polled", request)
         let local = try d.connect()
         var film = IncrementalWriteTests.film(300, &rng)
         film["votes"] = 1000
@@ -452,13 +411,9 @@ struct LiveSubscriptionTests {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         var config = films.config(dataDir: dataDir)
         config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
-        let initial = (0..<30).map { JSONWriter.string(.object(IncrementalWriteTests.film($0, &rng))) }.joined(separator: "\n")
+        let initial = Self.initialFilms(30, &rng)
         let d = try DaemonProcess(config: config, files: ["films.ndjson": initial])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 5, "facets": ["genre"]]]
         var body = request
         body["minIntervalMs"] = 0
@@ -502,11 +457,7 @@ struct LiveSubscriptionTests {
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
-        defer {
-            d.stop()
-            try? FileManager.default.removeItem(at: d.directory)
-            try? FileManager.default.removeItem(atPath: (dataDir as NSString).deletingLastPathComponent)
-        }
+        defer { Self.tearDown(d, dataDir: dataDir) }
         let writer = try d.connect()
         do {
             let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
