@@ -77,8 +77,10 @@ final class LiveSubscriptions {
         /// A write landed since the last run began.
         var dirty = false
         var running = false
-        /// Its last run skipped a subscriber with a backlog: the next waits `backlogRetry`.
-        var skippedBacklog = false
+        /// Its last run's frames, for subscribers that had a backlog then (`owed`).
+        var lastAnswer: [RunFrame]?
+        var owed: Set<Key> = []
+        var catchUpTimer: LoopEvent?
         var timer: LoopEvent?
         var timerArmed = false
         /// Its indices' shortest `pollIntervalMs`, and the timer that runs it that often.
@@ -95,7 +97,8 @@ final class LiveSubscriptions {
         }
     }
 
-    /// How often a search whose subscribers all have a backlog looks again.
+    /// How often a search whose subscribers all have a backlog, or a subscriber owed an answer
+    /// it had no room for, looks again.
     static let backlogRetry = Duration.milliseconds(100)
 
     private unowned let loop: EventLoop
@@ -255,8 +258,7 @@ final class LiveSubscriptions {
     /// has a backlog, it waits.
     private func schedule(_ g: Group) {
         guard !g.running, !g.timerArmed else { return }
-        let interval = g.skippedBacklog ? max(g.minInterval, Self.backlogRetry) : g.minInterval
-        var wait = g.lastRun.map { $0 + interval - .now } ?? .zero
+        var wait = g.lastRun.map { $0 + g.minInterval - .now } ?? .zero
         if wait <= .zero, g.members.allSatisfy(hasBacklog) { wait = max(g.minInterval, Self.backlogRetry) }
         guard wait > .zero else { return run(g) }
         // One timer per group, made once and armed again (freeing it from its own callback
@@ -350,33 +352,64 @@ final class LiveSubscriptions {
     private func groupAnswer(_ shared: Shared, serial: Int, run: Int, _ frames: [RunFrame]) {
         guard let g = groups[shared], g.serial == serial else { return }
         g.running = false
-        g.skippedBacklog = false
+        g.lastAnswer = frames
         for key in g.members {
             // Not yet answered, or answered from a later state than this run saw.
-            guard let s = subscriptions[key], s.answered, run > s.runsBefore, let connection = sinks[key.connection],
-                !connection.isClosing
-            else { continue }
+            guard let s = subscriptions[key], s.answered, run > s.runsBefore else { continue }
             if hasBacklog(key) {
-                // It hears of this once it reads.
-                g.dirty = true
-                g.skippedBacklog = true
+                // It is sent this answer once it reads (see ``catchUp(_:)``), with no new run.
+                g.owed.insert(key)
                 continue
             }
-            for frame in frames {
-                switch frame {
-                case .results(let name, let page):
-                    send(s, on: connection, old: s.pages[name], new: page, target: ("index", .string(name)))
-                    s.pages[name] = page
-                case .merged(let page):
-                    send(s, on: connection, old: s.merged, new: page, target: ("merged", true))
-                    s.merged = page
-                case .other(let line):
-                    // An error (one index's, or the whole search's): said each time, as a search says it.
-                    connection.send(Self.withID(line, key.id))
-                }
+            g.owed.remove(key)
+            send(frames, to: s)
+        }
+        if !g.owed.isEmpty { armCatchUp(g) }
+        if g.dirty { schedule(g) }
+    }
+
+    /// One run's frames to one subscriber: what changed against what it holds.
+    private func send(_ frames: [RunFrame], to s: Subscription) {
+        guard let connection = sinks[s.key.connection], !connection.isClosing else { return }
+        for frame in frames {
+            switch frame {
+            case .results(let name, let page):
+                send(s, on: connection, old: s.pages[name], new: page, target: ("index", .string(name)))
+                s.pages[name] = page
+            case .merged(let page):
+                send(s, on: connection, old: s.merged, new: page, target: ("merged", true))
+                s.merged = page
+            case .other(let line):
+                // An error (one index's, or the whole search's): said each time, as a search says it.
+                connection.send(Self.withID(line, s.key.id))
             }
         }
-        if g.dirty { schedule(g) }
+    }
+
+    /// Looks again after ``backlogRetry`` for subscribers owed the group's last answer.
+    private func armCatchUp(_ g: Group) {
+        if g.catchUpTimer == nil {
+            g.catchUpTimer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self, weak g] in
+                guard let self, let g else { return }
+                self.catchUp(g)
+            }
+        }
+        g.catchUpTimer?.schedule(after: Self.backlogRetry)
+    }
+
+    /// Sends the group's last answer to each owed subscriber that has read its backlog.
+    private func catchUp(_ g: Group) {
+        guard let answer = g.lastAnswer else { return }
+        for key in g.owed {
+            guard let s = subscriptions[key], g.members.contains(key) else {
+                g.owed.remove(key)
+                continue
+            }
+            guard !hasBacklog(key) else { continue }
+            g.owed.remove(key)
+            send(answer, to: s)
+        }
+        if !g.owed.isEmpty { armCatchUp(g) }
     }
 
     /// A frame of a shared run, under a subscriber's id.

@@ -233,6 +233,61 @@ struct LiveSubscriptionTests {
 
     /// `fedsearch watch`, as a person runs it: the first answer, then the page that changed
     /// when a film is added, the new one marked; interrupting it ends the subscription.
+    /// Two subscribers of one search, one of which stops reading: the other is sent every
+    /// change, the search is not run again for the slow one while nothing is written, and
+    /// once it reads, it is sent the last answer and holds what a fresh search answers.
+    @Test func aSlowSubscriberNeitherHoldsUpNorReRunsItsSharedSearch() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["limits"] = ["maxPendingOutputBytes": 4096, "writeTimeoutMs": 0]
+        let d = try DaemonProcess(config: config, files: ["films.ndjson": Self.initialFilms(100, &rng)])
+        defer { Self.tearDown(d, dataDir: dataDir) }
+        let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 100, "facets": ["genre", "year"]]]
+        let slow = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        var slowView = try subscribe(slow, "slow", request)
+        // The quick one reads on a thread of its own, from its first answer on.
+        let quickView = Mutex(View())
+        let answered = Atomic<Bool>(false)
+        let socket = d.socketPath
+        var quickRequest = request
+        quickRequest["id"] = "quick"
+        quickRequest["op"] = "subscribe"
+        quickRequest["minIntervalMs"] = 0
+        let subscribeLine = JSONWriter.bytes(.object(quickRequest)) + [0x0A]
+        let reading = Thread {
+            guard let quick = try? SocketConnection(path: socket, timeoutSeconds: 30), (try? quick.sendRaw(subscribeLine)) != nil else {
+                return
+            }
+            while let bytes = try? quick.readLine(), case .object(let frame)? = try? JSONParser.parse(bytes) {
+                _ = try? quickView.withLock { try $0.take(frame) }
+                if frame["type"] == "done" { answered.store(true, ordering: .releasing) }
+            }
+        }
+        reading.start()
+        #expect(poll(seconds: 10) { answered.load(ordering: .acquiring) })
+        let writer = try d.connect()
+        for i in 0..<200 {
+            var film = IncrementalWriteTests.film(1000 + i, &rng)
+            film["votes"] = .number(Double(100 + i))
+            try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        }
+        let expected = try fresh(writer, request)
+        #expect(poll(seconds: 10) { quickView.withLock { $0.matches(expected) } }, "the reading subscriber kept up")
+        func runs() throws -> Int? {
+            try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["runs"]?.intValue
+        }
+        let before = try runs()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try runs() == before, "no run while nothing is written")
+        let deadline = Date().addingTimeInterval(20)
+        while !slowView.matches(expected), Date() < deadline {
+            guard let frame = try line(slow) else { break }
+            try slowView.take(frame)
+        }
+        #expect(slowView.matches(expected), "once it reads, the slow one holds the answer")
+    }
+
     @Test func fedsearchWatchPrintsTheAnswerThenEachChange() throws {
         var rng = SystemRandomNumberGenerator()
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
