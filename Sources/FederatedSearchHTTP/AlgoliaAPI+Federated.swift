@@ -231,7 +231,11 @@ extension AlgoliaAPI {
         case .exchange(_, let exchange): x = exchange
         }
         var body: JSONObject
-        switch bodyObject(x) {
+        // A browser's EventSource GETs: the body is the `request` parameter.
+        let given =
+            request.method == .get
+            ? jsonObject(Array((URLForm.pairs(request.query).first { $0.key == "request" }?.value ?? "").utf8)) : bodyObject(x)
+        switch given {
         case .failure(let r): return .failure(finished(r, request, x.headers))
         case .success(let o): body = o
         }

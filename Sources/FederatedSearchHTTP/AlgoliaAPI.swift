@@ -235,10 +235,13 @@ package struct AlgoliaAPI: Sendable {
 
     /// The body as a JSON object, whatever the Content-Type says (browsers send text/plain
     /// to avoid a preflight); an empty body is an empty object.
-    func bodyObject(_ x: Exchange) -> Result<JSONObject, HTTPResponse> {
-        if x.request.body.isEmpty { return .success([:]) }
+    func bodyObject(_ x: Exchange) -> Result<JSONObject, HTTPResponse> { jsonObject(x.request.body) }
+
+    /// A request's JSON object (nothing: an empty one), or the 400 that refuses it.
+    func jsonObject(_ body: [UInt8]) -> Result<JSONObject, HTTPResponse> {
+        if body.isEmpty { return .success([:]) }
         do {
-            let value = try JSONParser.parse(x.request.body)
+            let value = try JSONParser.parse(body)
             guard case .object(let o) = value else {
                 return .failure(.error(400, "the body must be a JSON object, got \(value.typeName)", code: .invalidRequest))
             }

@@ -30,8 +30,8 @@ package enum AlgoliaRoute: Equatable, Sendable {
     case task(index: String?, taskID: String)
     case federated
     case federatedStream
-    /// `POST /1/federated/subscribe`: a live search as server-sent events (the transport
-    /// answers it: it needs the daemon's subscriptions).
+    /// `POST` (or `GET`, the body in `?request=`) `/1/federated/subscribe`: a live search as
+    /// server-sent events (the transport answers it: it needs the daemon's subscriptions).
     case federatedSubscribe
     /// A file of the dashboard (`index.html` for `/`).
     case dashboard(file: String)
@@ -61,7 +61,8 @@ package enum AlgoliaRoute: Equatable, Sendable {
         }
         if at("federated") { return on(.post, .federated, else: "POST") }
         if at("federated", "stream") { return on(.post, .federatedStream, else: "POST") }
-        if at("federated", "subscribe") { return on(.post, .federatedSubscribe, else: "POST") }
+        // GET too: a browser's EventSource only GETs (the request in `?request=`).
+        if at("federated", "subscribe") { return m == .post || m == .get ? .federatedSubscribe : .methodNotAllowed(allowed: "GET, POST") }
         if at("task", "_") { return on(.get, .task(index: nil, taskID: r[1]), else: "GET") }
         if at("indexes") { return on(.get, .listIndices, else: "GET") }
         if at("indexes", "*", "queries") { return on(.post, .multipleQueries, else: "POST") }

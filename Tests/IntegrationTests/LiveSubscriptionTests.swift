@@ -504,6 +504,13 @@ struct LiveSubscriptionTests {
             try poll(seconds: 5) {
                 try c.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"] == 0
             })
+        // A browser's EventSource GETs, the request in `?request=`.
+        let encoded = try #require(JSONWriter.string(.object(request)).addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let browser = try d.http()
+        try browser.send("GET", "/1/federated/subscribe?request=\(encoded)")
+        #expect(try browser.readHead().status == 200)
+        let firstAnswer = try browser.readEvents { $0["type"] != "done" }
+        #expect(firstAnswer.map { $0["type"]?.stringValue ?? "" } == ["results", "merged", "done"], "\(firstAnswer)")
         // A refused one gets its status, as /1/federated.
         let unknown = try d.http().request("POST", "/1/federated/subscribe", json: ["query": "x", "indices": ["nope"]])
         #expect(unknown.status == 404 && unknown.json["code"] == "unknown_index", "\(unknown.text)")
