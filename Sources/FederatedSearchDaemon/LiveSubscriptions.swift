@@ -6,16 +6,17 @@ import FederatedSearchServer
 /// The daemon's live subscriptions (`subscribe`), on the loop thread only.
 ///
 /// A subscription is a search answered as usual (its `results`, `merged` and `done` frames),
-/// then kept: when a durable index it searches publishes a write group, the search runs again
-/// and the connection gets, per source and for the merged list, an `update` frame with what
-/// changed against what it last received (``LiveDelta``), or a `resync` frame with the whole
-/// page when the delta would name more hits than the page holds. Every frame of a
-/// subscription after its first answer carries `seq`, one more each time, so a client sees it
-/// missed nothing. At most one run per `minIntervalMs`: writes in between are coalesced into
-/// the next. Only the indices a write touched wake the subscriptions on them; subscriptions
-/// with the same request, rights and interval share one run; a run whose answer did not
-/// change sends nothing. A subscription runs with its peer's rights, as its
-/// first search did, and ends with `unsubscribe` or its connection.
+/// then kept: when a durable index it searches publishes a write group (or a polled source's
+/// interval passes, or the catalog changes), the search runs again and the subscriber (a
+/// ``LiveSink``) gets, per source and for the merged list, an `update` frame with what changed
+/// against what it last received (``LiveDelta``), or a `resync` frame with the whole page when
+/// the delta would name more hits than the page holds. Every frame of a subscription after its
+/// first answer carries `seq`, one more each time, so a client sees it missed nothing. At most
+/// one run per `minIntervalMs`: writes in between are coalesced into the next. Only the indices
+/// a write touched wake the subscriptions on them; subscriptions with the same request, rights
+/// and interval share one run; a run whose answer did not change sends nothing. A subscription
+/// runs with its peer's rights as they are at each run, and ends with `unsubscribe` or its
+/// connection.
 final class LiveSubscriptions {
     /// A subscription: its connection and its id there.
     struct Key: Hashable, Sendable {
