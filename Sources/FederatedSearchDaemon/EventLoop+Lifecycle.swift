@@ -56,6 +56,8 @@ extension EventLoop {
             for l in listeners { l.stopAccepting() }
         }
         httpListener?.stopAccepting()
+        // Live subscriptions' event streams never end by themselves.
+        httpListener?.endSubscriptionStreams()
         Log.info("signal \(signal): draining \(searches.running) running searches (at most \(config.drainTimeoutMs) ms)")
         if let timeout = LoopEvent(on: base, .timer(repeating: false), { [unowned self] in drainTimedOut() }) {
             timeout.schedule(after: .milliseconds(config.drainTimeoutMs))

@@ -498,6 +498,11 @@ final class HTTPListener {
         }
     }
 
+    /// Ends every subscription's stream (the daemon is draining: they would never end).
+    func endSubscriptionStreams() {
+        for (id, x) in exchanges where x.stream != nil { endStream(id) }
+    }
+
     /// A subscription's stream ended (its client went, or fell too far behind): its
     /// subscription goes, and the exchange ends.
     private func endStream(_ id: UInt64) {

@@ -514,6 +514,12 @@ struct LiveSubscriptionTests {
         // A refused one gets its status, as /1/federated.
         let unknown = try d.http().request("POST", "/1/federated/subscribe", json: ["query": "x", "indices": ["nope"]])
         #expect(unknown.status == 404 && unknown.json["code"] == "unknown_index", "\(unknown.text)")
+        // SIGTERM with the browser's stream open: the stream ends, and the daemon stops at once.
+        let stopping = Date()
+        d.signal(SIGTERM)
+        #expect(d.waitForExit(seconds: 8) != nil)
+        #expect(Date().timeIntervalSince(stopping) < 3, "stopped in \(Date().timeIntervalSince(stopping)) s")
+        withExtendedLifetime(browser) {}
     }
 
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
