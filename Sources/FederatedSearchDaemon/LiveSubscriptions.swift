@@ -52,6 +52,8 @@ final class LiveSubscriptions {
         /// The group's runs started before its first answer's: older than that answer, so
         /// never diffed against it.
         var runsBefore = 0
+        /// The index behind each source name (`as` may rename one).
+        var sourceIndices: [String: String] = [:]
 
         init(key: Key, serial: Int, shared: Shared) {
             self.key = key
@@ -168,6 +170,7 @@ final class LiveSubscriptions {
         nextSerial += 1
         let s = Subscription(key: key, serial: nextSerial, shared: shared)
         s.runsBefore = group.runsStarted
+        for source in planned.sources where s.sourceIndices[source.name] == nil { s.sourceIndices[source.name] = source.index }
         subscriptions[key] = s
         // A connection counts its first answer as a search in flight: past
         // limits.maxRequestsPerConnection, its next lines wait (pushed back, as searches are).
@@ -334,7 +337,8 @@ final class LiveSubscriptions {
         guard let s = subscriptions[key], s.serial == serial, !s.answered, let g = groups[s.shared],
             let connection = sinks[key.connection], !connection.isClosing
         else { return }
-        for line in lines { connection.send(line) }
+        // The last line is the `done` frame.
+        for (i, line) in lines.enumerated() { connection.send(i == lines.count - 1 ? withFreshness(line, s) : line) }
         for frame in frames {
             switch frame {
             case .results(let name, let page): s.pages[name] = page
@@ -454,23 +458,36 @@ final class LiveSubscriptions {
         return out
     }
 
+    /// How `index` is kept fresh for its subscriptions: `push` (a durable index tells of each
+    /// write), `poll` (searched again every `intervalMs`), or `none` (only a reload runs them
+    /// again).
+    private func freshness(of index: String) -> JSONValue? {
+        guard let entry = loop.catalog.entry(index) else { return nil }
+        if entry.searchable is DurableIndex { return ["kind": "push"] }
+        guard let poll = entry.pollInterval else { return ["kind": "none"] }
+        let c = poll.components
+        return ["kind": "poll", "intervalMs": .number(Double(c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000))]
+    }
+
+    /// The first answer's `done` frame with each source's freshness in its status.
+    private func withFreshness(_ line: [UInt8], _ s: Subscription) -> [UInt8] {
+        guard case .object(var done)? = try? JSONParser.parse(line.last == 0x0A ? Array(line.dropLast()) : line),
+            done["type"] == "done", case .object(var sources)? = done["sources"]
+        else { return line }
+        for e in sources {
+            guard case .object(var status) = e.value, let index = s.sourceIndices[e.key], let f = freshness(of: index) else { continue }
+            status["freshness"] = f
+            sources[e.key] = .object(status)
+        }
+        done["sources"] = .object(sources)
+        return Self.line(done)
+    }
+
     /// `stats.subscriptions`: the counts, and how each index with subscriptions on it is kept
-    /// fresh (`freshness.<index>.kind`): `push` (a durable index tells of each write), `poll`
-    /// (searched again every `intervalMs`), or `none` (only a reload runs them again).
+    /// fresh (`freshness.<index>.kind`: see ``freshness(of:)``).
     var json: JSONObject {
         var freshness = JSONObject()
-        for index in byIndex.keys.sorted() {
-            guard let entry = loop.catalog.entry(index) else { continue }
-            if entry.searchable is DurableIndex {
-                freshness[index] = ["kind": "push"]
-            } else if let poll = entry.pollInterval {
-                let c = poll.components
-                let ms = Double(c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000)
-                freshness[index] = ["kind": "poll", "intervalMs": .number(ms)]
-            } else {
-                freshness[index] = ["kind": "none"]
-            }
-        }
+        for index in byIndex.keys.sorted() { freshness[index] = self.freshness(of: index) }
         return [
             "open": .number(Double(subscriptions.count)), "runs": .number(Double(runs)), "updates": .number(Double(updatesSent)),
             "freshness": .object(freshness),

@@ -18,8 +18,13 @@ struct LiveSubscriptionTests {
     /// The client's view of one subscription (`seq` checked as each frame is taken).
     struct View {
         var answer = LiveAnswer()
+        /// The first answer's `done` frame.
+        var done: JSONObject?
 
-        mutating func take(_ frame: JSONObject) throws { try answer.take(frame) }
+        mutating func take(_ frame: JSONObject) throws {
+            if frame["type"] == "done" { done = frame }
+            try answer.take(frame)
+        }
 
         /// The same answer, fields compared by name.
         func matches(_ other: View) -> Bool {
@@ -102,6 +107,9 @@ struct LiveSubscriptionTests {
         var views: [String: View] = [:]
         for (id, request) in Self.subscriptions {
             let view = try subscribe(subscriber, .string(id), request)
+            #expect(
+                view.done?["sources"]?.objectValue?["films"]?.objectValue?["freshness"] == ["kind": "push"],
+                "\(String(describing: view.done))")
             #expect(view.matches(try fresh(writer, request)), "\(id): the first answer is the search's")
             views[id] = view
         }
@@ -441,6 +449,8 @@ struct LiveSubscriptionTests {
         let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
         let request: JSONObject = ["query": "", "indices": ["remote"], "params": ["hitsPerPage": 5]]
         var view = try subscribe(c, "polled", request)
+        // The first answer's done frame says how each source is kept fresh.
+        #expect(view.done?["sources"]?.objectValue?["remote"]?.objectValue?["freshness"] == ["kind": "poll", "intervalMs": 200])
         let local = try d.connect()
         var film = IncrementalWriteTests.film(300, &rng)
         film["votes"] = 1000
