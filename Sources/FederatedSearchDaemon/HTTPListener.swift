@@ -525,8 +525,7 @@ final class HTTPListener {
             self.listener = listener
             self.exchange = exchange
             self.head = head
-            // An HTTP client searches with the daemon's own rights, its key limiting them.
-            peerIdentity = PeerIdentity(PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+            peerIdentity = AlgoliaAPI.transportPeer
         }
 
         var sinkID: UInt64 { 1 << 63 | exchange }
@@ -556,6 +555,7 @@ final class HTTPListener {
             if listener.exchanges[exchange]?.abandoned == true { listener.endStream(exchange) }
         }
 
+        func firstAnswerStarted() {}
         func firstAnswerArrived() {}
     }
 }

@@ -17,8 +17,10 @@ protocol LiveSink: AnyObject {
     var hasBacklog: Bool { get }
     /// Sends one frame's line (newline included).
     func send(_ line: [UInt8])
-    /// A subscription's first answer is about to be sent (a connection counts it as a search
-    /// in flight until then).
+    /// A subscription's first answer is being searched, and then arrived: a connection counts
+    /// it as a search in flight meanwhile (past `limits.maxRequestsPerConnection`, its next
+    /// lines wait, pushed back as searches are).
+    func firstAnswerStarted()
     func firstAnswerArrived()
 }
 
@@ -27,6 +29,8 @@ extension Connection: LiveSink {
     var answerByteLimit: Int { limits.maxAnswerBytes }
     var hasBacklog: Bool { unsentBytes > limits.maxPendingOutputBytes }
     func send(_ line: [UInt8]) { write(line) }
+
+    func firstAnswerStarted() { firstAnswersPending += 1 }
 
     func firstAnswerArrived() {
         firstAnswersPending -= 1

@@ -108,7 +108,8 @@ final class LiveSubscriptions {
     private var subscriptions: [Key: Subscription] = [:]
     private var groups: [Shared: Group] = [:]
     private var byIndex: [String: Set<Shared>] = [:]
-    private var perConnection: [UInt64: Int] = [:]
+    /// The ids of each sink's open subscriptions.
+    private var perConnection: [UInt64: Set<String>] = [:]
     /// The sinks of open subscriptions by id (a connection, an HTTP stream).
     private var sinks: [UInt64: any LiveSink] = [:]
     private var nextSerial = 0
@@ -121,7 +122,7 @@ final class LiveSubscriptions {
     var count: Int { subscriptions.count }
 
     /// How many subscriptions `connection` holds.
-    func count(of connection: UInt64) -> Int { perConnection[connection] ?? 0 }
+    func count(of connection: UInt64) -> Int { perConnection[connection]?.count ?? 0 }
 
     /// Starts a subscription for `connection` (its first answer follows), or returns why not
     /// (the caller answers it: an error frame on the socket, an HTTP status).
@@ -174,16 +175,14 @@ final class LiveSubscriptions {
         subscriptions[key] = s
         // A connection counts its first answer as a search in flight: past
         // limits.maxRequestsPerConnection, its next lines wait (pushed back, as searches are).
-        (connection as? Connection)?.firstAnswersPending += 1
-        perConnection[connection.sinkID, default: 0] += 1
+        connection.firstAnswerStarted()
+        perConnection[connection.sinkID, default: []].insert(id)
         sinks[connection.sinkID] = connection
         // Its own first answer; the group's runs take it on from there.
         let serial = s.serial
         let inbox: Inbox = loop.inbox
         Task {
-            let lines = LineCollector()
-            let done = await core.run(planned) { line, _ in lines.append(line) }
-            let answer = lines.lines.map(\.bytes) + [done.line()]
+            let answer = await RunFrame.lines(of: planned, on: core)
             let frames = RunFrame.parse(answer)
             inbox.post(.onLoop { loop in loop.live.firstAnswer(key, serial: serial, answer, frames) })
         }
@@ -208,8 +207,7 @@ final class LiveSubscriptions {
 
     /// Ends every subscription of a connection that closed.
     func connectionClosed(_ connection: UInt64) {
-        guard perConnection[connection] != nil else { return }
-        for key in subscriptions.keys where key.connection == connection { remove(key) }
+        for id in perConnection[connection] ?? [] { remove(Key(connection: connection, id: id)) }
     }
 
     /// A durable index published a write group: the searches on it run again, each at most
@@ -237,18 +235,20 @@ final class LiveSubscriptions {
             g.members.remove(key)
             if g.members.isEmpty {
                 groups[s.shared] = nil
-                for index in g.indices {
-                    byIndex[index]?.remove(s.shared)
-                    if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
-                }
+                for index in g.indices { unindex(s.shared, from: index) }
             }
         }
-        perConnection[key.connection, default: 1] -= 1
-        if perConnection[key.connection] == 0 {
+        perConnection[key.connection]?.remove(key.id)
+        if perConnection[key.connection]?.isEmpty == true {
             perConnection[key.connection] = nil
             sinks[key.connection] = nil
         }
         return true
+    }
+
+    private func unindex(_ shared: Shared, from index: String) {
+        byIndex[index]?.remove(shared)
+        if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
     }
 
     /// A subscriber whose unread output is past `limits.maxPendingOutputBytes`: its updates
@@ -296,10 +296,7 @@ final class LiveSubscriptions {
         // The indices it searches now: the writes that wake it follow them.
         let now = Set(planned.sources.map(\.index))
         if now != g.indices {
-            for index in g.indices.subtracting(now) {
-                byIndex[index]?.remove(g.shared)
-                if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
-            }
+            for index in g.indices.subtracting(now) { unindex(g.shared, from: index) }
             for index in now.subtracting(g.indices) { byIndex[index, default: []].insert(g.shared) }
             g.indices = now
         }
@@ -323,9 +320,7 @@ final class LiveSubscriptions {
         let (shared, serial, number) = (g.shared, g.serial, g.runsStarted)
         let inbox: Inbox = loop.inbox
         Task {
-            let lines = LineCollector()
-            let done = await core.run(planned) { line, _ in lines.append(line) }
-            let frames = RunFrame.parse(lines.lines.map(\.bytes) + [done.line()])
+            let frames = RunFrame.parse(await RunFrame.lines(of: planned, on: core))
             inbox.post(.onLoop { loop in loop.live.groupAnswer(shared, serial: serial, run: number, frames) })
         }
     }
@@ -497,6 +492,13 @@ final class LiveSubscriptions {
 
 /// A run's frames that matter to subscribers (read off the loop, in the run's task).
 private enum RunFrame: Sendable {
+    /// Every line of a search's answer, `done` last (off the loop, in a run's task).
+    static func lines(of planned: ServerCore.PlannedSearch, on core: ServerCore) async -> [[UInt8]] {
+        let lines = LineCollector()
+        let done = await core.run(planned) { line, _ in lines.append(line) }
+        return lines.lines.map(\.bytes) + [done.line()]
+    }
+
     case results(String, LivePage)
     case merged(LivePage)
     /// An error frame, as sent (without an id).

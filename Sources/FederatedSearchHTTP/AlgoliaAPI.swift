@@ -10,6 +10,10 @@ import FederatedSearchServer
 /// server core. One exchange in, its output out through `send` (a whole response, or a
 /// stream); the listener owns the sockets.
 package struct AlgoliaAPI: Sendable {
+    /// The HTTP transport's peer, the daemon's own user: the key's rights are checked by the
+    /// API, so the socket's peer-credential rules see a peer allowed everything.
+    package static var transportPeer: PeerIdentity { PeerIdentity(PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())) }
+
     package let config: HTTPConfig
     package let sessions: HTTPSessions
     /// The tasks of index administration (deleting, copying, moving), published when answered.
@@ -40,9 +44,8 @@ package struct AlgoliaAPI: Sendable {
         let executor: (any TaskExecutor)?
         /// Headers every response of the exchange carries (CORS).
         let headers: [(name: String, value: String)]
-        /// The HTTP transport's peer: the key's rights are checked here, so the socket's
-        /// peer-credential rules see a peer allowed everything.
-        var peer: PeerIdentity { PeerIdentity(PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())) }
+        /// The HTTP transport's peer (see ``AlgoliaAPI/transportPeer``).
+        var peer: PeerIdentity { AlgoliaAPI.transportPeer }
 
         /// Whether the exchange's key (if keys are configured) may use `right` on `index`.
         func allows(_ right: APIKey.Right, index: String?, keysConfigured: Bool) -> Bool {
