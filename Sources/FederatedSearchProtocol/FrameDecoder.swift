@@ -92,18 +92,7 @@ public enum FrameDecoder {
             let code = ErrorCode(rawValue: e["code"]?.stringValue ?? "internal_error")
             return .error(id: id, index: o["index"]?.stringValue, error: SearchError(code, e["message"]?.stringValue ?? ""))
         case "merged":
-            var hits: [MergedHit] = []
-            for (i, h) in (o["hits"]?.arrayValue ?? []).enumerated() {
-                let federation = h.objectValue?["_federation"]?.objectValue
-                let hit = try Hit(json: h, path: "hits[\(i)]")
-                hits.append(
-                    MergedHit(
-                        index: h.objectValue?["_index"]?.stringValue ?? "", hit: hit, rank: federation?["rank"]?.intValue ?? 0,
-                        weightedScore: federation?["weightedScore"]?.numberValue))
-            }
-            var extra = JSONObject()
-            for e in o.entries where !["id", "type", "hits", "nbHits"].contains(e.key) { extra.appendUnchecked(e.key, e.value) }
-            return .merged(id: id, results: MergedResults(hits: hits, nbHits: o["nbHits"]?.intValue ?? hits.count, extra: extra))
+            return .merged(id: id, results: try MergedResults(json: o))
         case "done":
             var sources: [(name: String, report: SourceReport)] = []
             for e in o["sources"]?.objectValue ?? JSONObject() {
@@ -149,5 +138,23 @@ public struct AnswerDecoder {
         let frame = try FrameDecoder.decode(line, remembering: &hits)
         if frame.endsRequest, let id = frame.id { hits!.byRequest[id] = nil }
         return frame
+    }
+}
+
+extension MergedResults {
+    /// The merged list of a `merged` frame's object (its `id` and `type` are not kept).
+    public init(json o: JSONObject) throws(SearchError) {
+        var hits: [MergedHit] = []
+        for (i, h) in (o["hits"]?.arrayValue ?? []).enumerated() {
+            let federation = h.objectValue?["_federation"]?.objectValue
+            let hit = try Hit(json: h, path: "hits[\(i)]")
+            hits.append(
+                MergedHit(
+                    index: h.objectValue?["_index"]?.stringValue ?? "", hit: hit, rank: federation?["rank"]?.intValue ?? 0,
+                    weightedScore: federation?["weightedScore"]?.numberValue))
+        }
+        var extra = JSONObject()
+        for e in o.entries where !["id", "type", "hits", "nbHits"].contains(e.key) { extra.appendUnchecked(e.key, e.value) }
+        self.init(hits: hits, nbHits: o["nbHits"]?.intValue ?? hits.count, extra: extra)
     }
 }

@@ -11,6 +11,12 @@ import FederatedSearchProtocol
 /// older keystrokes it still runs; and no frame of an older keystroke is delivered after a
 /// newer one's (``KeystrokeSequencer``). After the daemon comes back from a restart, the last
 /// search that failed for it is sent again.
+///
+/// Live (``liveMode``), a search is a subscription: after its answer, the daemon sends what
+/// changes in it as writes land, and the searcher delivers each changed page through the same
+/// events as an answer (a source's ``Source/onResults``, ``onIndexResults``,
+/// ``onMergedResults``), so the interactors and their controllers follow it unchanged; and
+/// ``onLiveUpdate`` says which hits are new or changed.
 @MainActor
 public final class FederatedSearcher: Searcher {
     /// One source's answer to one search.
@@ -74,6 +80,18 @@ public final class FederatedSearcher: Searcher {
     public let onConnectionState = Observer<ConnectionState>()
     /// The connections made by `connect...` (kept as long as the searcher lives).
     public var connections: [any Connection] = []
+    /// Whether searches are live subscriptions (see the type's description); a change
+    /// applies at once to the search shown.
+    public var liveMode: LiveMode = .off {
+        didSet { if oldValue != liveMode { liveModeChanged() } }
+    }
+    /// A live search's updates come at most once per this long (writes in between together).
+    public var liveIntervalMs = RequestDecoder.defaultMinIntervalMs
+    /// Fired after a live update delivered a changed page.
+    public let onLiveUpdate = Observer<LiveUpdate>()
+    /// The live search shown: its request's seq, its answer as held, and (once answered) the
+    /// handle that ends it.
+    var subscription: (seq: Int, answer: LiveAnswer, handle: RequestHandle?)?
 
     /// How one search ended, for a caller of ``searchAndWait()``.
     public enum Outcome: Sendable, Equatable {
@@ -87,11 +105,11 @@ public final class FederatedSearcher: Searcher {
 
     /// The last request made in full, with its members encoded, and the inputs it was made from.
     var lastRequest: (inputs: RequestInputs, request: SearchRequest)?
-    private(set) var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
+    var sequencer = KeystrokeSequencer(session: newSessionName("fs"))
     /// The callers of ``searchAndWait()``, by the seq of their search.
     private var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
     private var nextWaiter: CheckedContinuation<Outcome, Never>?
-    private var running: [Int: RequestHandle] = [:]
+    var running: [Int: RequestHandle] = [:]
     /// Set when the last search failed for want of a daemon: it is sent again on reconnection.
     private var retryOnReconnect = false
     private var stateWatch: Task<Void, Never>?
@@ -140,12 +158,24 @@ public final class FederatedSearcher: Searcher {
             waiters[seq] = w
         }
         retryOnReconnect = false
-        let request = makeRequest(seq: seq)
+        // A new search ends the live one: it answers the old query or parameters.
+        endSubscription()
+        var request = makeRequest(seq: seq)
+        let operation: Request.Operation
+        if isLive {
+            // Not part of the keystroke session, which would let a later search supersede it:
+            // it is ended explicitly.
+            (request.session, request.seq) = (nil, nil)
+            operation = .subscribe(request, minIntervalMs: liveIntervalMs)
+            subscription = (seq, LiveAnswer(), nil)
+        } else {
+            operation = .search(request)
+        }
         let text = query ?? ""
         onSearch.fire(query)
         if running.isEmpty { isLoading.fire(true) }
         do {
-            running[seq] = try transport.send(.search(request)) { [weak self] event in
+            running[seq] = try transport.send(operation) { [weak self] event in
                 self?.receive(event, seq: seq, query: text)
             }
         } catch {
@@ -163,6 +193,8 @@ public final class FederatedSearcher: Searcher {
     }
 
     public func cancel() {
+        subscription?.handle?.cancel()
+        subscription = nil
         for request in running.values { request.cancel() }
         running = [:]
         for w in waiters.values { w.resume(returning: .superseded) }
@@ -229,6 +261,7 @@ public final class FederatedSearcher: Searcher {
     }
 
     private func handle(_ frame: Frame, seq: Int, query: String) {
+        if subscription?.seq == seq, takeLive(frame, seq: seq) { return }
         switch frame {
         case .results(_, let name, let results):
             guard sequencer.shouldDeliver(seq) else { return }
@@ -253,19 +286,21 @@ public final class FederatedSearcher: Searcher {
             let report = Status(seq: seq, query: query, status: status, sources: items, ms: ms)
             onStatus.fire(report)
             waiters.removeValue(forKey: seq)?.resume(returning: .finished(report))
+            if subscription?.seq == seq { liveAnswered(seq) }
         default:
             break
         }
     }
 
-    private func ended(_ seq: Int) {
+    func ended(_ seq: Int) {
+        if subscription?.seq == seq { subscription = nil }
         // A search whose done was not delivered (a newer one answered first) ends superseded.
         waiters.removeValue(forKey: seq)?.resume(returning: .superseded)
         guard running.removeValue(forKey: seq) != nil || seq == sequencer.lastIssued else { return }  // cancelled before
         if !sequencer.ended(seq) { isLoading.fire(false) }
     }
 
-    private func failed(_ error: any Error, seq: Int) {
+    func failed(_ error: any Error, seq: Int) {
         let wasNewest = seq == sequencer.lastIssued
         if !(error is CancellationError) { waiters.removeValue(forKey: seq)?.resume(returning: .failed(SearcherError(error))) }
         ended(seq)
