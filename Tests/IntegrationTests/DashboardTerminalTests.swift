@@ -328,6 +328,56 @@ struct DashboardTerminalTests {
         #expect(poll(seconds: 10) { !t.isRunning })
     }
 
+    /// Live: the empty query's answer follows the writes. A document imported by
+    /// `fedsearch import` shows in the column and the merged list, marked `+`, without a
+    /// keystroke; Ctrl-L turns live off (the badge goes, the next import does not show until
+    /// a search) and on again.
+    @Test func aLiveDashboardShowsAnImportedDocumentWithoutAKeystroke() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let d = try DaemonProcess(
+            config: IncrementalWriteTests().config(dataDir: dataDir),
+            files: ["films.ndjson": LiveSubscriptionTests.initialFilms(50, &rng)])
+        defer { LiveSubscriptionTests.tearDown(d, dataDir: dataDir) }
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let t = try TerminalSession(
+            [fedsearch, "--socket", d.socketPath, "dashboard", "--index", "films", "--facets", "genre"], cols: 120, rows: 30)
+        let footer = { (s: [String]) in s.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "" }
+        let ready = try t.waitFor { s in s.joined().contains("films ok") && footer(s).contains("● live") }
+        #expect(ready.ok, "the dashboard did not come up live:\n\(ready.screen.joined(separator: "\n"))")
+
+        /// Imports one film with more votes than any (first of the empty query's answer).
+        func importFilm(_ id: String, _ title: String) throws {
+            let file = try DaemonProcess.makeDirectory().appendingPathComponent("one.ndjson")
+            var film = IncrementalWriteTests.film(0, &rng, id: id)
+            film["title"] = .string(title)
+            film["votes"] = 100_000
+            try JSONWriter.string(.object(film)).write(to: file, atomically: true, encoding: .utf8)
+            let imported = try runBuilt("fedsearch", ["import", "films", file.path, "--socket", d.socketPath])
+            #expect(imported.status == 0, "\(imported.err)")
+        }
+        try importFilm("z1", "Quasar Zebra")
+        let shown = try t.waitFor { s in s.contains { $0.contains("+ Quasar Zebra") } }
+        #expect(shown.ok, "the imported film did not show:\n\(shown.screen.joined(separator: "\n"))")
+        // The mark goes after a moment; the film stays.
+        let settled = try t.waitFor(seconds: 10) { s in
+            s.contains { $0.contains("Quasar Zebra") } && !s.contains { $0.contains("+ Quasar") }
+        }
+        #expect(settled.ok, "the mark stayed:\n\(settled.screen.joined(separator: "\n"))")
+
+        try t.send(["C-l"])
+        let off = try t.waitFor { s in !footer(s).contains("● live") && footer(s).contains("go live") }
+        #expect(off.ok, "Ctrl-L did not turn live off:\n\(off.screen.joined(separator: "\n"))")
+        try importFilm("z2", "Nebula Yak")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(!(try t.screen()).contains { $0.contains("Nebula Yak") }, "not live, yet the write showed")
+        try t.send(["C-l"])
+        let on = try t.waitFor { s in s.contains { $0.contains("Nebula Yak") } && footer(s).contains("● live") }
+        #expect(on.ok, "Ctrl-L did not go live again:\n\(on.screen.joined(separator: "\n"))")
+        try t.send(["C-c"])
+        #expect(poll(seconds: 10) { !t.isRunning })
+    }
+
     /// Whether a character takes two cells (the CJK and emoji of the test's titles).
     static func isWide(_ c: Character) -> Bool {
         guard let v = c.unicodeScalars.first?.value else { return false }

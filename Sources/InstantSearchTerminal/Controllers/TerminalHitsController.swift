@@ -27,6 +27,10 @@ public final class TerminalHitsController: HitsController, StatsController, Term
     public var staleReason: String? {
         didSet { if staleReason != oldValue { onNeedsDisplay?() } }
     }
+    /// Hits just brought or changed by a live update (by `objectID`): marked `+` while set.
+    public var freshObjectIDs: Set<String> = [] {
+        didSet { if freshObjectIDs != oldValue { onNeedsDisplay?() } }
+    }
     /// Shown when the answer has no hit.
     public var emptyText: (String) -> String
     private var stats: SearchStats?
@@ -109,6 +113,8 @@ public final class TerminalHitsController: HitsController, StatsController, Term
                     TextWidth.fit(label.map(\.0).joined(), to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
             } else if staleReason != nil {
                 canvas.putRuns(label.map { ($0.0, Style.dim) }, y: y, x: inner.x, width: inner.width)
+            } else if freshObjectIDs.contains(hit.objectID) {
+                canvas.putRuns([("+ ", .ok)] + label, y: y, x: inner.x, width: inner.width)
             } else {
                 canvas.putRuns(label, y: y, x: inner.x, width: inner.width)
             }

@@ -17,6 +17,10 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
     public var staleReason: String? {
         didSet { if staleReason != oldValue { onNeedsDisplay?() } }
     }
+    /// Hits just brought or changed by a live update (by `objectID`): marked `+` while set.
+    public var freshObjectIDs: Set<String> = [] {
+        didSet { if freshObjectIDs != oldValue { onNeedsDisplay?() } }
+    }
     private var hits: [MergedHit] = []
     private var nbHits = 0
     private var received = false
@@ -86,7 +90,8 @@ public final class TerminalMergedHitsController: MergedHitsController, TerminalP
                 canvas.put(TextWidth.fit(plain, to: inner.width), y: y, x: inner.x, maxWidth: inner.width, style: .selected)
             } else {
                 let runs = staleReason != nil ? label.map { ($0.0, Style.dim) } : label
-                canvas.putRuns([(tag, .dim)] + runs, y: y, x: inner.x, width: inner.width)
+                let mark: [(String, Style)] = staleReason == nil && freshObjectIDs.contains(m.hit.objectID) ? [("+ ", .ok)] : []
+                canvas.putRuns([(tag, .dim)] + mark + runs, y: y, x: inner.x, width: inner.width)
             }
         }
         if let note = cursor.position(first: first, visible: rows, count: max(hits.count, nbHits), focused: focused) {

@@ -15,6 +15,10 @@ import SearchCounter
 /// ``FilterState`` (each index is sent only the filters on its own attributes); the current
 /// filters, a clear interactor on Esc, each source's status, and the search counter widget of
 /// `Examples/SearchCounter`.
+///
+/// Live (`^L`, and for the empty query from the start): the search stays subscribed, so each
+/// write that changes what the panes show redraws them without a keystroke, the hits it
+/// brought marked `+` for a moment.
 @MainActor
 final class Dashboard {
     /// One index's column.
@@ -59,6 +63,11 @@ final class Dashboard {
     /// Whether the help overlay is shown (any key closes it).
     private var helpShown = false
     private let screen: Screen
+    /// How long a hit brought by a live update stays marked.
+    static let freshFor: Duration = .seconds(4)
+    /// Per pane (a source's name, or nil for the merged list), the live update whose marks
+    /// it shows: a later one's marks replace them, and clearing them clears only their own.
+    private var freshMarks: [String?: Int] = [:]
     /// `--trace`: keystroke-to-screen times.
     var trace: KeystrokeTrace? {
         didSet {
@@ -72,9 +81,10 @@ final class Dashboard {
     /// of `facetNames`, drawn on `screen`; `socketPath` is named when the daemon cannot be reached.
     init(
         connection: DaemonConnection, indices: [IndexInfo], facetNames: [String], hitsPerPage: Int, screen: Screen,
-        socketPath: String
+        socketPath: String, live: FederatedSearcher.LiveMode = .emptyQuery
     ) {
         searcher = FederatedSearcher(transport: connection, indices: indices.map { SearcherId(index: $0.name) })
+        searcher.liveMode = live
         self.screen = screen
         statusView.unreachableHint = "is fedsearchd running on \(socketPath)? (`make run` starts the demo)"
         for (source, info) in zip(searcher.sources, indices) {
@@ -126,6 +136,9 @@ final class Dashboard {
         counter.connectSearcher(searcher)
         counter.connectController(counterView)
         status.onItemChanged.subscribe(with: self) { dashboard, state in dashboard.statusChanged(state) }
+        searcher.onLiveUpdate.subscribe(with: self) { dashboard, update in dashboard.mark(update) }
+        searcher.onSearch.subscribe(with: self) { dashboard, _ in dashboard.clearMarks() }
+        searcher.onStatus.subscribe(with: self) { dashboard, _ in dashboard.scheduleRender() }
 
         focusables = [searchBoxView] + facets.map(\.view) + columns.map(\.view) + (columns.count > 1 ? [mergedView] : [])
         paneNames = ["search"] + facets.map(\.attribute) + columns.map(\.name) + (columns.count > 1 ? ["merged"] : [])
@@ -160,6 +173,39 @@ final class Dashboard {
         if let stale { mergedView.staleReason = stale } else if !state.isLoading, state.last != nil { mergedView.staleReason = nil }
     }
 
+    /// Marks the hits a live update brought on its pane, for ``freshFor``.
+    private func mark(_ update: FederatedSearcher.LiveUpdate) {
+        let generation = (freshMarks.values.max() ?? 0) + 1
+        freshMarks[update.source] = generation
+        setMarks(update.freshObjectIDs, on: update.source)
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.freshFor)
+            guard let self, self.freshMarks[update.source] == generation else { return }
+            self.freshMarks[update.source] = nil
+            self.setMarks([], on: update.source)
+        }
+    }
+
+    private func setMarks(_ ids: Set<String>, on source: String?) {
+        if let source {
+            columns.first { $0.name == source }?.view.freshObjectIDs = ids
+        } else {
+            mergedView.freshObjectIDs = ids
+        }
+    }
+
+    /// A new search shows a new answer: nothing in it is fresh.
+    private func clearMarks() {
+        for source in freshMarks.keys { setMarks([], on: source) }
+        freshMarks = [:]
+    }
+
+    /// `^L`: live on or off for what is shown (and the searches after it).
+    private func toggleLive() {
+        searcher.liveMode = searcher.isLive ? .off : .on
+        render()
+    }
+
     /// Whether the focused pane takes typing (the search box, a facet search): `q` and `?` are
     /// letters there.
     private var typing: Bool { focusables[focus].capturesTyping }
@@ -174,6 +220,10 @@ final class Dashboard {
         }
         if key == .control("c") {
             quit = true
+            return
+        }
+        if key == .control("l") {
+            toggleLive()
             return
         }
         // A text field sees every key first (Esc ends a facet search before it clears filters).
@@ -298,8 +348,13 @@ final class Dashboard {
             if !hints.contains(where: { $0.key == "/" }) { hints.append(KeyHint("/", "search box")) }
         }
         let essential = typing ? [KeyHint("F1", "help"), KeyHint("^C", "quit")] : [KeyHint("?", "help"), KeyHint("q", "quit")]
-        let width = showCounter ? rect.width - counterWidth - 1 : rect.width
-        screen.putRuns(KeyHints.runs(hints, essential: essential, width: width), y: rect.y, x: rect.x, width: width)
+        hints.append(KeyHint("^L", searcher.isLive ? "stop live" : "go live"))
+        // While the answer shown is live, a badge says so, before the keys.
+        let badge: [(String, Style)] = searcher.isShowingLive ? [("● live", .ok), ("  ", .normal)] : []
+        let badgeWidth = badge.reduce(0) { $0 + TextWidth.of($1.0) }
+        let width = (showCounter ? rect.width - counterWidth - 1 : rect.width) - badgeWidth
+        screen.putRuns(
+            badge + KeyHints.runs(hints, essential: essential, width: width), y: rect.y, x: rect.x, width: width + badgeWidth)
         if showCounter {
             counterView.draw(
                 on: screen, in: Rect(y: rect.y, x: rect.width - counterWidth, height: 1, width: counterWidth),
@@ -320,6 +375,7 @@ final class Dashboard {
         ("mouse", "click a pane, a hit, a value; the wheel scrolls"),
         ("Esc", "clear every filter"),
         ("^R", "reset the search counter"),
+        ("^L", "live on/off: writes show as they land, marked +"),
         ("?  F1", "this help (F1 in the search box)"),
         ("q  ^C", "quit (^C in the search box)"),
     ]

@@ -65,7 +65,7 @@ enum DashboardCommand {
         }
         let dashboard = Dashboard(
             connection: connection, indices: indices, facetNames: facetNames, hitsPerPage: options.hitsPerPage,
-            screen: screen ?? Screen(), socketPath: options.socketPath)
+            screen: screen ?? Screen(), socketPath: options.socketPath, live: options.live)
         dashboard.trace = trace
         for column in dashboard.columns {
             guard let attributes = options.show[column.name] else { continue }

@@ -1,10 +1,11 @@
 import FederatedSearchCore
+import InstantSearch
 
 /// `fedsearch dashboard`'s options.
 struct DashboardOptions {
     static let usage = """
-        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--show index:a,b]... [--trace FILE]
-                                  [--socket PATH]
+        usage: fedsearch dashboard [--index a,b] [--facets f,g] [--hits N] [--show index:a,b]... [--live MODE]
+                                  [--trace FILE] [--socket PATH]
 
           A live multi-index search screen: type a query, watch a column per index fill in as
           each answers, the merged list beside them, facet panels whose counts follow the
@@ -13,6 +14,9 @@ struct DashboardOptions {
           --index a,b    indices to search, one column each (default: every index)
           --facets f,g   facet panels (default: the first facet of each index)
           --hits N       hits asked of each index per page (default 20)
+          --live MODE    empty (default): the empty query's answer is live, each write that
+                         changes it shown as it lands, new hits marked +; on: every query's;
+                         off: none (Ctrl-L switches live on and off as you go)
           --trace FILE   writes, for each keystroke, the time from reading the key to the
                          refresh that first shows each index's results for it (JSON lines)
           --show i:a,b   the attributes the line under each hit of index i is chosen from
@@ -21,13 +25,15 @@ struct DashboardOptions {
 
           keys: type to search · Tab / Shift-Tab next / previous pane · ↑ ↓ PgUp PgDn move
                 Space toggle the facet value · Esc clear the filters · Ctrl-U clear the query
-                Ctrl-R reset the search counter · ? or F1 every key · q quit (outside the
+                Ctrl-R reset the search counter · Ctrl-L live on / off · ? or F1 every key · q quit (outside the
                 search box) · Ctrl-C quit. Started before the daemon, it waits for it.
         """
 
     var indices: [String]?
     var facets: [String]?
     var hitsPerPage = 20
+    /// `--live`: which searches stay subscribed.
+    var live = FederatedSearcher.LiveMode.emptyQuery
     /// Per index, the attributes of the line under each hit (empty: no line).
     var show: [String: [String]] = [:]
     /// `--trace`: where keystroke-to-screen times go.
@@ -35,7 +41,7 @@ struct DashboardOptions {
     var socketPath: String
 
     init(_ args: ArraySlice<String>, socketPath: String) {
-        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "show", "trace", "socket"], usage: Self.usage)
+        let parsed = parseCommand(args, valueOptions: ["index", "facets", "hits", "show", "live", "trace", "socket"], usage: Self.usage)
         guard parsed.positional.isEmpty else { fail("unexpected argument '\(parsed.positional[0])'", usage: Self.usage) }
         func list(_ name: String) -> [String]? {
             parsed.options[name].map {
@@ -54,6 +60,12 @@ struct DashboardOptions {
             show[String(value[..<colon])] = value[value.index(after: colon)...].split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
+        }
+        switch parsed.options["live"] {
+        case nil, "empty": live = .emptyQuery
+        case "on": live = .on
+        case "off": live = .off
+        case let other?: fail("--live '\(other)': expected empty, on or off", usage: Self.usage)
         }
         tracePath = parsed.options["trace"]
         self.socketPath = parsed.options["socket"] ?? socketPath
