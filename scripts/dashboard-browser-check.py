@@ -16,7 +16,14 @@ check; exits 1 on a failure.
 
 usage: dashboard-browser-check.py --key KEY URL SCREENSHOT_DIR
 Opens URL?key=KEY and reports the columns, the address after load and what was stored.
+
+usage: dashboard-browser-check.py --live URL INDEX OBJECT_ID SCREENSHOT_DIR COMMAND...
+Opens URL (the empty query, live by default) and waits for its answer; runs COMMAND (a write
+that brings OBJECT_ID onto INDEX's first page), without touching the page, and waits for the
+hit to show in INDEX's column marked fresh; then clicks Live to switch it off. Reports the
+Live button's state at each step, the columns, and how long the hit took to show.
 """
+import subprocess
 import json
 import sys
 import time
@@ -157,8 +164,42 @@ def run_with_key(url, key, shots):
         driver.quit()
 
 
+LIVE_STATE = """
+const b = document.getElementById("live");
+return {pressed: b.getAttribute("aria-pressed"), text: b.textContent, summary: document.getElementById("summary").textContent};
+"""
+
+
+def run_live(url, index, object_id, shots, command):
+    driver = browser(1280, 900)
+    try:
+        driver.get(url)
+        wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".column") and settled(d)
+                   and d.execute_script(LIVE_STATE)["text"] == "● Live")
+        out = {"before": column_state(driver), "liveBefore": driver.execute_script(LIVE_STATE)}
+        started = time.monotonic()
+        written = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        out["command"] = {"status": written.returncode, "err": written.stderr[-2000:]}
+        fresh = f'#col-{index} .hit.fresh[data-object-id="{object_id}"]'
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, fresh))
+        out["shownAfterMs"] = round((time.monotonic() - started) * 1000)
+        out["after"] = column_state(driver)
+        out["freshIn"] = driver.execute_script(
+            "return [...document.querySelectorAll('.hit.fresh')].map((h) => h.closest('.column').dataset.index + '/' + h.dataset.objectId)")
+        driver.save_screenshot(f"{shots}/live.png")
+        driver.find_element(By.ID, "live").click()
+        wait.until(lambda d: d.execute_script(LIVE_STATE)["pressed"] == "false" and settled(d))
+        out["liveAfterClick"] = driver.execute_script(LIVE_STATE)
+        return out
+    finally:
+        driver.quit()
+
+
 try:
-    if sys.argv[1] == "--key":
+    if sys.argv[1] == "--live":
+        result = run_live(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
+    elif sys.argv[1] == "--key":
         result = run_with_key(sys.argv[3], sys.argv[2], sys.argv[4])
     else:
         url, query, index, facet, slow, shots = sys.argv[1:7]

@@ -15,10 +15,21 @@ extension LiveAnswer {
     }
 }
 
-extension LiveDelta {
-    /// The identities of the hits this delta brought onto the page or changed there: their
-    /// `objectID`s (for a dashboard that marks them for a moment).
-    public var freshObjectIDs: Set<String> {
-        Set((added + changed).compactMap { $0.hit["objectID"]?.stringValue })
+extension LivePage {
+    /// The `objectID`s of the hits of `new` that are not on `old`, or whose attributes changed
+    /// there: what a dashboard marks for a moment. Ranking members (`_rankingScore`, a merged
+    /// hit's `_federation` rank) and highlights are not looked at: they move with every write.
+    public static func freshObjectIDs(from old: LivePage?, to new: LivePage) -> Set<String> {
+        func key(_ hit: JSONObject) -> String {
+            (hit["_index"]?.stringValue ?? "") + "\u{0}" + (hit["objectID"]?.stringValue ?? "")
+        }
+        func attributes(_ hit: JSONObject) -> JSONObject { JSONObject(hit.entries.filter { !$0.key.hasPrefix("_") }) }
+        var before: [String: JSONObject] = [:]
+        for hit in old?.hits ?? [] { before[key(hit)] = attributes(hit) }
+        var fresh = Set<String>()
+        for hit in new.hits where before[key(hit)] != attributes(hit) {
+            if let id = hit["objectID"]?.stringValue { fresh.insert(id) }
+        }
+        return fresh
     }
 }

@@ -175,4 +175,49 @@ struct DashboardBrowserTests {
         let banner = (try? JSONParser.parse(refused.out))?.objectValue?["banner"]?.stringValue ?? ""
         #expect(banner.contains("This key may not do that") && banner.contains("may not search"), "\(banner)")
     }
+
+    /// Live: the page opens on the empty query, live; a film imported by `fedsearch import`
+    /// (no keystroke, no click) shows in its column marked fresh, and in the merged list; the
+    /// Live button switches it off.
+    @Test(.enabled(if: browserInstalled, "needs chromium, chromium-driver and Selenium (make deps installs them)"))
+    func aLivePageShowsAnImportedDocumentWithoutAKeystroke() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = IncrementalWriteTests().config(dataDir: dataDir)
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        let d = try DaemonProcess(config: config, files: ["films.ndjson": LiveSubscriptionTests.initialFilms(40, &rng)])
+        defer { LiveSubscriptionTests.tearDown(d, dataDir: dataDir) }
+        try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+        var film = IncrementalWriteTests.film(0, &rng, id: "live1")
+        film["title"] = "Quasar Zebra"
+        film["votes"] = 100_000
+        let file = d.directory.appendingPathComponent("one.ndjson")
+        try JSONWriter.string(.object(film)).write(to: file, atomically: true, encoding: .utf8)
+        let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
+        let script = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/dashboard-browser-check.py").path
+        let run = try runProgram(
+            Self.python,
+            [
+                script, "--live", "http://127.0.0.1:\(d.httpPort)/", "films", "live1", Self.artifacts.path,
+                fedsearch, "import", "films", file.path, "--socket", d.socketPath,
+            ])
+        #expect(run.status == 0, "\(run.err)")
+        let result = try #require(
+            (try? JSONParser.parse(run.out))?.objectValue, "no summary: \(run.out.prefix(500)) \(run.err.prefix(2000))")
+        #expect(result["command"]?.objectValue?["status"] == 0, "\(result["command"].map { "\($0)" } ?? "")")
+        #expect(result["liveBefore"]?.objectValue?["pressed"] == "true")
+        #expect(result["liveBefore"]?.objectValue?["summary"]?.stringValue?.hasSuffix("· live") == true)
+        #expect(result["before"]?.objectValue?["films"]?.objectValue?["ids"]?.arrayValue?.contains("live1") == false)
+        // First in its column (the most votes) and in the merged list, both marked fresh.
+        #expect(result["after"]?.objectValue?["films"]?.objectValue?["ids"]?.arrayValue?.first == "live1", "\(result["after"] ?? .null)")
+        #expect(
+            result["after"]?.objectValue?["films"]?.objectValue?["titles"]?.arrayValue?.first?.stringValue?.contains("Quasar Zebra") == true
+        )
+        // Only it: the hits it pushed down are not marked.
+        let fresh = Set((result["freshIn"]?.arrayValue ?? []).compactMap(\.stringValue))
+        #expect(fresh == ["__merged/live1", "films/live1"], "\(fresh)")
+        #expect(result["liveAfterClick"]?.objectValue?["pressed"] == "false")
+        #expect(result["liveAfterClick"]?.objectValue?["text"] == "Live")
+        #expect(FileManager.default.fileExists(atPath: Self.artifacts.appendingPathComponent("live.png").path))
+    }
 }

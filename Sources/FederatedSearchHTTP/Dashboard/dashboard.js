@@ -1,7 +1,10 @@
 // The fedsearchd web dashboard: one search box, a column per index filled in as its answer
 // streams in (POST /1/federated/stream), the merged list rebuilt as each index answers, facet
 // panels (values, or ranges for numeric attributes) with disjunctive refinement per index, the
-// current filters, and each source's state and time. It needs only a key that may search: the
+// current filters, and each source's state and time. Live (the Live button, on for the empty
+// query until switched), the search is a subscription (POST /1/federated/subscribe): each write
+// that changes a column's answer comes as an update frame, applied to the page held, and the
+// hits it brought are marked for a moment. It needs only a key that may search: the
 // indices come from ?indices=, a secured key's restrictIndices, the index list if the key may
 // read it, or else the first answer; the facets come from the answers (facets: ["*"]).
 "use strict";
@@ -9,6 +12,8 @@
 const HITS = 8;
 const SLOW_MS = 100;
 const KEY_STORAGE = "fedsearch.apiKey";
+const LIVE_INTERVAL_MS = 100;
+const FRESH_MS = 4000;
 
 const state = {
   indices: [],          // the columns' indices, in order
@@ -28,7 +33,13 @@ const state = {
   controller: null,
   tab: MERGED,
   started: 0,
+  live: null,           // true or false once switched by the Live button; null: live for the empty query
+  pages: {},            // column -> the live answer's page held (results object, or merged frame)
+  liveSeq: 0,           // the last update or resync taken
+  liveNow: false,       // whether the answer shown is live
 };
+
+function isLive() { return state.live === null ? state.query === "" : state.live; }
 
 // ---- The key ----------------------------------------------------------------------------
 
@@ -161,6 +172,11 @@ async function search() {
   state.started = performance.now();
   state.pending = new Set(state.indices);
   state.mergedFinal = false;
+  const live = isLive();
+  state.pages = {};
+  state.liveSeq = 0;
+  state.liveNow = false;
+  showLive();
   // Until its own answer comes, each column shows the previous query's, marked as such.
   for (const name of [MERGED, ...state.indices]) {
     setStatus(name, "searching…", "searching");
@@ -170,9 +186,10 @@ async function search() {
   renderChips();
   let response;
   try {
-    response = await fetch("/1/federated/stream", {
-      method: "POST", body: JSON.stringify(searchBody({ session: state.session, seq })), signal: controller.signal,
-      headers: headers(),
+    // A subscription is not part of the keystroke session: aborting it (the next search) ends it.
+    const body = live ? searchBody({ minIntervalMs: LIVE_INTERVAL_MS }) : searchBody({ session: state.session, seq });
+    response = await fetch(live ? "/1/federated/subscribe" : "/1/federated/stream", {
+      method: "POST", body: JSON.stringify(body), signal: controller.signal, headers: headers(),
     });
   } catch (e) {
     if (e.name !== "AbortError") unreachable(e.message);
@@ -222,7 +239,9 @@ function unreachable(message) {
 
 function handle(frame) {
   switch (frame.type) {
-    case "results": return answered(frame.index, frame.results);
+    case "results":
+      state.pages[frame.index] = frame.results;
+      return answered(frame.index, frame.results);
     case "error":
       if (!frame.index) return banner(frame.error.message);
       if (!state.indicesKnown) addIndex(frame.index);
@@ -233,15 +252,103 @@ function handle(frame) {
       setMore(frame.index, false);
       return progress();
     case "merged":
-      state.mergedFinal = true;
-      state.answers[MERGED] = { query: state.query, hits: frame.hits, nbHits: frame.nbHits, page: 0 };
-      setStale(MERGED, null);
-      renderHits(MERGED, frame.hits, "No results in any index.");
-      setMore(MERGED, frame.hits.length < frame.nbHits);
-      setStatus(MERGED, `${count(frame.nbHits)} hits in all`, "ok");
-      return renderTabsNow();
+      state.pages[MERGED] = frame;
+      return showMerged(frame);
     case "done": return finish(frame);
+    case "update":
+    case "resync":
+      return liveFrame(frame);
   }
+}
+
+function showMerged(merged) {
+  state.mergedFinal = true;
+  state.answers[MERGED] = { query: state.query, hits: merged.hits, nbHits: merged.nbHits, page: 0 };
+  setStale(MERGED, null);
+  renderHits(MERGED, merged.hits, "No results in any index.");
+  setMore(MERGED, merged.hits.length < merged.nbHits);
+  setStatus(MERGED, `${count(merged.nbHits)} hits in all`, "ok");
+  renderTabsNow();
+}
+
+// ---- Live -------------------------------------------------------------------------------
+
+// An update or resync of the live answer: the changed column shown again, its new hits marked.
+// A frame that does not follow the last one, or does not fit the page held, subscribes again.
+function liveFrame(frame) {
+  if (frame.seq !== state.liveSeq + 1) return search();
+  state.liveSeq = frame.seq;
+  const name = frame.merged ? MERGED : frame.index;
+  const old = state.pages[name];
+  const page = frame.type === "resync" ? (frame.merged ? frame : frame.results) : old && applyDelta(old, frame);
+  if (!page) return search();
+  state.pages[name] = page;
+  if (name === MERGED) showMerged(page); else answered(name, page);
+  markFresh(name, freshHits(old, page));
+}
+
+// The page `old` with an update's delta applied (docs/PROTOCOL.md: positions in the old page
+// removed, moved, added, changed); null if it does not fit.
+function applyDelta(old, delta) {
+  const hits = old.hits || [];
+  const removed = new Set(delta.removed || []);
+  const added = delta.added || [];
+  const count = hits.length - removed.size + added.length;
+  if (count < 0) return null;
+  const slots = new Array(count);
+  const movedTo = new Map((delta.moved || []).map((m) => [m.from, m.to]));
+  for (let i = 0; i < hits.length; i++) {
+    if (removed.has(i)) continue;
+    const to = movedTo.has(i) ? movedTo.get(i) : i;
+    if (to >= count || slots[to] !== undefined) return null;
+    slots[to] = hits[i];
+  }
+  for (const a of added) {
+    if (a.position >= count || slots[a.position] !== undefined) return null;
+    slots[a.position] = a.hit;
+  }
+  for (const c of delta.changed || []) {
+    if (slots[c.position] === undefined) return null;
+    slots[c.position] = c.hit;
+  }
+  for (let i = 0; i < count; i++) if (slots[i] === undefined) return null;
+  const page = Object.assign({}, old, delta.set || {}, { hits: slots });
+  for (const key of delta.unset || []) delete page[key];
+  if (delta.facets) {
+    const facets = Object.assign({}, page.facets || {});
+    for (const [attr, counts] of Object.entries(delta.facets)) {
+      if (counts === null) delete facets[attr]; else facets[attr] = counts;
+    }
+    page.facets = facets;
+  }
+  return page;
+}
+
+// The objectIDs of the hits of `page` that `old` did not hold, or held with other attributes
+// (ranking members and highlights move with every write: not looked at).
+function freshHits(old, page) {
+  const key = (h) => (h._index || "") + "\u0000" + h.objectID;
+  const attributes = (h) => JSON.stringify(Object.entries(h).filter(([k]) => !k.startsWith("_")));
+  const before = new Map(((old && old.hits) || []).map((h) => [key(h), attributes(h)]));
+  return new Set(page.hits.filter((h) => before.get(key(h)) !== attributes(h)).map((h) => h.objectID));
+}
+
+function markFresh(name, ids) {
+  const col = columnElement(name);
+  if (!col || !ids.size) return;
+  for (const li of col.querySelectorAll(".hit")) {
+    if (!ids.has(li.dataset.objectId)) continue;
+    li.classList.add("fresh");
+    setTimeout(() => li.classList.remove("fresh"), FRESH_MS);
+  }
+}
+
+// The Live button: pressed while searches are live, marked while the answer shown is.
+function showLive() {
+  const button = $("live");
+  button.setAttribute("aria-pressed", String(isLive()));
+  button.textContent = state.liveNow ? "● Live" : "Live";
+  button.title = isLive() ? "Live: writes show as they land (click to stop)" : "Not live (click to follow writes)";
 }
 
 // One index answered the current query: its column, its facets, the merged list so far.
@@ -325,7 +432,10 @@ function finish(done) {
   }
   if (!state.mergedFinal) progress();
   const n = Object.keys(done.sources || {}).length;
-  $("summary").textContent = `${count(total)} hits for ${quoted(state.query)} in ${n} ${n === 1 ? "index" : "indices"} · ${done.status} · ${done.ms.toFixed(1)} ms`;
+  state.liveNow = isLive();
+  showLive();
+  $("summary").textContent = `${count(total)} hits for ${quoted(state.query)} in ${n} ${n === 1 ? "index" : "indices"} · ${done.status} · ${done.ms.toFixed(1)} ms` +
+    (state.liveNow ? " · live" : "");
   renderTabsNow();
 }
 
@@ -430,6 +540,10 @@ $("search-form").addEventListener("submit", (e) => e.preventDefault());
 document.addEventListener("keydown", (e) => {
   if (e.key === "/" && document.activeElement !== $("q") && !$("key-dialog").open) { e.preventDefault(); $("q").focus(); }
   if (e.key === "Escape" && !$("key-dialog").open && document.activeElement === $("q")) { $("q").value = ""; state.query = ""; search(); }
+});
+$("live").addEventListener("click", () => {
+  state.live = !isLive();
+  search();
 });
 $("open-filters").addEventListener("click", () => $("facets").classList.add("open"));
 $("close-filters").addEventListener("click", () => $("facets").classList.remove("open"));

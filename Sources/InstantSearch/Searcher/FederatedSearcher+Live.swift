@@ -20,7 +20,8 @@ extension FederatedSearcher {
         public let source: String?
         /// The subscription's update number (from 1).
         public let seq: Int
-        /// The `objectID`s of the hits new on the page or changed there.
+        /// The `objectID`s of the hits new on the page or whose attributes changed there
+        /// (``LivePage/freshObjectIDs(from:to:)``).
         public let freshObjectIDs: Set<String>
     }
 
@@ -100,9 +101,7 @@ extension FederatedSearcher {
             onError.fire(SearcherError(source: name, code: error.code.rawValue, message: error.message))
             return
         }
-        let fresh =
-            old.flatMap { LiveDelta.between($0, new) }?.freshObjectIDs
-            ?? Set(new.hits.compactMap { $0["objectID"]?.stringValue })
+        let fresh = LivePage.freshObjectIDs(from: old, to: new)
         onLiveUpdate.fire(LiveUpdate(source: name, seq: after.seq, freshObjectIDs: fresh))
     }
 }
