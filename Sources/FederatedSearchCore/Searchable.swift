@@ -31,6 +31,25 @@ public protocol LoopWaitingSearchable: Searchable {
     var waitsOnlyOnHTTPLoop: Bool { get }
 }
 
+/// A searchable that can tell when its data changed (a database's notifications): live
+/// subscriptions on it run again as soon as it does, instead of polling.
+public protocol ChangeAnnouncingSearchable: Searchable {
+    /// How it learns of changes, shown as a subscription's freshness (`{"via": "notify",
+    /// "channel": ...}`); nil when it is not set up to (then ``watchChanges(_:)`` returns nil).
+    var changeFeed: JSONObject? { get }
+
+    /// Starts watching: `changed` is called, on any thread, after each change it learns of,
+    /// and after each (re)connection, as changes may have been missed before it; until the
+    /// watch returned is stopped.
+    func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)?
+}
+
+/// A running watch of ``ChangeAnnouncingSearchable/watchChanges(_:)``.
+public protocol ChangeWatch: Sendable {
+    /// Stops it: `changed` is not called after this returns.
+    func stop()
+}
+
 /// A searchable that answers from memory in microseconds, without I/O or waiting.
 ///
 /// The fan-out runs such a source directly on the request's task instead of starting a task

@@ -58,6 +58,7 @@ extension EventLoop {
         httpListener?.stopAccepting()
         // Live subscriptions' event streams never end by themselves.
         httpListener?.endSubscriptionStreams()
+        live.stopWatching()
         Log.info("signal \(signal): draining \(searches.running) running searches (at most \(config.drainTimeoutMs) ms)")
         if let timeout = LoopEvent(on: base, .timer(repeating: false), { [unowned self] in drainTimedOut() }) {
             timeout.schedule(after: .milliseconds(config.drainTimeoutMs))

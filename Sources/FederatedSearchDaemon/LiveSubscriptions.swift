@@ -13,7 +13,9 @@ import FederatedSearchServer
 /// the delta would name more hits than the page holds. Every frame of a subscription after its
 /// first answer carries `seq`, one more each time, so a client sees it missed nothing. At most
 /// one run per `minIntervalMs`: writes in between are coalesced into the next. Only the indices
-/// a write touched wake the subscriptions on them; subscriptions with the same request, rights
+/// a write touched wake the subscriptions on them (and, for a source that announces its changes,
+/// such as a PostgreSQL table with `listen`, its notifications, watched while it has
+/// subscriptions); subscriptions with the same request, rights
 /// and interval share one run; a run whose answer did not change sends nothing. A subscription
 /// runs with its peer's rights as they are at each run, and ends with `unsubscribe` or its
 /// connection.
@@ -108,6 +110,9 @@ final class LiveSubscriptions {
     private var subscriptions: [Key: Subscription] = [:]
     private var groups: [Shared: Group] = [:]
     private var byIndex: [String: Set<Shared>] = [:]
+    /// The change watches of the subscribed indices that announce their changes, with the
+    /// catalog entry's fingerprint they watch (a reload that rebuilds the entry restarts it).
+    private var watches: [String: (fingerprint: String, watch: any ChangeWatch)] = [:]
     /// The ids of each sink's open subscriptions.
     private var perConnection: [UInt64: Set<String>] = [:]
     /// The sinks of open subscriptions by id (a connection, an HTTP stream).
@@ -165,6 +170,7 @@ final class LiveSubscriptions {
                 let g = Group(shared: shared, serial: nextSerial, request: request, peer: peer, indices: Set(shared.indices))
                 groups[shared] = g
                 for index in g.indices { byIndex[index, default: []].insert(shared) }
+                watchChanges()
                 return g
             }()
         group.members.insert(key)
@@ -222,6 +228,7 @@ final class LiveSubscriptions {
 
     /// The catalog changed (a reload, `createIndex`, `deleteIndex`): every search runs again.
     func catalogChanged() {
+        watchChanges()
         for g in groups.values {
             g.dirty = true
             schedule(g)
@@ -248,7 +255,35 @@ final class LiveSubscriptions {
 
     private func unindex(_ shared: Shared, from index: String) {
         byIndex[index]?.remove(shared)
-        if byIndex[index]?.isEmpty == true { byIndex[index] = nil }
+        if byIndex[index]?.isEmpty == true {
+            byIndex[index] = nil
+            watchChanges()
+        }
+    }
+
+    /// Watches the changes of each subscribed index that can announce them, and only those:
+    /// a watch starts with an index's first subscription and stops with its last (or when a
+    /// reload replaced the index).
+    private func watchChanges() {
+        for (index, w) in watches where byIndex[index] == nil || loop.catalog.entry(index)?.fingerprint != w.fingerprint {
+            w.watch.stop()
+            watches[index] = nil
+        }
+        for index in byIndex.keys where watches[index] == nil {
+            guard let entry = loop.catalog.entry(index), let source = entry.searchable as? any ChangeAnnouncingSearchable else {
+                continue
+            }
+            let inbox: Inbox = loop.inbox
+            if let watch = source.watchChanges({ inbox.post(.onLoop { $0.live.indexChanged(index) }) }) {
+                watches[index] = (entry.fingerprint, watch)
+            }
+        }
+    }
+
+    /// Stops every change watch (the daemon stops).
+    func stopWatching() {
+        for w in watches.values { w.watch.stop() }
+        watches = [:]
     }
 
     /// A subscriber whose unread output is past `limits.maxPendingOutputBytes`: its updates
@@ -299,6 +334,7 @@ final class LiveSubscriptions {
             for index in g.indices.subtracting(now) { unindex(g.shared, from: index) }
             for index in now.subtracting(g.indices) { byIndex[index, default: []].insert(g.shared) }
             g.indices = now
+            watchChanges()
         }
         // Indices that cannot tell of their changes are searched again every pollIntervalMs.
         let poll = now.compactMap { loop.catalog.entry($0)?.pollInterval }.min()
@@ -459,6 +495,11 @@ final class LiveSubscriptions {
     private func freshness(of index: String) -> JSONValue? {
         guard let entry = loop.catalog.entry(index) else { return nil }
         if entry.searchable is DurableIndex { return ["kind": "push"] }
+        if let source = entry.searchable as? any ChangeAnnouncingSearchable, let feed = source.changeFeed {
+            var o: JSONObject = ["kind": "push"]
+            for e in feed { o.appendUnchecked(e.key, e.value) }
+            return .object(o)
+        }
         guard let poll = entry.pollInterval else { return ["kind": "none"] }
         let c = poll.components
         return ["kind": "poll", "intervalMs": .number(Double(c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000))]

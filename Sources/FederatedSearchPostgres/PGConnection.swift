@@ -123,6 +123,15 @@ final class PGConnection {
         PQfreeCancel(cancel)
     }
 
+    /// Waits up to `timeout` milliseconds for something to read.
+    func waitReadable(timeout: Int32) throws(SearchError) { try wait(events: Int16(POLLIN), timeout: timeout) }
+
+    /// Reads what the server sent; false when the connection failed.
+    func consumeInput() -> Bool { PQconsumeInput(handle) == 1 && PQstatus(handle) == CONNECTION_OK }
+
+    /// The next notification read (`LISTEN`), to be freed with `PQfreemem`; nil: none.
+    func nextNotification() -> UnsafeMutablePointer<PGnotify>? { PQnotifies(handle) }
+
     /// Waits up to `timeout` milliseconds for the socket to be ready.
     private func wait(events: Int16, timeout: Int32) throws(SearchError) {
         var fd = pollfd(fd: PQsocket(handle), events: events, revents: 0)

@@ -61,3 +61,13 @@ public final class PostgresBackend: Searchable {
         return results
     }
 }
+
+/// With `listen` set, live subscriptions on the table are run again by its notifications.
+extension PostgresBackend: ChangeAnnouncingSearchable {
+    public var changeFeed: JSONObject? { config.listen.map { ["via": "notify", "channel": .string($0.name)] } }
+
+    public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? {
+        guard let channel = config.listen else { return nil }
+        return PostgresChangeFeed(connectionString: config.connection, channel: channel, changed: changed)
+    }
+}

@@ -8,7 +8,7 @@ import FederatedSearchCore
 ///  "table": "products", "id": "objectid",
 ///  "searchable": {"title": "A", "short_description": "C"},
 ///  "facets": ["supplier", "price"], "attributes": ["title", "price"],
-///  "language": "english", "maxConnections": 4}
+///  "language": "english", "maxConnections": 4, "listen": "products_changed"}
 /// ```
 ///
 /// Every column name is checked against `[A-Za-z_][A-Za-z0-9_]*` here and written quoted in
@@ -30,6 +30,10 @@ public struct PostgresConfig: Sendable, Equatable {
     public var language: String
     /// Idle connections kept open for reuse.
     public var maxConnections: Int
+    /// The channel a trigger sends `NOTIFY` on when a row changes: while live subscriptions
+    /// search this table, one connection `LISTEN`s on it and each notification runs them
+    /// again (nil: they are polled, if `pollIntervalMs` is set).
+    public var listen: SQLIdentifier?
 
     /// The weights PostgreSQL's `setweight` accepts.
     public static let weights: Set<Character> = ["A", "B", "C", "D"]
@@ -70,6 +74,7 @@ public struct PostgresConfig: Sendable, Equatable {
             throw SearchError(.invalidField, "\(r.path(of: "language")): expected a text search configuration name, got '\(language)'")
         }
         maxConnections = try r.int("maxConnections", in: 1...64) ?? 4
+        if let channel = try r.string("listen") { listen = try SQLIdentifier(channel, path: r.path(of: "listen")) } else { listen = nil }
         try r.rejectUnknownKeys()
         guard !connection.isEmpty else { throw SearchError(.invalidField, "\(r.path(of: "connection")): must not be empty") }
     }
@@ -90,7 +95,7 @@ public struct PostgresConfig: Sendable, Equatable {
         a.connection == b.connection && a.table == b.table && a.id == b.id
             && a.searchable.elementsEqual(b.searchable) { $0.column == $1.column && $0.weight == $1.weight }
             && a.facets == b.facets && a.attributes == b.attributes && a.language == b.language
-            && a.maxConnections == b.maxConnections
+            && a.maxConnections == b.maxConnections && a.listen == b.listen
     }
 }
 
