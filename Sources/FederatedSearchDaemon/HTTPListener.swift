@@ -205,9 +205,11 @@ final class HTTPListener {
         case .failure(let response):
             deliver(id, .whole(response))
         case .success(let subscription):
-            let sink = SubscriptionStream(listener: self, exchange: id, head: subscription.head)
+            let sink = SubscriptionStream(
+                listener: self, exchange: id, head: subscription.head, token: subscription.resume?.token ?? Self.newResumeToken())
             if let refusal = loop.live.subscribe(
-                sink, id: subscription.id, request: subscription.search, minIntervalMs: subscription.minIntervalMs)
+                sink, id: subscription.id, request: subscription.search, minIntervalMs: subscription.minIntervalMs,
+                resume: subscription.resume)
             {
                 // Refused as /1/federated refuses: its status and Algolia's error shape.
                 var response = HTTPResponse.error(refusal)
@@ -512,20 +514,30 @@ final class HTTPListener {
         deliver(id, .end)
     }
 
+    /// A token naming a new subscription stream: 16 random hexadecimal digits.
+    static func newResumeToken() -> String {
+        let n = UInt64.random(in: 0...UInt64.max)
+        let hex = String(n, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// A live subscription's frames as server-sent events on one exchange. The head goes with
-    /// the first frame; each `update` or `resync` event carries its `seq` as the event id
-    /// (a reconnecting browser sends it as `Last-Event-ID`; it gets the whole answer again).
+    /// the first frame; the first answer's `done` event has the id `TOKEN.0`, and each
+    /// `update` or `resync` event `TOKEN.SEQ`: a reconnecting browser sends the last as
+    /// `Last-Event-ID`, and the subscription resumes (``LiveSubscriptions``).
     final class SubscriptionStream: LiveSink {
         private unowned let listener: HTTPListener
         let exchange: UInt64
         private var head: HTTPResponse?
         let peerIdentity: PeerIdentity?
+        let resumeToken: String?
 
-        init(listener: HTTPListener, exchange: UInt64, head: HTTPResponse) {
+        init(listener: HTTPListener, exchange: UInt64, head: HTTPResponse, token: String) {
             self.listener = listener
             self.exchange = exchange
             self.head = head
             peerIdentity = AlgoliaAPI.transportPeer
+            resumeToken = token
         }
 
         var sinkID: UInt64 { 1 << 63 | exchange }
@@ -548,8 +560,9 @@ final class HTTPListener {
                 listener.deliver(exchange, .head(head))
             }
             var event: [UInt8] = []
-            if let seq = FramePayload.object(of: line)?["seq"]?.intValue {
-                event = Array("id: \(seq)\n".utf8)
+            let frame = (try? JSONParser.parse(line))?.objectValue
+            if let seq = frame?["seq"]?.intValue ?? (frame?["type"] == "done" ? 0 : nil), let token = resumeToken {
+                event = Array("id: \(token).\(seq)\n".utf8)
             }
             listener.deliver(exchange, .chunk(event + AlgoliaAPI.event(line)))
             if listener.exchanges[exchange]?.abandoned == true { listener.endStream(exchange) }

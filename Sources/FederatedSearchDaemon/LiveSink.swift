@@ -15,6 +15,9 @@ protocol LiveSink: AnyObject {
     var isClosing: Bool { get }
     /// More unread than `limits.maxPendingOutputBytes`: updates wait until it reads.
     var hasBacklog: Bool { get }
+    /// The token under which a subscription of this sink can be resumed after it went
+    /// (an HTTP stream's: a reconnecting browser names it in `Last-Event-ID`); nil: it cannot.
+    var resumeToken: String? { get }
     /// Sends one frame's line (newline included).
     func send(_ line: [UInt8])
     /// A subscription's first answer is being searched, and then arrived: a connection counts
@@ -28,6 +31,7 @@ extension Connection: LiveSink {
     var sinkID: UInt64 { id }
     var answerByteLimit: Int { limits.maxAnswerBytes }
     var hasBacklog: Bool { unsentBytes > limits.maxPendingOutputBytes }
+    var resumeToken: String? { nil }
     func send(_ line: [UInt8]) { write(line) }
 
     func firstAnswerStarted() { firstAnswersPending += 1 }

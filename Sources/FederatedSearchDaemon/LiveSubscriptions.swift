@@ -18,7 +18,10 @@ import FederatedSearchServer
 /// subscriptions); subscriptions with the same request, rights
 /// and interval share one run; a run whose answer did not change sends nothing. A subscription
 /// runs with its peer's rights as they are at each run, and ends with `unsubscribe` or its
-/// connection.
+/// connection. An HTTP stream's subscription is kept for ``resumeWindow`` after its client went
+/// (its pages and `seq`, no runs): a client that comes back with `Last-Event-ID` gets what
+/// changed since, as updates continuing its `seq`, or a `resync` of every page if it had
+/// missed a frame.
 final class LiveSubscriptions {
     /// A subscription: its connection and its id there.
     struct Key: Hashable, Sendable {
@@ -56,6 +59,11 @@ final class LiveSubscriptions {
         var runsBefore = 0
         /// The index behind each source name (`as` may rename one).
         var sourceIndices: [String: String] = [:]
+        /// Its sink's resume token (an HTTP stream's), under which it is parked when it goes.
+        var token: String?
+        /// Resumed from a parked subscription: the last `seq` the client took. Its first
+        /// answer is then sent as what changed since (see ``firstAnswer``).
+        var resumedAt: Int?
 
         init(key: Key, serial: Int, shared: Shared) {
             self.key = key
@@ -102,6 +110,18 @@ final class LiveSubscriptions {
         }
     }
 
+    /// What is kept of an HTTP stream's subscription after its client went, to resume it.
+    private struct Parked {
+        let shared: Shared
+        let pages: [String: LivePage]
+        let merged: LivePage?
+        let seq: Int
+        let until: ContinuousClock.Instant
+    }
+
+    /// How long a gone HTTP subscriber's subscription can be resumed (`Last-Event-ID`).
+    static let resumeWindow = Duration.seconds(60)
+
     /// How often a search whose subscribers all have a backlog, or a subscriber owed an answer
     /// it had no room for, looks again.
     static let backlogRetry = Duration.milliseconds(100)
@@ -118,6 +138,8 @@ final class LiveSubscriptions {
     /// The sinks of open subscriptions by id (a connection, an HTTP stream).
     private var sinks: [UInt64: any LiveSink] = [:]
     private var nextSerial = 0
+    /// Gone HTTP subscribers' subscriptions, by resume token.
+    private var parked: [String: Parked] = [:]
     /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
     private(set) var updatesSent = 0
@@ -131,7 +153,9 @@ final class LiveSubscriptions {
 
     /// Starts a subscription for `connection` (its first answer follows), or returns why not
     /// (the caller answers it: an error frame on the socket, an HTTP status).
-    func subscribe(_ connection: any LiveSink, id: String?, request: SearchRequest, minIntervalMs: Int) -> SearchError? {
+    func subscribe(
+        _ connection: any LiveSink, id: String?, request: SearchRequest, minIntervalMs: Int, resume: (token: String, seq: Int)? = nil
+    ) -> SearchError? {
         guard let id else { return SearchError(.missingField, "id: a subscription needs an id") }
         let key = Key(connection: connection.sinkID, id: id)
         let limits = loop.config.limits
@@ -178,6 +202,11 @@ final class LiveSubscriptions {
         let s = Subscription(key: key, serial: nextSerial, shared: shared)
         s.runsBefore = group.runsStarted
         for source in planned.sources where s.sourceIndices[source.name] == nil { s.sourceIndices[source.name] = source.index }
+        s.token = connection.resumeToken
+        if let resume, let p = unpark(resume.token), p.shared == shared {
+            // The client holds these pages (or, past `seq`, missed a frame of them).
+            (s.pages, s.merged, s.seq, s.resumedAt) = (p.pages, p.merged, p.seq, resume.seq)
+        }
         subscriptions[key] = s
         // A connection counts its first answer as a search in flight: past
         // limits.maxRequestsPerConnection, its next lines wait (pushed back, as searches are).
@@ -211,9 +240,28 @@ final class LiveSubscriptions {
         connection.send(Self.line(o))
     }
 
-    /// Ends every subscription of a connection that closed.
+    /// Ends every subscription of a connection that closed; an HTTP stream's is parked.
     func connectionClosed(_ connection: UInt64) {
-        for id in perConnection[connection] ?? [] { remove(Key(connection: connection, id: id)) }
+        for id in perConnection[connection] ?? [] {
+            let key = Key(connection: connection, id: id)
+            if let s = subscriptions[key], let token = s.token, s.answered, !loop.draining { park(s, token: token) }
+            remove(key)
+        }
+    }
+
+    private func park(_ s: Subscription, token: String) {
+        let now = ContinuousClock.now
+        parked = parked.filter { $0.value.until > now }
+        // At most as many as subscriptions may be open: the oldest goes first.
+        if parked.count >= loop.config.limits.maxSubscriptions, let oldest = parked.min(by: { $0.value.until < $1.value.until }) {
+            parked[oldest.key] = nil
+        }
+        parked[token] = Parked(shared: s.shared, pages: s.pages, merged: s.merged, seq: s.seq, until: now + Self.resumeWindow)
+    }
+
+    private func unpark(_ token: String) -> Parked? {
+        guard let p = parked.removeValue(forKey: token), p.until > .now else { return nil }
+        return p
     }
 
     /// A durable index published a write group: the searches on it run again, each at most
@@ -368,13 +416,20 @@ final class LiveSubscriptions {
         guard let s = subscriptions[key], s.serial == serial, !s.answered, let g = groups[s.shared],
             let connection = sinks[key.connection], !connection.isClosing
         else { return }
-        // The last line is the `done` frame.
-        for (i, line) in lines.enumerated() { connection.send(i == lines.count - 1 ? withFreshness(line, s) : line) }
-        for frame in frames {
-            switch frame {
-            case .results(let name, let page): s.pages[name] = page
-            case .merged(let page): s.merged = page
-            case .other: break
+        if let resumedAt = s.resumedAt {
+            // A resumed subscription: what changed since the pages the client holds, or, if it
+            // missed a frame of them, every page whole.
+            if resumedAt != s.seq { (s.pages, s.merged, s.seq) = ([:], nil, resumedAt) }
+            send(frames, to: s)
+        } else {
+            // The last line is the `done` frame.
+            for (i, line) in lines.enumerated() { connection.send(i == lines.count - 1 ? withFreshness(line, s) : line) }
+            for frame in frames {
+                switch frame {
+                case .results(let name, let page): s.pages[name] = page
+                case .merged(let page): s.merged = page
+                case .other: break
+                }
             }
         }
         s.answered = true

@@ -218,6 +218,18 @@ package struct HTTPSubscription: Sendable {
     package var minIntervalMs: Int
     /// The stream's head: `text/event-stream`, with the CORS headers.
     package var head: HTTPResponse
+    /// A reconnection's `Last-Event-ID` (`TOKEN.SEQ`: the stream it had, the last update it
+    /// took), for the transport to resume that subscription; nil for a new one.
+    package var resume: (token: String, seq: Int)?
+
+    /// The parts of a `Last-Event-ID` of the form `TOKEN.SEQ`; nil for any other value.
+    package static func resumePoint(_ lastEventID: String?) -> (token: String, seq: Int)? {
+        guard let value = lastEventID, let dot = value.lastIndex(of: "."), let seq = Int(value[value.index(after: dot)...]), seq >= 0
+        else { return nil }
+        let token = String(value[..<dot])
+        guard !token.isEmpty, token.count <= 64, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        return (token, seq)
+    }
 }
 
 extension AlgoliaAPI {
@@ -262,7 +274,10 @@ extension AlgoliaAPI {
                 headers: [
                     ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
                 ] + x.headers)
-            return .success(HTTPSubscription(id: id, search: search, minIntervalMs: interval, head: head))
+            return .success(
+                HTTPSubscription(
+                    id: id, search: search, minIntervalMs: interval, head: head,
+                    resume: HTTPSubscription.resumePoint(request.header("last-event-id"))))
         }
     }
 }

@@ -25,7 +25,7 @@ package struct HTTPRequest: Sendable {
     /// The headers the API reads.
     package static let headersRead = [
         "origin", "host", "x-algolia-api-key", "x-algolia-application-id", "access-control-request-headers", "content-type",
-        "referer",
+        "referer", "last-event-id",
     ]
     package var body: [UInt8]
     /// The client's address as text (`127.0.0.1`, `::1`), when the transport knows it.

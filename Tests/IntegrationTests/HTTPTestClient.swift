@@ -193,6 +193,9 @@ final class HTTPTestClient {
 
     /// The events of a server-sent event stream as they arrive, each event's `data` parsed,
     /// until the stream ends; `onEvent` may stop early by returning false.
+    /// The `id:` of the last server-sent event read (what a browser sends as `Last-Event-ID`).
+    private(set) var lastEventID: String?
+
     func readEvents(_ onEvent: (JSONObject) throws -> Bool = { _ in true }) throws -> [JSONObject] {
         var events: [JSONObject] = []
         var pending: [UInt8] = []
@@ -201,6 +204,7 @@ final class HTTPTestClient {
             while let end = Self.eventEnd(pending) {
                 let event = String(decoding: pending[..<end], as: UTF8.self)
                 pending.removeFirst(end + 2)
+                for l in event.split(separator: "\n") where l.hasPrefix("id: ") { lastEventID = String(l.dropFirst(4)) }
                 for l in event.split(separator: "\n") where l.hasPrefix("data: ") {
                     guard case .object(let o) = try JSONParser.parse(String(l.dropFirst(6))) else { continue }
                     events.append(o)

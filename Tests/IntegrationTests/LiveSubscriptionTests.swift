@@ -532,6 +532,154 @@ struct LiveSubscriptionTests {
         withExtendedLifetime(browser) {}
     }
 
+    /// `Last-Event-ID`: a client that comes back to the stream it had gets only what changed
+    /// while it was away, as updates continuing its `seq`; one that had missed a frame gets a
+    /// `resync` of every page; an unknown id gets the whole answer again.
+    @Test func aReconnectingClientResumesWithLastEventID() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["http"] = ["listen": .string("127.0.0.1:\(try freeTCPPort())")]
+        let d = try DaemonProcess(config: config, files: ["films.ndjson": Self.initialFilms(30, &rng)])
+        defer { Self.tearDown(d, dataDir: dataDir) }
+        let request: JSONObject = ["query": "", "indices": ["films"], "params": ["hitsPerPage": 5, "facets": ["genre"]]]
+        var body = request
+        body["minIntervalMs"] = 0
+        let writer = try d.connect()
+        /// A film first of the page (or, `low`, last of the index: only the counts change).
+        func writeTopFilm(_ id: String, low: Bool = false) throws {
+            var film = IncrementalWriteTests.film(0, &rng, id: id)
+            film["votes"] = .number(low ? -1 : Double(1000 + Int.random(in: 0...1000, using: &rng)))
+            try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        }
+        func subscribe(lastEventID: String?) throws -> HTTPTestClient {
+            let http = try d.http()
+            try http.send(
+                "POST", "/1/federated/subscribe", body: JSONWriter.string(.object(body)),
+                headers: lastEventID.map { ["Last-Event-ID": $0] } ?? [:])
+            #expect(try http.readHead().status == 200)
+            return http
+        }
+        /// Waits for the parked subscription: the stats say none is open.
+        func gone() throws {
+            #expect(
+                try poll(seconds: 5) {
+                    try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["open"]
+                        == 0
+                })
+        }
+
+        var view = View()
+        var token = ""
+        do {
+            let http = try subscribe(lastEventID: nil)
+            _ = try http.readEvents { event in
+                try view.take(event)
+                return event["type"] != "done"
+            }
+            let first = try #require(http.lastEventID)
+            #expect(first.hasSuffix(".0"), "\(first)")
+            token = String(first.dropLast(2))
+            try writeTopFilm("a1")
+            _ = try http.readEvents { event in
+                try view.take(event)
+                return view.answer.seq < 2
+            }
+            #expect(http.lastEventID == "\(token).2")
+        }
+        try gone()
+        // Away: a film written, last of the index. Back with the last id taken: an update of
+        // the counts, from seq 3, and nothing of the first answer.
+        try writeTopFilm("a2", low: true)
+        var expected = try fresh(writer, request)
+        do {
+            let http = try subscribe(lastEventID: "\(token).2")
+            var types: [String] = []
+            _ = try http.readEvents { event in
+                types.append(event["type"]?.stringValue ?? "")
+                try view.take(event)
+                return !view.matches(expected)
+            }
+            #expect(Set(types) == ["update"], "\(types)")
+            #expect(view.matches(expected))
+            #expect(view.answer.seq >= 3 && http.lastEventID == "\(token).\(view.answer.seq)")
+            // It goes on as a subscription.
+            try writeTopFilm("a3")
+            expected = try fresh(writer, request)
+            _ = try http.readEvents { event in
+                try view.take(event)
+                return !view.matches(expected)
+            }
+            #expect(view.matches(expected))
+        }
+        try gone()
+        // Back with an older id (a frame was missed): every page whole, from the seq after it.
+        try writeTopFilm("a4")
+        expected = try fresh(writer, request)
+        do {
+            let http = try subscribe(lastEventID: "\(token).1")
+            let events = try http.readEvents { $0["merged"] != true }
+            #expect(events.map { $0["type"]?.stringValue ?? "" } == ["resync", "resync"], "\(events)")
+            #expect(events.map { $0["seq"]?.intValue ?? 0 } == [2, 3])
+            let page = try #require(events.first?["results"]?.objectValue)
+            #expect(LivePage(answer: page).sameAnswer(as: expected.answer.pages["films"]!))
+        }
+        try gone()
+        // An id the daemon does not know: the whole answer, as a new subscription.
+        let other = try subscribe(lastEventID: "0123456789abcdef.4")
+        let answer = try other.readEvents { $0["type"] != "done" }
+        #expect(answer.map { $0["type"]?.stringValue ?? "" } == ["results", "merged", "done"], "\(answer)")
+    }
+
+    /// A secured API key's filters hold for every update of its subscription: a film outside
+    /// them never shows, one inside does.
+    @Test(.enabled(if: AlgoliaModelTests.clientInstalled, "needs the algoliasearch Python client in .build/python (make deps installs it)"))
+    func aSecuredKeySubscriptionSeesOnlyWhatItsFiltersAllow() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["http"] = [
+            "listen": .string("127.0.0.1:\(try freeTCPPort())"), "keys": [["value": ["env": "FEDSEARCH_TEST_KEY"], "acl": ["search"]]],
+        ]
+        let d = try DaemonProcess(
+            config: config, files: ["films.ndjson": Self.initialFilms(40, &rng)], environment: ["FEDSEARCH_TEST_KEY": "live-parent-key"])
+        defer { Self.tearDown(d, dataDir: dataDir) }
+        let make =
+            "from algoliasearch.search.client import SearchClientSync\n"
+            + "c = SearchClientSync('fedsearchd', 'live-parent-key')\n"
+            + "print(c.generate_secured_api_key('live-parent-key', {'filters': 'genre:drama', 'restrictIndices': ['films']}))"
+        let secured = try runProgram(AlgoliaModelTests.python, ["-c", make]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!secured.isEmpty)
+        let http = try d.http()
+        try http.send(
+            "POST", "/1/federated/subscribe",
+            body: JSONWriter.string(["query": "", "indices": ["films"], "params": ["hitsPerPage": 5], "minIntervalMs": 0]),
+            headers: ["X-Algolia-API-Key": secured, "X-Algolia-Application-Id": "fedsearchd"])
+        #expect(try http.readHead().status == 200)
+        var view = View()
+        _ = try http.readEvents { event in
+            try view.take(event)
+            return event["type"] != "done"
+        }
+        #expect(view.answer.pages["films"]?.hits.allSatisfy { $0["genre"] == "drama" } == true, "\(view.answer.pages)")
+        let writer = try d.connect()
+        for (id, genre) in [("c1", "comedy"), ("d1", "drama")] {
+            var film = IncrementalWriteTests.film(0, &rng, id: id)
+            (film["genre"], film["votes"]) = (.string(genre), 5000)
+            try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        }
+        _ = try http.readEvents { event in
+            try view.take(event)
+            return view.answer.pages["films"]?.hits.first?["objectID"] != "d1"
+        }
+        let hits = view.answer.pages["films"]?.hits ?? []
+        #expect(hits.first?["objectID"] == "d1" && hits.allSatisfy { $0["genre"] == "drama" }, "\(hits)")
+        // Another key may not subscribe at all.
+        let refused = try d.http().request(
+            "POST", "/1/federated/subscribe", json: ["query": "", "indices": ["films"]], headers: ["X-Algolia-API-Key": "wrong"])
+        #expect(refused.status == 403, "\(refused.text)")
+    }
+
     @Test func closingTheConnectionEndsItsSubscriptions() throws {
         let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
         let d = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": ""])
