@@ -132,7 +132,7 @@ public final class DaemonConnection: Sendable {
         var isSubscription = false
         switch operation {
         case .search, .searchForFacetValues: isSearch = true
-        case .subscribe: isSubscription = true
+        case .subscribe, .watch: isSubscription = true
         default: break
         }
         return try state.withLock { (s: inout State) throws(ClientError) -> (String, DaemonLink) in
@@ -364,7 +364,7 @@ public final class DaemonConnection: Sendable {
     private static func ends(_ frame: Frame, id: String, _ s: inout State) -> Bool {
         guard let answered = s.subscriptions[id] else { return frame.endsRequest }
         switch frame {
-        case .done:
+        case .done, .info(_, "watching", _):
             s.subscriptions[id] = true
             return false
         case .error(_, nil, _) where !answered:

@@ -46,7 +46,7 @@ public protocol ChangeAnnouncingSearchable: Searchable {
 
 /// A running watch of ``ChangeAnnouncingSearchable/watchChanges(_:)``.
 public protocol ChangeWatch: Sendable {
-    /// Stops it: `changed` is not called after this returns.
+    /// Stops it (a change already being told may still reach `changed`).
     func stop()
 }
 

@@ -326,6 +326,10 @@ final class Connection {
             }
         case .unsubscribe(let id, let target):
             loop.live.unsubscribe(self, id: id, target: target)
+        case .watch(let id, let indices):
+            if let refusal = loop.live.watch(self, id: id, indices: indices) {
+                write(Frame.error(id: id, index: nil, error: refusal).line())
+            }
         }
     }
 

@@ -138,6 +138,13 @@ final class LiveSubscriptions {
     /// The sinks of open subscriptions by id (a connection, an HTTP stream).
     private var sinks: [UInt64: any LiveSink] = [:]
     private var nextSerial = 0
+    /// Watches (`watch`): each one's indices, and the watches of each index.
+    private var watchers: [Key: [String]] = [:]
+    private var watchersByIndex: [String: Set<Key>] = [:]
+    /// `changed` frames held back while their watch's sink had a backlog, and the timer that
+    /// looks again.
+    private var owedChanges: [Key: Set<String>] = [:]
+    private var owedTimer: LoopEvent?
     /// Gone HTTP subscribers' subscriptions, by resume token.
     private var parked: [String: Parked] = [:]
     /// Searches run after writes, and the frames they sent (for `stats`).
@@ -158,23 +165,7 @@ final class LiveSubscriptions {
     ) -> SearchError? {
         guard let id else { return SearchError(.missingField, "id: a subscription needs an id") }
         let key = Key(connection: connection.sinkID, id: id)
-        let limits = loop.config.limits
-        let refusal: SearchError? =
-            if subscriptions[key] != nil {
-                SearchError(.duplicateID, "id: subscription \(RequestID.display(id)) is already open on this connection")
-            } else if count(of: connection.sinkID) >= limits.maxSubscriptionsPerConnection {
-                SearchError(
-                    .tooManyRequests,
-                    "this connection holds limits.maxSubscriptionsPerConnection (\(limits.maxSubscriptionsPerConnection)) subscriptions: unsubscribe one first"
-                )
-            } else if subscriptions.count >= limits.maxSubscriptions {
-                SearchError(
-                    .tooManyRequests, "the daemon holds limits.maxSubscriptions (\(limits.maxSubscriptions)) subscriptions: try again later"
-                )
-            } else {
-                nil
-            }
-        if let refusal { return refusal }
+        if let refusal = refusal(key) { return refusal }
         let core = loop.core(answerByteLimit: connection.answerByteLimit)
         let planned: ServerCore.PlannedSearch
         do {
@@ -224,6 +215,73 @@ final class LiveSubscriptions {
         return nil
     }
 
+    /// Why a new subscription or watch `key` is refused: its id taken, or a limit reached
+    /// (watches count as subscriptions).
+    private func refusal(_ key: Key) -> SearchError? {
+        let limits = loop.config.limits
+        if subscriptions[key] != nil || watchers[key] != nil {
+            return SearchError(.duplicateID, "id: subscription \(RequestID.display(key.id)) is already open on this connection")
+        }
+        if count(of: key.connection) >= limits.maxSubscriptionsPerConnection {
+            return SearchError(
+                .tooManyRequests,
+                "this connection holds limits.maxSubscriptionsPerConnection (\(limits.maxSubscriptionsPerConnection)) subscriptions: unsubscribe one first"
+            )
+        }
+        if subscriptions.count + watchers.count >= limits.maxSubscriptions {
+            return SearchError(
+                .tooManyRequests, "the daemon holds limits.maxSubscriptions (\(limits.maxSubscriptions)) subscriptions: try again later")
+        }
+        return nil
+    }
+
+    /// Starts watching `indices` for `connection` (`watch`): answered `watching`, then a
+    /// `changed` frame for an index each time it changes (``indexChanged(_:)``, a reload);
+    /// or returns why not: an index unknown, or one the peer may not search.
+    func watch(_ connection: any LiveSink, id: String?, indices: [String]) -> SearchError? {
+        guard let id else { return SearchError(.missingField, "id: a watch needs an id") }
+        let key = Key(connection: connection.sinkID, id: id)
+        if let refusal = refusal(key) { return refusal }
+        let names = indices.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let core = loop.core(answerByteLimit: connection.answerByteLimit)
+        do {
+            _ = try core.plan(
+                SearchRequest(query: "", targets: names.map { SearchTarget(index: $0, name: $0) }), id: id, peer: connection.peerIdentity)
+        } catch {
+            return error
+        }
+        watchers[key] = names
+        for index in names { watchersByIndex[index, default: []].insert(key) }
+        perConnection[key.connection, default: []].insert(id)
+        sinks[key.connection] = connection
+        watchChanges()
+        connection.send(Self.line(["id": RequestID.json(id), "type": "watching", "indices": .array(names.map(JSONValue.string))]))
+        return nil
+    }
+
+    /// Tells watch `key` that `index` changed, or, while its sink has a backlog, keeps it owed.
+    private func tell(_ key: Key, _ index: String) {
+        guard let sink = sinks[key.connection], !sink.isClosing else { return }
+        if sink.hasBacklog {
+            owedChanges[key, default: []].insert(index)
+            if owedTimer == nil {
+                owedTimer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self] in self?.tellOwed() }
+            }
+            owedTimer?.schedule(after: Self.backlogRetry)
+            return
+        }
+        sink.send(Self.line(["id": RequestID.json(key.id), "type": "changed", "index": .string(index)]))
+        updatesSent += 1
+    }
+
+    private func tellOwed() {
+        let owed = owedChanges
+        owedChanges = [:]
+        for (key, indices) in owed where watchers[key] != nil {
+            for index in indices.sorted() { tell(key, index) }
+        }
+    }
+
     /// Ends subscription `target` of `connection`: `unsubscribed`, or `unknown_request`.
     func unsubscribe(_ connection: Connection, id: String?, target: String) {
         guard remove(Key(connection: connection.id, id: target)) else {
@@ -267,6 +325,7 @@ final class LiveSubscriptions {
     /// A durable index published a write group: the searches on it run again, each at most
     /// once per its `minIntervalMs`, once for all the subscriptions that share it.
     func indexChanged(_ index: String) {
+        for key in watchersByIndex[index] ?? [] { tell(key, index) }
         for shared in byIndex[index] ?? [] {
             guard let g = groups[shared] else { continue }
             g.dirty = true
@@ -277,6 +336,9 @@ final class LiveSubscriptions {
     /// The catalog changed (a reload, `createIndex`, `deleteIndex`): every search runs again.
     func catalogChanged() {
         watchChanges()
+        for (key, indices) in watchers {
+            for index in indices { tell(key, index) }
+        }
         for g in groups.values {
             g.dirty = true
             schedule(g)
@@ -285,12 +347,21 @@ final class LiveSubscriptions {
 
     @discardableResult
     private func remove(_ key: Key) -> Bool {
-        guard let s = subscriptions.removeValue(forKey: key) else { return false }
-        if let g = groups[s.shared] {
-            g.members.remove(key)
-            if g.members.isEmpty {
-                groups[s.shared] = nil
-                for index in g.indices { unindex(s.shared, from: index) }
+        if let indices = watchers.removeValue(forKey: key) {
+            for index in indices {
+                watchersByIndex[index]?.remove(key)
+                if watchersByIndex[index]?.isEmpty == true { watchersByIndex[index] = nil }
+            }
+            owedChanges[key] = nil
+            watchChanges()
+        } else {
+            guard let s = subscriptions.removeValue(forKey: key) else { return false }
+            if let g = groups[s.shared] {
+                g.members.remove(key)
+                if g.members.isEmpty {
+                    groups[s.shared] = nil
+                    for index in g.indices { unindex(s.shared, from: index) }
+                }
             }
         }
         perConnection[key.connection]?.remove(key.id)
@@ -313,11 +384,12 @@ final class LiveSubscriptions {
     /// a watch starts with an index's first subscription and stops with its last (or when a
     /// reload replaced the index).
     private func watchChanges() {
-        for (index, w) in watches where byIndex[index] == nil || loop.catalog.entry(index)?.fingerprint != w.fingerprint {
+        for (index, w) in watches
+        where (byIndex[index] == nil && watchersByIndex[index] == nil) || loop.catalog.entry(index)?.fingerprint != w.fingerprint {
             w.watch.stop()
             watches[index] = nil
         }
-        for index in byIndex.keys where watches[index] == nil {
+        for index in Set(byIndex.keys).union(watchersByIndex.keys) where watches[index] == nil {
             guard let entry = loop.catalog.entry(index), let source = entry.searchable as? any ChangeAnnouncingSearchable else {
                 continue
             }
@@ -580,7 +652,8 @@ final class LiveSubscriptions {
         var freshness = JSONObject()
         for index in byIndex.keys.sorted() { freshness[index] = self.freshness(of: index) }
         return [
-            "open": .number(Double(subscriptions.count)), "runs": .number(Double(runs)), "updates": .number(Double(updatesSent)),
+            "open": .number(Double(subscriptions.count)), "watches": .number(Double(watchers.count)), "runs": .number(Double(runs)),
+            "updates": .number(Double(updatesSent)),
             "freshness": .object(freshness),
         ]
     }

@@ -23,6 +23,7 @@ extension Request {
         switch operation {
         case .search, .subscribe: break
         case .cancel(let target), .unsubscribe(let target): o.appendUnchecked("target", RequestID.json(target))
+        case .watch(let indices): o.appendUnchecked("indices", .array(indices.map(JSONValue.string)))
         case .ping, .indices, .stats, .reload: break
         case .searchForFacetValues(let f): f.encode(into: &o)
         case .index(let index, let op):

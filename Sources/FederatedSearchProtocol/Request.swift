@@ -30,8 +30,11 @@ public struct Request: Sendable, Equatable {
         /// A search answered as `search` is, then kept: `update` frames follow whenever an
         /// acknowledged write changes its answer, at most one per `minIntervalMs`.
         case subscribe(SearchRequest, minIntervalMs: Int)
-        /// Ends this connection's subscription with this id.
+        /// Ends this connection's subscription (or watch) with this id.
         case unsubscribe(target: String)
+        /// Answered `watching`, then a `changed` frame each time one of these indices changes
+        /// (a write group published, a change announced, a reload), until `unsubscribe`.
+        case watch(indices: [String])
     }
 
     /// The operation's name on the wire.
@@ -47,6 +50,7 @@ public struct Request: Sendable, Equatable {
         case .index(_, let op): return op.opName
         case .subscribe: return "subscribe"
         case .unsubscribe: return "unsubscribe"
+        case .watch: return "watch"
         }
     }
 }

@@ -80,6 +80,11 @@ public enum RequestDecoder {
             let target = try RequestID.decode(try r.required("target"), path: "target") ?? ""
             try r.rejectUnknownKeys()
             return .unsubscribe(target: target)
+        case "watch":
+            guard let indices = try r.stringArray("indices") else { throw SearchError(.missingField, "indices: required field is missing") }
+            guard !indices.isEmpty, indices.count <= 1000 else { throw SearchError(.invalidField, "indices: name 1 to 1000 indices") }
+            try r.rejectUnknownKeys()
+            return .watch(indices: indices)
         case "searchForFacetValues":
             let request = FacetValuesRequest(
                 index: try r.requiredString("index"), facetName: try r.requiredString("facetName"),
@@ -145,7 +150,7 @@ public enum RequestDecoder {
         default:
             throw SearchError(
                 .unknownOp,
-                "op: unknown operation '\(op)', expected search, cancel, subscribe, unsubscribe, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload"
+                "op: unknown operation '\(op)', expected search, cancel, subscribe, unsubscribe, watch, searchForFacetValues, addDocuments, partialUpdateDocuments, deleteDocuments, deleteBy, clearIndex, getDocuments, setSettings, getSettings, createIndex, deleteIndex, ping, indices, stats or reload"
             )
         }
     }

@@ -34,6 +34,8 @@ package struct ConnectionStateMachine {
         case subscribe(id: String?, request: SearchRequest, minIntervalMs: Int)
         /// End this connection's subscription `target`.
         case unsubscribe(id: String?, target: String)
+        /// Start watching indices for changes (`watch`).
+        case watch(id: String?, indices: [String])
         /// Send what is queued, then close.
         case closeAfterFlush
     }
@@ -125,6 +127,8 @@ package struct ConnectionStateMachine {
             return [.subscribe(id: request.id, request: search, minIntervalMs: interval)]
         case .unsubscribe(let target):
             return [.unsubscribe(id: request.id, target: target)]
+        case .watch(let indices):
+            return [.watch(id: request.id, indices: indices)]
         case .cancel(let target):
             guard let key = running[target] else {
                 return [

@@ -101,7 +101,7 @@ package struct ServerCore: Sendable {
                 }
                 emit(OutgoingLine(replyFrame(reply, index: name, id: id).line()))
             }
-        case .indices, .stats, .reload, .cancel, .subscribe, .unsubscribe:
+        case .indices, .stats, .reload, .cancel, .subscribe, .unsubscribe, .watch:
             emit(OutgoingLine(unsupported(id, "op: \(request.opName)")))
         }
     }

@@ -74,7 +74,7 @@ struct RequestEncodingTests {
     @Test func everyOtherOperationRoundTrips() throws {
         let doc: JSONObject = ["objectID": "p1", "title": "Lamp", "price": 12.5, "tags": ["a", "b"], "extra": .null]
         let operations: [Request.Operation] = [
-            .cancel(target: "q1"), .ping, .indices, .stats, .reload,
+            .cancel(target: "q1"), .ping, .indices, .stats, .reload, .unsubscribe(target: "live"), .watch(indices: ["films", "notes"]),
             .searchForFacetValues(
                 FacetValuesRequest(
                     index: "products", facetName: "supplier", facetQuery: "hew", query: "laptop",

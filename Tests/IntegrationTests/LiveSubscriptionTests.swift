@@ -442,7 +442,10 @@ struct LiveSubscriptionTests {
         defer { Self.tearDown(upstream, dataDir: dataDir) }
         let d = try DaemonProcess(config: [
             "searchables": [
-                "remote": ["backend": "fedsearchd", "socket": .string(upstream.socketPath), "index": "films", "pollIntervalMs": 200]
+                "remote": [
+                    "backend": "fedsearchd", "socket": .string(upstream.socketPath), "index": "films", "pollIntervalMs": 200,
+                    "watch": false,
+                ]
             ]
         ])
         defer { d.stop() }
@@ -466,6 +469,69 @@ struct LiveSubscriptionTests {
         let freshness = try local.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?[
             "freshness"]
         #expect(freshness == ["remote": ["kind": "poll", "intervalMs": 200]], "\(String(describing: freshness))")
+    }
+
+    /// A fedsearchd source watches its upstream index (`watch`) while it has subscribers: a
+    /// write upstream reaches a subscriber of the downstream daemon without polling; the
+    /// upstream's watch ends with the last subscription. The `watch` op itself: `watching`,
+    /// `changed` per write, refused for an unknown index, ended by `unsubscribe`.
+    @Test func aRemoteSourceWatchesItsUpstreamIndex() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        let upstream = try DaemonProcess(config: films.config(dataDir: dataDir), files: ["films.ndjson": Self.initialFilms(20, &rng)])
+        defer { Self.tearDown(upstream, dataDir: dataDir) }
+        let writer = try upstream.connect()
+        var votes = 1000
+        /// A film with more votes than any before it: first of the page.
+        func write(_ id: String) throws {
+            var film = IncrementalWriteTests.film(0, &rng, id: id)
+            votes += 1
+            film["votes"] = .number(Double(votes))
+            try films.written(writer, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        }
+        func upstreamWatches() throws -> JSONValue? {
+            try writer.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["watches"]
+        }
+
+        // The op, by hand.
+        let w = try SocketConnection(path: upstream.socketPath, timeoutSeconds: 10)
+        try w.send(["id": "w", "op": "watch", "indices": ["films"]])
+        #expect(try line(w) == ["id": "w", "type": "watching", "indices": ["films"]])
+        try write("u1")
+        #expect(try line(w) == ["id": "w", "type": "changed", "index": "films"])
+        try w.send(["id": "x", "op": "watch", "indices": ["films", "nope"]])
+        let refused = try line(w)
+        #expect(refused?["type"] == "error" && refused?["error"]?.objectValue?["code"] == "unknown_index", "\(String(describing: refused))")
+        try w.send(["id": "u", "op": "unsubscribe", "target": "w"])
+        #expect(try line(w) == ["id": "u", "type": "unsubscribed", "target": "w"])
+        #expect(try upstreamWatches() == 0)
+
+        let d = try DaemonProcess(config: [
+            "searchables": ["remote": ["backend": "fedsearchd", "socket": .string(upstream.socketPath), "index": "films"]]
+        ])
+        defer { d.stop() }
+        let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        let request: JSONObject = ["query": "", "indices": ["remote"], "params": ["hitsPerPage": 5]]
+        var view = try subscribe(c, "pushed", request)
+        #expect(
+            view.done?["sources"]?.objectValue?["remote"]?.objectValue?["freshness"] == [
+                "kind": "push", "via": "upstream", "index": "films",
+            ])
+        #expect(try poll(seconds: 5) { try upstreamWatches() == 1 }, "the downstream daemon watches upstream")
+        let local = try d.connect()
+        for id in ["r1", "r2"] {
+            try write(id)
+            let expected = try fresh(local, request)
+            #expect(expected.answer.pages["remote"]?.hits.first?["objectID"] == .string(id))
+            let deadline = Date().addingTimeInterval(5)
+            while !view.matches(expected), Date() < deadline {
+                guard let frame = try line(c) else { break }
+                try view.take(frame)
+            }
+            #expect(view.matches(expected), "\(id): the update came from upstream")
+        }
+        try c.send(["id": "u", "op": "unsubscribe", "target": "pushed"])
+        #expect(try poll(seconds: 5) { try upstreamWatches() == 0 }, "the watch upstream ends with the last subscription")
     }
 
     /// `POST /1/federated/subscribe`: the same frames as server-sent events; a write's update

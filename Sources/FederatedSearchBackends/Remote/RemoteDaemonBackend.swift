@@ -14,12 +14,19 @@ import FederatedSearchClient
 /// the local search is cancelled (deadline, `cancel`, client gone), a `cancel` for the remote
 /// request is sent at once. The remote's hits keep their `_rankingScore`; its per-index error
 /// comes back with its code (`timeout` stays `timeout`), anything else is `backend_error`.
+///
+/// While live subscriptions search it, it watches the remote index (the remote's `watch` op,
+/// on the same connection): each `changed` the remote sends runs them again, so a write to the
+/// remote reaches subscribers here as it lands there (`"watch": false` leaves it to
+/// `pollIntervalMs`).
 public final class RemoteDaemonBackend: Searchable {
     public let name: String
     /// The remote daemon's socket path.
     public let socketPath: String
     /// The index asked on the remote daemon.
     public let remoteIndex: String
+    /// Whether live subscriptions learn of the remote index's changes by watching it.
+    public let watchesRemote: Bool
     /// The client library's connection: pipelined, reopened with back-off after a failure.
     private let connection: DaemonConnection
 
@@ -28,15 +35,17 @@ public final class RemoteDaemonBackend: Searchable {
         var r = FieldReader(config.options, path: config.path)
         let socket = try r.requiredString("socket")
         let index = try r.string("index") ?? config.name
+        let watch = try r.bool("watch") ?? true
         try r.rejectUnknownKeys()
         guard !socket.isEmpty else { throw SearchError(.invalidField, "\(r.path(of: "socket")): must not be empty") }
-        self.init(name: config.name, socketPath: config.resolvePath(socket), remoteIndex: index)
+        self.init(name: config.name, socketPath: config.resolvePath(socket), remoteIndex: index, watch: watch)
     }
 
-    public init(name: String, socketPath: String, remoteIndex: String) {
+    public init(name: String, socketPath: String, remoteIndex: String, watch: Bool = true) {
         self.name = name
         self.socketPath = socketPath
         self.remoteIndex = remoteIndex
+        self.watchesRemote = watch
         self.connection = DaemonConnection(path: socketPath, backoff: Backoff(initial: .milliseconds(20), maximum: .seconds(1)))
     }
 
@@ -94,4 +103,37 @@ public final class RemoteDaemonBackend: Searchable {
         return SearchRequest(
             query: query.text, targets: [SearchTarget(index: remoteIndex)], parameters: query.parameters, timeoutMs: timeoutMs)
     }
+}
+
+extension RemoteDaemonBackend: ChangeAnnouncingSearchable {
+    public var changeFeed: JSONObject? { watchesRemote ? ["via": "upstream", "index": .string(remoteIndex)] : nil }
+
+    /// Watches the remote index until stopped: `changed` after each `changed` frame, and after
+    /// each `watching` (a (re)connection: what changed meanwhile was not told). A broken or
+    /// refused watch is sent again after a pause that doubles up to 30 s.
+    public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? {
+        guard watchesRemote else { return nil }
+        let (connection, index) = (self.connection, remoteIndex)
+        let task = Task {
+            var pause: Duration = .milliseconds(100)
+            while !Task.isCancelled {
+                do {
+                    for try await frame in try connection.send(.watch(indices: [index])) {
+                        guard case .info(_, let type, _) = frame, type == "watching" || type == "changed" else { continue }
+                        if type == "watching" { pause = .milliseconds(100) }
+                        changed()
+                    }
+                } catch {}
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(30))
+            }
+        }
+        return RemoteWatch(task: task)
+    }
+}
+
+/// A watch of a remote index: stopping it ends the watch task (which unsubscribes).
+private struct RemoteWatch: ChangeWatch {
+    let task: Task<Void, Never>
+    func stop() { task.cancel() }
 }
