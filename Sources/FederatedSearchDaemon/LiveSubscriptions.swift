@@ -1,4 +1,5 @@
 import FederatedSearchCore
+import FederatedSearchEngine
 import FederatedSearchEventLoop
 import FederatedSearchProtocol
 import FederatedSearchServer
@@ -13,7 +14,8 @@ import FederatedSearchServer
 /// the delta would name more hits than the page holds. Every frame of a subscription after its
 /// first answer carries `seq`, one more each time, so a client sees it missed nothing. At most
 /// one run per `minIntervalMs`: writes in between are coalesced into the next. Only the indices
-/// a write touched wake the subscriptions on them (and, for a source that announces its changes,
+/// a write touched wake the subscriptions on them, and of those only the ones whose search the
+/// write may have changed (its ``ChangeProbe``, tried off the loop) run again (and, for a source that announces its changes,
 /// such as a PostgreSQL table with `listen`, its notifications, watched while it has
 /// subscriptions); subscriptions with the same request, rights
 /// and interval share one run; a run whose answer did not change sends nothing. A subscription
@@ -96,6 +98,8 @@ final class LiveSubscriptions {
         var catchUpTimer: LoopEvent?
         var timer: LoopEvent?
         var timerArmed = false
+        /// Its sources' queries as last planned, by index: what a write's probe is tried on.
+        var queries: [String: [SearchQuery]] = [:]
         /// Its indices' shortest `pollIntervalMs`, and the timer that runs it that often.
         var pollInterval: Duration?
         var pollTimer: LoopEvent?
@@ -149,6 +153,8 @@ final class LiveSubscriptions {
     private var parked: [String: Parked] = [:]
     /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
+    /// Runs a write's probe spared: subscriptions on the written index it could not change.
+    private(set) var runsSkipped = 0
     private(set) var updatesSent = 0
 
     init(loop: EventLoop) { self.loop = loop }
@@ -183,6 +189,7 @@ final class LiveSubscriptions {
             ?? {
                 nextSerial += 1
                 let g = Group(shared: shared, serial: nextSerial, request: request, peer: peer, indices: Set(shared.indices))
+                g.queries = RunFrame.queries(of: planned)
                 groups[shared] = g
                 for index in g.indices { byIndex[index, default: []].insert(shared) }
                 watchChanges()
@@ -324,9 +331,36 @@ final class LiveSubscriptions {
 
     /// A durable index published a write group: the searches on it run again, each at most
     /// once per its `minIntervalMs`, once for all the subscriptions that share it.
-    func indexChanged(_ index: String) {
+    ///
+    /// With the write's `probe`, only the searches it may have changed run again: the probe is
+    /// tried on each group's queries of the index off the loop, and the groups it may have
+    /// changed come back to ``changed(_:)``. Without one (a reload, a settings change, a large
+    /// group), all of them run.
+    func indexChanged(_ index: String, probe: ChangeProbe? = nil) {
         for key in watchersByIndex[index] ?? [] { tell(key, index) }
+        var tried: [(shared: Shared, queries: [SearchQuery])] = []
         for shared in byIndex[index] ?? [] {
+            guard let g = groups[shared] else { continue }
+            if probe != nil, let queries = g.queries[index] {
+                tried.append((shared, queries))
+            } else {
+                g.dirty = true
+                schedule(g)
+            }
+        }
+        guard let probe, !tried.isEmpty else { return }
+        let (shareds, queries) = (tried.map(\.shared), tried.map(\.queries))
+        let inbox: Inbox = loop.inbox
+        Task {
+            let changed = RunFrame.mayHaveChanged(queries, probe).map { shareds[$0] }
+            inbox.post(.onLoop { loop in loop.live.changed(changed, of: shareds.count) })
+        }
+    }
+
+    /// The groups a write's probe may have changed (of `tried`): they run again.
+    private func changed(_ shareds: [Shared], of tried: Int) {
+        runsSkipped += tried - shareds.count
+        for shared in shareds {
             guard let g = groups[shared] else { continue }
             g.dirty = true
             schedule(g)
@@ -384,6 +418,8 @@ final class LiveSubscriptions {
     /// a watch starts with an index's first subscription and stops with its last (or when a
     /// reload replaced the index).
     private func watchChanges() {
+        let wanted = !byIndex.isEmpty
+        if DurableIndex.probesWanted.withLock({ $0 }) != wanted { DurableIndex.probesWanted.withLock { $0 = wanted } }
         for (index, w) in watches
         where (byIndex[index] == nil && watchersByIndex[index] == nil) || loop.catalog.entry(index)?.fingerprint != w.fingerprint {
             w.watch.stop()
@@ -456,6 +492,7 @@ final class LiveSubscriptions {
             g.indices = now
             watchChanges()
         }
+        g.queries = RunFrame.queries(of: planned)
         // Indices that cannot tell of their changes are searched again every pollIntervalMs.
         let poll = now.compactMap { loop.catalog.entry($0)?.pollInterval }.min()
         if poll != g.pollInterval {
@@ -653,7 +690,7 @@ final class LiveSubscriptions {
         for index in byIndex.keys.sorted() { freshness[index] = self.freshness(of: index) }
         return [
             "open": .number(Double(subscriptions.count)), "watches": .number(Double(watchers.count)), "runs": .number(Double(runs)),
-            "updates": .number(Double(updatesSent)),
+            "updates": .number(Double(updatesSent)), "runsSkipped": .number(Double(runsSkipped)),
             "freshness": .object(freshness),
         ]
     }
@@ -662,6 +699,26 @@ final class LiveSubscriptions {
 /// A run's frames that matter to subscribers (read off the loop, in the run's task).
 private enum RunFrame: Sendable {
     /// Every line of a search's answer, `done` last (off the loop, in a run's task).
+    /// A planned search's source queries, by index.
+    static func queries(of planned: ServerCore.PlannedSearch) -> [String: [SearchQuery]] {
+        var out: [String: [SearchQuery]] = [:]
+        for source in planned.sources { out[source.index, default: []].append(source.query) }
+        return out
+    }
+
+    /// Which of the groups (each its queries of the written index) `probe` may have changed:
+    /// their positions. A query asked by several groups is tried once.
+    static func mayHaveChanged(_ groups: [[SearchQuery]], _ probe: ChangeProbe) -> [Int] {
+        var tried: [String: [(query: SearchQuery, changed: Bool)]] = [:]
+        func mayHave(_ q: SearchQuery) -> Bool {
+            if let known = tried[q.text]?.first(where: { $0.query == q }) { return known.changed }
+            let changed = probe.mayAffect(q)
+            tried[q.text, default: []].append((q, changed))
+            return changed
+        }
+        return groups.indices.filter { groups[$0].contains(where: mayHave) }
+    }
+
     static func lines(of planned: ServerCore.PlannedSearch, on core: ServerCore) async -> [[UInt8]] {
         let lines = LineCollector()
         let done = await core.run(planned) { line, _ in lines.append(line) }

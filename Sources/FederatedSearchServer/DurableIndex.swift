@@ -302,18 +302,26 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
 
     /// Told the name of each durable index that published a new snapshot after writes or a
     /// settings change (on its writer thread, after the snapshot is published, before the
-    /// replies go out): the daemon's live subscriptions. Nil: nobody listens.
-    package static let published = Mutex<(@Sendable (_ index: String) -> Void)?>(nil)
+    /// replies go out), with what the writes changed when it is known (nil: anything may have):
+    /// the daemon's live subscriptions. Nil: nobody listens.
+    package static let published = Mutex<(@Sendable (_ index: String, _ probe: ChangeProbe?) -> Void)?>(nil)
 
-    /// Tells ``published`` that this index changed.
-    package func announceChange() {
-        if let listener = Self.published.withLock({ $0 }) { listener(name) }
+    /// Whether a write group makes a ``ChangeProbe`` for ``published`` (set while live
+    /// subscriptions are open: it costs the group an index of the documents it changed).
+    package static let probesWanted = Mutex(false)
+    /// A write group that changes more documents than this makes no probe (anything may have
+    /// changed).
+    package static let maxProbedDocuments = 256
+
+    /// Tells ``published`` that this index changed (`probe`: how, if known).
+    package func announceChange(probe: ChangeProbe? = nil) {
+        if let listener = Self.published.withLock({ $0 }) { listener(name, probe) }
     }
 
     /// After a write group: the change told, its merges, and a timer that settles the index
     /// once no other write has come for ``settleAfterMs``.
-    package func wrote() {
-        announceChange()
+    package func wrote(probe: ChangeProbe? = nil) {
+        announceChange(probe: probe)
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
         saveSegmentsIfNeeded()

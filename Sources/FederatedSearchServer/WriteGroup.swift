@@ -116,6 +116,10 @@ package enum WriteGroup {
                 Log.error("commit to \(index.name) failed: \(error)")
                 return writes.map { _ in .failure(SearchError(.internalError, "\(index.name): the batch was not written: \(error)")) }
             }
+            // The changed documents as they were, for the live subscriptions' change probe.
+            let before: [JSONObject]? =
+                DurableIndex.probesWanted.withLock({ $0 }) && pending.changed.count <= DurableIndex.maxProbedDocuments
+                ? pending.changed.compactMap { st.table[$0] } : nil
             if let prebuilt { st.table = prebuilt.table } else { for op in pending.operations { apply(op, to: &st.table) } }
             st.overrides = overrides
             st.settings = settings
@@ -133,6 +137,7 @@ package enum WriteGroup {
             }
             guard applied > 0 else { return replies }
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
+            var probe: ChangeProbe?
             do {
                 let current = index.snapshot
                 var adding: [(position: Int64, document: JSONObject)] = []
@@ -156,6 +161,10 @@ package enum WriteGroup {
                 } else if !settingsChanged && !pending.cleared && !st.publishedIsStale && !searchedChanged && current.updatesInPlace {
                     // Only what the group changed: a new segment and deletions in the others.
                     index.publish(try current.updated(adding: adding, deleting: deleting))
+                    if let before {
+                        probe = try? ChangeProbe(
+                            name: index.name, settings: current.settings, before: before, after: adding.map(\.document))
+                    }
                 } else {
                     index.publish(try DurableIndex.build(name: index.name, settings: settings, table: st.table, fields: &st.fields))
                 }
@@ -176,7 +185,7 @@ package enum WriteGroup {
                     return .failure(SearchError(.internalError, "\(index.name): stored, but not searchable: \(error)"))
                 }
             }
-            index.wrote()
+            index.wrote(probe: probe)
             return replies
         }
     }
