@@ -156,7 +156,9 @@ public enum DaemonMain {
             loop = try EventLoop(config: config, catalog: catalog, loader: loader, stats: DaemonStats(), base: base)
             // Each write group a durable index publishes wakes the live subscriptions on it.
             let inbox: Inbox = loop.inbox
-            DurableIndex.published.withLock { $0 = { index, probe in inbox.post(.onLoop { $0.live.indexChanged(index, probe: probe) }) } }
+            DurableIndex.published.withLock {
+                $0 = { index, changes in inbox.post(.onLoop { $0.live.indexChanged(index, changes: changes) }) }
+            }
             if activated.main.isEmpty {
                 try loop.serve(listeningSocket: try UnixSocket.listen(path: config.socketPath, mode: config.socketMode))
             } else {

@@ -217,6 +217,8 @@ final class HTTPListener {
                 return deliver(id, .whole(response))
             }
             exchanges[id]?.stream = sink
+            // The head at once: a resumed subscription with nothing new sends no frame.
+            sink.open()
             watchForClose(id, exchanges[id]?.connection)
         }
     }
@@ -566,6 +568,14 @@ final class HTTPListener {
             }
             listener.deliver(exchange, .chunk(event + AlgoliaAPI.event(line)))
             if listener.exchanges[exchange]?.abandoned == true { listener.endStream(exchange) }
+        }
+
+        /// Sends the head now, with an event-stream comment (clients ignore it).
+        func open() {
+            guard let head else { return }
+            self.head = nil
+            listener.deliver(exchange, .head(head))
+            listener.deliver(exchange, .chunk(Array(": live\n\n".utf8)))
         }
 
         func firstAnswerStarted() {}

@@ -149,6 +149,10 @@ final class LiveSubscriptions {
     /// looks again.
     private var owedChanges: [Key: Set<String>] = [:]
     private var owedTimer: LoopEvent?
+    /// Set once the daemon drains: no change watch starts again.
+    private var stopped = false
+    /// The indices whose write group is being probed, with the groups waiting their turn.
+    private var probing: [String: [ChangeProbe.Changes]] = [:]
     /// Gone HTTP subscribers' subscriptions, by resume token.
     private var parked: [String: Parked] = [:]
     /// Searches run after writes, and the frames they sent (for `stats`).
@@ -201,8 +205,9 @@ final class LiveSubscriptions {
         s.runsBefore = group.runsStarted
         for source in planned.sources where s.sourceIndices[source.name] == nil { s.sourceIndices[source.name] = source.index }
         s.token = connection.resumeToken
-        if let resume, let p = unpark(resume.token), p.shared == shared {
-            // The client holds these pages (or, past `seq`, missed a frame of them).
+        // A `seq` past the last one sent is none the daemon sent: the whole answer again.
+        if let resume, let p = unpark(resume.token), p.shared == shared, resume.seq <= p.seq {
+            // The client holds these pages (or, before `seq`, missed a frame of them).
             (s.pages, s.merged, s.seq, s.resumedAt) = (p.pages, p.merged, p.seq, resume.seq)
         }
         subscriptions[key] = s
@@ -332,38 +337,75 @@ final class LiveSubscriptions {
     /// A durable index published a write group: the searches on it run again, each at most
     /// once per its `minIntervalMs`, once for all the subscriptions that share it.
     ///
-    /// With the write's `probe`, only the searches it may have changed run again: the probe is
-    /// tried on each group's queries of the index off the loop, and the groups it may have
-    /// changed come back to ``changed(_:)``. Without one (a reload, a settings change, a large
-    /// group), all of them run.
-    func indexChanged(_ index: String, probe: ChangeProbe? = nil) {
+    /// With the documents the group changed, only the searches it may have changed run again:
+    /// their ``ChangeProbe`` is built and tried on each group's queries of the index off the
+    /// loop, one write group of an index at a time (the next ones wait their turn, and past
+    /// ``maxQueuedProbes`` every search on the index runs instead), and the groups it may have
+    /// changed come back to ``probed(_:_:of:)``. Without them (a reload, a settings change, a
+    /// large group), all of them run.
+    func indexChanged(_ index: String, changes: ChangeProbe.Changes? = nil) {
         for key in watchersByIndex[index] ?? [] { tell(key, index) }
+        guard let changes else { return runAll(on: index) }
+        guard probing[index] == nil else {
+            if probing[index]!.count < Self.maxQueuedProbes {
+                probing[index]!.append(changes)
+            } else {
+                probing[index] = []
+                runAll(on: index)
+            }
+            return
+        }
+        probing[index] = []
+        probe(index, changes)
+    }
+
+    /// Write groups of an index waiting for the one being probed, at most.
+    static let maxQueuedProbes = 8
+
+    private func runAll(on index: String) {
+        for shared in byIndex[index] ?? [] {
+            guard let g = groups[shared] else { continue }
+            g.dirty = true
+            schedule(g)
+        }
+    }
+
+    /// Tries the probe of `changes` on the groups of `index` off the loop.
+    private func probe(_ index: String, _ changes: ChangeProbe.Changes) {
         var tried: [(shared: Shared, queries: [SearchQuery])] = []
         for shared in byIndex[index] ?? [] {
             guard let g = groups[shared] else { continue }
-            if probe != nil, let queries = g.queries[index] {
+            if let queries = g.queries[index] {
                 tried.append((shared, queries))
             } else {
                 g.dirty = true
                 schedule(g)
             }
         }
-        guard let probe, !tried.isEmpty else { return }
         let (shareds, queries) = (tried.map(\.shared), tried.map(\.queries))
         let inbox: Inbox = loop.inbox
         Task {
-            let changed = RunFrame.mayHaveChanged(queries, probe).map { shareds[$0] }
-            inbox.post(.onLoop { loop in loop.live.changed(changed, of: shareds.count) })
+            // A probe that cannot be built spares nothing.
+            let changed = (try? changes.probe()).map { RunFrame.mayHaveChanged(queries, $0) } ?? Array(queries.indices)
+            let affected = changed.map { shareds[$0] }
+            inbox.post(.onLoop { loop in loop.live.probed(index, affected, of: shareds.count) })
         }
     }
 
-    /// The groups a write's probe may have changed (of `tried`): they run again.
-    private func changed(_ shareds: [Shared], of tried: Int) {
+    /// The groups a write group's probe may have changed (of `tried`) run again; the next
+    /// write group of the index waiting is probed.
+    private func probed(_ index: String, _ shareds: [Shared], of tried: Int) {
         runsSkipped += tried - shareds.count
         for shared in shareds {
             guard let g = groups[shared] else { continue }
             g.dirty = true
             schedule(g)
+        }
+        if let next = probing[index]?.first {
+            probing[index]!.removeFirst()
+            probe(index, next)
+        } else {
+            probing[index] = nil
         }
     }
 
@@ -418,7 +460,9 @@ final class LiveSubscriptions {
     /// a watch starts with an index's first subscription and stops with its last (or when a
     /// reload replaced the index).
     private func watchChanges() {
-        let wanted = !byIndex.isEmpty
+        // Draining: no watch starts again as the connections close.
+        guard !stopped else { return }
+        let wanted = Set(byIndex.keys)
         if DurableIndex.probesWanted.withLock({ $0 }) != wanted { DurableIndex.probesWanted.withLock { $0 = wanted } }
         for (index, w) in watches
         where (byIndex[index] == nil && watchersByIndex[index] == nil) || loop.catalog.entry(index)?.fingerprint != w.fingerprint {
@@ -436,8 +480,9 @@ final class LiveSubscriptions {
         }
     }
 
-    /// Stops every change watch (the daemon stops).
+    /// Stops every change watch (the daemon stops), for good.
     func stopWatching() {
+        stopped = true
         for w in watches.values { w.watch.stop() }
         watches = [:]
     }

@@ -13,14 +13,33 @@ import FederatedSearchCore
 /// - a search with words also scores by BM25, whose corpus figures all such searches share:
 ///   if documents were added or removed, or an attribute's total length changed, any of them
 ///   may have changed. Otherwise only a changed document that matched, before or after, one
-///   of its words (whatever the filters, exclusions and the other words) can have changed its
-///   hits, counts or scores.
+///   of its words (whatever the filters and the other words) can have changed its hits,
+///   counts or scores. A query with exclusions or quotations (`advancedSyntax`) is not tried:
+///   it may always have changed.
 ///
 /// A search asking for `getRankingInfo` may always have changed (its `userScore` is a hit's
 /// place in the whole index). Each test answers "may have changed" whenever it cannot be sure
 /// (a search that fails on the small index): it may run a search that finds nothing new,
 /// never skip one that would.
 public struct ChangeProbe: Sendable {
+    /// What a probe is made from: the changed documents before and after, with the index's
+    /// name and settings (cheap to take on the writer; the probe is built where it is tried).
+    public struct Changes: Sendable {
+        public let name: String
+        public let settings: IndexSettings
+        public let before: [JSONObject]
+        public let after: [JSONObject]
+
+        public init(name: String, settings: IndexSettings, before: [JSONObject], after: [JSONObject]) {
+            (self.name, self.settings, self.before, self.after) = (name, settings, before, after)
+        }
+
+        /// The probe of these changes.
+        public func probe() throws(SearchError) -> ChangeProbe {
+            try ChangeProbe(name: name, settings: settings, before: before, after: after)
+        }
+    }
+
     private let before: EmbeddedIndex?
     private let after: EmbeddedIndex?
     /// Whether BM25's corpus figures changed: documents added or removed, or the total length
@@ -52,7 +71,8 @@ public struct ChangeProbe: Sendable {
         var p = query.parameters
         (p.page, p.offset, p.length, p.hitsPerPage) = (0, nil, nil, 0)
         (p.attributesToRetrieve, p.attributesToHighlight, p.attributesToSnippet, p.getRankingInfo) = ([], [], [], false)
-        guard first.hasQueryWords(query) else {
+        let parsed = first.parsedWords(query)
+        guard !parsed.isEmpty else {
             // What it counts, under its own filters and facets.
             probe.parameters = p
             return indices.contains { index in
@@ -60,12 +80,13 @@ public struct ChangeProbe: Sendable {
                 return r.nbHits > 0 || r.facets.contains { $0.values.contains { $0.count > 0 } } || !r.facetsStats.isEmpty
             }
         }
-        if corpusChanged { return true }
-        // Any document matching any of its words, whatever else the query asks: every word
-        // optional and a prefix (without advanced syntax, an excluded or quoted word is a word;
-        // the last word may then be another, and a prefix matches what an exact word does).
-        (p.matchingStrategy, p.queryType) = (.any, .prefixAll)
-        (p.advancedSyntax, p.removeWordsIfNoResults, p.optionalWords) = (false, .none, [])
+        // Exclusions and quotations: the probe below would read the query's words otherwise
+        // (an excluded word becomes a word, which may then join a synonym group).
+        if corpusChanged || !parsed.excluded.isEmpty || parsed.words.contains(where: \.isQuotation) { return true }
+        // Any document matching any of its words, as the query reads them (the same words,
+        // prefixes and typos), whatever else it asks: every word optional.
+        p.matchingStrategy = .any
+        (p.removeWordsIfNoResults, p.optionalWords) = (.none, [])
         (p.filter, p.filters, p.facetFilters, p.numericFilters, p.tagFilters) = (nil, nil, nil, nil, nil)
         (p.aroundLatLng, p.aroundRadius, p.distinct, p.facets, p.disjunctiveFacets) = (nil, nil, nil, [], [])
         p.restrictSearchableAttributes = nil
@@ -78,9 +99,9 @@ public struct ChangeProbe: Sendable {
 }
 
 extension EmbeddedIndex {
-    /// Whether `query` has words to match once parsed (stop words, exclusions and the like
-    /// taken out): only then does BM25 score its hits.
-    func hasQueryWords(_ query: SearchQuery) -> Bool {
-        !QueryExecutor(index: segments[0].snapshot, name: name, query: query).parse().isEmpty
+    /// `query` as this index parses it: its words (stop words taken out, synonyms grouped) and
+    /// exclusions. Only a query with words is scored by BM25.
+    func parsedWords(_ query: SearchQuery) -> ParsedQuery {
+        QueryExecutor(index: segments[0].snapshot, name: name, query: query).parse()
     }
 }

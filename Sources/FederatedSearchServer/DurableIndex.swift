@@ -302,26 +302,26 @@ package final class DurableIndex: InlineSearchable, FacetValueSearchable, Browsa
 
     /// Told the name of each durable index that published a new snapshot after writes or a
     /// settings change (on its writer thread, after the snapshot is published, before the
-    /// replies go out), with what the writes changed when it is known (nil: anything may have):
-    /// the daemon's live subscriptions. Nil: nobody listens.
-    package static let published = Mutex<(@Sendable (_ index: String, _ probe: ChangeProbe?) -> Void)?>(nil)
+    /// replies go out), with the documents the writes changed when they are known (nil:
+    /// anything may have): the daemon's live subscriptions. Nil: nobody listens.
+    package static let published = Mutex<(@Sendable (_ index: String, _ changes: ChangeProbe.Changes?) -> Void)?>(nil)
 
-    /// Whether a write group makes a ``ChangeProbe`` for ``published`` (set while live
-    /// subscriptions are open: it costs the group an index of the documents it changed).
-    package static let probesWanted = Mutex(false)
+    /// The indices whose write groups keep their changed documents for ``published`` (those
+    /// with live subscriptions on them).
+    package static let probesWanted = Mutex(Set<String>())
     /// A write group that changes more documents than this makes no probe (anything may have
     /// changed).
     package static let maxProbedDocuments = 256
 
-    /// Tells ``published`` that this index changed (`probe`: how, if known).
-    package func announceChange(probe: ChangeProbe? = nil) {
-        if let listener = Self.published.withLock({ $0 }) { listener(name, probe) }
+    /// Tells ``published`` that this index changed (`changes`: the documents, if known).
+    package func announceChange(changes: ChangeProbe.Changes? = nil) {
+        if let listener = Self.published.withLock({ $0 }) { listener(name, changes) }
     }
 
     /// After a write group: the change told, its merges, and a timer that settles the index
     /// once no other write has come for ``settleAfterMs``.
-    package func wrote(probe: ChangeProbe? = nil) {
-        announceChange(probe: probe)
+    package func wrote(changes: ChangeProbe.Changes? = nil) {
+        announceChange(changes: changes)
         let generation = writeGeneration.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleMerge()
         saveSegmentsIfNeeded()

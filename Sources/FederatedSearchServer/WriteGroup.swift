@@ -118,7 +118,7 @@ package enum WriteGroup {
             }
             // The changed documents as they were, for the live subscriptions' change probe.
             let before: [JSONObject]? =
-                DurableIndex.probesWanted.withLock({ $0 }) && pending.changed.count <= DurableIndex.maxProbedDocuments
+                pending.changed.count <= DurableIndex.maxProbedDocuments && DurableIndex.probesWanted.withLock({ $0.contains(index.name) })
                 ? pending.changed.compactMap { st.table[$0] } : nil
             if let prebuilt { st.table = prebuilt.table } else { for op in pending.operations { apply(op, to: &st.table) } }
             st.overrides = overrides
@@ -137,7 +137,7 @@ package enum WriteGroup {
             }
             guard applied > 0 else { return replies }
             defer { index.counters.withLock { $0.lastRebuildMs = milliseconds(.now - committed) } }
-            var probe: ChangeProbe?
+            var changes: ChangeProbe.Changes?
             do {
                 let current = index.snapshot
                 var adding: [(position: Int64, document: JSONObject)] = []
@@ -162,7 +162,7 @@ package enum WriteGroup {
                     // Only what the group changed: a new segment and deletions in the others.
                     index.publish(try current.updated(adding: adding, deleting: deleting))
                     if let before {
-                        probe = try? ChangeProbe(
+                        changes = ChangeProbe.Changes(
                             name: index.name, settings: current.settings, before: before, after: adding.map(\.document))
                     }
                 } else {
@@ -185,7 +185,7 @@ package enum WriteGroup {
                     return .failure(SearchError(.internalError, "\(index.name): stored, but not searchable: \(error)"))
                 }
             }
-            index.wrote(probe: probe)
+            index.wrote(changes: changes)
             return replies
         }
     }

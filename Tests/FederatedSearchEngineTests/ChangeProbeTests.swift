@@ -13,13 +13,34 @@ import Testing
     typealias Generator = ReferencePropertyTests.Generator
     typealias Model = IncrementalUpdateTests.Model
 
-    @Test(arguments: 0..<18)
+    /// The update tests' settings, and one with multi-word synonyms (one holding stop words)
+    /// and stop words removed: a query's words are grouped into synonym units after its stop
+    /// words go, so a probe reading them otherwise would miss matches.
+    static let variants =
+        IncrementalUpdateTests.settingsVariants + [
+            """
+            {"searchableAttributes": ["title", "body"], "attributesForFaceting": ["category", "price"], "removeStopWords": true,
+             "synonyms": [["apple band", "goat"], ["cat of the dog", "fox"]]}
+            """
+        ]
+    static let synonymQueries = ["apple -band", "apple band", "cat of the dog", "\"apple\" band", "band apple -goat", "the cat", "of dog"]
+
+    /// A document, now and then with the words of the synonyms and stop words in its title.
+    static func document(_ id: String, _ g: inout Generator, variant: Int) -> JSONObject {
+        var d = IncrementalUpdateTests.document(id, &g)
+        if variant == 3, Int.random(in: 0..<3, using: &g) == 0 {
+            d["title"] = .string(["Cat Of The Dog ", "Apple ", "Band The "].randomElement(using: &g)! + (d["title"]?.stringValue ?? ""))
+        }
+        return d
+    }
+
+    @Test(arguments: 0..<24)
     func aQueryTheProbeSparesAnswersTheSame(seed: Int) throws {
         var g = Generator(state: UInt64(seed) &* 104_729 &+ 3)
-        let variant = seed % IncrementalUpdateTests.settingsVariants.count
-        let settings = try IndexSettings.decode(json(IncrementalUpdateTests.settingsVariants[variant]).objectValue!, path: "settings")
+        let variant = seed % Self.variants.count
+        let settings = try IndexSettings.decode(json(Self.variants[variant]).objectValue!, path: "settings")
         var model = Model()
-        for i in 0..<30 { _ = model.put(IncrementalUpdateTests.document("d\(i)", &g)) }
+        for i in 0..<30 { _ = model.put(Self.document("d\(i)", &g, variant: variant)) }
         var (spared, tried) = (0, 0)
         for step in 0..<25 {
             let before = try EmbeddedIndex(
@@ -33,7 +54,7 @@ import Testing
                 var d = model.docs[id]!.document
                 switch Int.random(in: 0..<10, using: &g) {
                 case 0:  // a new document
-                    let fresh = IncrementalUpdateTests.document("n\(step)", &g)
+                    let fresh = Self.document("n\(step)", &g, variant: variant)
                     _ = model.put(fresh)
                     new["n\(step)"] = .some(fresh)
                     continue
@@ -42,7 +63,7 @@ import Testing
                     new[id] = .some(nil)
                     continue
                 case 2, 3:  // replaced whole
-                    d = IncrementalUpdateTests.document(id, &g)
+                    d = Self.document(id, &g, variant: variant)
                 case 4:  // a word of the title replaced (the same length in words)
                     var words = (d["title"]?.stringValue ?? "").split(separator: " ").map(String.init)
                     if !words.isEmpty {
@@ -64,6 +85,7 @@ import Testing
                 name: "t", settings: settings, before: Array(old.values), after: new.values.compactMap { $0 })
             for _ in 0..<12 {
                 var text = Int.random(in: 0..<4, using: &g) == 0 ? "" : ReferencePropertyTests.query(&g)
+                if variant == 3, Bool.random(using: &g) { text = Self.synonymQueries.randomElement(using: &g)! }
                 switch Int.random(in: 0..<10, using: &g) {
                 case 0: text += " -\(IncrementalUpdateTests.vocabulary.randomElement(using: &g)!)"
                 case 1:

@@ -813,10 +813,22 @@ struct LiveSubscriptionTests {
             #expect(LivePage(answer: page).sameAnswer(as: expected.answer.pages["films"]!))
         }
         try gone()
-        // An id the daemon does not know: the whole answer, as a new subscription.
-        let other = try subscribe(lastEventID: "0123456789abcdef.4")
-        let answer = try other.readEvents { $0["type"] != "done" }
-        #expect(answer.map { $0["type"]?.stringValue ?? "" } == ["results", "merged", "done"], "\(answer)")
+        // Back with the last id, nothing new meanwhile: the head at once (no frame to carry
+        // it), then the next write's update, seq 4.
+        do {
+            let http = try subscribe(lastEventID: "\(token).3")
+            try writeTopFilm("a5")
+            let next = try http.readEvents { _ in false }
+            #expect(next.first?["seq"] == 4 && next.first?["type"] != "results", "\(next)")
+        }
+        // A seq past the last one sent (a made-up id): the whole answer, as a new subscription,
+        // and so for an id the daemon does not know.
+        for id in ["\(token).\(Int.max)", "0123456789abcdef.4"] {
+            try gone()
+            let other = try subscribe(lastEventID: id)
+            let answer = try other.readEvents { $0["type"] != "done" }
+            #expect(answer.map { $0["type"]?.stringValue ?? "" } == ["results", "merged", "done"], "\(id): \(answer)")
+        }
     }
 
     /// A secured API key's filters hold for every update of its subscription: a film outside

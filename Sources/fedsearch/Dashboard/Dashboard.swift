@@ -68,6 +68,8 @@ final class Dashboard {
     /// Per pane (a source's name, or nil for the merged list), the live update whose marks
     /// it shows: a later one's marks replace them, and clearing them clears only their own.
     private var freshMarks: [String?: Int] = [:]
+    /// Numbers the live updates marked, never reused.
+    private var marksMade = 0
     /// `--trace`: keystroke-to-screen times.
     var trace: KeystrokeTrace? {
         didSet {
@@ -175,7 +177,8 @@ final class Dashboard {
 
     /// Marks the hits a live update brought on its pane, for ``freshFor``.
     private func mark(_ update: FederatedSearcher.LiveUpdate) {
-        let generation = (freshMarks.values.max() ?? 0) + 1
+        marksMade += 1
+        let generation = marksMade
         freshMarks[update.source] = generation
         setMarks(update.freshObjectIDs, on: update.source)
         Task { @MainActor [weak self] in
