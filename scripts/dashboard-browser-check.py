@@ -17,12 +17,16 @@ check; exits 1 on a failure.
 usage: dashboard-browser-check.py --key KEY URL SCREENSHOT_DIR
 Opens URL?key=KEY and reports the columns, the address after load and what was stored.
 
-usage: dashboard-browser-check.py --live URL INDEX OBJECT_ID SCREENSHOT_DIR COMMAND...
+usage: dashboard-browser-check.py --live URL INDEX OBJECT_ID SCREENSHOT_DIR COMMAND... [--then OBJECT_ID2 COMMAND2...]
 Opens URL (the empty query, live by default) and waits for its answer; runs COMMAND (a write
 that brings OBJECT_ID onto INDEX's first page), without touching the page, and waits for the
-hit to show in INDEX's column marked fresh; then clicks Live to switch it off. Reports the
-Live button's state at each step, the columns, and how long the hit took to show.
+hit to show in INDEX's column marked fresh. With --then: creates SCREENSHOT_DIR/live-restart
+and waits for SCREENSHOT_DIR/live-go (the caller restarts the daemon meanwhile), noting what
+the page says, waits for it to be live again, runs COMMAND2 and waits for OBJECT_ID2 to show
+fresh. Then clicks Live to switch it off. Reports the Live button's state at each step, the
+columns, and how long the hits took to show.
 """
+import os
 import subprocess
 import json
 import sys
@@ -170,7 +174,7 @@ return {pressed: b.getAttribute("aria-pressed"), text: b.textContent, summary: d
 """
 
 
-def run_live(url, index, object_id, shots, command):
+def run_live(url, index, object_id, shots, command, then=None):
     driver = browser(1280, 900)
     try:
         driver.get(url)
@@ -188,6 +192,20 @@ def run_live(url, index, object_id, shots, command):
         out["freshIn"] = driver.execute_script(
             "return [...document.querySelectorAll('.hit.fresh')].map((h) => h.closest('.column').dataset.index + '/' + h.dataset.objectId)")
         driver.save_screenshot(f"{shots}/live.png")
+        if then:
+            second_id, second_command = then
+            open(f"{shots}/live-restart", "w").close()
+            summaries = set()
+            deadline = time.monotonic() + 60
+            while not os.path.exists(f"{shots}/live-go") and time.monotonic() < deadline:
+                summaries.add(driver.execute_script(LIVE_STATE)["summary"])
+                time.sleep(0.05)
+            out["summariesWhileDown"] = sorted(summaries)
+            wait.until(lambda d: d.execute_script(LIVE_STATE)["text"] == "● Live")
+            written = subprocess.run(second_command, capture_output=True, text=True, timeout=60)
+            out["secondCommand"] = {"status": written.returncode, "err": written.stderr[-2000:]}
+            wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'#col-{index} .hit.fresh[data-object-id="{second_id}"]'))
+            out["afterRestart"] = column_state(driver)
         driver.find_element(By.ID, "live").click()
         wait.until(lambda d: d.execute_script(LIVE_STATE)["pressed"] == "false" and settled(d))
         out["liveAfterClick"] = driver.execute_script(LIVE_STATE)
@@ -198,7 +216,12 @@ def run_live(url, index, object_id, shots, command):
 
 try:
     if sys.argv[1] == "--live":
-        result = run_live(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
+        rest = sys.argv[6:]
+        then = None
+        if "--then" in rest:
+            at = rest.index("--then")
+            rest, then = rest[:at], (rest[at + 1], rest[at + 2:])
+        result = run_live(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], rest, then)
     elif sys.argv[1] == "--key":
         result = run_with_key(sys.argv[3], sys.argv[2], sys.argv[4])
     else:

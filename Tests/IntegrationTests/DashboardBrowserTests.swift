@@ -1,5 +1,6 @@
 import DaemonTestSupport
 import Foundation
+import Synchronization
 import Testing
 import FederatedSearchCore
 
@@ -177,8 +178,9 @@ struct DashboardBrowserTests {
     }
 
     /// Live: the page opens on the empty query, live; a film imported by `fedsearch import`
-    /// (no keystroke, no click) shows in its column marked fresh, and in the merged list; the
-    /// Live button switches it off.
+    /// (no keystroke, no click) shows in its column marked fresh, and in the merged list. The
+    /// daemon restarted under it, the page says the stream was lost, subscribes again by
+    /// itself, and the next film imported shows too. The Live button switches it off.
     @Test(.enabled(if: browserInstalled, "needs chromium, chromium-driver and Selenium (make deps installs them)"))
     func aLivePageShowsAnImportedDocumentWithoutAKeystroke() throws {
         var rng = SystemRandomNumberGenerator()
@@ -193,14 +195,32 @@ struct DashboardBrowserTests {
         film["votes"] = 100_000
         let file = d.directory.appendingPathComponent("one.ndjson")
         try JSONWriter.string(.object(film)).write(to: file, atomically: true, encoding: .utf8)
+        (film["objectID"], film["title"], film["votes"]) = ("live2", "Nebula Yak", 200_000)
+        let second = d.directory.appendingPathComponent("two.ndjson")
+        try JSONWriter.string(.object(film)).write(to: second, atomically: true, encoding: .utf8)
         let fedsearch = DaemonProcess.binDirectory.appendingPathComponent("fedsearch").path
         let script = DaemonProcess.repositoryRoot.appendingPathComponent("scripts/dashboard-browser-check.py").path
-        let run = try runProgram(
-            Self.python,
-            [
-                script, "--live", "http://127.0.0.1:\(d.httpPort)/", "films", "live1", Self.artifacts.path,
-                fedsearch, "import", "films", file.path, "--socket", d.socketPath,
-            ])
+        let (restart, go) = (Self.artifacts.appendingPathComponent("live-restart"), Self.artifacts.appendingPathComponent("live-go"))
+        for f in [restart, go] { try? FileManager.default.removeItem(at: f) }
+        // The browser's script runs meanwhile: it says when to restart the daemon.
+        let outcome = ProgramOutcome()
+        let arguments = [
+            script, "--live", "http://127.0.0.1:\(d.httpPort)/", "films", "live1", Self.artifacts.path,
+            fedsearch, "import", "films", file.path, "--socket", d.socketPath,
+            "--then", "live2", fedsearch, "import", "films", second.path, "--socket", d.socketPath,
+        ]
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            outcome.result.withLock { $0 = try? runProgram(Self.python, arguments) }
+            done.signal()
+        }
+        #expect(poll(seconds: 60) { FileManager.default.fileExists(atPath: restart.path) }, "the page never went live")
+        d.halt()
+        Thread.sleep(forTimeInterval: 1)
+        try d.start()
+        #expect(FileManager.default.createFile(atPath: go.path, contents: nil))
+        #expect(done.wait(timeout: .now() + 120) == .success, "the browser's script did not end")
+        let run = try #require(outcome.result.withLock { $0 })
         #expect(run.status == 0, "\(run.err)")
         let result = try #require(
             (try? JSONParser.parse(run.out))?.objectValue, "no summary: \(run.out.prefix(500)) \(run.err.prefix(2000))")
@@ -219,5 +239,15 @@ struct DashboardBrowserTests {
         #expect(result["liveAfterClick"]?.objectValue?["pressed"] == "false")
         #expect(result["liveAfterClick"]?.objectValue?["text"] == "Live")
         #expect(FileManager.default.fileExists(atPath: Self.artifacts.appendingPathComponent("live.png").path))
+        // Restarted: the page said so, came back live, and showed the next film.
+        let down = (result["summariesWhileDown"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(down.contains { $0.contains("reconnecting") }, "\(down)")
+        #expect(result["secondCommand"]?.objectValue?["status"] == 0)
+        #expect(result["afterRestart"]?.objectValue?["films"]?.objectValue?["ids"]?.arrayValue?.first == "live2")
     }
+}
+
+/// What a program run on another thread printed, once it ended.
+final class ProgramOutcome: Sendable {
+    let result = Mutex<(status: Int32, out: String, err: String)?>(nil)
 }

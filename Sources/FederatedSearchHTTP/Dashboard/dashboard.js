@@ -14,6 +14,8 @@ const SLOW_MS = 100;
 const KEY_STORAGE = "fedsearch.apiKey";
 const LIVE_INTERVAL_MS = 100;
 const FRESH_MS = 4000;
+const RESUME_FIRST_MS = 500;
+const RESUME_MAX_MS = 30000;
 
 const state = {
   indices: [],          // the columns' indices, in order
@@ -37,6 +39,9 @@ const state = {
   pages: {},            // column -> the live answer's page held (results object, or merged frame)
   liveSeq: 0,           // the last update or resync taken
   liveNow: false,       // whether the answer shown is live
+  lastEventId: null,    // the live stream's last event id, to resume it
+  resumeTimer: null,
+  resumeDelay: 500,
 };
 
 function isLive() { return state.live === null ? state.query === "" : state.live; }
@@ -163,36 +168,48 @@ function searchBody(extra) {
   return Object.assign(body, extra || {});
 }
 
-async function search() {
+// `resume`: a live search's stream ended under it (a restart, the network): it subscribes
+// again with the last event id, and the daemon sends what changed since, or the whole answer.
+async function search(resume) {
   state.seq += 1;
   const seq = state.seq;
   if (state.controller) state.controller.abort();
   const controller = new AbortController();
   state.controller = controller;
-  state.started = performance.now();
-  state.pending = new Set(state.indices);
-  state.mergedFinal = false;
   const live = isLive();
-  state.pages = {};
-  state.liveSeq = 0;
   state.liveNow = false;
   showLive();
-  // Until its own answer comes, each column shows the previous query's, marked as such.
-  for (const name of [MERGED, ...state.indices]) {
-    setStatus(name, "searching…", "searching");
-    if (state.answers[name]) setStale(name, state.answers[name].query, "searching");
+  if (!resume) {
+    clearTimeout(state.resumeTimer);
+    state.resumeDelay = RESUME_FIRST_MS;
+    state.started = performance.now();
+    state.pending = new Set(state.indices);
+    state.mergedFinal = false;
+    state.pages = {};
+    state.liveSeq = 0;
+    state.lastEventId = null;
+    // Until its own answer comes, each column shows the previous query's, marked as such.
+    for (const name of [MERGED, ...state.indices]) {
+      setStatus(name, "searching…", "searching");
+      if (state.answers[name]) setStale(name, state.answers[name].query, "searching");
+    }
+    $("summary").textContent = `Searching ${quoted(state.query)}…`;
+    renderChips();
   }
-  $("summary").textContent = `Searching ${quoted(state.query)}…`;
-  renderChips();
   let response;
   try {
     // A subscription is not part of the keystroke session: aborting it (the next search) ends it.
     const body = live ? searchBody({ minIntervalMs: LIVE_INTERVAL_MS }) : searchBody({ session: state.session, seq });
+    const h = headers();
+    if (resume && state.lastEventId) h["Last-Event-ID"] = state.lastEventId;
     response = await fetch(live ? "/1/federated/subscribe" : "/1/federated/stream", {
-      method: "POST", body: JSON.stringify(body), signal: controller.signal, headers: headers(),
+      method: "POST", body: JSON.stringify(body), signal: controller.signal, headers: h,
     });
   } catch (e) {
-    if (e.name !== "AbortError") unreachable(e.message);
+    if (e.name !== "AbortError") {
+      unreachable(e.message);
+      if (live) resumeLater(seq);
+    }
     return;
   }
   if (!response.ok) {
@@ -206,6 +223,13 @@ async function search() {
     return;
   }
   banner("");
+  if (live && resume) {
+    // Resumed: live again (what changed meanwhile follows, if anything did).
+    state.liveNow = true;
+    state.resumeDelay = RESUME_FIRST_MS;
+    showLive();
+    $("summary").textContent = `Live again: ${quoted(state.query)}`;
+  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffered = "";
@@ -219,13 +243,28 @@ async function search() {
         const event = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
         for (const line of event.split("\n")) {
-          if (line.startsWith("data: ") && seq === state.seq) handle(JSON.parse(line.slice(6)));
+          if (seq !== state.seq) continue;
+          if (line.startsWith("id: ")) state.lastEventId = line.slice(4);
+          if (line.startsWith("data: ")) handle(JSON.parse(line.slice(6)));
         }
       }
     }
   } catch (e) {
-    if (e.name !== "AbortError") unreachable(e.message);
+    if (e.name === "AbortError") return;
+    unreachable(e.message);
   }
+  // A live stream never ends by itself: the daemon went, or the network; subscribe again.
+  if (live && seq === state.seq) resumeLater(seq);
+}
+
+// Subscribes again after a pause that doubles up to RESUME_MAX_MS, unless a newer search came.
+function resumeLater(seq) {
+  state.liveNow = false;
+  showLive();
+  $("summary").textContent = "Live stream lost: reconnecting…";
+  clearTimeout(state.resumeTimer);
+  state.resumeTimer = setTimeout(() => { if (seq === state.seq) search(true); }, state.resumeDelay);
+  state.resumeDelay = Math.min(state.resumeDelay * 2, RESUME_MAX_MS);
 }
 
 function unreachable(message) {
@@ -240,6 +279,8 @@ function unreachable(message) {
 function handle(frame) {
   switch (frame.type) {
     case "results":
+      // A first answer (a new subscription): its updates count from 1.
+      state.liveSeq = 0;
       state.pages[frame.index] = frame.results;
       return answered(frame.index, frame.results);
     case "error":
