@@ -48,6 +48,10 @@ public protocol ChangeAnnouncingSearchable: Searchable {
 public protocol ChangeWatch: Sendable {
     /// Stops it (a change already being told may still reach `changed`).
     func stop()
+    /// Why it is not watching now (its connection failed, the source refused), or nil while
+    /// it is: shown with the source's freshness, since no change reaches the subscriptions
+    /// meanwhile.
+    var problem: String? { get }
 }
 
 /// A searchable that answers from memory in microseconds, without I/O or waiting.

@@ -707,6 +707,8 @@ final class LiveSubscriptions {
         if let source = entry.searchable as? any ChangeAnnouncingSearchable, let feed = source.changeFeed {
             var o: JSONObject = ["kind": "push"]
             for e in feed { o.appendUnchecked(e.key, e.value) }
+            // While its watch is down, no change arrives: said.
+            if let problem = watches[index]?.watch.problem { o.appendUnchecked("problem", .string(problem)) }
             return .object(o)
         }
         guard let poll = entry.pollInterval else { return ["kind": "none"] }

@@ -27,6 +27,8 @@ final class PostgresChangeFeed: ChangeWatch {
 
     func stop() { stopped.withLock { $0 = true } }
 
+    var problem: String? { lastError.withLock { $0 } }
+
     private var isStopped: Bool { stopped.withLock { $0 } }
 
     private func listen(_ connectionString: String, _ channel: SQLIdentifier, _ changed: @escaping @Sendable () -> Void) {

@@ -652,8 +652,33 @@ struct LiveSubscriptionTests {
             }
             #expect(view.matches(expected), "\(id): the update came from upstream")
         }
+        // The upstream stopped: the source's freshness says its watch is down; started again,
+        // the watch is back and a write reaches the subscriber again.
+        func freshness() throws -> JSONObject? {
+            try local.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["freshness"]?
+                .objectValue?["remote"]?.objectValue
+        }
+        upstream.halt()
+        #expect(try poll(seconds: 10) { try freshness()?["problem"] != nil }, "\(String(describing: try? freshness()))")
+        try upstream.start()
+        #expect(try poll(seconds: 10) { try freshness()?["problem"] == nil }, "\(String(describing: try? freshness()))")
+        let again = try upstream.connect()
+        var film = IncrementalWriteTests.film(0, &rng, id: "r3")
+        votes += 1
+        film["votes"] = .number(Double(votes))
+        try films.written(again, ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        let expected = try fresh(local, request)
+        let deadline = Date().addingTimeInterval(5)
+        while !view.matches(expected), Date() < deadline {
+            guard let frame = try line(c) else { break }
+            try view.take(frame)
+        }
+        #expect(view.matches(expected), "the update came after the upstream's restart")
         try c.send(["id": "u", "op": "unsubscribe", "target": "pushed"])
-        #expect(try poll(seconds: 5) { try upstreamWatches() == 0 }, "the watch upstream ends with the last subscription")
+        #expect(
+            try poll(seconds: 5) {
+                try again.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["watches"] == 0
+            }, "the watch upstream ends with the last subscription")
     }
 
     /// `POST /1/federated/subscribe`: the same frames as server-sent events; a write's update

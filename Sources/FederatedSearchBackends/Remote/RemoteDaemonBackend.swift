@@ -1,6 +1,7 @@
 import FederatedSearchCore
 import FederatedSearchProtocol
 import FederatedSearchClient
+import Synchronization
 
 /// The `fedsearchd` backend: one index of another fedsearchd, over its Unix socket with the
 /// same protocol, so daemons federate daemons.
@@ -114,26 +115,46 @@ extension RemoteDaemonBackend: ChangeAnnouncingSearchable {
     public func watchChanges(_ changed: @escaping @Sendable () -> Void) -> (any ChangeWatch)? {
         guard watchesRemote else { return nil }
         let (connection, index) = (self.connection, remoteIndex)
+        let status = WatchStatus()
         let task = Task {
             var pause: Duration = .milliseconds(100)
             while !Task.isCancelled {
                 do {
                     for try await frame in try connection.send(.watch(indices: [index])) {
-                        guard case .info(_, let type, _) = frame, type == "watching" || type == "changed" else { continue }
-                        if type == "watching" { pause = .milliseconds(100) }
-                        changed()
+                        switch frame {
+                        case .info(_, "watching", _):
+                            pause = .milliseconds(100)
+                            status.problem.withLock { $0 = nil }
+                            changed()
+                        case .info(_, "changed", _):
+                            changed()
+                        case .error(_, _, let e):
+                            status.problem.withLock { $0 = "the remote refused the watch: \(e.code.rawValue): \(e.message)" }
+                        default:
+                            break
+                        }
                     }
-                } catch {}
+                    status.problem.withLock { if $0 == nil { $0 = "the remote ended the watch" } }
+                } catch {
+                    status.problem.withLock { $0 = "\(error)" }
+                }
                 try? await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(30))
             }
         }
-        return RemoteWatch(task: task)
+        return RemoteWatch(task: task, status: status)
     }
 }
 
 /// A watch of a remote index: stopping it ends the watch task (which unsubscribes).
 private struct RemoteWatch: ChangeWatch {
     let task: Task<Void, Never>
+    let status: WatchStatus
     func stop() { task.cancel() }
+    var problem: String? { status.problem.withLock { $0 } }
+}
+
+/// Why a remote watch is not watching now (nil while it is).
+private final class WatchStatus: Sendable {
+    let problem = Mutex<String?>(nil)
 }
