@@ -13,7 +13,12 @@ write to its index acknowledged before it arrived), how many frames came, the se
 daemon ran again (`stats.subscriptions.runs`), and the daemon's CPU per write, beside the same
 writes with no subscription open (first phase).
 
-Usage: python3 scripts/bench-live.py BIN_DIR [--subs N] [--rate R] [--seconds S] [--distinct K]
+With --corpus DIR (what ../shared/bench/corpus.py --export wrote: docs.ndjson, q_single.txt),
+the index is that corpus instead (one durable index `docs`, its titles searched), the
+subscriptions search it for the corpus's single-word queries, and each write replaces a word
+of a document's title by a word of those queries.
+
+Usage: python3 scripts/bench-live.py BIN_DIR [--subs N] [--rate R] [--seconds S] [--distinct K] [--corpus DIR]
 """
 import argparse
 import json
@@ -79,6 +84,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--distinct", type=int, default=0,
                     help="how many distinct searches the subscriptions ask (0: each its own); equal ones share a run")
+    ap.add_argument("--corpus", help="a benchmark corpus folder (docs.ndjson, q_single.txt) instead of the demo's indices")
     args = ap.parse_args()
 
     folder = tempfile.mkdtemp(prefix="fsb-live-")
@@ -91,27 +97,39 @@ def main():
     config["limits"] = {"maxSubscriptionsPerConnection": 500, "maxSubscriptions": max(10000, args.subs)}
     for s in config["searchables"].values():
         s["data"] = os.path.join(ROOT, "Configs", s["data"])
+    if args.corpus:
+        config["searchables"] = {"docs": {"backend": "embedded", "data": os.path.join(args.corpus, "docs.ndjson"),
+                                          "searchableAttributes": ["title"], "attributesForFaceting": ["category", "price"],
+                                          "timeoutMs": 5000}}
+    indices = list(config["searchables"].keys())
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(config, f)
     daemon = subprocess.Popen([os.path.join(args.bin_dir, "fedsearchd"), "--config", os.path.join(folder, "config.json")],
                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "daemon.log"), "w"))
     try:
-        for _ in range(600):
+        # A large corpus is stored and indexed before the socket opens.
+        for _ in range(36000):
             if os.path.exists(sock):
                 break
             time.sleep(0.1)
         time.sleep(0.5)
         docs = {}
         words = []
-        for index in ("movies", "products"):
+        for index in indices:
             docs[index] = []
-            with open(os.path.join(ROOT, "Configs", "data", f"{index}.ndjson"), encoding="utf-8") as f:
+            path = config["searchables"][index]["data"]
+            with open(path, encoding="utf-8") as f:
                 for line in f:
                     d = json.loads(line)
                     docs[index].append(d)
+                    if args.corpus:
+                        continue
                     for w in str(d.get("title", "")).split():
                         if w.isalpha() and len(w) > 3 and w.lower() not in words:
                             words.append(w.lower())
+        if args.corpus:
+            with open(os.path.join(args.corpus, "q_single.txt"), encoding="utf-8") as f:
+                words = [w for w in (line.strip() for line in f) if w]
         rng = random.Random(7)
         writer = Line(sock)
         sequence = [0]
@@ -136,7 +154,7 @@ def main():
                 due = start + i / args.rate
                 while time.perf_counter() < due:
                     time.sleep(max(0.0, min(0.001, due - time.perf_counter())))
-                index = write("products" if i % 2 == 0 else "movies")
+                index = write(indices[i % len(indices)])
                 acks.append((index, time.perf_counter()))
             return acks
 
@@ -156,7 +174,7 @@ def main():
             c = conns[start // 500]
             batch = range(start, min(start + 50, args.subs))
             for i in batch:
-                c.send({"id": f"s{i}", "op": "subscribe", "query": words[i % (args.distinct or len(words))], "indices": ["movies", "products"],
+                c.send({"id": f"s{i}", "op": "subscribe", "query": words[i % (args.distinct or len(words))], "indices": indices,
                         "params": {"hitsPerPage": 10}, "minIntervalMs": 100})
             seen = 0
             while seen < len(batch):
@@ -206,7 +224,7 @@ def main():
             if before:
                 delays.append((at - before[-1]) * 1000)
         distinct = min(args.distinct or len(words), len(words), opened)
-        print(f"live subscriptions: {opened} open, {distinct} distinct searches (federated: movies and products, 10 hits, minIntervalMs 100), "
+        print(f"live subscriptions: {opened} open, {distinct} distinct searches (of {' and '.join(indices)}, 10 hits, minIntervalMs 100), "
               f"{len(acks)} single-document writes at {args.rate:g}/s")
         print(f"  update delivered after the write's acknowledgement: p50 {pct(delays, 0.5):.1f} ms, p99 {pct(delays, 0.99):.1f} ms "
               f"over {len(delays)} index frames ({len(frames) - len(delays)} merged frames besides); target p50 <= 5 ms, p99 <= 50 ms")

@@ -80,6 +80,38 @@ struct LiveSubscriptionTests {
         return view
     }
 
+    /// A write of film `id`: added or replaced whole (kinds 0 and 1), its votes changed (2), or
+    /// deleted (3).
+    static func randomWrite(_ id: String, kind: Int, _ rng: inout SystemRandomNumberGenerator) -> JSONValue {
+        switch kind {
+        case 0, 1:
+            return ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(IncrementalWriteTests.film(0, &rng, id: id))]]
+        case 2:
+            return [
+                "id": "w", "op": "partialUpdateDocuments", "index": "films",
+                "documents": [["objectID": .string(id), "votes": .number(Double(Int.random(in: 0...60, using: &rng)))]],
+            ]
+        default:
+            return ["id": "w", "op": "deleteDocuments", "index": "films", "objectIDs": [.string(id)]]
+        }
+    }
+
+    /// Takes the subscriber's frames (each an update or a resync) until every view is what
+    /// `expected` holds, for 10 s at most; how many came.
+    @discardableResult
+    func follow(_ subscriber: SocketConnection, _ views: inout [String: View], until expected: [String: View]) throws -> Int {
+        var frames = 0
+        let deadline = Date().addingTimeInterval(10)
+        while !expected.allSatisfy({ views[$0.key]!.matches($0.value) }), Date() < deadline {
+            guard let frame = try line(subscriber) else { break }
+            let sid = try #require(frame["id"]?.stringValue)
+            #expect(["update", "resync"].contains(frame["type"]?.stringValue), "\(frame)")
+            try views[sid]!.take(frame)
+            frames += 1
+        }
+        return frames
+    }
+
     func line(_ c: SocketConnection) throws -> JSONObject? {
         try c.readLine().flatMap { try JSONParser.parse($0).objectValue }
     }
@@ -115,33 +147,10 @@ struct LiveSubscriptionTests {
         }
         var updates = 0
         for step in 0..<40 {
-            let id = "f\(Int.random(in: 0..<320, using: &rng))"
-            let write: JSONValue
-            switch step % 4 {
-            case 0, 1:
-                write = [
-                    "id": "w", "op": "addDocuments", "index": "films", "documents": [.object(IncrementalWriteTests.film(0, &rng, id: id))],
-                ]
-            case 2:
-                write = [
-                    "id": "w", "op": "partialUpdateDocuments", "index": "films",
-                    "documents": [["objectID": .string(id), "votes": .number(Double(Int.random(in: 0...60, using: &rng)))]],
-                ]
-            default:
-                write = ["id": "w", "op": "deleteDocuments", "index": "films", "objectIDs": [.string(id)]]
-            }
-            try films.written(writer, write)
+            try films.written(writer, Self.randomWrite("f\(Int.random(in: 0..<320, using: &rng))", kind: step % 4, &rng))
             var expected: [String: View] = [:]
             for (sid, request) in Self.subscriptions { expected[sid] = try fresh(writer, request) }
-            // The subscriber's frames until every view is what a search answers now.
-            let deadline = Date().addingTimeInterval(10)
-            while !expected.allSatisfy({ views[$0.key]!.matches($0.value) }), Date() < deadline {
-                guard let frame = try line(subscriber) else { break }
-                let sid = try #require(frame["id"]?.stringValue)
-                #expect(["update", "resync"].contains(frame["type"]?.stringValue), "\(frame)")
-                try views[sid]!.take(frame)
-                updates += 1
-            }
+            updates += try follow(subscriber, &views, until: expected)
             for (sid, e) in expected { #expect(views[sid]!.matches(e), "step \(step), \(sid): \(views[sid]!) against \(e)") }
         }
         #expect(updates >= 20, "updates came: \(updates)")
@@ -193,29 +202,10 @@ struct LiveSubscriptionTests {
         }
         for step in 0..<30 {
             let id = "f\(Int.random(in: 0..<230, using: &rng))"
-            let write: JSONValue
-            switch Int.random(in: 0..<4, using: &rng) {
-            case 0, 1:
-                write = [
-                    "id": "w", "op": "addDocuments", "index": "films", "documents": [.object(IncrementalWriteTests.film(0, &rng, id: id))],
-                ]
-            case 2:
-                write = [
-                    "id": "w", "op": "partialUpdateDocuments", "index": "films",
-                    "documents": [["objectID": .string(id), "votes": .number(Double(Int.random(in: 0...60, using: &rng)))]],
-                ]
-            default:
-                write = ["id": "w", "op": "deleteDocuments", "index": "films", "objectIDs": [.string(id)]]
-            }
-            try films.written(writer, write)
+            try films.written(writer, Self.randomWrite(id, kind: Int.random(in: 0..<4, using: &rng), &rng))
             var expected: [String: View] = [:]
             for (sid, request) in requests { expected[sid] = try fresh(writer, request) }
-            let deadline = Date().addingTimeInterval(10)
-            while !expected.allSatisfy({ views[$0.key]!.matches($0.value) }), Date() < deadline {
-                guard let frame = try line(subscriber) else { break }
-                let sid = try #require(frame["id"]?.stringValue)
-                try views[sid]!.take(frame)
-            }
+            try follow(subscriber, &views, until: expected)
             for (sid, e) in expected {
                 #expect(views[sid]!.matches(e), "step \(step), \(sid) \(requests[sid]!): \(views[sid]!) against \(e)")
             }
