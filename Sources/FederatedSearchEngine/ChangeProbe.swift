@@ -6,7 +6,7 @@ import FederatedSearchCore
 ///
 /// The changed documents' versions before and after the writes are indexed on their own, with
 /// the index's settings (the same analysis, typo rules, inflections and synonyms), and a search
-/// is tried on those two small indices:
+/// is tried on those two small indices (or, for its words, planned on them):
 /// - a search with no query words answers differently only if a changed document, before or
 ///   after, is among what it counts: its hits under its filters, a facet count (a disjunctive
 ///   facet counts documents that its own refinements leave out) or a facet's stats;
@@ -80,21 +80,15 @@ public struct ChangeProbe: Sendable {
                 return r.nbHits > 0 || r.facets.contains { $0.values.contains { $0.count > 0 } } || !r.facetsStats.isEmpty
             }
         }
-        // Exclusions and quotations: the probe below would read the query's words otherwise
-        // (an excluded word becomes a word, which may then join a synonym group).
-        if corpusChanged || !parsed.excluded.isEmpty || parsed.words.contains(where: \.isQuotation) { return true }
-        // Any document matching any of its words, as the query reads them (the same words,
-        // prefixes and typos), whatever else it asks: every word optional.
-        p.matchingStrategy = .any
-        (p.removeWordsIfNoResults, p.optionalWords) = (.none, [])
-        (p.filter, p.filters, p.facetFilters, p.numericFilters, p.tagFilters) = (nil, nil, nil, nil, nil)
-        (p.aroundLatLng, p.aroundRadius, p.distinct, p.facets, p.disjunctiveFacets) = (nil, nil, nil, [], [])
-        p.restrictSearchableAttributes = nil
-        probe.parameters = p
-        return indices.contains { index in
-            guard let r = try? index.searchInline(probe) else { return true }
-            return r.nbHits > 0
+        // Exclusions and quotations: the test below reads plain words (an excluded word would
+        // be a word, which may join a synonym group). Synonym groups: matched as a whole.
+        if corpusChanged || !parsed.excluded.isEmpty || parsed.words.contains(where: { $0.isQuotation || $0.isGroup }) {
+            return true
         }
+        // A changed document, before or after, holding a term one of its words matches (with
+        // its prefixes, typos, inflections and one-word synonyms, or a synonym phrase): the
+        // small indices' terms are exactly those documents'.
+        return indices.contains { $0.anyWordMatches(parsed, of: query) }
     }
 }
 
@@ -103,5 +97,11 @@ extension EmbeddedIndex {
     /// exclusions. Only a query with words is scored by BM25.
     func parsedWords(_ query: SearchQuery) -> ParsedQuery {
         QueryExecutor(index: segments[0].snapshot, name: name, query: query).parse()
+    }
+
+    /// Whether a word of `parsed` (`query` as parsed with these settings) matches a term of
+    /// this index's first segment, as the query's search would plan it.
+    func anyWordMatches(_ parsed: ParsedQuery, of query: SearchQuery) -> Bool {
+        QueryExecutor(index: segments[0].snapshot, name: name, query: query).plans(parsed).contains { $0.postings > 0 }
     }
 }
