@@ -151,6 +151,7 @@ final class LiveSubscriptions {
     private var owedTimer: LoopEvent?
     /// Set once the daemon drains: no change watch starts again.
     private var stopped = false
+    private var downWatchTimer: LoopEvent?
     /// The indices whose write group is being probed, with the groups waiting their turn.
     private var probing: [String: [ChangeProbe.Changes]] = [:]
     /// Gone HTTP subscribers' subscriptions, by resume token.
@@ -476,8 +477,24 @@ final class LiveSubscriptions {
             let inbox: Inbox = loop.inbox
             if let watch = source.watchChanges({ inbox.post(.onLoop { $0.live.indexChanged(index) }) }) {
                 watches[index] = (entry.fingerprint, watch)
+                pollDownWatches()
             }
         }
+    }
+
+    /// While a change watch is down (``ChangeWatch/problem``), the searches on its index run this
+    /// often instead: subscribers still hear of changes, later.
+    static let downWatchPoll = Duration.seconds(1)
+
+    /// Polls the indices whose watch is down, every ``downWatchPoll`` (made with the first
+    /// watch, then kept: a timer is not freed from a callback that may be its own).
+    private func pollDownWatches() {
+        guard downWatchTimer == nil else { return }
+        downWatchTimer = LoopEvent(on: loop.base, .timer(repeating: true)) { [weak self] in
+            guard let self else { return }
+            for (index, w) in self.watches where w.watch.problem != nil { self.runAll(on: index) }
+        }
+        downWatchTimer?.schedule(after: Self.downWatchPoll)
     }
 
     /// Stops every change watch (the daemon stops), for good.

@@ -671,6 +671,42 @@ struct LiveSubscriptionTests {
             }, "the watch upstream ends with the last subscription")
     }
 
+    /// An upstream that refuses the watch (it allows no subscription): the source's freshness
+    /// says why, and its subscriptions are searched again every second instead, so a write
+    /// upstream still reaches the subscriber.
+    @Test func aRefusedWatchFallsBackToPolling() throws {
+        var rng = SystemRandomNumberGenerator()
+        let dataDir = try DaemonProcess.makeDirectory().appendingPathComponent("data").path
+        var config = films.config(dataDir: dataDir)
+        config["limits"] = ["maxSubscriptions": 0]
+        let upstream = try DaemonProcess(config: config, files: ["films.ndjson": Self.initialFilms(20, &rng)])
+        defer { Self.tearDown(upstream, dataDir: dataDir) }
+        let d = try DaemonProcess(config: [
+            "searchables": ["remote": ["backend": "fedsearchd", "socket": .string(upstream.socketPath), "index": "films"]]
+        ])
+        defer { d.stop() }
+        let c = try SocketConnection(path: d.socketPath, timeoutSeconds: 10)
+        let local = try d.connect()
+        let request: JSONObject = ["query": "", "indices": ["remote"], "params": ["hitsPerPage": 5]]
+        var view = try subscribe(c, "refused", request)
+        func problem() throws -> String? {
+            try local.roundTrip(["id": "s", "op": "stats"]).first?.infoPayload("stats")?["subscriptions"]?.objectValue?["freshness"]?
+                .objectValue?["remote"]?.objectValue?["problem"]?.stringValue
+        }
+        #expect(try poll(seconds: 10) { try problem()?.contains("too_many_requests") == true }, "\(String(describing: try? problem()))")
+        var film = IncrementalWriteTests.film(0, &rng, id: "p1")
+        film["votes"] = 100_000
+        try films.written(try upstream.connect(), ["id": "w", "op": "addDocuments", "index": "films", "documents": [.object(film)]])
+        let expected = try fresh(local, request)
+        let deadline = Date().addingTimeInterval(5)
+        while !view.matches(expected), Date() < deadline {
+            guard let frame = try line(c) else { break }
+            try view.take(frame)
+        }
+        #expect(view.matches(expected), "the write came by polling")
+        #expect(view.answer.pages["remote"]?.hits.first?["objectID"] == "p1")
+    }
+
     /// `POST /1/federated/subscribe`: the same frames as server-sent events; a write's update
     /// arrives on the open stream and rebuilds a fresh search's answer; closing the stream
     /// ends the subscription.
