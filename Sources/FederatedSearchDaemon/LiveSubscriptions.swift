@@ -4,128 +4,25 @@ import FederatedSearchEventLoop
 import FederatedSearchProtocol
 import FederatedSearchServer
 
-/// The daemon's live subscriptions (`subscribe`), on the loop thread only.
+/// The daemon's live subscriptions (`subscribe`) and watches (`watch`), on the loop thread only.
 ///
 /// A subscription is a search answered as usual (its `results`, `merged` and `done` frames),
-/// then kept: when a durable index it searches publishes a write group (or a polled source's
-/// interval passes, or the catalog changes), the search runs again and the subscriber (a
-/// ``LiveSink``) gets, per source and for the merged list, an `update` frame with what changed
-/// against what it last received (``LiveDelta``), or a `resync` frame with the whole page when
-/// the delta would name more hits than the page holds. Every frame of a subscription after its
-/// first answer carries `seq`, one more each time, so a client sees it missed nothing. At most
-/// one run per `minIntervalMs`: writes in between are coalesced into the next. Only the indices
-/// a write touched wake the subscriptions on them, and of those only the ones whose search the
-/// write may have changed (its ``ChangeProbe``, tried off the loop) run again (and, for a source that announces its changes,
-/// such as a PostgreSQL table with `listen`, its notifications, watched while it has
-/// subscriptions); subscriptions with the same request, rights
-/// and interval share one run; a run whose answer did not change sends nothing. A subscription
-/// runs with its peer's rights as they are at each run, and ends with `unsubscribe` or its
-/// connection. An HTTP stream's subscription is kept for ``resumeWindow`` after its client went
-/// (its pages and `seq`, no runs): a client that comes back with `Last-Event-ID` gets what
-/// changed since, as updates continuing its `seq`, or a `resync` of every page if it had
-/// missed a frame.
+/// then kept: when a durable index it searches publishes a write group (or a source announces
+/// a change, a polled source's interval passes, the catalog changes), the search runs again and
+/// the subscriber (a ``LiveSink``) gets, per source and for the merged list, an `update` frame
+/// with what changed against what it last received (``LiveDelta``), or a `resync` frame with
+/// the whole page when the delta would name more hits than the page holds. Every frame of a
+/// subscription after its first answer carries `seq`, one more each time, so a client sees it
+/// missed nothing. At most one run per `minIntervalMs`: writes in between are coalesced into
+/// the next. Only the indices a write touched wake the subscriptions on them, and of those
+/// only the ones whose search the write may have changed (its ``ChangeProbe``, tried off the
+/// loop) run again; subscriptions with the same request, rights and interval share one run
+/// (a ``Group``); a run whose answer did not change sends nothing. A subscription runs with
+/// its peer's rights as they are at each run, and ends with `unsubscribe` or its connection;
+/// an HTTP stream's is then kept a minute (``ParkedSubscriptions``) for a client that comes
+/// back with `Last-Event-ID`. The sources that announce their changes are watched while
+/// followed (``ChangeWatches``); the `watch` op's watches are ``IndexWatchers``.
 final class LiveSubscriptions {
-    /// A subscription: its connection and its id there.
-    struct Key: Hashable, Sendable {
-        var connection: UInt64
-        var id: String
-    }
-
-    /// What makes subscriptions run one search for all of them: the request as sent, the
-    /// peer's user and group (its rights), the indices it resolves to, the page bound and the
-    /// interval.
-    private struct Shared: Hashable {
-        var request: [UInt8]
-        var peer: UInt64?
-        var indices: [String]
-        var answerByteLimit: Int
-        var minIntervalMs: Int
-        /// Set for a search under a secured API key's restriction (not in the request's line):
-        /// such a subscription shares its run with none.
-        var alone: Int?
-    }
-
-    private final class Subscription {
-        let key: Key
-        /// Tells this subscription's first answer from an earlier one's under the same key.
-        let serial: Int
-        let shared: Shared
-        var seq = 0
-        /// What the client holds: each source's page, and the merged list's.
-        var pages: [String: LivePage] = [:]
-        var merged: LivePage?
-        /// Its first answer went out: updates may follow.
-        var answered = false
-        /// The group's runs started before its first answer's: older than that answer, so
-        /// never diffed against it.
-        var runsBefore = 0
-        /// The index behind each source name (`as` may rename one).
-        var sourceIndices: [String: String] = [:]
-        /// Its sink's resume token (an HTTP stream's), under which it is parked when it goes.
-        var token: String?
-        /// Resumed from a parked subscription: the last `seq` the client took. Its first
-        /// answer is then sent as what changed since (see ``firstAnswer``).
-        var resumedAt: Int?
-
-        init(key: Key, serial: Int, shared: Shared) {
-            self.key = key
-            self.serial = serial
-            self.shared = shared
-        }
-    }
-
-    /// The search of every subscription that shares it, run again after writes.
-    private final class Group {
-        let shared: Shared
-        /// Tells this group's runs from those of an earlier one with the same key.
-        let serial: Int
-        let request: SearchRequest
-        let peer: PeerIdentity?
-        /// The indices its search resolved to last (`indices` left out means every index the
-        /// peer may search, which a reload or `createIndex` changes).
-        var indices: Set<String>
-        let minInterval: Duration
-        var members: Set<Key> = []
-        /// Runs started so far.
-        var runsStarted = 0
-        var lastRun: ContinuousClock.Instant?
-        /// A write landed since the last run began.
-        var dirty = false
-        var running = false
-        /// Its last run's frames, for subscribers that had a backlog then (`owed`).
-        var lastAnswer: [RunFrame]?
-        var owed: Set<Key> = []
-        var catchUpTimer: LoopEvent?
-        var timer: LoopEvent?
-        var timerArmed = false
-        /// Its sources' queries as last planned, by index: what a write's probe is tried on.
-        var queries: [String: [SearchQuery]] = [:]
-        /// Its indices' shortest `pollIntervalMs`, and the timer that runs it that often.
-        var pollInterval: Duration?
-        var pollTimer: LoopEvent?
-
-        init(shared: Shared, serial: Int, request: SearchRequest, peer: PeerIdentity?, indices: Set<String>) {
-            self.shared = shared
-            self.serial = serial
-            self.request = request
-            self.peer = peer
-            self.indices = indices
-            minInterval = .milliseconds(shared.minIntervalMs)
-        }
-    }
-
-    /// What is kept of an HTTP stream's subscription after its client went, to resume it.
-    private struct Parked {
-        let shared: Shared
-        let pages: [String: LivePage]
-        let merged: LivePage?
-        let seq: Int
-        let until: ContinuousClock.Instant
-    }
-
-    /// How long a gone HTTP subscriber's subscription can be resumed (`Last-Event-ID`).
-    static let resumeWindow = Duration.seconds(60)
-
     /// How often a search whose subscribers all have a backlog, or a subscriber owed an answer
     /// it had no room for, looks again.
     static let backlogRetry = Duration.milliseconds(100)
@@ -134,35 +31,32 @@ final class LiveSubscriptions {
     private var subscriptions: [Key: Subscription] = [:]
     private var groups: [Shared: Group] = [:]
     private var byIndex: [String: Set<Shared>] = [:]
-    /// The change watches of the subscribed indices that announce their changes, with the
-    /// catalog entry's fingerprint they watch (a reload that rebuilds the entry restarts it).
-    private var watches: [String: (fingerprint: String, watch: any ChangeWatch)] = [:]
+    /// The change watches of the followed indices that announce their changes.
+    private let changeWatches: ChangeWatches
     /// The ids of each sink's open subscriptions.
     private var perConnection: [UInt64: Set<String>] = [:]
     /// The sinks of open subscriptions by id (a connection, an HTTP stream).
     private var sinks: [UInt64: any LiveSink] = [:]
     private var nextSerial = 0
-    /// Watches (`watch`): each one's indices, and the watches of each index.
-    private var watchers: [Key: [String]] = [:]
-    private var watchersByIndex: [String: Set<Key>] = [:]
-    /// `changed` frames held back while their watch's sink had a backlog, and the timer that
-    /// looks again.
-    private var owedChanges: [Key: Set<String>] = [:]
-    private var owedTimer: LoopEvent?
-    /// Set once the daemon drains: no change watch starts again.
-    private var stopped = false
-    private var downWatchTimer: LoopEvent?
+    /// The `watch` op's watches.
+    private let watchers: IndexWatchers
     /// The indices whose write group is being probed, with the groups waiting their turn.
     private var probing: [String: [ChangeProbe.Changes]] = [:]
     /// Gone HTTP subscribers' subscriptions, by resume token.
-    private var parked: [String: Parked] = [:]
+    private var parked = ParkedSubscriptions()
+    /// Set once the daemon drains: the indices followed no longer change.
+    private var stopped = false
     /// Searches run after writes, and the frames they sent (for `stats`).
     private(set) var runs = 0
     /// Runs a write's probe spared: subscriptions on the written index it could not change.
     private(set) var runsSkipped = 0
     private(set) var updatesSent = 0
 
-    init(loop: EventLoop) { self.loop = loop }
+    init(loop: EventLoop) {
+        self.loop = loop
+        changeWatches = ChangeWatches(loop: loop)
+        watchers = IndexWatchers(loop: loop)
+    }
 
     var count: Int { subscriptions.count }
 
@@ -207,7 +101,7 @@ final class LiveSubscriptions {
         for source in planned.sources where s.sourceIndices[source.name] == nil { s.sourceIndices[source.name] = source.index }
         s.token = connection.resumeToken
         // A `seq` past the last one sent is none the daemon sent: the whole answer again.
-        if let resume, let p = unpark(resume.token), p.shared == shared, resume.seq <= p.seq {
+        if let resume, let p = parked.take(resume.token), p.shared == shared, resume.seq <= p.seq {
             // The client holds these pages (or, before `seq`, missed a frame of them).
             (s.pages, s.merged, s.seq, s.resumedAt) = (p.pages, p.merged, p.seq, resume.seq)
         }
@@ -232,7 +126,7 @@ final class LiveSubscriptions {
     /// (watches count as subscriptions).
     private func refusal(_ key: Key) -> SearchError? {
         let limits = loop.config.limits
-        if subscriptions[key] != nil || watchers[key] != nil {
+        if subscriptions[key] != nil || watchers.contains(key) {
             return SearchError(.duplicateID, "id: subscription \(RequestID.display(key.id)) is already open on this connection")
         }
         if count(of: key.connection) >= limits.maxSubscriptionsPerConnection {
@@ -263,36 +157,12 @@ final class LiveSubscriptions {
         } catch {
             return error
         }
-        watchers[key] = names
-        for index in names { watchersByIndex[index, default: []].insert(key) }
+        watchers.add(key, indices: names, sink: connection)
         perConnection[key.connection, default: []].insert(id)
         sinks[key.connection] = connection
         watchChanges()
         connection.send(Self.line(["id": RequestID.json(id), "type": "watching", "indices": .array(names.map(JSONValue.string))]))
         return nil
-    }
-
-    /// Tells watch `key` that `index` changed, or, while its sink has a backlog, keeps it owed.
-    private func tell(_ key: Key, _ index: String) {
-        guard let sink = sinks[key.connection], !sink.isClosing else { return }
-        if sink.hasBacklog {
-            owedChanges[key, default: []].insert(index)
-            if owedTimer == nil {
-                owedTimer = LoopEvent(on: loop.base, .timer(repeating: false)) { [weak self] in self?.tellOwed() }
-            }
-            owedTimer?.schedule(after: Self.backlogRetry)
-            return
-        }
-        sink.send(Self.line(["id": RequestID.json(key.id), "type": "changed", "index": .string(index)]))
-        updatesSent += 1
-    }
-
-    private func tellOwed() {
-        let owed = owedChanges
-        owedChanges = [:]
-        for (key, indices) in owed where watchers[key] != nil {
-            for index in indices.sorted() { tell(key, index) }
-        }
     }
 
     /// Ends subscription `target` of `connection`: `unsubscribed`, or `unknown_request`.
@@ -315,24 +185,12 @@ final class LiveSubscriptions {
     func connectionClosed(_ connection: UInt64) {
         for id in perConnection[connection] ?? [] {
             let key = Key(connection: connection, id: id)
-            if let s = subscriptions[key], let token = s.token, s.answered, !loop.draining { park(s, token: token) }
+            if let s = subscriptions[key], let token = s.token, s.answered, !loop.draining {
+                parked.park(
+                    token, shared: s.shared, pages: s.pages, merged: s.merged, seq: s.seq, limit: loop.config.limits.maxSubscriptions)
+            }
             remove(key)
         }
-    }
-
-    private func park(_ s: Subscription, token: String) {
-        let now = ContinuousClock.now
-        parked = parked.filter { $0.value.until > now }
-        // At most as many as subscriptions may be open: the oldest goes first.
-        if parked.count >= loop.config.limits.maxSubscriptions, let oldest = parked.min(by: { $0.value.until < $1.value.until }) {
-            parked[oldest.key] = nil
-        }
-        parked[token] = Parked(shared: s.shared, pages: s.pages, merged: s.merged, seq: s.seq, until: now + Self.resumeWindow)
-    }
-
-    private func unpark(_ token: String) -> Parked? {
-        guard let p = parked.removeValue(forKey: token), p.until > .now else { return nil }
-        return p
     }
 
     /// A durable index published a write group: the searches on it run again, each at most
@@ -345,14 +203,14 @@ final class LiveSubscriptions {
     /// changed come back to ``probed(_:_:of:)``. Without them (a reload, a settings change, a
     /// large group), all of them run.
     func indexChanged(_ index: String, changes: ChangeProbe.Changes? = nil) {
-        for key in watchersByIndex[index] ?? [] { tell(key, index) }
-        guard let changes else { return runAll(on: index) }
+        watchers.changed(index)
+        guard let changes else { return runAgain(on: index) }
         guard probing[index] == nil else {
             if probing[index]!.count < Self.maxQueuedProbes {
                 probing[index]!.append(changes)
             } else {
                 probing[index] = []
-                runAll(on: index)
+                runAgain(on: index)
             }
             return
         }
@@ -363,8 +221,11 @@ final class LiveSubscriptions {
     /// Write groups of an index waiting for the one being probed, at most.
     static let maxQueuedProbes = 8
 
-    private func runAll(on index: String) {
-        for shared in byIndex[index] ?? [] {
+    /// Runs every search on `index` again.
+    func runAgain(on index: String) { runAgain(byIndex[index] ?? []) }
+
+    private func runAgain(_ shareds: some Sequence<Shared>) {
+        for shared in shareds {
             guard let g = groups[shared] else { continue }
             g.dirty = true
             schedule(g)
@@ -397,11 +258,7 @@ final class LiveSubscriptions {
     /// write group of the index waiting is probed.
     private func probed(_ index: String, _ shareds: [Shared], of tried: Int) {
         runsSkipped += tried - shareds.count
-        for shared in shareds {
-            guard let g = groups[shared] else { continue }
-            g.dirty = true
-            schedule(g)
-        }
+        runAgain(shareds)
         if let next = probing[index]?.first {
             probing[index]!.removeFirst()
             probe(index, next)
@@ -413,23 +270,13 @@ final class LiveSubscriptions {
     /// The catalog changed (a reload, `createIndex`, `deleteIndex`): every search runs again.
     func catalogChanged() {
         watchChanges()
-        for (key, indices) in watchers {
-            for index in indices { tell(key, index) }
-        }
-        for g in groups.values {
-            g.dirty = true
-            schedule(g)
-        }
+        watchers.changedAll()
+        runAgain(groups.keys)
     }
 
     @discardableResult
     private func remove(_ key: Key) -> Bool {
-        if let indices = watchers.removeValue(forKey: key) {
-            for index in indices {
-                watchersByIndex[index]?.remove(key)
-                if watchersByIndex[index]?.isEmpty == true { watchersByIndex[index] = nil }
-            }
-            owedChanges[key] = nil
+        if watchers.remove(key) {
             watchChanges()
         } else {
             guard let s = subscriptions.removeValue(forKey: key) else { return false }
@@ -457,51 +304,21 @@ final class LiveSubscriptions {
         }
     }
 
-    /// Watches the changes of each subscribed index that can announce them, and only those:
-    /// a watch starts with an index's first subscription and stops with its last (or when a
-    /// reload replaced the index).
+    /// The indices followed changed: the writes of those with subscriptions keep their
+    /// changed documents for the probes, and the sources that announce their changes are
+    /// watched while they have subscriptions or watches (a watch starts with an index's first
+    /// and stops with its last, or when a reload replaced the index).
     private func watchChanges() {
-        // Draining: no watch starts again as the connections close.
         guard !stopped else { return }
         let wanted = Set(byIndex.keys)
         if DurableIndex.probesWanted.withLock({ $0 }) != wanted { DurableIndex.probesWanted.withLock { $0 = wanted } }
-        for (index, w) in watches
-        where (byIndex[index] == nil && watchersByIndex[index] == nil) || loop.catalog.entry(index)?.fingerprint != w.fingerprint {
-            w.watch.stop()
-            watches[index] = nil
-        }
-        for index in Set(byIndex.keys).union(watchersByIndex.keys) where watches[index] == nil {
-            guard let entry = loop.catalog.entry(index), let source = entry.searchable as? any ChangeAnnouncingSearchable else {
-                continue
-            }
-            let inbox: Inbox = loop.inbox
-            if let watch = source.watchChanges({ inbox.post(.onLoop { $0.live.indexChanged(index) }) }) {
-                watches[index] = (entry.fingerprint, watch)
-                pollDownWatches()
-            }
-        }
+        changeWatches.follow(wanted.union(watchers.indices))
     }
 
-    /// While a change watch is down (``ChangeWatch/problem``), the searches on its index run this
-    /// often instead: subscribers still hear of changes, later.
-    static let downWatchPoll = Duration.seconds(1)
-
-    /// Polls the indices whose watch is down, every ``downWatchPoll`` (made with the first
-    /// watch, then kept: a timer is not freed from a callback that may be its own).
-    private func pollDownWatches() {
-        guard downWatchTimer == nil else { return }
-        downWatchTimer = LoopEvent(on: loop.base, .timer(repeating: true)) { [weak self] in
-            guard let self else { return }
-            for (index, w) in self.watches where w.watch.problem != nil { self.runAll(on: index) }
-        }
-        downWatchTimer?.schedule(after: Self.downWatchPoll)
-    }
-
-    /// Stops every change watch (the daemon stops), for good.
+    /// Stops every change watch (the daemon drains), for good.
     func stopWatching() {
         stopped = true
-        for w in watches.values { w.watch.stop() }
-        watches = [:]
+        changeWatches.stop()
     }
 
     /// A subscriber whose unread output is past `limits.maxPendingOutputBytes`: its updates
@@ -709,28 +526,11 @@ final class LiveSubscriptions {
         connection.send(Self.line(o))
     }
 
-    private static func line(_ o: JSONObject) -> [UInt8] {
+    /// A frame's line, newline included.
+    static func line(_ o: JSONObject) -> [UInt8] {
         var out = JSONWriter.bytes(.object(o))
         out.append(0x0A)
         return out
-    }
-
-    /// How `index` is kept fresh for its subscriptions: `push` (a durable index tells of each
-    /// write), `poll` (searched again every `intervalMs`), or `none` (only a reload runs them
-    /// again).
-    private func freshness(of index: String) -> JSONValue? {
-        guard let entry = loop.catalog.entry(index) else { return nil }
-        if entry.searchable is DurableIndex { return ["kind": "push"] }
-        if let source = entry.searchable as? any ChangeAnnouncingSearchable, let feed = source.changeFeed {
-            var o: JSONObject = ["kind": "push"]
-            for e in feed { o.appendUnchecked(e.key, e.value) }
-            // While its watch is down, no change arrives: said.
-            if let problem = watches[index]?.watch.problem { o.appendUnchecked("problem", .string(problem)) }
-            return .object(o)
-        }
-        guard let poll = entry.pollInterval else { return ["kind": "none"] }
-        let c = poll.components
-        return ["kind": "poll", "intervalMs": .number(Double(c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000))]
     }
 
     /// The first answer's `done` frame with each source's freshness in its status.
@@ -739,7 +539,9 @@ final class LiveSubscriptions {
             done["type"] == "done", case .object(var sources)? = done["sources"]
         else { return line }
         for e in sources {
-            guard case .object(var status) = e.value, let index = s.sourceIndices[e.key], let f = freshness(of: index) else { continue }
+            guard case .object(var status) = e.value, let index = s.sourceIndices[e.key], let f = changeWatches.freshness(of: index) else {
+                continue
+            }
             status["freshness"] = f
             sources[e.key] = .object(status)
         }
@@ -748,67 +550,14 @@ final class LiveSubscriptions {
     }
 
     /// `stats.subscriptions`: the counts, and how each index with subscriptions on it is kept
-    /// fresh (`freshness.<index>.kind`: see ``freshness(of:)``).
+    /// fresh (`freshness.<index>.kind`: see ``ChangeWatches/freshness(of:)``).
     var json: JSONObject {
         var freshness = JSONObject()
-        for index in byIndex.keys.sorted() { freshness[index] = self.freshness(of: index) }
+        for index in byIndex.keys.sorted() { freshness[index] = changeWatches.freshness(of: index) }
         return [
             "open": .number(Double(subscriptions.count)), "watches": .number(Double(watchers.count)), "runs": .number(Double(runs)),
-            "updates": .number(Double(updatesSent)), "runsSkipped": .number(Double(runsSkipped)),
+            "updates": .number(Double(updatesSent + watchers.sent)), "runsSkipped": .number(Double(runsSkipped)),
             "freshness": .object(freshness),
         ]
-    }
-}
-
-/// A run's frames that matter to subscribers (read off the loop, in the run's task).
-private enum RunFrame: Sendable {
-    /// Every line of a search's answer, `done` last (off the loop, in a run's task).
-    /// A planned search's source queries, by index.
-    static func queries(of planned: ServerCore.PlannedSearch) -> [String: [SearchQuery]] {
-        var out: [String: [SearchQuery]] = [:]
-        for source in planned.sources { out[source.index, default: []].append(source.query) }
-        return out
-    }
-
-    /// Which of the groups (each its queries of the written index) `probe` may have changed:
-    /// their positions. A query asked by several groups is tried once.
-    static func mayHaveChanged(_ groups: [[SearchQuery]], _ probe: ChangeProbe) -> [Int] {
-        var tried: [String: [(query: SearchQuery, changed: Bool)]] = [:]
-        func mayHave(_ q: SearchQuery) -> Bool {
-            if let known = tried[q.text]?.first(where: { $0.query == q }) { return known.changed }
-            let changed = probe.mayAffect(q)
-            tried[q.text, default: []].append((q, changed))
-            return changed
-        }
-        return groups.indices.filter { groups[$0].contains(where: mayHave) }
-    }
-
-    static func lines(of planned: ServerCore.PlannedSearch, on core: ServerCore) async -> [[UInt8]] {
-        let lines = LineCollector()
-        let done = await core.run(planned) { line, _ in lines.append(line) }
-        return lines.lines.map(\.bytes) + [done.line()]
-    }
-
-    case results(String, LivePage)
-    case merged(LivePage)
-    /// An error frame, as sent (without an id).
-    case other(JSONObject)
-
-    /// The frames of a run's lines.
-    static func parse(_ lines: [[UInt8]]) -> [RunFrame] {
-        lines.compactMap { line in
-            guard case .object(let frame)? = try? JSONParser.parse(line.last == 0x0A ? Array(line.dropLast()) : line) else { return nil }
-            switch frame["type"]?.stringValue {
-            case "results":
-                guard let name = frame["index"]?.stringValue, let results = frame["results"]?.objectValue else { return nil }
-                return .results(name, LivePage(answer: results))
-            case "merged":
-                var rest = JSONObject()
-                for e in frame where e.key != "id" && e.key != "type" { rest.appendUnchecked(e.key, e.value) }
-                return .merged(LivePage(answer: rest))
-            case "done": return nil
-            default: return .other(frame)
-            }
-        }
     }
 }

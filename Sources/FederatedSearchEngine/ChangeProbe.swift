@@ -65,16 +65,14 @@ public struct ChangeProbe: Sendable {
         // Its ranking info's `userScore` is a hit's place in the whole index's custom ranking,
         // which any changed document may move.
         if query.parameters.getRankingInfo { return true }
-        var probe = query
-        probe.deadline = nil
-        probe.answerByteLimit = nil
-        var p = query.parameters
-        (p.page, p.offset, p.length, p.hitsPerPage) = (0, nil, nil, 0)
-        (p.attributesToRetrieve, p.attributesToHighlight, p.attributesToSnippet, p.getRankingInfo) = ([], [], [], false)
         let parsed = first.parsedWords(query)
         guard !parsed.isEmpty else {
-            // What it counts, under its own filters and facets.
-            probe.parameters = p
+            // What it counts, under its own filters and facets (no page of hits).
+            var probe = query
+            (probe.deadline, probe.answerByteLimit) = (nil, nil)
+            (probe.parameters.page, probe.parameters.offset, probe.parameters.length, probe.parameters.hitsPerPage) = (0, nil, nil, 0)
+            probe.parameters.attributesToRetrieve = []
+            (probe.parameters.attributesToHighlight, probe.parameters.attributesToSnippet) = ([], [])
             return indices.contains { index in
                 guard let r = try? index.searchInline(probe) else { return true }
                 return r.nbHits > 0 || r.facets.contains { $0.values.contains { $0.count > 0 } } || !r.facetsStats.isEmpty
